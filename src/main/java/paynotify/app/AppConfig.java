@@ -1,0 +1,146 @@
+package paynotify.app;
+
+import io.vertx.config.ConfigRetriever;
+import io.vertx.config.ConfigRetrieverOptions;
+import io.vertx.config.ConfigStoreOptions;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.interfaces.RSAPublicKey;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import paynotify.channel.PublicKeys;
+import paynotify.channel.alipay.AlipaySignature;
+import paynotify.http.HttpSettings;
+import paynotify.store.KeyPurge;
+
+/**
+ * The validated configuration (conf/application.yaml, overridden by PAYNOTIFY_* environment
+ * variables). Built once at start; a problem stops the start with a {@link ConfigException}.
+ */
+public record AppConfig(
+    HttpSettings http,
+    int httpInstances,
+    DatabaseSettings database,
+    AlipaySettings alipay,
+    Retention retention,
+    int bookingAttempts) {
+
+  static final List<String> SECTIONS = List.of("http", "database", "alipay", "retention", "booking");
+
+  /** Config keys that switch Alipay on, for the message an unconfigured endpoint logs. */
+  public static final String ALIPAY_HINT =
+      "set alipay.app_id and alipay.public_key_file (or PAYNOTIFY_ALIPAY_PUBLIC_KEY) in conf/application.yaml";
+
+  /**
+   * Where the database is. {@code host == null} means the embedded MariaDB under
+   * {@code embeddedDir}.
+   */
+  public record DatabaseSettings(String host, int port, String name, String user, String password, int poolSize,
+      int maxWaitQueue, Duration connectTimeout, Path embeddedDir) {
+
+    public boolean embedded() {
+      return host == null;
+    }
+
+    /** The same settings aimed at another server (the embedded one, once it runs). */
+    public DatabaseSettings at(String newHost, int newPort) {
+      return new DatabaseSettings(newHost, newPort, name, user, password, poolSize, maxWaitQueue, connectTimeout,
+          embeddedDir);
+    }
+
+    @Override
+    public String toString() { // never the password
+      return (embedded() ? "embedded MariaDB in " + embeddedDir : user + "@" + host + ":" + port) + "/" + name;
+    }
+  }
+
+  /** @param sellerId checked against the notification when not null */
+  public record AlipaySettings(String appId, String sellerId, RSAPublicKey publicKey,
+      AlipaySignature.Algorithm algorithm) {}
+
+  /** How long keys and notify_log rows are kept, and how often the purge runs. */
+  public record Retention(Duration keys, Duration notifyLog, Duration purgeInterval, int batchSize) {}
+
+  /** Reads {@code file} (YAML) with vertx-config, then validates it. */
+  public static Future<AppConfig> load(Vertx vertx, Path file, Map<String, String> env) {
+    if (!Files.isRegularFile(file)) {
+      return Future.failedFuture(new ConfigException(file + ": config file not found"));
+    }
+    ConfigStoreOptions yaml = new ConfigStoreOptions().setType("file").setFormat("yaml")
+        .setConfig(new JsonObject().put("path", file.toString()));
+    ConfigRetriever retriever = ConfigRetriever.create(vertx, new ConfigRetrieverOptions().addStore(yaml));
+    return retriever.getConfig()
+        .eventually(retriever::close)
+        .recover(err -> Future.failedFuture(new ConfigException(file + ": not valid YAML: " + err.getMessage())))
+        .map(json -> from(json, file.toString(), env));
+  }
+
+  public static AppConfig from(JsonObject yaml, String source, Map<String, String> env) {
+    ConfigReader c = new ConfigReader(ConfigReader.withEnv(yaml, env, SECTIONS), source);
+    HttpSettings http = new HttpSettings(
+        c.string("http.host", "127.0.0.1"),
+        c.integer("http.port", 8080, 0, 65535),
+        c.integer("http.max_body_bytes", 64 * 1024, 1024, 1024 * 1024),
+        Duration.ofMillis(c.number("http.request_timeout_ms", 10_000, 100, 120_000)),
+        c.bool("http.behind_proxy", false));
+    int instances = c.integer("http.instances", Runtime.getRuntime().availableProcessors(), 1, 64);
+    return new AppConfig(http, instances, database(c), alipay(c), retention(c),
+        c.integer("booking.max_attempts", 3, 1, 10));
+  }
+
+  private static DatabaseSettings database(ConfigReader c) {
+    String host = c.string("database.host");
+    String password = c.inlineOrFile("database.password");
+    return new DatabaseSettings(
+        host,
+        c.integer("database.port", 3306, 1, 65535),
+        c.string("database.name", "paynotify"),
+        c.string("database.user", "root"),
+        password == null ? "" : password,
+        c.integer("database.pool_size", 8, 1, 100),
+        c.integer("database.max_wait_queue", 256, 1, 100_000),
+        Duration.ofMillis(c.number("database.connect_timeout_ms", 5_000, 100, 60_000)),
+        Path.of(c.string("database.embedded.data_dir", "data/mariadb")));
+  }
+
+  private static AlipaySettings alipay(ConfigReader c) {
+    String appId = c.string("alipay.app_id");
+    String key = c.inlineOrFile("alipay.public_key");
+    if (appId == null && key == null) {
+      return null; // channel off
+    }
+    if (appId == null) {
+      throw c.error("alipay.app_id", "missing: the Alipay public key is set but not the app id it belongs to");
+    }
+    if (key == null) {
+      throw c.error("alipay.public_key_file", "missing: set it (or PAYNOTIFY_ALIPAY_PUBLIC_KEY) to the Alipay public key");
+    }
+    RSAPublicKey publicKey;
+    try {
+      publicKey = PublicKeys.parseRsa(key);
+    } catch (IllegalArgumentException e) {
+      throw c.error(c.string("alipay.public_key_file") != null ? "alipay.public_key_file" : "alipay.public_key",
+          "not a usable Alipay public key: " + e.getMessage());
+    }
+    String signType = c.string("alipay.sign_type", "RSA2");
+    AlipaySignature.Algorithm algorithm;
+    try {
+      algorithm = AlipaySignature.Algorithm.valueOf(signType);
+    } catch (IllegalArgumentException e) {
+      throw c.error("alipay.sign_type", "'" + signType + "' is not RSA2 (or legacy RSA)");
+    }
+    return new AlipaySettings(appId, c.string("alipay.seller_id"), publicKey, algorithm);
+  }
+
+  private static Retention retention(ConfigReader c) {
+    return new Retention(
+        Duration.ofDays(c.number("retention.idempotent_keys_days", 7, 1, 3650)),
+        Duration.ofDays(c.number("retention.notify_log_days", 30, 1, 3650)),
+        Duration.ofSeconds(c.number("retention.purge_interval_seconds", 3600, 1, 86_400)),
+        c.integer("retention.purge_batch_size", KeyPurge.MAX_BATCH, 1, KeyPurge.MAX_BATCH));
+  }
+}

@@ -1,0 +1,141 @@
+package paynotify.app;
+
+import io.vertx.core.json.JsonObject;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Typed, validated reads from the loaded YAML (as JSON). Every error names the file and the key,
+ * so the operator knows where to look. Environment variables {@code PAYNOTIFY_SECTION_KEY}
+ * override the file (e.g. {@code PAYNOTIFY_DATABASE_PASSWORD} for {@code database.password}).
+ */
+final class ConfigReader {
+  static final String ENV_PREFIX = "PAYNOTIFY_";
+
+  private final JsonObject root;
+  private final String source;
+
+  ConfigReader(JsonObject root, String source) {
+    this.root = root;
+    this.source = source;
+  }
+
+  /** Overlays {@code PAYNOTIFY_*} variables onto {@code root}, matching nested sections by prefix. */
+  static JsonObject withEnv(JsonObject root, Map<String, String> env, Iterable<String> sections) {
+    JsonObject merged = root.copy();
+    for (String section : sections) {
+      if (!(merged.getValue(section) instanceof JsonObject)) {
+        merged.put(section, new JsonObject());
+      }
+    }
+    env.forEach((name, value) -> {
+      if (name.startsWith(ENV_PREFIX)) {
+        put(merged, name.substring(ENV_PREFIX.length()).toLowerCase(Locale.ROOT), value);
+      }
+    });
+    return merged;
+  }
+
+  private static void put(JsonObject json, String path, String value) {
+    for (String field : json.fieldNames()) {
+      if (json.getValue(field) instanceof JsonObject child && path.startsWith(field + "_")) {
+        put(child, path.substring(field.length() + 1), value);
+        return;
+      }
+    }
+    json.put(path, value);
+  }
+
+  ConfigException error(String key, String problem) {
+    return new ConfigException(source + ": " + key + ": " + problem);
+  }
+
+  private Object raw(String key) {
+    Object node = root;
+    for (String part : key.split("\\.")) {
+      if (!(node instanceof JsonObject json)) {
+        return null;
+      }
+      node = json.getValue(part);
+    }
+    return node;
+  }
+
+  /** The trimmed value, or null when absent or empty. */
+  String string(String key) {
+    Object value = raw(key);
+    if (value == null) {
+      return null;
+    }
+    if (value instanceof JsonObject) {
+      throw error(key, "expected a value, found a section");
+    }
+    String text = value.toString().trim();
+    return text.isEmpty() ? null : text;
+  }
+
+  String string(String key, String fallback) {
+    String value = string(key);
+    return value == null ? fallback : value;
+  }
+
+  long number(String key, long fallback, long min, long max) {
+    String value = string(key);
+    if (value == null) {
+      return fallback;
+    }
+    long n;
+    try {
+      n = Long.parseLong(value);
+    } catch (NumberFormatException e) {
+      throw error(key, "'" + value + "' is not a whole number");
+    }
+    if (n < min || n > max) {
+      throw error(key, n + " is out of range " + min + ".." + max);
+    }
+    return n;
+  }
+
+  int integer(String key, int fallback, int min, int max) {
+    return (int) number(key, fallback, min, max);
+  }
+
+  boolean bool(String key, boolean fallback) {
+    String value = string(key);
+    if (value == null) {
+      return fallback;
+    }
+    return switch (value.toLowerCase(Locale.ROOT)) {
+      case "true", "yes", "on" -> true;
+      case "false", "no", "off" -> false;
+      default -> throw error(key, "'" + value + "' is not true or false");
+    };
+  }
+
+  /**
+   * A secret or key given inline ({@code key}, usually from the environment) or as a file
+   * ({@code key_file}); null when neither is set. The content itself is never put in a message.
+   */
+  String inlineOrFile(String key) {
+    String inline = string(key);
+    String file = string(key + "_file");
+    if (inline != null && file != null) {
+      throw error(key, "set either " + key + " or " + key + "_file, not both");
+    }
+    if (file == null) {
+      return inline;
+    }
+    try {
+      return Files.readString(Path.of(file), StandardCharsets.UTF_8).trim();
+    } catch (NoSuchFileException e) {
+      throw error(key + "_file", "file " + Path.of(file).toAbsolutePath() + " does not exist");
+    } catch (IOException e) {
+      throw error(key + "_file", "cannot read " + Path.of(file).toAbsolutePath() + ": " + e.getMessage());
+    }
+  }
+}

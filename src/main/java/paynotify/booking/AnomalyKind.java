@@ -1,0 +1,21 @@
+package paynotify.booking;
+
+/** Kinds of anomalies booking records; stored lower-case in anomalies.kind. */
+public enum AnomalyKind {
+  /** A payment for an order_no the site does not know. */
+  UNKNOWN_ORDER,
+  /** Paid amount differs from the order's amount: the order stays unpaid. */
+  AMOUNT_MISMATCH,
+  /** The order was already paid by another trade: the buyer paid twice and needs a refund. */
+  SECOND_PAYMENT,
+  /** Paid after the order was closed. */
+  PAID_AFTER_CLOSE,
+  /** The order has a status this service does not know. */
+  UNEXPECTED_ORDER_STATUS,
+  /** Same idempotency key or trade, different business content. */
+  CONFLICT;
+
+  public String code() {
+    return name().toLowerCase(java.util.Locale.ROOT);
+  }
+}

@@ -1,0 +1,48 @@
+package paynotify.booking;
+
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.Tuple;
+import paynotify.channel.NotifyEvent;
+import paynotify.store.NotifyLog;
+import paynotify.store.NotifyLog.Trace;
+import paynotify.store.SqlQueries;
+
+/** Takes a verified event of any kind to where it is booked, and leaves its notify_log row. */
+public final class EventBooking {
+  private final Pool pool;
+  private final TransientRetry retry;
+  private final PaymentBooking payments;
+
+  public EventBooking(Vertx vertx, Pool pool, int maxAttempts) {
+    this.pool = pool;
+    this.retry = new TransientRetry(vertx, maxAttempts);
+    this.payments = new PaymentBooking(pool, retry);
+  }
+
+  public Future<BookingResult> book(NotifyEvent event, Trace trace) {
+    return switch (event.kind()) {
+      case PAYMENT -> payments.book(event, trace);
+      case CLOSE -> retry.run(() -> closeOrder(event, trace));
+      case NONE -> logOnly(event, trace,
+          new BookingResult(Outcome.IGNORED, "status " + event.channelStatus() + " books nothing"));
+      case REFUND -> logOnly(event, trace,
+          new BookingResult(Outcome.UNHANDLED, "refund notifications are not booked yet; the platform will retry"));
+    };
+  }
+
+  /** A closed trade closes its order only while the order is unpaid. */
+  private Future<BookingResult> closeOrder(NotifyEvent e, Trace trace) {
+    return pool.withTransaction(conn -> conn.preparedQuery(SqlQueries.CLOSE_ORDER).execute(Tuple.of(e.orderNo()))
+        .map(updated -> updated.rowCount() == 1
+            ? new BookingResult(Outcome.PROCESSED, "order " + e.orderNo() + " unpaid -> closed")
+            : new BookingResult(Outcome.IGNORED, "order " + e.orderNo() + " is not unpaid (or unknown): left as it is"))
+        .compose(result -> NotifyLog.record(conn, trace, result.outcome().code(), e.idempotencyKey(), result.detail())
+            .map(result)));
+  }
+
+  private Future<BookingResult> logOnly(NotifyEvent e, Trace trace, BookingResult result) {
+    return NotifyLog.record(pool, trace, result.outcome().code(), e.idempotencyKey(), result.detail()).map(result);
+  }
+}

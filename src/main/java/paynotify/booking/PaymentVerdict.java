@@ -1,0 +1,46 @@
+package paynotify.booking;
+
+import paynotify.channel.Money;
+import paynotify.channel.NotifyEvent;
+
+/**
+ * Why a payment could not move its order from unpaid to paid, decided from the order row as it
+ * is now (locked). Either it is a duplicate (the order is already paid by this very trade) or an
+ * anomaly a human must look at; the payment itself is real money and is kept either way.
+ */
+record PaymentVerdict(AnomalyKind anomaly, String detail) {
+
+  /** The order as read by {@code LOCK_ORDER}. */
+  record OrderRow(String status, long amountCents, String channel, String tradeNo) {}
+
+  boolean isDuplicate() {
+    return anomaly == null;
+  }
+
+  /** @param order null when no order has the event's order_no */
+  static PaymentVerdict judge(OrderRow order, NotifyEvent e) {
+    String paid = e.channel() + " trade " + e.tradeNo() + " paid " + Money.format(e.amountCents());
+    if (order == null) {
+      return new PaymentVerdict(AnomalyKind.UNKNOWN_ORDER, paid + " for unknown order " + e.orderNo());
+    }
+    switch (order.status()) {
+      case "unpaid":
+        return new PaymentVerdict(AnomalyKind.AMOUNT_MISMATCH, paid + " but order " + e.orderNo() + " is for "
+            + Money.format(order.amountCents()) + ": order left unpaid");
+      case "paid":
+      case "partially_refunded":
+      case "refunded":
+        if (e.channel().equals(order.channel()) && e.tradeNo().equals(order.tradeNo())) {
+          return new PaymentVerdict(null, "order " + e.orderNo() + " already paid by this trade");
+        }
+        return new PaymentVerdict(AnomalyKind.SECOND_PAYMENT, paid + " but order " + e.orderNo()
+            + " was already paid by " + order.channel() + " trade " + order.tradeNo() + ": the buyer needs a refund");
+      case "closed":
+        return new PaymentVerdict(AnomalyKind.PAID_AFTER_CLOSE, paid + " after order " + e.orderNo()
+            + " was closed: reopen it or refund the buyer");
+      default:
+        return new PaymentVerdict(AnomalyKind.UNEXPECTED_ORDER_STATUS, paid + " but order " + e.orderNo()
+            + " has status '" + order.status() + "'");
+    }
+  }
+}

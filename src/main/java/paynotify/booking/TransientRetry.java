@@ -1,0 +1,41 @@
+package paynotify.booking;
+
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Supplier;
+import paynotify.store.DbErrors;
+
+/** Runs a transaction again after a deadlock or lock-wait timeout, a bounded number of times. */
+final class TransientRetry {
+  private final Vertx vertx;
+  private final int maxAttempts;
+
+  TransientRetry(Vertx vertx, int maxAttempts) {
+    this.vertx = vertx;
+    this.maxAttempts = maxAttempts;
+  }
+
+  /** Thrown by booking code when a race it lost is settled by simply running again. */
+  static final class RaceLost extends RuntimeException {
+    RaceLost(String message) {
+      super(message, null, false, false);
+    }
+  }
+
+  <T> Future<T> run(Supplier<Future<T>> transaction) {
+    return attempt(transaction, 1);
+  }
+
+  private <T> Future<T> attempt(Supplier<Future<T>> transaction, int attempt) {
+    return transaction.get().recover(err -> {
+      boolean again = DbErrors.isTransient(err) || err instanceof RaceLost;
+      if (!again || attempt >= maxAttempts) {
+        return Future.failedFuture(err);
+      }
+      // Jitter, so that the two sides of a deadlock do not collide again in step.
+      long delayMs = 2L * attempt + ThreadLocalRandom.current().nextInt(10 * attempt);
+      return vertx.timer(delayMs).compose(v -> attempt(transaction, attempt + 1));
+    });
+  }
+}

@@ -1,0 +1,90 @@
+package paynotify.channel;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.Charset;
+import java.nio.charset.CodingErrorAction;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Decodes an application/x-www-form-urlencoded body exactly once, byte by byte, in a charset
+ * chosen by the caller. Signatures are computed over these decoded values, so the decoder is
+ * strict: a malformed escape, invalid bytes for the charset or a repeated name is an error,
+ * never a guess.
+ */
+public final class FormBody {
+  private FormBody() {}
+
+  /** The raw (still encoded) value of {@code name}, read as ASCII; null when absent. */
+  public static String rawValue(byte[] body, String name) {
+    String text = new String(body, java.nio.charset.StandardCharsets.ISO_8859_1);
+    for (String pair : text.split("&")) {
+      if (pair.startsWith(name + "=")) {
+        return pair.substring(name.length() + 1);
+      }
+    }
+    return null;
+  }
+
+  /** All parameters in body order. */
+  public static Map<String, String> decode(byte[] body, Charset charset) throws RejectedNotification {
+    Map<String, String> params = new LinkedHashMap<>();
+    int start = 0;
+    while (start <= body.length) {
+      int end = indexOf(body, (byte) '&', start);
+      if (end > start) {
+        int eq = indexOf(body, (byte) '=', start);
+        if (eq < 0 || eq > end) {
+          eq = end; // a name without '=': an empty value
+        }
+        String name = decodePart(body, start, eq, charset);
+        String value = eq < end ? decodePart(body, eq + 1, end, charset) : "";
+        if (params.put(name, value) != null) {
+          throw RejectedNotification.malformed("parameter '" + Ids.printable(name) + "' appears twice");
+        }
+      }
+      start = end + 1;
+    }
+    return params;
+  }
+
+  private static int indexOf(byte[] bytes, byte b, int from) {
+    for (int i = from; i < bytes.length; i++) {
+      if (bytes[i] == b) {
+        return i;
+      }
+    }
+    return bytes.length;
+  }
+
+  private static String decodePart(byte[] body, int from, int to, Charset charset) throws RejectedNotification {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(to - from);
+    for (int i = from; i < to; i++) {
+      byte b = body[i];
+      if (b == '+') {
+        out.write(' ');
+      } else if (b == '%') {
+        int hi = i + 2 < to ? Character.digit(body[i + 1], 16) : -1;
+        int lo = hi >= 0 ? Character.digit(body[i + 2], 16) : -1;
+        if (lo < 0) {
+          throw RejectedNotification.malformed("malformed percent-escape in the form body at byte " + i);
+        }
+        out.write(hi << 4 | lo);
+        i += 2;
+      } else {
+        out.write(b);
+      }
+    }
+    try {
+      return charset.newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT)
+          .decode(ByteBuffer.wrap(out.toByteArray()))
+          .toString();
+    } catch (CharacterCodingException e) {
+      throw RejectedNotification.malformed("form body is not valid " + charset.name());
+    }
+  }
+}

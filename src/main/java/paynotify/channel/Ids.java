@@ -1,0 +1,34 @@
+package paynotify.channel;
+
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/** Checks on the identifiers that idempotency depends on: present, bounded, unambiguous. */
+public final class Ids {
+  // Printable ASCII without spaces: no padding or look-alike characters in a unique key.
+  private static final Pattern ID = Pattern.compile("[\\x21-\\x7E]{1,64}");
+
+  private Ids() {}
+
+  /** The value of {@code field}, which must be a non-empty id of at most 64 printable characters. */
+  public static String require(Map<String, String> params, String field) throws RejectedNotification {
+    String value = params.get(field);
+    if (value == null || value.isEmpty()) {
+      throw RejectedNotification.malformed(field + " is missing or empty");
+    }
+    if (!ID.matcher(value).matches()) {
+      throw RejectedNotification.malformed(
+          field + " must be 1-64 printable ASCII characters without spaces: '" + printable(value) + "'");
+    }
+    return value;
+  }
+
+  /** A short, log-safe rendering of untrusted input. */
+  public static String printable(String value) {
+    if (value == null) {
+      return "(absent)";
+    }
+    String cut = value.length() > 40 ? value.substring(0, 40) + "..." : value;
+    return cut.replaceAll("[\\p{Cntrl}]", "?");
+  }
+}

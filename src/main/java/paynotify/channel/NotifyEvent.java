@@ -1,0 +1,29 @@
+package paynotify.channel;
+
+import java.time.LocalDateTime;
+
+/**
+ * A verified notification, normalised: what every channel hands to booking.
+ *
+ * @param channel       channel name, e.g. {@code alipay}
+ * @param kind          what the notification asks of us
+ * @param orderNo       the site's order number (out_trade_no)
+ * @param tradeNo       the platform's trade id
+ * @param amountCents   the trade amount in integer cents
+ * @param paidAt        when the platform says the buyer paid (payments), else null
+ * @param channelStatus the platform's own status word, for logs and anomalies
+ */
+public record NotifyEvent(
+    String channel,
+    EventKind kind,
+    String orderNo,
+    String tradeNo,
+    long amountCents,
+    LocalDateTime paidAt,
+    String channelStatus) {
+
+  /** Business-level key: retries are re-signed with new timestamps, but keep this. */
+  public String idempotencyKey() {
+    return channel + ":" + kind.keyPart + ":" + tradeNo;
+  }
+}

@@ -1,0 +1,48 @@
+package paynotify.channel;
+
+import java.security.GeneralSecurityException;
+import java.security.KeyFactory;
+import java.security.interfaces.RSAPublicKey;
+import java.security.spec.X509EncodedKeySpec;
+import java.util.Base64;
+
+/** Reads the RSA public keys that platforms hand out: PEM, or the bare base64 Alipay shows. */
+public final class PublicKeys {
+  private PublicKeys() {}
+
+  /**
+   * Parses an X.509 SubjectPublicKeyInfo RSA key, with or without PEM armour.
+   *
+   * @throws IllegalArgumentException with a message an operator can act on
+   */
+  public static RSAPublicKey parseRsa(String text) {
+    if (text.contains("BEGIN RSA PUBLIC KEY")) {
+      throw new IllegalArgumentException(
+          "PKCS#1 'RSA PUBLIC KEY' is not supported; use the X.509 'PUBLIC KEY' form the platform shows");
+    }
+    if (text.contains("PRIVATE KEY")) {
+      throw new IllegalArgumentException("this is a private key; give the platform's public key");
+    }
+    String base64 = text.replaceAll("-----(BEGIN|END) PUBLIC KEY-----", "").replaceAll("\\s", "");
+    if (base64.isEmpty()) {
+      throw new IllegalArgumentException("the key is empty");
+    }
+    byte[] der;
+    try {
+      der = Base64.getDecoder().decode(base64);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("not base64: " + e.getMessage());
+    }
+    RSAPublicKey rsa;
+    try {
+      rsa = (RSAPublicKey) KeyFactory.getInstance("RSA").generatePublic(new X509EncodedKeySpec(der));
+    } catch (GeneralSecurityException e) {
+      throw new IllegalArgumentException("not an X.509 RSA public key (" + e.getMessage() + ")");
+    }
+    if (rsa.getModulus().bitLength() < 2048) {
+      throw new IllegalArgumentException(
+          "RSA key has " + rsa.getModulus().bitLength() + " bits; at least 2048 expected");
+    }
+    return rsa;
+  }
+}

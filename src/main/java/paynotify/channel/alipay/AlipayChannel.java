@@ -1,0 +1,142 @@
+package paynotify.channel.alipay;
+
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import paynotify.channel.EventKind;
+import paynotify.channel.FormBody;
+import paynotify.channel.Ids;
+import paynotify.channel.Money;
+import paynotify.channel.NotifyChannel;
+import paynotify.channel.NotifyEvent;
+import paynotify.channel.NotifyRequest;
+import paynotify.channel.RejectedNotification;
+import paynotify.channel.RejectedNotification.Reason;
+
+/**
+ * Alipay open-platform asynchronous notification ({@code POST /notify/alipay}, form-urlencoded).
+ * Parsed once in the charset the notification names, verified, then normalised.
+ */
+public final class AlipayChannel implements NotifyChannel {
+  public static final String NAME = "alipay";
+
+  private static final Set<String> CHARSETS = Set.of("utf-8", "gbk", "gb2312", "gb18030");
+  private static final DateTimeFormatter ALIPAY_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
+  private static final Reply SUCCESS = new Reply(200, "text/plain", "success");
+
+  private final AlipaySignature signature;
+  private final String appId;
+  private final String sellerId;
+
+  /** @param sellerId checked when not null */
+  public AlipayChannel(AlipaySignature signature, String appId, String sellerId) {
+    this.signature = signature;
+    this.appId = appId;
+    this.sellerId = sellerId;
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public Reply success() {
+    return SUCCESS;
+  }
+
+  @Override
+  public Reply failure(int status, String reason) {
+    return new Reply(status, "text/plain", "fail");
+  }
+
+  @Override
+  public NotifyEvent verify(NotifyRequest request) throws RejectedNotification {
+    byte[] body = request.body().getBytes();
+    Charset charset = charsetOf(body);
+    Map<String, String> params = FormBody.decode(body, charset);
+
+    String sign = params.get("sign");
+    if (sign == null || sign.isBlank()) {
+      throw new RejectedNotification(Reason.MISSING_SIGNATURE, "no sign parameter");
+    }
+    if (!signature.verify(params, sign, charset)) {
+      throw new RejectedNotification(Reason.BAD_SIGNATURE,
+          "signature does not verify with the configured Alipay public key (alipay.public_key_file)");
+    }
+    requireMerchant(params, "app_id", appId, "alipay.app_id");
+    if (sellerId != null) {
+      requireMerchant(params, "seller_id", sellerId, "alipay.seller_id");
+    }
+
+    String orderNo = Ids.require(params, "out_trade_no");
+    String tradeNo = Ids.require(params, "trade_no");
+    long amountCents = Money.yuanToCents("total_amount", params.get("total_amount"));
+    String status = params.getOrDefault("trade_status", "");
+    EventKind kind = classify(params, status);
+    LocalDateTime paidAt = kind == EventKind.PAYMENT ? paidAt(params) : null;
+    return new NotifyEvent(NAME, kind, orderNo, tradeNo, amountCents, paidAt, status);
+  }
+
+  /**
+   * Alipay keeps TRADE_SUCCESS after a partial refund and sends TRADE_CLOSED after a full one:
+   * the refund fields, not the status, say that money went back.
+   */
+  private static EventKind classify(Map<String, String> params, String status) throws RejectedNotification {
+    String refundFee = params.get("refund_fee");
+    boolean refund = !params.getOrDefault("out_biz_no", "").isEmpty()
+        || !params.getOrDefault("gmt_refund", "").isEmpty()
+        || (refundFee != null && !refundFee.isEmpty() && Money.yuanToCents("refund_fee", refundFee) > 0);
+    if (refund) {
+      return EventKind.REFUND;
+    }
+    switch (status) {
+      case "TRADE_SUCCESS":
+      case "TRADE_FINISHED":
+        return EventKind.PAYMENT;
+      case "TRADE_CLOSED":
+        return EventKind.CLOSE;
+      default:
+        return EventKind.NONE; // WAIT_BUYER_PAY, or a status Alipay adds later: acknowledged, logged
+    }
+  }
+
+  private static LocalDateTime paidAt(Map<String, String> params) throws RejectedNotification {
+    String field = params.containsKey("gmt_payment") ? "gmt_payment" : "notify_time";
+    String value = params.get(field);
+    if (value == null) {
+      return LocalDateTime.now();
+    }
+    try {
+      return LocalDateTime.parse(value, ALIPAY_TIME);
+    } catch (DateTimeParseException e) {
+      throw RejectedNotification.malformed(field + " is not 'yyyy-MM-dd HH:mm:ss': '" + Ids.printable(value) + "'");
+    }
+  }
+
+  private static void requireMerchant(Map<String, String> params, String field, String expected, String configKey)
+      throws RejectedNotification {
+    String got = params.get(field);
+    if (!expected.equals(got)) {
+      throw new RejectedNotification(Reason.WRONG_MERCHANT,
+          field + " '" + Ids.printable(got) + "' is not the configured " + configKey);
+    }
+  }
+
+  private static Charset charsetOf(byte[] body) throws RejectedNotification {
+    String raw = FormBody.rawValue(body, "charset");
+    if (raw == null || raw.isEmpty()) {
+      return StandardCharsets.UTF_8;
+    }
+    String name = raw.toLowerCase(Locale.ROOT);
+    if (!CHARSETS.contains(name)) {
+      throw RejectedNotification.malformed("unsupported charset '" + Ids.printable(raw) + "'");
+    }
+    return Charset.forName(name);
+  }
+}

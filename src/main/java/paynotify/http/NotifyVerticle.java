@@ -1,0 +1,163 @@
+package paynotify.http;
+
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.ext.web.AllowForwardHeaders;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.sqlclient.Pool;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import paynotify.booking.BookingResult;
+import paynotify.booking.EventBooking;
+import paynotify.booking.Outcome;
+import paynotify.channel.NotifyChannel;
+import paynotify.channel.NotifyChannel.Reply;
+import paynotify.channel.NotifyEvent;
+import paynotify.channel.NotifyRequest;
+import paynotify.channel.RejectedNotification;
+import paynotify.store.NotifyLog;
+import paynotify.store.NotifyLog.Trace;
+import paynotify.store.SqlQueries;
+
+/**
+ * The HTTP callback flow: read the raw body, let the channel verify it, book it, and answer the
+ * platform. The success reply is sent only once booking has committed (or found the event booked
+ * before); anything else gets the channel's failure reply so that the platform retries.
+ */
+public final class NotifyVerticle extends VerticleBase {
+  private static final Logger LOG = LoggerFactory.getLogger(NotifyVerticle.class);
+
+  private final HttpSettings settings;
+  private final Map<String, NotifyChannel> channels;
+  private final Map<String, String> disabledChannels;
+  private final Pool pool;
+  private final EventBooking booking;
+  private HttpServer server;
+
+  /**
+   * @param channels         enabled channels by path segment (/notify/{name})
+   * @param disabledChannels known but unconfigured channels, with the config keys that enable them
+   */
+  public NotifyVerticle(HttpSettings settings, Map<String, NotifyChannel> channels,
+      Map<String, String> disabledChannels, Pool pool, EventBooking booking) {
+    this.settings = settings;
+    this.channels = channels;
+    this.disabledChannels = disabledChannels;
+    this.pool = pool;
+    this.booking = booking;
+  }
+
+  @Override
+  public Future<?> start() {
+    Router router = Router.router(vertx);
+    if (settings.behindProxy()) {
+      router.allowForward(AllowForwardHeaders.X_FORWARD);
+    }
+    router.get("/health").handler(this::health);
+    channels.forEach((name, channel) ->
+        router.route(HttpMethod.POST, "/notify/" + name).handler(ctx -> notify(ctx, channel)));
+    disabledChannels.forEach((name, hint) ->
+        router.route("/notify/" + name).handler(ctx -> channelOff(ctx, name, hint)));
+
+    // Port 0 becomes -1: Vert.x then shares one random port among all instances of this verticle.
+    int port = settings.port() == 0 ? -1 : settings.port();
+    return vertx.createHttpServer(new HttpServerOptions().setIdleTimeout(60).setIdleTimeoutUnit(TimeUnit.SECONDS))
+        .requestHandler(router)
+        .listen(port, settings.host())
+        .onSuccess(s -> server = s);
+  }
+
+  public int actualPort() {
+    return server.actualPort();
+  }
+
+  private void notify(RoutingContext ctx, NotifyChannel channel) {
+    long timer = vertx.setTimer(settings.requestTimeout().toMillis(), id -> {
+      LOG.error("{} notify not answered within {} ms (http.request_timeout_ms): replied failure, platform will retry",
+          channel.name(), settings.requestTimeout().toMillis());
+      reply(ctx, channel.failure(503, "timeout"));
+    });
+    ctx.response().endHandler(v -> vertx.cancelTimer(timer));
+    String remote = ctx.request().remoteAddress() == null ? null : ctx.request().remoteAddress().hostAddress();
+
+    RawBody.read(ctx.request(), settings.maxBodyBytes()).onComplete(read -> {
+      if (read.failed()) {
+        LOG.warn("{} notify from {} refused: {}", channel.name(), remote, read.cause().getMessage());
+        ctx.response().putHeader(HttpHeaders.CONNECTION, "close");
+        reply(ctx, channel.failure(read.cause() instanceof RawBody.TooLarge ? 413 : 400, read.cause().getMessage()));
+        return;
+      }
+      Buffer body = read.result();
+      Trace trace = new Trace(channel.name(), remote, body);
+      NotifyEvent event;
+      try {
+        event = channel.verify(new NotifyRequest(ctx.request().method().name(), ctx.request().headers(),
+            ctx.request().query(), body));
+      } catch (RejectedNotification r) {
+        LOG.warn("{} notify from {} rejected ({}): {}", channel.name(), remote, r.reason(), r.getMessage());
+        NotifyLog.record(pool, trace, Outcome.REJECTED.code(), null, r.reason() + ": " + r.getMessage())
+            .onFailure(err -> LOG.warn("could not write notify_log for a rejected notify: {}", err.getMessage()));
+        reply(ctx, channel.failure(r.status(), r.getMessage()));
+        return;
+      }
+      booking.book(event, trace).onComplete(booked -> {
+        if (booked.succeeded()) {
+          answer(ctx, channel, event, booked.result());
+        } else {
+          fail(ctx, channel, event, trace, booked.cause());
+        }
+      });
+    });
+  }
+
+  private void answer(RoutingContext ctx, NotifyChannel channel, NotifyEvent event, BookingResult result) {
+    Outcome outcome = result.outcome();
+    switch (outcome) {
+      case PROCESSED -> LOG.info("{} {}: {}", event.channel(), event.idempotencyKey(), result.detail());
+      case DUPLICATE, IGNORED -> LOG.debug("{} {} {}: {}", event.channel(), event.idempotencyKey(), outcome.code(),
+          result.detail());
+      default -> LOG.warn("{} {} {}: {}", event.channel(), event.idempotencyKey(), outcome.code(), result.detail());
+    }
+    reply(ctx, outcome.acknowledged ? channel.success() : channel.failure(501, result.detail()));
+  }
+
+  /** Nothing was committed: the platform must retry. */
+  private void fail(RoutingContext ctx, NotifyChannel channel, NotifyEvent event, Trace trace, Throwable err) {
+    LOG.error("{} {} not booked, replied failure so the platform retries: {}", event.channel(),
+        event.idempotencyKey(), err.toString());
+    NotifyLog.record(pool, trace, Outcome.ERROR.code(), event.idempotencyKey(), err.toString())
+        .onFailure(e -> LOG.debug("notify_log not written either: {}", e.getMessage()));
+    reply(ctx, channel.failure(503, "not booked, retry later"));
+  }
+
+  private void channelOff(RoutingContext ctx, String name, String hint) {
+    LOG.warn("notify for {} refused: channel is not configured ({})", name, hint);
+    ctx.response().setStatusCode(404).putHeader(HttpHeaders.CONTENT_TYPE, "text/plain")
+        .end(name + " is not configured\n");
+  }
+
+  private void health(RoutingContext ctx) {
+    pool.query(SqlQueries.PING).execute().timeout(2, TimeUnit.SECONDS).onComplete(ping -> {
+      int status = ping.succeeded() ? 200 : 503;
+      String body = ping.succeeded() ? "{\"status\":\"ok\"}"
+          : "{\"status\":\"database unavailable\"}";
+      ctx.response().setStatusCode(status).putHeader(HttpHeaders.CONTENT_TYPE, "application/json").end(body);
+    });
+  }
+
+  private static void reply(RoutingContext ctx, Reply reply) {
+    if (ctx.response().ended() || ctx.response().closed()) {
+      return; // already answered (timeout) or the platform hung up
+    }
+    ctx.response().setStatusCode(reply.status()).putHeader(HttpHeaders.CONTENT_TYPE, reply.contentType())
+        .end(reply.body());
+  }
+}

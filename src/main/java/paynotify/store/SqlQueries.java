@@ -1,0 +1,53 @@
+package paynotify.store;
+
+/**
+ * Every statement the service runs, in one place so it can be read and reviewed as SQL.
+ * The races are decided here, by unique keys and conditional updates, never by a prior SELECT.
+ */
+public final class SqlQueries {
+  private SqlQueries() {}
+
+  // Layer 1, the business key. A concurrent copy blocks on this row until the first transaction
+  // ends: 1062 after its COMMIT, success after its ROLLBACK (so a failed attempt leaves no key).
+  public static final String INSERT_KEY =
+      "INSERT INTO idempotent_keys (idem_key, fingerprint) VALUES (?, ?)";
+
+  public static final String SELECT_KEY_FINGERPRINT =
+      "SELECT fingerprint FROM idempotent_keys WHERE idem_key = ?";
+
+  // Layer 2, one row per platform trade (uk_trade_no); still guards after the key is purged.
+  public static final String INSERT_PAYMENT =
+      "INSERT INTO payments (channel, trade_no, order_no, amount_cents, paid_at) VALUES (?, ?, ?, ?, ?)";
+
+  public static final String SELECT_PAYMENT =
+      "SELECT order_no, amount_cents FROM payments WHERE channel = ? AND trade_no = ?";
+
+  // Layer 3, the order moves unpaid -> paid once; 0 rows means "look at the order and decide".
+  public static final String MARK_ORDER_PAID =
+      "UPDATE orders SET status = 'paid', paid_at = ?, channel = ?, trade_no = ?"
+          + " WHERE order_no = ? AND status = 'unpaid' AND amount_cents = ?";
+
+  public static final String LOCK_ORDER =
+      "SELECT status, amount_cents, channel, trade_no FROM orders WHERE order_no = ? FOR UPDATE";
+
+  public static final String CLOSE_ORDER =
+      "UPDATE orders SET status = 'closed' WHERE order_no = ? AND status = 'unpaid'";
+
+  // Recording the same finding twice (a conflicting copy delivered again) adds nothing.
+  public static final String INSERT_ANOMALY =
+      "INSERT INTO anomalies (kind, channel, order_no, trade_no, amount_cents, detail, dedupe_key)"
+          + " VALUES (?, ?, ?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE id = id";
+
+  public static final String INSERT_NOTIFY_LOG =
+      "INSERT INTO notify_log (channel, remote_addr, outcome, idem_key, detail, body_bytes, raw_body)"
+          + " VALUES (?, ?, ?, ?, ?, ?, ?)";
+
+  // Purges delete in bounded batches so that no statement holds locks for long.
+  public static final String PURGE_KEYS =
+      "DELETE FROM idempotent_keys WHERE created_at < NOW(3) - INTERVAL ? SECOND LIMIT ?";
+
+  public static final String PURGE_NOTIFY_LOG =
+      "DELETE FROM notify_log WHERE received_at < NOW(3) - INTERVAL ? SECOND LIMIT ?";
+
+  public static final String PING = "SELECT 1";
+}
