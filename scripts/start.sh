@@ -11,7 +11,7 @@ if [ ! -f target/paynotify.jar ] || [ ! -d target/lib ]; then
 fi
 
 # Frugal defaults for a small VPS: the service needs well under 256 MB resident.
-JAVA_OPTS="${JAVA_OPTS:--Xms32m -Xmx128m -XX:MaxMetaspaceSize=96m -XX:ReservedCodeCacheSize=48m -XX:MaxDirectMemorySize=32m -Xss512k -XX:+UseSerialGC -XX:TieredStopAtLevel=4}"
+JAVA_OPTS="${JAVA_OPTS:--Xms32m -Xmx128m -XX:MaxMetaspaceSize=96m -XX:ReservedCodeCacheSize=48m -XX:MaxDirectMemorySize=32m -Xss512k -XX:+UseSerialGC}"
 CP="target/paynotify.jar:target/lib/*"
 if [ -d target/embedded-db ]; then
   CP="$CP:target/embedded-db/*"

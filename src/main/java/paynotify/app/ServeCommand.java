@@ -49,7 +49,8 @@ final class ServeCommand implements Callable<Integer> {
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       LOG.info("stopping: finishing requests in flight");
-      server.stop().eventually(vertx::close).toCompletionStage().toCompletableFuture().join();
+      server.stop().await();
+      vertx.close().await();
       stopEmbedded();
       stopped.countDown();
     }, "paynotify-shutdown"));

