@@ -1,0 +1,126 @@
+package paynotify.booking;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static paynotify.testsupport.AlipayNotifications.payment;
+import static paynotify.testsupport.AlipayNotifications.retry;
+import static paynotify.testsupport.AlipayNotifications.signedBody;
+
+import io.vertx.core.json.JsonObject;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import paynotify.app.DatabaseMigrations;
+import paynotify.app.EmbeddedDatabase;
+import paynotify.testsupport.Http.Reply;
+import paynotify.testsupport.TestDatabase;
+import paynotify.testsupport.TestService;
+
+/**
+ * Success only after COMMIT, and a failed attempt leaves no idempotency key behind: otherwise
+ * the platform's retry would be acknowledged as a duplicate of a booking that never happened.
+ */
+@Tag("db")
+class FailureBeforeCommitTest {
+  private static final TestDatabase db = TestDatabase.get();
+  private static TestService service;
+
+  @BeforeAll
+  static void start() {
+    service = TestService.start();
+  }
+
+  @AfterAll
+  static void stop() {
+    service.close();
+  }
+
+  @BeforeEach
+  void emptyTables() {
+    db.reset();
+  }
+
+  @AfterEach
+  void removeInjectedFailures() {
+    db.update("DROP TRIGGER IF EXISTS fail_payment_insert");
+    db.update("DROP TRIGGER IF EXISTS fail_order_update");
+  }
+
+  // 6. A real error raised by the database inside the transaction, after the key insert.
+  @Test
+  void keyDoesNotOutliveRollback() {
+    db.insertOrder("F1", 700);
+    db.update("CREATE TRIGGER fail_payment_insert BEFORE INSERT ON payments FOR EACH ROW"
+        + " BEGIN IF NEW.trade_no = 'TF1' THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'injected failure';"
+        + " END IF; END");
+    Map<String, String> params = payment("F1", "TF1", "7.00");
+
+    assertThat(service.postAlipay(signedBody(params))).isEqualTo(new Reply(503, "fail"));
+    assertThat(db.count("SELECT COUNT(*) FROM idempotent_keys")).isZero();
+    assertThat(db.payments("TF1")).isZero();
+    assertThat(db.orderStatus("F1")).isEqualTo("unpaid");
+
+    db.update("DROP TRIGGER fail_payment_insert");
+    assertThat(service.postAlipay(signedBody(retry(params, 1)))).isEqualTo(new Reply(200, "success"));
+    assertThat(db.payments("TF1")).isEqualTo(1);
+    assertThat(db.orderStatus("F1")).isEqualTo("paid");
+    assertThat(db.outcomes("alipay:pay:TF1")).isEqualTo("error,processed");
+  }
+
+  @Test
+  void failureAtTheOrderUpdateRollsBackKeyAndPayment() {
+    db.insertOrder("F2", 700);
+    db.update("CREATE TRIGGER fail_order_update BEFORE UPDATE ON orders FOR EACH ROW"
+        + " BEGIN IF NEW.order_no = 'F2' THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'injected failure';"
+        + " END IF; END");
+    Map<String, String> params = payment("F2", "TF2", "7.00");
+
+    assertThat(service.postAlipay(signedBody(params)).status()).isEqualTo(503);
+    assertThat(db.count("SELECT COUNT(*) FROM idempotent_keys")).isZero();
+    assertThat(db.payments("TF2")).isZero();
+
+    db.update("DROP TRIGGER fail_order_update");
+    assertThat(service.postAlipay(signedBody(retry(params, 1)))).isEqualTo(new Reply(200, "success"));
+    assertThat(db.payments("TF2")).isEqualTo(1);
+    assertThat(db.orderStatus("F2")).isEqualTo("paid");
+  }
+
+  // 5. The database really stopped, then started again: the retry is booked.
+  @Test
+  void retryAfterDatabaseOutageIsBooked() throws Exception {
+    try (EmbeddedDatabase own = EmbeddedDatabase.start(Path.of("target", "outage-mariadb"), TestDatabase.NAME)) {
+      var settings = TestDatabase.settings("127.0.0.1", own.port(), "");
+      DatabaseMigrations.migrate(settings, "test");
+      try (var c = java.sql.DriverManager.getConnection(DatabaseMigrations.jdbcUrl(settings), "root", "");
+          var s = c.createStatement()) {
+        s.execute("DELETE FROM payments");
+        s.execute("DELETE FROM idempotent_keys");
+        s.execute("DELETE FROM orders");
+        s.execute("INSERT INTO orders (order_no, amount_cents) VALUES ('D1', 1234)");
+      }
+      Map<String, String> params = payment("D1", "TD1", "12.34");
+      try (TestService onOwn = TestService.start(settings,
+          new JsonObject().put("database", new JsonObject().put("connect_timeout_ms", 1000)))) {
+        own.stop();
+        assertThat(onOwn.postAlipay(signedBody(params))).isEqualTo(new Reply(503, "fail"));
+
+        own.restart();
+        assertThat(onOwn.postAlipay(signedBody(retry(params, 1)))).isEqualTo(new Reply(200, "success"));
+      }
+      try (var c = java.sql.DriverManager.getConnection(DatabaseMigrations.jdbcUrl(settings), "root", "");
+          var s = c.createStatement();
+          var rs = s.executeQuery("SELECT (SELECT COUNT(*) FROM payments WHERE trade_no = 'TD1'),"
+              + " (SELECT status FROM orders WHERE order_no = 'D1'),"
+              + " (SELECT GROUP_CONCAT(outcome) FROM notify_log WHERE idem_key = 'alipay:pay:TD1')")) {
+        rs.next();
+        assertThat(rs.getInt(1)).isEqualTo(1);
+        assertThat(rs.getString(2)).isEqualTo("paid");
+        assertThat(rs.getString(3)).isEqualTo("processed");
+      }
+    }
+  }
+}

@@ -1,0 +1,41 @@
+package paynotify.channel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class FormBodyTest {
+  @Test
+  void decodesEscapesPlusAndEmptyValues() throws Exception {
+    Map<String, String> p = FormBody.decode(
+        "a=1&b=x+y%2Bz&c=&d&e=%E4%B8%AD%E6%96%87&f=a%3Db%26c".getBytes(StandardCharsets.US_ASCII),
+        StandardCharsets.UTF_8);
+    assertThat(p).containsExactly(Map.entry("a", "1"), Map.entry("b", "x y+z"), Map.entry("c", ""),
+        Map.entry("d", ""), Map.entry("e", "中文"), Map.entry("f", "a=b&c"));
+  }
+
+  @Test
+  void decodesInTheGivenCharset() throws Exception {
+    Charset gbk = Charset.forName("GBK");
+    assertThat(FormBody.decode("s=%D6%D0%CE%C4".getBytes(StandardCharsets.US_ASCII), gbk)).containsEntry("s", "中文");
+  }
+
+  @Test
+  void rejectsWhatItCannotDecodeExactly() {
+    for (String body : new String[] {"a=%E4%B8", "a=%zz", "a=%4", "a=1&a=2", "a=%FF"}) {
+      assertThatThrownBy(() -> FormBody.decode(body.getBytes(StandardCharsets.US_ASCII), StandardCharsets.UTF_8))
+          .as(body).isInstanceOf(RejectedNotification.class);
+    }
+  }
+
+  @Test
+  void rawValueReadsWithoutDecoding() {
+    byte[] body = "x=1&charset=gbk&y=2".getBytes(StandardCharsets.US_ASCII);
+    assertThat(FormBody.rawValue(body, "charset")).isEqualTo("gbk");
+    assertThat(FormBody.rawValue(body, "z")).isNull();
+  }
+}
