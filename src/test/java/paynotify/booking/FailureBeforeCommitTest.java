@@ -94,12 +94,9 @@ class FailureBeforeCommitTest {
   void retryAfterDatabaseOutageIsBooked() throws Exception {
     try (EmbeddedDatabase own = EmbeddedDatabase.start(Path.of("target", "outage-mariadb"), TestDatabase.NAME)) {
       var settings = TestDatabase.settings("127.0.0.1", own.port(), "");
-      DatabaseMigrations.migrate(settings, "test");
+      TestDatabase.createFresh(settings);
       try (var c = java.sql.DriverManager.getConnection(DatabaseMigrations.jdbcUrl(settings), "root", "");
           var s = c.createStatement()) {
-        s.execute("DELETE FROM payments");
-        s.execute("DELETE FROM idempotent_keys");
-        s.execute("DELETE FROM orders");
         s.execute("INSERT INTO orders (order_no, amount_cents) VALUES ('D1', 1234)");
       }
       Map<String, String> params = payment("D1", "TD1", "12.34");

@@ -57,9 +57,14 @@ public final class TestDatabase {
         throw new IllegalStateException("embedded MariaDB did not start", e);
       }
     }
+    createFresh(db);
+    return db;
+  }
+
+  /** Drops and recreates the test database on that server, then runs the real migrations. */
+  public static void createFresh(DatabaseSettings db) {
     recreate(db);
     DatabaseMigrations.migrate(db, "test");
-    return db;
   }
 
   public static DatabaseSettings settings(String host, int port, String password) {
