@@ -4,9 +4,7 @@ import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.net.NetClientOptions;
-import io.vertx.mysqlclient.MySQLBuilder;
 import io.vertx.mysqlclient.MySQLConnectOptions;
-import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.PoolOptions;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -18,7 +16,9 @@ import paynotify.channel.NotifyChannel;
 import paynotify.channel.alipay.AlipayChannel;
 import paynotify.channel.alipay.AlipaySignature;
 import paynotify.http.NotifyVerticle;
+import paynotify.store.Database;
 import paynotify.store.KeyPurge;
+import paynotify.store.SqlQueries;
 
 /**
  * The running service on one Vert.x instance: the database pool, the notify verticle (one
@@ -26,15 +26,15 @@ import paynotify.store.KeyPurge;
  */
 public final class PayNotifyServer {
   private final Vertx vertx;
-  private final Pool pool;
+  private final Database db;
   private final String deploymentId;
   private final int port;
   private final long purgeTimer;
   private final KeyPurge purge;
 
-  private PayNotifyServer(Vertx vertx, Pool pool, String deploymentId, int port, long purgeTimer, KeyPurge purge) {
+  private PayNotifyServer(Vertx vertx, Database db, String deploymentId, int port, long purgeTimer, KeyPurge purge) {
     this.vertx = vertx;
-    this.pool = pool;
+    this.db = db;
     this.deploymentId = deploymentId;
     this.port = port;
     this.purgeTimer = purgeTimer;
@@ -43,8 +43,8 @@ public final class PayNotifyServer {
 
   /** Starts on an already migrated database; fails if it does not answer. */
   public static Future<PayNotifyServer> start(Vertx vertx, AppConfig config, DatabaseSettings db) {
-    Pool pool = createPool(vertx, db);
-    EventBooking booking = new EventBooking(vertx, pool, config.bookingAttempts());
+    Database database = connect(vertx, db);
+    EventBooking booking = new EventBooking(vertx, database, config.bookingAttempts());
     Map<String, NotifyChannel> channels = new LinkedHashMap<>();
     Map<String, String> disabled = new LinkedHashMap<>();
     if (config.alipay() != null) {
@@ -56,21 +56,21 @@ public final class PayNotifyServer {
     }
     AtomicReference<NotifyVerticle> first = new AtomicReference<>();
     AppConfig.Retention r = config.retention();
-    KeyPurge purge = new KeyPurge(pool, r.keys(), r.notifyLog(), r.batchSize());
-    return pool.query("SELECT 1").execute()
+    KeyPurge purge = new KeyPurge(database, r.keys(), r.notifyLog(), r.batchSize());
+    return database.inTransaction(conn -> conn.query(SqlQueries.PING).execute())
         .recover(err -> Future.failedFuture(new ConfigException(
             "database: " + db + " does not answer: " + err.getMessage())))
         .compose(ok -> vertx.deployVerticle(() -> {
-          NotifyVerticle verticle = new NotifyVerticle(config.http(), channels, disabled, pool, booking);
+          NotifyVerticle verticle = new NotifyVerticle(config.http(), channels, disabled, database, booking);
           first.compareAndSet(null, verticle);
           return verticle;
         }, new DeploymentOptions().setInstances(config.httpInstances())))
-        .map(id -> new PayNotifyServer(vertx, pool, id, first.get().actualPort(),
+        .map(id -> new PayNotifyServer(vertx, database, id, first.get().actualPort(),
             purge.schedule(vertx, r.purgeInterval()), purge))
-        .onFailure(err -> pool.close());
+        .onFailure(err -> database.close());
   }
 
-  private static Pool createPool(Vertx vertx, DatabaseSettings db) {
+  private static Database connect(Vertx vertx, DatabaseSettings db) {
     MySQLConnectOptions connect = new MySQLConnectOptions()
         .setHost(db.host())
         .setPort(db.port())
@@ -91,7 +91,7 @@ public final class PayNotifyServer {
         .setIdleTimeoutUnit(TimeUnit.SECONDS)
         .setPoolCleanerPeriod(10_000);
     NetClientOptions tcp = new NetClientOptions().setConnectTimeout((int) db.connectTimeout().toMillis());
-    return MySQLBuilder.pool().with(options).with(tcp).connectingTo(connect).using(vertx).build();
+    return Database.connect(vertx, connect, options, tcp);
   }
 
   public int port() {
@@ -105,6 +105,6 @@ public final class PayNotifyServer {
   /** Stops taking notifications, then closes the pool (in-flight transactions finish first). */
   public Future<Void> stop() {
     vertx.cancelTimer(purgeTimer);
-    return vertx.undeploy(deploymentId).eventually(pool::close);
+    return vertx.undeploy(deploymentId).eventually(db::close);
   }
 }

@@ -5,6 +5,7 @@ import java.net.BindException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import paynotify.app.AppConfig.DatabaseSettings;
@@ -49,7 +50,11 @@ final class ServeCommand implements Callable<Integer> {
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       LOG.info("stopping: finishing requests in flight");
-      server.stop().await();
+      try {
+        server.stop().timeout(10, TimeUnit.SECONDS).await();
+      } catch (RuntimeException e) {
+        LOG.warn("requests still in flight after 10 s were cut off: {}", e.getMessage());
+      }
       vertx.close().await();
       stopEmbedded();
       stopped.countDown();

@@ -2,23 +2,23 @@ package paynotify.booking;
 
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Tuple;
 import paynotify.channel.NotifyEvent;
+import paynotify.store.Database;
 import paynotify.store.NotifyLog;
 import paynotify.store.NotifyLog.Trace;
 import paynotify.store.SqlQueries;
 
 /** Takes a verified event of any kind to where it is booked, and leaves its notify_log row. */
 public final class EventBooking {
-  private final Pool pool;
+  private final Database db;
   private final TransientRetry retry;
   private final PaymentBooking payments;
 
-  public EventBooking(Vertx vertx, Pool pool, int maxAttempts) {
-    this.pool = pool;
+  public EventBooking(Vertx vertx, Database db, int maxAttempts) {
+    this.db = db;
     this.retry = new TransientRetry(vertx, maxAttempts);
-    this.payments = new PaymentBooking(pool, retry);
+    this.payments = new PaymentBooking(db, retry);
   }
 
   public Future<BookingResult> book(NotifyEvent event, Trace trace) {
@@ -34,7 +34,7 @@ public final class EventBooking {
 
   /** A closed trade closes its order only while the order is unpaid. */
   private Future<BookingResult> closeOrder(NotifyEvent e, Trace trace) {
-    return pool.withTransaction(conn -> conn.preparedQuery(SqlQueries.CLOSE_ORDER).execute(Tuple.of(e.orderNo()))
+    return db.inTransaction(conn -> conn.preparedQuery(SqlQueries.CLOSE_ORDER).execute(Tuple.of(e.orderNo()))
         .map(updated -> updated.rowCount() == 1
             ? new BookingResult(Outcome.PROCESSED, "order " + e.orderNo() + " unpaid -> closed")
             : new BookingResult(Outcome.IGNORED, "order " + e.orderNo() + " is not unpaid (or unknown): left as it is"))
@@ -43,6 +43,6 @@ public final class EventBooking {
   }
 
   private Future<BookingResult> logOnly(NotifyEvent e, Trace trace, BookingResult result) {
-    return NotifyLog.record(pool, trace, result.outcome().code(), e.idempotencyKey(), result.detail()).map(result);
+    return NotifyLog.record(db, trace, result.outcome().code(), e.idempotencyKey(), result.detail()).map(result);
   }
 }

@@ -8,7 +8,6 @@ import static paynotify.store.SqlQueries.SELECT_KEY_FINGERPRINT;
 import static paynotify.store.SqlQueries.SELECT_PAYMENT;
 
 import io.vertx.core.Future;
-import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.RowSet;
 import io.vertx.sqlclient.SqlConnection;
@@ -17,6 +16,7 @@ import paynotify.booking.PaymentVerdict.OrderRow;
 import paynotify.channel.NotifyEvent;
 import paynotify.store.Anomalies;
 import paynotify.store.Anomalies.Anomaly;
+import paynotify.store.Database;
 import paynotify.store.DbErrors;
 import paynotify.store.NotifyLog;
 import paynotify.store.NotifyLog.Trace;
@@ -24,26 +24,30 @@ import paynotify.store.NotifyLog.Trace;
 /**
  * Books a payment exactly once, in ONE transaction:
  * <ol>
- *   <li>insert the idempotency key (1062: already booked, or a conflicting copy),
- *   <li>insert the payment (1062 on uk_trade_no: already booked after its key was purged),
- *   <li>move the order unpaid -> paid; 0 rows: judge the locked order (duplicate or anomaly),
- *   <li>write the anomaly, if any, and the notify_log row,
+ *   <li>a committed key with the same fingerprint is proof of a committed booking: duplicate
+ *       (a different fingerprint: conflict). This read only answers repeats cheaply; it decides
+ *       no race,
+ *   <li>insert the key, insert the payment, move the order unpaid -> paid, sent together. The
+ *       unique keys decide races: a concurrent copy waits on the key row and gets 1062 once the
+ *       first commits (uk_trade_no does the same after the key was purged),
+ *   <li>0 rows on the order: judge the locked order (duplicate, or an anomaly booked with the
+ *       payment because the money is real),
+ *   <li>the notify_log row, then COMMIT ({@link Database#inTransaction}); any failure: ROLLBACK.
  * </ol>
- * then COMMIT. A repeat is detected by the unique keys, rolled back, and only then looked at.
  */
 public final class PaymentBooking {
-  private final Pool pool;
+  private final Database db;
   private final TransientRetry retry;
 
-  PaymentBooking(Pool pool, TransientRetry retry) {
-    this.pool = pool;
+  PaymentBooking(Database db, TransientRetry retry) {
+    this.db = db;
     this.retry = retry;
   }
 
   /** Which unique key (or order check) said "seen before". */
   private enum Layer { KEY, TRADE, ORDER }
 
-  /** Aborts the transaction (rollback) when a layer finds the event booked before. */
+  /** Aborts the transaction (rollback) when a layer finds the event booked by someone else. */
   private static final class SeenBefore extends RuntimeException {
     final Layer layer;
 
@@ -56,28 +60,47 @@ public final class PaymentBooking {
   public Future<BookingResult> book(NotifyEvent event, Trace trace) {
     String key = event.idempotencyKey();
     String fingerprint = Fingerprint.of(event);
-    return retry.run(() -> pool.<BookingResult>withTransaction(conn -> bookIn(conn, event, key, fingerprint, trace))
+    return retry.run(() -> db.inTransaction(conn -> bookIn(conn, event, key, fingerprint, trace))
         .recover(err -> err instanceof SeenBefore seen
-            ? settleRepeat(event, key, fingerprint, seen.layer, trace)
+            ? db.inTransaction(conn -> settleRepeat(conn, event, key, fingerprint, seen.layer, trace))
             : Future.failedFuture(err)));
   }
 
   private Future<BookingResult> bookIn(SqlConnection conn, NotifyEvent e, String key, String fingerprint,
       Trace trace) {
-    return insert(conn, INSERT_KEY, Tuple.of(key, fingerprint), Layer.KEY)
-        .compose(v -> insert(conn, INSERT_PAYMENT,
-            Tuple.of(e.channel(), e.tradeNo(), e.orderNo(), e.amountCents(), e.paidAt()), Layer.TRADE))
-        .compose(v -> conn.preparedQuery(MARK_ORDER_PAID)
-            .execute(Tuple.of(e.paidAt(), e.channel(), e.tradeNo(), e.orderNo(), e.amountCents())))
-        .compose(updated -> updated.rowCount() == 1
-            ? Future.succeededFuture(new BookingResult(Outcome.PROCESSED, "order " + e.orderNo() + " unpaid -> paid"))
-            : judgeOrder(conn, e, key))
-        .compose(result -> NotifyLog.record(conn, trace, result.outcome().code(), key, result.detail()).map(result));
+    return conn.preparedQuery(SELECT_KEY_FINGERPRINT).execute(Tuple.of(key)).compose(booked -> {
+      if (booked.size() > 0) {
+        return settle(conn, e, key, fingerprint, Layer.KEY,
+            sameOrConflict(booked.iterator().next().getString(0), fingerprint, key), trace);
+      }
+      // Pipelined: one flight; each reply still comes back (and is judged) on its own.
+      Future<RowSet<Row>> keyRow = conn.preparedQuery(INSERT_KEY).execute(Tuple.of(key, fingerprint));
+      Future<RowSet<Row>> paymentRow = conn.preparedQuery(INSERT_PAYMENT)
+          .execute(Tuple.of(e.channel(), e.tradeNo(), e.orderNo(), e.amountCents(), e.paidAt()));
+      Future<RowSet<Row>> order = conn.preparedQuery(MARK_ORDER_PAID)
+          .execute(Tuple.of(e.paidAt(), e.channel(), e.tradeNo(), e.orderNo(), e.amountCents()));
+      return Future.join(keyRow, paymentRow, order)
+          .transform(all -> firstFailure(keyRow, paymentRow, order))
+          .compose(v -> order.result().rowCount() == 1
+              ? Future.succeededFuture(new BookingResult(Outcome.PROCESSED, "order " + e.orderNo() + " unpaid -> paid"))
+              : judgeOrder(conn, e, key))
+          .compose(result -> NotifyLog.record(conn, trace, result.outcome().code(), key, result.detail()).map(result));
+    });
   }
 
-  private static Future<RowSet<Row>> insert(SqlConnection conn, String sql, Tuple args, Layer layer) {
-    return conn.preparedQuery(sql).execute(args)
-        .recover(err -> Future.failedFuture(DbErrors.isDuplicateKey(err) ? new SeenBefore(layer) : err));
+  /** The failure that decides, in statement order: a 1062 on a unique key means "booked before". */
+  private static Future<Void> firstFailure(Future<?> key, Future<?> payment, Future<?> order) {
+    if (key.failed()) {
+      return seenBeforeOr(key.cause(), Layer.KEY);
+    }
+    if (payment.failed()) {
+      return seenBeforeOr(payment.cause(), Layer.TRADE);
+    }
+    return order.failed() ? Future.failedFuture(order.cause()) : Future.succeededFuture();
+  }
+
+  private static Future<Void> seenBeforeOr(Throwable err, Layer layer) {
+    return Future.failedFuture(DbErrors.isDuplicateKey(err) ? new SeenBefore(layer) : err);
   }
 
   /** The order did not move: an anomaly, booked with the payment (the money is real), or a duplicate. */
@@ -100,16 +123,13 @@ public final class PaymentBooking {
     });
   }
 
-  /** After the rollback: the same event again (duplicate), or other content under its key (conflict). */
-  private Future<BookingResult> settleRepeat(NotifyEvent e, String key, String fingerprint, Layer layer,
-      Trace trace) {
+  /** After the rollback of an attempt that found the event booked by another transaction. */
+  private static Future<BookingResult> settleRepeat(SqlConnection conn, NotifyEvent e, String key, String fingerprint,
+      Layer layer, Trace trace) {
     Future<String> conflict = switch (layer) {
-      case KEY -> pool.preparedQuery(SELECT_KEY_FINGERPRINT).execute(Tuple.of(key)).map(rows -> {
-        String booked = single(rows).getString(0);
-        return booked.equals(fingerprint) ? null
-            : "key " + key + " was booked with other business content (amount or order changed)";
-      });
-      case TRADE -> pool.preparedQuery(SELECT_PAYMENT).execute(Tuple.of(e.channel(), e.tradeNo())).map(rows -> {
+      case KEY -> conn.preparedQuery(SELECT_KEY_FINGERPRINT).execute(Tuple.of(key))
+          .map(rows -> sameOrConflict(single(rows).getString(0), fingerprint, key));
+      case TRADE -> conn.preparedQuery(SELECT_PAYMENT).execute(Tuple.of(e.channel(), e.tradeNo())).map(rows -> {
         Row booked = single(rows);
         return booked.getString("order_no").equals(e.orderNo()) && booked.getLong("amount_cents") == e.amountCents()
             ? null
@@ -118,20 +138,29 @@ public final class PaymentBooking {
       });
       case ORDER -> Future.succeededFuture(null);
     };
-    return conflict.compose(detail -> detail == null
-        ? NotifyLog.record(pool, trace, Outcome.DUPLICATE.code(), key, "already booked (" + layer.name().toLowerCase()
-            + ")").map(new BookingResult(Outcome.DUPLICATE, "already booked"))
-        : recordConflict(e, key, fingerprint, detail, trace));
+    return conflict.compose(detail -> settle(conn, e, key, fingerprint, layer, detail, trace));
   }
 
-  private Future<BookingResult> recordConflict(NotifyEvent e, String key, String fingerprint, String detail,
-      Trace trace) {
+  /** null when the booked content is this event's, else what differs. */
+  private static String sameOrConflict(String bookedFingerprint, String fingerprint, String key) {
+    return bookedFingerprint.equals(fingerprint) ? null
+        : "key " + key + " was booked with other business content (amount or order changed)";
+  }
+
+  /** Records a repeat in the current transaction: a duplicate, or a conflict (anomaly, booked nothing). */
+  private static Future<BookingResult> settle(SqlConnection conn, NotifyEvent e, String key, String fingerprint,
+      Layer layer, String conflict, Trace trace) {
+    if (conflict == null) {
+      String detail = "already booked (found by " + layer.name().toLowerCase(java.util.Locale.ROOT) + ")";
+      return NotifyLog.record(conn, trace, Outcome.DUPLICATE.code(), key, detail)
+          .map(new BookingResult(Outcome.DUPLICATE, detail));
+    }
     String kind = AnomalyKind.CONFLICT.code();
-    Anomaly anomaly = new Anomaly(kind, e.channel(), e.orderNo(), e.tradeNo(), e.amountCents(), detail,
+    Anomaly anomaly = new Anomaly(kind, e.channel(), e.orderNo(), e.tradeNo(), e.amountCents(), conflict,
         kind + ":" + key + ":" + fingerprint.substring(0, 16));
-    return pool.withTransaction(conn -> Anomalies.record(conn, anomaly)
-        .compose(v -> NotifyLog.record(conn, trace, Outcome.CONFLICT.code(), key, detail)))
-        .map(new BookingResult(Outcome.CONFLICT, detail));
+    return Anomalies.record(conn, anomaly)
+        .compose(v -> NotifyLog.record(conn, trace, Outcome.CONFLICT.code(), key, conflict))
+        .map(new BookingResult(Outcome.CONFLICT, conflict));
   }
 
   /** The row that a 1062 proved to exist; gone only if purged in between, so simply book again. */

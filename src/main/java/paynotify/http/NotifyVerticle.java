@@ -10,7 +10,6 @@ import io.vertx.core.http.HttpServerOptions;
 import io.vertx.ext.web.AllowForwardHeaders;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
-import io.vertx.sqlclient.Pool;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -23,6 +22,7 @@ import paynotify.channel.NotifyChannel.Reply;
 import paynotify.channel.NotifyEvent;
 import paynotify.channel.NotifyRequest;
 import paynotify.channel.RejectedNotification;
+import paynotify.store.Database;
 import paynotify.store.NotifyLog;
 import paynotify.store.NotifyLog.Trace;
 import paynotify.store.SqlQueries;
@@ -38,7 +38,7 @@ public final class NotifyVerticle extends VerticleBase {
   private final HttpSettings settings;
   private final Map<String, NotifyChannel> channels;
   private final Map<String, String> disabledChannels;
-  private final Pool pool;
+  private final Database db;
   private final EventBooking booking;
   private HttpServer server;
 
@@ -47,11 +47,11 @@ public final class NotifyVerticle extends VerticleBase {
    * @param disabledChannels known but unconfigured channels, with the config keys that enable them
    */
   public NotifyVerticle(HttpSettings settings, Map<String, NotifyChannel> channels,
-      Map<String, String> disabledChannels, Pool pool, EventBooking booking) {
+      Map<String, String> disabledChannels, Database db, EventBooking booking) {
     this.settings = settings;
     this.channels = channels;
     this.disabledChannels = disabledChannels;
-    this.pool = pool;
+    this.db = db;
     this.booking = booking;
   }
 
@@ -103,9 +103,9 @@ public final class NotifyVerticle extends VerticleBase {
             ctx.request().query(), body));
       } catch (RejectedNotification r) {
         LOG.warn("{} notify from {} rejected ({}): {}", channel.name(), remote, r.reason(), r.getMessage());
-        NotifyLog.record(pool, trace, Outcome.REJECTED.code(), null, r.reason() + ": " + r.getMessage())
-            .onFailure(err -> LOG.warn("could not write notify_log for a rejected notify: {}", err.getMessage()));
-        reply(ctx, channel.failure(r.status(), r.getMessage()));
+        NotifyLog.record(db, trace, Outcome.REJECTED.code(), null, r.reason() + ": " + r.getMessage())
+            .onFailure(err -> LOG.warn("could not write notify_log for a rejected notify: {}", err.getMessage()))
+            .onComplete(logged -> reply(ctx, channel.failure(r.status(), r.getMessage())));
         return;
       }
       booking.book(event, trace).onComplete(booked -> {
@@ -133,7 +133,7 @@ public final class NotifyVerticle extends VerticleBase {
   private void fail(RoutingContext ctx, NotifyChannel channel, NotifyEvent event, Trace trace, Throwable err) {
     LOG.error("{} {} not booked, replied failure so the platform retries: {}", event.channel(),
         event.idempotencyKey(), err.toString());
-    NotifyLog.record(pool, trace, Outcome.ERROR.code(), event.idempotencyKey(), err.toString())
+    NotifyLog.record(db, trace, Outcome.ERROR.code(), event.idempotencyKey(), err.toString())
         .onFailure(e -> LOG.debug("notify_log not written either: {}", e.getMessage()));
     reply(ctx, channel.failure(503, "not booked, retry later"));
   }
@@ -145,7 +145,7 @@ public final class NotifyVerticle extends VerticleBase {
   }
 
   private void health(RoutingContext ctx) {
-    pool.query(SqlQueries.PING).execute().timeout(2, TimeUnit.SECONDS).onComplete(ping -> {
+    db.inTransaction(conn -> conn.query(SqlQueries.PING).execute()).timeout(2, TimeUnit.SECONDS).onComplete(ping -> {
       int status = ping.succeeded() ? 200 : 503;
       String body = ping.succeeded() ? "{\"status\":\"ok\"}"
           : "{\"status\":\"database unavailable\"}";

@@ -1,7 +1,7 @@
 package paynotify.store;
 
 import io.vertx.core.Future;
-import io.vertx.sqlclient.SqlClient;
+import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
 
 /** The anomalies table: what needs a human. */
@@ -15,8 +15,8 @@ public final class Anomalies {
   public record Anomaly(String kind, String channel, String orderNo, String tradeNo, Long amountCents,
       String detail, String dedupeKey) {}
 
-  public static Future<Void> record(SqlClient client, Anomaly a) {
-    return client.preparedQuery(SqlQueries.INSERT_ANOMALY)
+  public static Future<Void> record(SqlConnection conn, Anomaly a) {
+    return conn.preparedQuery(SqlQueries.INSERT_ANOMALY)
         .execute(Tuple.of(a.kind(), a.channel(), a.orderNo(), a.tradeNo(), a.amountCents(), a.detail(), a.dedupeKey()))
         .mapEmpty();
   }

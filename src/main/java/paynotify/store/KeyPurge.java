@@ -2,7 +2,6 @@ package paynotify.store;
 
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Tuple;
 import java.time.Duration;
 import org.slf4j.Logger;
@@ -18,7 +17,7 @@ public final class KeyPurge {
   private static final Logger LOG = LoggerFactory.getLogger(KeyPurge.class);
   public static final int MAX_BATCH = 1000;
 
-  private final Pool pool;
+  private final Database db;
   private final Duration keyRetention;
   private final Duration logRetention;
   private final int batchSize;
@@ -27,11 +26,11 @@ public final class KeyPurge {
   /** What one run deleted, and in how many statements. */
   public record Report(long keysDeleted, long logRowsDeleted, int statements) {}
 
-  public KeyPurge(Pool pool, Duration keyRetention, Duration logRetention, int batchSize) {
+  public KeyPurge(Database db, Duration keyRetention, Duration logRetention, int batchSize) {
     if (batchSize < 1 || batchSize > MAX_BATCH) {
       throw new IllegalArgumentException("batch size must be 1.." + MAX_BATCH);
     }
-    this.pool = pool;
+    this.db = db;
     this.keyRetention = keyRetention;
     this.logRetention = logRetention;
     this.batchSize = batchSize;
@@ -57,12 +56,14 @@ public final class KeyPurge {
   }
 
   private Future<Report> drain(String sql, Duration retention, Report sofar, boolean keys) {
-    return pool.preparedQuery(sql).execute(Tuple.of(retention.toSeconds(), batchSize)).compose(result -> {
-      int deleted = result.rowCount();
-      Report next = keys
-          ? new Report(sofar.keysDeleted() + deleted, sofar.logRowsDeleted(), sofar.statements() + 1)
-          : new Report(sofar.keysDeleted(), sofar.logRowsDeleted() + deleted, sofar.statements() + 1);
-      return deleted < batchSize ? Future.succeededFuture(next) : drain(sql, retention, next, keys);
-    });
+    // Each batch commits on its own: locks are held for one short statement only.
+    return db.inTransaction(conn -> conn.preparedQuery(sql).execute(Tuple.of(retention.toSeconds(), batchSize)))
+        .compose(result -> {
+          int deleted = result.rowCount();
+          Report next = keys
+              ? new Report(sofar.keysDeleted() + deleted, sofar.logRowsDeleted(), sofar.statements() + 1)
+              : new Report(sofar.keysDeleted(), sofar.logRowsDeleted() + deleted, sofar.statements() + 1);
+          return deleted < batchSize ? Future.succeededFuture(next) : drain(sql, retention, next, keys);
+        });
   }
 }

@@ -2,7 +2,7 @@ package paynotify.store;
 
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.sqlclient.SqlClient;
+import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
 
 /** The durable trace every notification leaves: one notify_log row with its outcome. */
@@ -15,14 +15,19 @@ public final class NotifyLog {
   /** Where a notification came from and what it carried. */
   public record Trace(String channel, String remoteAddress, Buffer body) {}
 
-  /** Writes the row through {@code client}: the pool, or the booking transaction's connection. */
-  public static Future<Void> record(SqlClient client, Trace trace, String outcome, String idemKey, String detail) {
+  /** Writes the row in the caller's transaction (it commits with the booking, or not at all). */
+  public static Future<Void> record(SqlConnection conn, Trace trace, String outcome, String idemKey, String detail) {
     Buffer body = trace.body();
     Buffer stored = body.length() > MAX_STORED_BODY ? body.slice(0, MAX_STORED_BODY) : body;
-    return client.preparedQuery(SqlQueries.INSERT_NOTIFY_LOG)
+    return conn.preparedQuery(SqlQueries.INSERT_NOTIFY_LOG)
         .execute(Tuple.of(trace.channel(), trace.remoteAddress(), outcome, idemKey, bounded(detail),
             body.length(), stored))
         .mapEmpty();
+  }
+
+  /** Writes the row in a transaction of its own. */
+  public static Future<Void> record(Database db, Trace trace, String outcome, String idemKey, String detail) {
+    return db.inTransaction(conn -> record(conn, trace, outcome, idemKey, detail));
   }
 
   private static String bounded(String detail) {

@@ -1,0 +1,377 @@
+package paynotify.bench;
+
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.PoolOptions;
+import io.vertx.core.http.RequestOptions;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyFactory;
+import java.security.PrivateKey;
+import java.security.Signature;
+import java.security.spec.PKCS8EncodedKeySpec;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
+import paynotify.app.AppConfig.DatabaseSettings;
+import paynotify.app.DatabaseMigrations;
+import paynotify.app.EmbeddedDatabase;
+import paynotify.testsupport.AlipayNotifications;
+import paynotify.testsupport.TestDatabase;
+
+/**
+ * The notify benchmark (run by scripts/bench.sh, not a test). In one run, on one embedded
+ * MariaDB: first deliveries and duplicates through the service (a separate JVM started by
+ * scripts/start.sh with its JVM options), and the same three-statement transaction straight over
+ * JDBC at the same concurrency (the ceiling). Prints throughputs, latencies, ratios and the
+ * service's peak RSS.
+ */
+public final class NotifyBench {
+  private static final String FORM = "application/x-www-form-urlencoded; charset=utf-8";
+
+  public static void main(String[] args) throws Exception {
+    Map<String, String> opt = options(args);
+    int n = Integer.parseInt(opt.getOrDefault("n", "20000"));
+    int c = Integer.parseInt(opt.getOrDefault("c", "64"));
+    int m = Integer.parseInt(opt.getOrDefault("m", "1000"));
+    int k = Integer.parseInt(opt.getOrDefault("k", "10"));
+    int warmup = Integer.parseInt(opt.getOrDefault("warmup", "5000"));
+    Path work = Path.of(opt.getOrDefault("dir", "target/bench"));
+
+    System.out.printf("paynotify bench: N=%d first deliveries, M=%d x K=%d duplicates, concurrency C=%d, warm-up %d%n",
+        n, m, k, c, warmup);
+    try (EmbeddedDatabase mariadb = EmbeddedDatabase.start(work.resolve("mariadb"), TestDatabase.NAME)) {
+      DatabaseSettings db = TestDatabase.settings("127.0.0.1", mariadb.port(), "");
+      TestDatabase.createFresh(db);
+      createOrders(db, "W", warmup);
+      createOrders(db, "B", n);
+      createOrders(db, "J", warmup + n);
+
+      System.out.println("signing notifications (the official key, as Alipay would) ...");
+      Signer signer = new Signer();
+      List<byte[]> warm = signer.bodies("W", warmup, 1);
+      List<byte[]> first = signer.bodies("B", n, 1);
+      List<byte[]> copies = signer.bodies("B", m, k); // re-signed copies of already booked payments
+
+      Process service = startService(work, db);
+      Vertx vertx = Vertx.vertx();
+      try {
+        int port = waitForService(service, work);
+        HttpClient client = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true),
+            new PoolOptions().setHttp1MaxSize(c));
+        fire(client, port, warm, c); // JIT warm-up, not reported
+        CpuMeter cpu = new CpuMeter(service.pid(), mariadbPid(work));
+        Result firsts = cpu.measure(() -> fire(client, port, first, c));
+        Result dups = cpu.measure(() -> fire(client, port, copies, c));
+        long rssKb = peakRssKb(service.pid());
+
+        Ceiling.run(db, "J", warmup, c); // warm-up, not reported
+        Result ceiling = cpu.measure(() -> Ceiling.run(db, "J", n, c, warmup));
+
+        long booked = countPayments(db, "B");
+        System.out.println();
+        System.out.printf("%-34s %10s %9s %9s %14s %14s%n", "", "per second", "p50 ms", "p99 ms",
+            "service CPU/n", "database CPU/n");
+        firsts.print("service, first deliveries");
+        dups.print("service, duplicates");
+        ceiling.print("ceiling: 3 statements over JDBC");
+        System.out.println();
+        System.out.printf("first deliveries / ceiling:     %.2f  (target >= 0.80)%n", firsts.perSecond() / ceiling.perSecond());
+        System.out.printf("duplicates / first deliveries:  %.2f  (target >= 2)%n", dups.perSecond() / firsts.perSecond());
+        System.out.printf("service peak RSS:               %d MB  (target < 256 MB; JVM options of scripts/start.sh)%n",
+            rssKb / 1024);
+        System.out.printf("replies: first %d success / %d; duplicates %d success / %d; payments booked %d of %d%n",
+            firsts.ok(), first.size(), dups.ok(), copies.size(), booked, n);
+        if (firsts.ok() != first.size() || dups.ok() != copies.size() || booked != n) {
+          System.out.println("FAILED: not every notification was booked exactly once");
+          System.exit(1);
+        }
+      } finally {
+        vertx.close().await();
+        service.destroy();
+        service.waitFor(30, TimeUnit.SECONDS);
+      }
+    }
+  }
+
+  /** Throughput and latencies of one phase. */
+  record Result(int ok, long nanos, long[] latenciesMicros, double serviceCpuMs, double databaseCpuMs) {
+    Result(int ok, long nanos, long[] latenciesMicros) {
+      this(ok, nanos, latenciesMicros, Double.NaN, Double.NaN);
+    }
+
+    Result withCpu(double serviceMs, double databaseMs) {
+      return new Result(ok, nanos, latenciesMicros, serviceMs / latenciesMicros.length,
+          databaseMs / latenciesMicros.length);
+    }
+
+    double perSecond() {
+      return latenciesMicros.length * 1e9 / nanos;
+    }
+
+    double percentileMs(double p) {
+      long[] sorted = latenciesMicros.clone();
+      Arrays.sort(sorted);
+      return sorted[Math.min(sorted.length - 1, (int) (sorted.length * p))] / 1000.0;
+    }
+
+    void print(String name) {
+      System.out.printf("%-34s %10.0f %9.2f %9.2f %11.3f ms %11.3f ms%n", name, perSecond(), percentileMs(0.50),
+          percentileMs(0.99), serviceCpuMs, databaseCpuMs);
+    }
+  }
+
+  /** Sends every body with {@code c} requests in flight; latency from send to full reply. */
+  static Result fire(HttpClient client, int port, List<byte[]> bodies, int c) {
+    AtomicInteger next = new AtomicInteger();
+    AtomicInteger ok = new AtomicInteger();
+    long[] latencies = new long[bodies.size()];
+    RequestOptions target = new RequestOptions().setMethod(HttpMethod.POST).setHost("127.0.0.1").setPort(port)
+        .setURI("/notify/alipay").putHeader("Content-Type", FORM);
+    long start = System.nanoTime();
+    List<Future<Void>> workers = new ArrayList<>();
+    for (int w = 0; w < c; w++) {
+      Promise<Void> done = Promise.promise();
+      sendNext(client, target, bodies, next, ok, latencies, done);
+      workers.add(done.future());
+    }
+    Future.all(workers).await();
+    return new Result(ok.get(), System.nanoTime() - start, latencies);
+  }
+
+  private static void sendNext(HttpClient client, RequestOptions target, List<byte[]> bodies, AtomicInteger next,
+      AtomicInteger ok, long[] latencies, Promise<Void> done) {
+    int i = next.getAndIncrement();
+    if (i >= bodies.size()) {
+      done.complete();
+      return;
+    }
+    long sent = System.nanoTime();
+    client.request(target)
+        .compose(req -> req.send(Buffer.buffer(bodies.get(i))))
+        .compose(resp -> resp.body().map(b -> resp.statusCode() == 200 && b.toString().equals("success")))
+        .onComplete(ar -> {
+          latencies[i] = (System.nanoTime() - sent) / 1000;
+          if (ar.succeeded() && ar.result()) {
+            ok.incrementAndGet();
+          }
+          sendNext(client, target, bodies, next, ok, latencies, done);
+        });
+  }
+
+  private static void createOrders(DatabaseSettings db, String prefix, int count) throws Exception {
+    try (Connection conn = DriverManager.getConnection(DatabaseMigrations.jdbcUrl(db) + "&rewriteBatchedStatements=true",
+        db.user(), db.password());
+        PreparedStatement ps = conn.prepareStatement("INSERT INTO orders (order_no, amount_cents) VALUES (?, ?)")) {
+      for (int i = 0; i < count; i++) {
+        ps.setString(1, prefix + i);
+        ps.setLong(2, amountCents(i));
+        ps.addBatch();
+        if (i % 5000 == 4999) {
+          ps.executeBatch();
+        }
+      }
+      ps.executeBatch();
+    }
+  }
+
+  static long amountCents(int i) {
+    return 100 + i % 10000;
+  }
+
+  private static long countPayments(DatabaseSettings db, String prefix) throws Exception {
+    try (Connection conn = DriverManager.getConnection(DatabaseMigrations.jdbcUrl(db), db.user(), db.password());
+        var rs = conn.createStatement().executeQuery(
+            "SELECT COUNT(*) FROM payments WHERE order_no LIKE '" + prefix + "%'")) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
+  /** Launches scripts/start.sh (its JVM options) on the bench database, Alipay with the test key. */
+  private static Process startService(Path work, DatabaseSettings db) throws IOException {
+    Files.createDirectories(work);
+    Path key = work.resolve("alipay_public_key.pem");
+    Files.writeString(key, AlipayNotifications.PUBLIC_KEY_PEM);
+    Path config = work.resolve("bench.yaml");
+    Files.writeString(config, String.join("\n",
+        "http:", "  port: 0",
+        "database:", "  host: 127.0.0.1", "  port: " + db.port(), "  name: " + db.name(), "  user: root",
+        "alipay:", "  app_id: \"" + AlipayNotifications.APP_ID + "\"", "  seller_id: \"" + AlipayNotifications.SELLER_ID + "\"",
+        "  public_key_file: " + key.toAbsolutePath(), ""));
+    return new ProcessBuilder("scripts/start.sh", "--config", config.toAbsolutePath().toString())
+        .redirectErrorStream(true)
+        .redirectOutput(work.resolve("service.log").toFile())
+        .start();
+  }
+
+  /** The port the service logs once it listens. */
+  private static int waitForService(Process service, Path work) throws Exception {
+    for (int i = 0; i < 600; i++) {
+      if (!service.isAlive()) {
+        throw new IllegalStateException("service exited; see " + work.resolve("service.log"));
+      }
+      for (String line : Files.readAllLines(work.resolve("service.log"))) {
+        int at = line.indexOf("listening on http://127.0.0.1:");
+        if (at >= 0) {
+          return Integer.parseInt(line.substring(at + 30).split(" ")[0]);
+        }
+      }
+      Thread.sleep(100);
+    }
+    throw new IllegalStateException("service did not start within 60 s; see " + work.resolve("service.log"));
+  }
+
+  /** CPU time the service and the database spend in a phase (from the kernel's accounting). */
+  record CpuMeter(long servicePid, long databasePid) {
+    interface Phase {
+      Result run() throws Exception;
+    }
+
+    Result measure(Phase phase) throws Exception {
+      double service = cpuMs(servicePid);
+      double database = cpuMs(databasePid);
+      Result r = phase.run();
+      return r.withCpu(cpuMs(servicePid) - service, cpuMs(databasePid) - database);
+    }
+
+    private static double cpuMs(long pid) {
+      return ProcessHandle.of(pid).flatMap(p -> p.info().totalCpuDuration()).map(d -> d.toNanos() / 1e6)
+          .orElse(Double.NaN);
+    }
+  }
+
+  private static long mariadbPid(Path work) {
+    String dataDir = work.resolve("mariadb").toAbsolutePath().toString();
+    return ProcessHandle.allProcesses()
+        .filter(p -> p.info().commandLine().map(cmd -> cmd.contains("mariadbd") && cmd.contains(dataDir)).orElse(false))
+        .findFirst().map(ProcessHandle::pid).orElse(-1L);
+  }
+
+  private static long peakRssKb(long pid) throws IOException {
+    for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
+      if (line.startsWith("VmHWM:")) {
+        return Long.parseLong(line.replaceAll("[^0-9]", ""));
+      }
+    }
+    return -1;
+  }
+
+  private static Map<String, String> options(String[] args) {
+    Map<String, String> opt = new java.util.HashMap<>();
+    for (int i = 0; i + 1 < args.length; i += 2) {
+      opt.put(args[i].replaceFirst("^--", ""), args[i + 1]);
+    }
+    return opt;
+  }
+
+  /** RSA2-signs notification bodies in parallel (the content rule of the official SDK). */
+  static final class Signer {
+    private final PrivateKey key;
+
+    Signer() throws Exception {
+      key = KeyFactory.getInstance("RSA").generatePrivate(
+          new PKCS8EncodedKeySpec(Base64.getDecoder().decode(AlipayNotifications.PRIVATE_KEY)));
+    }
+
+    /** {@code copies} re-signed deliveries of each of the first {@code count} orders of {@code prefix}. */
+    List<byte[]> bodies(String prefix, int count, int copies) {
+      return IntStream.range(0, count * copies).parallel().mapToObj(j -> {
+        int i = j % count;
+        Map<String, String> p = AlipayNotifications.payment(prefix + i, "T" + prefix + i,
+            paynotify.channel.Money.format(amountCents(i)));
+        p.put("notify_time", LocalDateTime.of(2026, 11, 29, 10, 0).plusSeconds(j).toString().replace('T', ' '));
+        String content = com.alipay.api.internal.util.AlipaySignature.getSignCheckContentV1(new java.util.HashMap<>(p));
+        try {
+          Signature s = Signature.getInstance("SHA256withRSA");
+          s.initSign(key);
+          s.update(content.getBytes(StandardCharsets.UTF_8));
+          p.put("sign_type", "RSA2");
+          p.put("sign", Base64.getEncoder().encodeToString(s.sign()));
+        } catch (Exception e) {
+          throw new IllegalStateException(e);
+        }
+        return AlipayNotifications.form(p, StandardCharsets.UTF_8).getBytes(StandardCharsets.US_ASCII);
+      }).toList();
+    }
+  }
+
+  /** The ceiling: INSERT key, INSERT payment, UPDATE order, COMMIT, straight over JDBC. */
+  static final class Ceiling {
+    static Result run(DatabaseSettings db, String prefix, int count, int c) throws Exception {
+      return run(db, prefix, count, c, 0);
+    }
+
+    static Result run(DatabaseSettings db, String prefix, int count, int c, int offset) throws Exception {
+      AtomicInteger next = new AtomicInteger();
+      AtomicInteger ok = new AtomicInteger();
+      long[] latencies = new long[count];
+      ExecutorService threads = Executors.newFixedThreadPool(c);
+      List<java.util.concurrent.Future<?>> workers = new ArrayList<>();
+      long start = System.nanoTime();
+      for (int w = 0; w < c; w++) {
+        workers.add(threads.submit(() -> {
+          try (Connection conn = DriverManager.getConnection(DatabaseMigrations.jdbcUrl(db)
+              + "&useServerPrepStmts=true&cachePrepStmts=true", db.user(), db.password());
+              PreparedStatement key = conn.prepareStatement(
+                  "INSERT INTO idempotent_keys (idem_key, fingerprint) VALUES (?, ?)");
+              PreparedStatement payment = conn.prepareStatement(
+                  "INSERT INTO payments (channel, trade_no, order_no, amount_cents, paid_at) VALUES (?, ?, ?, ?, ?)");
+              PreparedStatement order = conn.prepareStatement("UPDATE orders SET status = 'paid', paid_at = ?,"
+                  + " channel = ?, trade_no = ? WHERE order_no = ? AND status = 'unpaid' AND amount_cents = ?")) {
+            conn.setAutoCommit(false);
+            java.sql.Timestamp now = new java.sql.Timestamp(System.currentTimeMillis());
+            for (int j = next.getAndIncrement(); j < count; j = next.getAndIncrement()) {
+              long sent = System.nanoTime();
+              int i = offset + j;
+              String orderNo = prefix + i;
+              key.setString(1, "alipay:pay:T" + orderNo);
+              key.setString(2, "0".repeat(64));
+              key.executeUpdate();
+              payment.setString(1, "alipay");
+              payment.setString(2, "T" + orderNo);
+              payment.setString(3, orderNo);
+              payment.setLong(4, amountCents(i));
+              payment.setTimestamp(5, now);
+              payment.executeUpdate();
+              order.setTimestamp(1, now);
+              order.setString(2, "alipay");
+              order.setString(3, "T" + orderNo);
+              order.setString(4, orderNo);
+              order.setLong(5, amountCents(i));
+              if (order.executeUpdate() == 1) {
+                ok.incrementAndGet();
+              }
+              conn.commit();
+              latencies[j] = (System.nanoTime() - sent) / 1000;
+            }
+          }
+          return null;
+        }));
+      }
+      for (var w : workers) {
+        w.get();
+      }
+      threads.shutdown();
+      return new Result(ok.get(), System.nanoTime() - start, latencies);
+    }
+  }
+}
