@@ -40,7 +40,7 @@ public record AppConfig(
    * {@code embeddedDir}.
    */
   public record DatabaseSettings(String host, int port, String name, String user, String password, int poolSize,
-      int maxWaitQueue, Duration connectTimeout, Path embeddedDir) {
+      int maxWaitQueue, Duration connectTimeout, int lockWaitSeconds, Path embeddedDir) {
 
     public boolean embedded() {
       return host == null;
@@ -49,7 +49,7 @@ public record AppConfig(
     /** The same settings aimed at another server (the embedded one, once it runs). */
     public DatabaseSettings at(String newHost, int newPort) {
       return new DatabaseSettings(newHost, newPort, name, user, password, poolSize, maxWaitQueue, connectTimeout,
-          embeddedDir);
+          lockWaitSeconds, embeddedDir);
     }
 
     @Override
@@ -104,6 +104,7 @@ public record AppConfig(
         c.integer("database.pool_size", 8, 1, 100),
         c.integer("database.max_wait_queue", 256, 1, 100_000),
         Duration.ofMillis(c.number("database.connect_timeout_ms", 5_000, 100, 60_000)),
+        c.integer("database.lock_wait_timeout_seconds", 5, 1, 50),
         Path.of(c.string("database.embedded.data_dir", "data/mariadb")));
   }
 

@@ -9,6 +9,8 @@ import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.PoolOptions;
 import io.vertx.sqlclient.SqlConnection;
 import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The connection pool, and the only way to use it: {@link #inTransaction}.
@@ -21,16 +23,25 @@ import java.util.function.Function;
  * {@link #inTransaction} guarantees, so no connection returns to the pool with a transaction open.
  */
 public final class Database {
+  private static final Logger LOG = LoggerFactory.getLogger(Database.class);
   private final Pool pool;
 
   private Database(Pool pool) {
     this.pool = pool;
   }
 
-  public static Database connect(Vertx vertx, MySQLConnectOptions connect, PoolOptions options, NetClientOptions tcp) {
+  /**
+   * @param lockWaitSeconds how long a statement waits for a row lock before failing with 1205
+   *                        (then the booking is retried)
+   */
+  public static Database connect(Vertx vertx, MySQLConnectOptions connect, PoolOptions options, NetClientOptions tcp,
+      int lockWaitSeconds) {
     connect.setPipeliningLimit(16);
+    String session = "SET SESSION autocommit = 0, innodb_lock_wait_timeout = " + lockWaitSeconds;
     Pool pool = MySQLBuilder.pool().with(options).with(tcp).connectingTo(connect).using(vertx)
-        .withConnectHandler(conn -> conn.query("SET SESSION autocommit = 0").execute()
+        // A SET can only fail on a broken connection, which then fails every later statement too.
+        .withConnectHandler(conn -> conn.query(session).execute()
+            .onFailure(err -> LOG.error("session setup failed: {}", err.getMessage()))
             .onComplete(ar -> conn.close())) // close() hands the prepared connection to the pool
         .build();
     return new Database(pool);

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import paynotify.app.DatabaseMigrations;
 import paynotify.app.EmbeddedDatabase;
+import paynotify.testsupport.Http;
 import paynotify.testsupport.Http.Reply;
 import paynotify.testsupport.TestDatabase;
 import paynotify.testsupport.TestService;
@@ -104,8 +105,10 @@ class FailureBeforeCommitTest {
           new JsonObject().put("database", new JsonObject().put("connect_timeout_ms", 1000)))) {
         own.stop();
         assertThat(onOwn.postAlipay(signedBody(params))).isEqualTo(new Reply(503, "fail"));
+        assertThat(Http.get(onOwn.port(), "/health").status()).isEqualTo(503);
 
         own.restart();
+        assertThat(Http.get(onOwn.port(), "/health").status()).isEqualTo(200);
         assertThat(onOwn.postAlipay(signedBody(retry(params, 1)))).isEqualTo(new Reply(200, "success"));
       }
       try (var c = java.sql.DriverManager.getConnection(DatabaseMigrations.jdbcUrl(settings), "root", "");

@@ -68,7 +68,7 @@ public final class TestDatabase {
   }
 
   public static DatabaseSettings settings(String host, int port, String password) {
-    return new DatabaseSettings(host, port, NAME, "root", password, 8, 1000, Duration.ofSeconds(5), null);
+    return new DatabaseSettings(host, port, NAME, "root", password, 8, 1000, Duration.ofSeconds(5), 5, null);
   }
 
   private static void recreate(DatabaseSettings db) {
