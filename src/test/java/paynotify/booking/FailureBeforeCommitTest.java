@@ -8,16 +8,13 @@ import static paynotify.testsupport.AlipayNotifications.signedBody;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Path;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import paynotify.app.DatabaseMigrations;
 import paynotify.app.EmbeddedDatabase;
 import paynotify.testsupport.Http;
 import paynotify.testsupport.Http.Reply;
+import paynotify.testsupport.ServiceTestBase;
 import paynotify.testsupport.TestDatabase;
 import paynotify.testsupport.TestService;
 
@@ -25,39 +22,24 @@ import paynotify.testsupport.TestService;
  * Success only after COMMIT, and a failed attempt leaves no idempotency key behind: otherwise
  * the platform's retry would be acknowledged as a duplicate of a booking that never happened.
  */
-@Tag("db")
-class FailureBeforeCommitTest {
-  private static final TestDatabase db = TestDatabase.get();
-  private static TestService service;
-
-  @BeforeAll
-  static void start() {
-    service = TestService.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    service.close();
-  }
-
-  @BeforeEach
-  void emptyTables() {
-    db.reset();
-  }
-
+class FailureBeforeCommitTest extends ServiceTestBase {
   @AfterEach
   void removeInjectedFailures() {
     db.update("DROP TRIGGER IF EXISTS fail_payment_insert");
     db.update("DROP TRIGGER IF EXISTS fail_order_update");
   }
 
+  /** A trigger that makes the database itself raise an error, inside the booking transaction. */
+  private static void injectFailure(String name, String when, String condition) {
+    db.update("CREATE TRIGGER " + name + " " + when + " FOR EACH ROW BEGIN IF " + condition
+        + " THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'injected failure'; END IF; END");
+  }
+
   // 6. A real error raised by the database inside the transaction, after the key insert.
   @Test
   void keyDoesNotOutliveRollback() {
     db.insertOrder("F1", 700);
-    db.update("CREATE TRIGGER fail_payment_insert BEFORE INSERT ON payments FOR EACH ROW"
-        + " BEGIN IF NEW.trade_no = 'TF1' THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'injected failure';"
-        + " END IF; END");
+    injectFailure("fail_payment_insert", "BEFORE INSERT ON payments", "NEW.trade_no = 'TF1'");
     Map<String, String> params = payment("F1", "TF1", "7.00");
 
     assertThat(service.postAlipay(signedBody(params))).isEqualTo(new Reply(503, "fail"));
@@ -75,9 +57,7 @@ class FailureBeforeCommitTest {
   @Test
   void failureAtTheOrderUpdateRollsBackKeyAndPayment() {
     db.insertOrder("F2", 700);
-    db.update("CREATE TRIGGER fail_order_update BEFORE UPDATE ON orders FOR EACH ROW"
-        + " BEGIN IF NEW.order_no = 'F2' THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'injected failure';"
-        + " END IF; END");
+    injectFailure("fail_order_update", "BEFORE UPDATE ON orders", "NEW.order_no = 'F2'");
     Map<String, String> params = payment("F2", "TF2", "7.00");
 
     assertThat(service.postAlipay(signedBody(params)).status()).isEqualTo(503);

@@ -10,38 +10,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import paynotify.testsupport.AlipayNotifications;
 import paynotify.testsupport.Http;
 import paynotify.testsupport.Http.Reply;
-import paynotify.testsupport.TestDatabase;
-import paynotify.testsupport.TestService;
+import paynotify.testsupport.ServiceTestBase;
 
 /** POST /notify/alipay end to end: real HTTP, real database. */
-@Tag("db")
-class AlipayNotifyFlowTest {
-  private static final TestDatabase db = TestDatabase.get();
-  private static TestService service;
-
-  @BeforeAll
-  static void start() {
-    service = TestService.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    service.close();
-  }
-
-  @BeforeEach
-  void emptyTables() {
-    db.reset();
-  }
-
+class AlipayNotifyFlowTest extends ServiceTestBase {
   // 1. The same notification delivered twice.
   @Test
   void secondDeliveryIsAcknowledgedAndNotBookedAgain() {

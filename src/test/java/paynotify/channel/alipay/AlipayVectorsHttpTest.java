@@ -3,37 +3,13 @@ package paynotify.channel.alipay;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import paynotify.testsupport.Http.Reply;
-import paynotify.testsupport.TestDatabase;
-import paynotify.testsupport.TestService;
+import paynotify.testsupport.ServiceTestBase;
 
 /** 10. The shared vectors through the running service and the database. */
-@Tag("db")
-class AlipayVectorsHttpTest {
-  private static final TestDatabase db = TestDatabase.get();
-  private static TestService service;
-
-  @BeforeAll
-  static void start() {
-    service = TestService.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    service.close();
-  }
-
-  @BeforeEach
-  void emptyTables() {
-    db.reset();
-  }
-
+class AlipayVectorsHttpTest extends ServiceTestBase {
   @ParameterizedTest(name = "{index} {0}")
   @MethodSource("paynotify.channel.alipay.AlipayVectorsTest#cases")
   void serviceAcceptsExactlyTheValidVectors(JsonObject c) {

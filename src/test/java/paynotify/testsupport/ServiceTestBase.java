@@ -1,0 +1,28 @@
+package paynotify.testsupport;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+
+/** One running service per test class on the test database, emptied before every test. */
+@Tag("db")
+public abstract class ServiceTestBase {
+  protected static final TestDatabase db = TestDatabase.get();
+  protected static TestService service;
+
+  @BeforeAll
+  static void startService() {
+    service = TestService.start();
+  }
+
+  @AfterAll
+  static void stopService() {
+    service.close();
+  }
+
+  @BeforeEach
+  void emptyTables() {
+    db.reset();
+  }
+}
