@@ -129,7 +129,7 @@ public final class NotifyVerticle extends VerticleBase {
     reply(ctx, outcome.acknowledged ? channel.success() : channel.failure(501, result.detail()));
   }
 
-  /** Nothing was committed: the platform must retry. */
+  /** Not known to be committed: the platform must retry (a retry of a late commit is a duplicate). */
   private void fail(RoutingContext ctx, NotifyChannel channel, NotifyEvent event, Trace trace, Throwable err) {
     LOG.error("{} {} not booked, replied failure so the platform retries: {}", event.channel(),
         event.idempotencyKey(), err.toString());
