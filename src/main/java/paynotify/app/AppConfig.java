@@ -8,12 +8,10 @@ import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.interfaces.RSAPublicKey;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import paynotify.channel.PublicKeys;
-import paynotify.channel.alipay.AlipaySignature;
 import paynotify.http.HttpSettings;
 import paynotify.store.KeyPurge;
 
@@ -25,15 +23,12 @@ public record AppConfig(
     HttpSettings http,
     int httpInstances,
     DatabaseSettings database,
-    AlipaySettings alipay,
+    Channels channels,
     Retention retention,
     int bookingAttempts) {
 
-  static final List<String> SECTIONS = List.of("http", "database", "alipay", "retention", "booking");
-
-  /** Config keys that switch Alipay on, for the message an unconfigured endpoint logs. */
-  public static final String ALIPAY_HINT =
-      "set alipay.app_id and alipay.public_key_file (or PAYNOTIFY_ALIPAY_PUBLIC_KEY) in conf/application.yaml";
+  static final List<String> SECTIONS =
+      List.of("http", "database", "alipay", "wechat_v2", "wechat_v3", "epay", "retention", "booking");
 
   /**
    * Where the database is. {@code host == null} means the embedded MariaDB under
@@ -57,10 +52,6 @@ public record AppConfig(
       return (embedded() ? "embedded MariaDB in " + embeddedDir : user + "@" + host + ":" + port) + "/" + name;
     }
   }
-
-  /** @param sellerId checked against the notification when not null */
-  public record AlipaySettings(String appId, String sellerId, RSAPublicKey publicKey,
-      AlipaySignature.Algorithm algorithm) {}
 
   /** How long keys and notify_log rows are kept, and how often the purge runs. */
   public record Retention(Duration keys, Duration notifyLog, Duration purgeInterval, int batchSize) {}
@@ -88,7 +79,7 @@ public record AppConfig(
         Duration.ofMillis(c.number("http.request_timeout_ms", 10_000, 100, 120_000)),
         c.bool("http.behind_proxy", false));
     int instances = c.integer("http.instances", Runtime.getRuntime().availableProcessors(), 1, 64);
-    return new AppConfig(http, instances, database(c), alipay(c), retention(c),
+    return new AppConfig(http, instances, database(c), Channels.from(c, Clock.systemUTC()), retention(c),
         c.integer("booking.max_attempts", 3, 1, 10));
   }
 
@@ -106,35 +97,6 @@ public record AppConfig(
         Duration.ofMillis(c.number("database.connect_timeout_ms", 5_000, 100, 60_000)),
         c.integer("database.lock_wait_timeout_seconds", 5, 1, 50),
         Path.of(c.string("database.embedded.data_dir", "data/mariadb")));
-  }
-
-  private static AlipaySettings alipay(ConfigReader c) {
-    String appId = c.string("alipay.app_id");
-    String key = c.inlineOrFile("alipay.public_key");
-    if (appId == null && key == null) {
-      return null; // channel off
-    }
-    if (appId == null) {
-      throw c.error("alipay.app_id", "missing: the Alipay public key is set but not the app id it belongs to");
-    }
-    if (key == null) {
-      throw c.error("alipay.public_key_file", "missing: set it (or PAYNOTIFY_ALIPAY_PUBLIC_KEY) to the Alipay public key");
-    }
-    RSAPublicKey publicKey;
-    try {
-      publicKey = PublicKeys.parseRsa(key);
-    } catch (IllegalArgumentException e) {
-      throw c.error(c.string("alipay.public_key_file") != null ? "alipay.public_key_file" : "alipay.public_key",
-          "not a usable Alipay public key: " + e.getMessage());
-    }
-    String signType = c.string("alipay.sign_type", "RSA2");
-    AlipaySignature.Algorithm algorithm;
-    try {
-      algorithm = AlipaySignature.Algorithm.valueOf(signType);
-    } catch (IllegalArgumentException e) {
-      throw c.error("alipay.sign_type", "'" + signType + "' is not RSA2 (or legacy RSA)");
-    }
-    return new AlipaySettings(appId, c.string("alipay.seller_id"), publicKey, algorithm);
   }
 
   private static Retention retention(ConfigReader c) {

@@ -1,11 +1,14 @@
 package paynotify.app;
 
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -19,10 +22,16 @@ final class ConfigReader {
 
   private final JsonObject root;
   private final String source;
+  private final String prefix;
 
   ConfigReader(JsonObject root, String source) {
+    this(root, source, "");
+  }
+
+  private ConfigReader(JsonObject root, String source, String prefix) {
     this.root = root;
     this.source = source;
+    this.prefix = prefix;
   }
 
   /** Overlays {@code PAYNOTIFY_*} variables onto {@code root}, matching nested sections by prefix. */
@@ -52,7 +61,26 @@ final class ConfigReader {
   }
 
   ConfigException error(String key, String problem) {
-    return new ConfigException(source + ": " + key + ": " + problem);
+    return new ConfigException(source + ": " + prefix + key + ": " + problem);
+  }
+
+  /** The entries of a list of sections, each read with its place in messages ({@code key[0].name}). */
+  List<ConfigReader> sections(String key) {
+    Object value = raw(key);
+    if (value == null) {
+      return List.of();
+    }
+    if (!(value instanceof JsonArray list)) {
+      throw error(key, "expected a list");
+    }
+    List<ConfigReader> entries = new ArrayList<>();
+    for (int i = 0; i < list.size(); i++) {
+      if (!(list.getValue(i) instanceof JsonObject entry)) {
+        throw error(key + "[" + i + "]", "expected a section (name: value lines)");
+      }
+      entries.add(new ConfigReader(entry, source, prefix + key + "[" + i + "]."));
+    }
+    return entries;
   }
 
   private Object raw(String key) {

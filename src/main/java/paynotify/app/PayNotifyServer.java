@@ -6,15 +6,10 @@ import io.vertx.core.Vertx;
 import io.vertx.core.net.NetClientOptions;
 import io.vertx.mysqlclient.MySQLConnectOptions;
 import io.vertx.sqlclient.PoolOptions;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import paynotify.app.AppConfig.DatabaseSettings;
 import paynotify.booking.EventBooking;
-import paynotify.channel.NotifyChannel;
-import paynotify.channel.alipay.AlipayChannel;
-import paynotify.channel.alipay.AlipaySignature;
 import paynotify.http.NotifyVerticle;
 import paynotify.store.Database;
 import paynotify.store.KeyPurge;
@@ -45,15 +40,6 @@ public final class PayNotifyServer {
   public static Future<PayNotifyServer> start(Vertx vertx, AppConfig config, DatabaseSettings db) {
     Database database = connect(vertx, db);
     EventBooking booking = new EventBooking(vertx, database, config.bookingAttempts());
-    Map<String, NotifyChannel> channels = new LinkedHashMap<>();
-    Map<String, String> disabled = new LinkedHashMap<>();
-    if (config.alipay() != null) {
-      AppConfig.AlipaySettings a = config.alipay();
-      channels.put(AlipayChannel.NAME,
-          new AlipayChannel(new AlipaySignature(a.publicKey(), a.algorithm()), a.appId(), a.sellerId()));
-    } else {
-      disabled.put(AlipayChannel.NAME, AppConfig.ALIPAY_HINT);
-    }
     AtomicReference<NotifyVerticle> first = new AtomicReference<>();
     AppConfig.Retention r = config.retention();
     KeyPurge purge = new KeyPurge(database, r.keys(), r.notifyLog(), r.batchSize());
@@ -61,7 +47,7 @@ public final class PayNotifyServer {
         .recover(err -> Future.failedFuture(new ConfigException(
             "database: " + db + " does not answer: " + err.getMessage())))
         .compose(ok -> vertx.deployVerticle(() -> {
-          NotifyVerticle verticle = new NotifyVerticle(config.http(), channels, disabled, database, booking);
+          NotifyVerticle verticle = new NotifyVerticle(config.http(), config.channels().enabled(), config.channels().disabled(), database, booking);
           first.compareAndSet(null, verticle);
           return verticle;
         }, new DeploymentOptions().setInstances(config.httpInstances())))

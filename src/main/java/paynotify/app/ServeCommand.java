@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import paynotify.app.AppConfig.DatabaseSettings;
@@ -36,8 +37,10 @@ final class ServeCommand implements Callable<Integer> {
       int applied = DatabaseMigrations.migrate(db, config.toString());
       LOG.info("database {} ready ({} migrations applied)", db, applied);
       server = PayNotifyServer.start(vertx, app, db).await();
-      LOG.info("paynotify listening on http://{}:{} (alipay: {})", app.http().host(), server.port(),
-          app.alipay() == null ? "off, " + AppConfig.ALIPAY_HINT : "on");
+      String paths = app.channels().enabled().stream().map(ch -> ch.path()).collect(Collectors.joining(", "));
+      LOG.info("paynotify listening on http://{}:{} ({})", app.http().host(), server.port(),
+          paths.isEmpty() ? "no channel configured yet" : paths);
+      app.channels().disabled().forEach((path, hint) -> LOG.info("{} is off: {}", path, hint));
     } catch (ConfigException e) {
       return stopWith(vertx, e.getMessage());
     } catch (RuntimeException e) {

@@ -1,13 +1,22 @@
 package paynotify.channel;
 
 /**
- * One payment platform: turns a raw request into a verified {@link NotifyEvent}, and knows the
- * words the platform expects back. Channels never touch the database.
+ * One notify endpoint of a payment platform: turns a raw request into a verified
+ * {@link NotifyEvent}, and knows the words the platform expects back. Channels never touch the
+ * database; booking is the same for all of them.
  */
 public interface NotifyChannel {
 
-  /** Channel name as stored in the database, e.g. {@code alipay}. */
-  String name();
+  /** The endpoint's name in notify_log and in the log, e.g. {@code alipay}, {@code wechat_v3}. */
+  String endpoint();
+
+  /** Where the platform sends notifications, e.g. {@code /notify/wechat/v3}. */
+  String path();
+
+  /** Whether the platform may also notify by GET (query string) instead of POST. */
+  default boolean acceptsGet() {
+    return false;
+  }
 
   /** Parse, verify signature and merchant ids, normalise. Throws for anything not genuine. */
   NotifyEvent verify(NotifyRequest request) throws RejectedNotification;
@@ -15,9 +24,13 @@ public interface NotifyChannel {
   /** The reply that stops the platform's retries. */
   Reply success();
 
-  /** The reply that makes the platform retry (or tells it the request was refused). */
+  /**
+   * The reply that makes the platform retry (or tells it the request was refused).
+   *
+   * @param reason a short fixed word for the platform; never the untrusted input
+   */
   Reply failure(int status, String reason);
 
-  /** An HTTP reply in the platform's own format. */
+  /** An HTTP reply in the platform's own format; {@code contentType} null for an empty body. */
   record Reply(int status, String contentType, String body) {}
 }

@@ -10,8 +10,16 @@ public final class RejectedNotification extends Exception {
   /** Why, grouped by what the operator should look at. */
   public enum Reason {
     MALFORMED(400),
+    /** A DOCTYPE or entity in XML: refused before anything is resolved. */
+    XML_DOCTYPE(400),
     MISSING_SIGNATURE(401),
     BAD_SIGNATURE(401),
+    /** WeChat Pay v3: no configured platform key has this serial. */
+    UNKNOWN_SERIAL(401),
+    /** WeChat Pay v3: outside the configured timestamp window. */
+    STALE_TIMESTAMP(401),
+    /** An encrypted resource or req_info that does not decrypt with the configured key. */
+    DECRYPT_FAILED(400),
     WRONG_MERCHANT(403);
 
     public final int status;

@@ -10,6 +10,7 @@ import io.vertx.core.http.HttpServerOptions;
 import io.vertx.ext.web.AllowForwardHeaders;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -36,17 +37,17 @@ public final class NotifyVerticle extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(NotifyVerticle.class);
 
   private final HttpSettings settings;
-  private final Map<String, NotifyChannel> channels;
+  private final List<NotifyChannel> channels;
   private final Map<String, String> disabledChannels;
   private final Database db;
   private final EventBooking booking;
   private HttpServer server;
 
   /**
-   * @param channels         enabled channels by path segment (/notify/{name})
-   * @param disabledChannels known but unconfigured channels, with the config keys that enable them
+   * @param channels         the configured channels
+   * @param disabledChannels paths of known but unconfigured channels, with the config keys that enable them
    */
-  public NotifyVerticle(HttpSettings settings, Map<String, NotifyChannel> channels,
+  public NotifyVerticle(HttpSettings settings, List<NotifyChannel> channels,
       Map<String, String> disabledChannels, Database db, EventBooking booking) {
     this.settings = settings;
     this.channels = channels;
@@ -62,10 +63,13 @@ public final class NotifyVerticle extends VerticleBase {
       router.allowForward(AllowForwardHeaders.X_FORWARD);
     }
     router.get("/health").handler(this::health);
-    channels.forEach((name, channel) ->
-        router.route(HttpMethod.POST, "/notify/" + name).handler(ctx -> notify(ctx, channel)));
-    disabledChannels.forEach((name, hint) ->
-        router.route("/notify/" + name).handler(ctx -> channelOff(ctx, name, hint)));
+    for (NotifyChannel channel : channels) {
+      router.route(HttpMethod.POST, channel.path()).handler(ctx -> notify(ctx, channel));
+      if (channel.acceptsGet()) {
+        router.route(HttpMethod.GET, channel.path()).handler(ctx -> notify(ctx, channel));
+      }
+    }
+    disabledChannels.forEach((path, hint) -> router.route(path).handler(ctx -> channelOff(ctx, path, hint)));
 
     // Port 0 becomes -1: Vert.x then shares one random port among all instances of this verticle.
     int port = settings.port() == 0 ? -1 : settings.port();
@@ -82,30 +86,31 @@ public final class NotifyVerticle extends VerticleBase {
   private void notify(RoutingContext ctx, NotifyChannel channel) {
     long timer = vertx.setTimer(settings.requestTimeout().toMillis(), id -> {
       LOG.error("{} notify not answered within {} ms (http.request_timeout_ms): replied failure, platform will retry",
-          channel.name(), settings.requestTimeout().toMillis());
-      reply(ctx, channel.failure(503, "timeout"));
+          channel.endpoint(), settings.requestTimeout().toMillis());
+      reply(ctx, channel.failure(503, "timeout, retry later"));
     });
     ctx.response().endHandler(v -> vertx.cancelTimer(timer));
     String remote = ctx.request().remoteAddress() == null ? null : ctx.request().remoteAddress().hostAddress();
 
     RawBody.read(ctx.request(), settings.maxBodyBytes()).onComplete(read -> {
       if (read.failed()) {
-        LOG.warn("{} notify from {} refused: {}", channel.name(), remote, read.cause().getMessage());
+        LOG.warn("{} notify from {} refused: {}", channel.endpoint(), remote, read.cause().getMessage());
         ctx.response().putHeader(HttpHeaders.CONNECTION, "close");
-        reply(ctx, channel.failure(read.cause() instanceof RawBody.TooLarge ? 413 : 400, read.cause().getMessage()));
+        boolean tooLarge = read.cause() instanceof RawBody.TooLarge;
+        reply(ctx, channel.failure(tooLarge ? 413 : 400, tooLarge ? "body too large" : "unreadable body"));
         return;
       }
       Buffer body = read.result();
-      Trace trace = new Trace(channel.name(), remote, body);
+      Trace trace = new Trace(channel.endpoint(), remote, body);
       NotifyEvent event;
       try {
         event = channel.verify(new NotifyRequest(ctx.request().method().name(), ctx.request().headers(),
             ctx.request().query(), body));
       } catch (RejectedNotification r) {
-        LOG.warn("{} notify from {} rejected ({}): {}", channel.name(), remote, r.reason(), r.getMessage());
+        LOG.warn("{} notify from {} rejected ({}): {}", channel.endpoint(), remote, r.reason(), r.getMessage());
         NotifyLog.record(db, trace, Outcome.REJECTED.code(), null, r.reason() + ": " + r.getMessage())
             .onFailure(err -> LOG.warn("could not write notify_log for a rejected notify: {}", err.getMessage()))
-            .onComplete(logged -> reply(ctx, channel.failure(r.status(), r.getMessage())));
+            .onComplete(logged -> reply(ctx, channel.failure(r.status(), r.reason().name().toLowerCase())));
         return;
       }
       booking.book(event, trace).onComplete(booked -> {
@@ -121,27 +126,27 @@ public final class NotifyVerticle extends VerticleBase {
   private void answer(RoutingContext ctx, NotifyChannel channel, NotifyEvent event, BookingResult result) {
     Outcome outcome = result.outcome();
     switch (outcome) {
-      case PROCESSED -> LOG.info("{} {}: {}", event.channel(), event.idempotencyKey(), result.detail());
-      case DUPLICATE, IGNORED -> LOG.debug("{} {} {}: {}", event.channel(), event.idempotencyKey(), outcome.code(),
-          result.detail());
-      default -> LOG.warn("{} {} {}: {}", event.channel(), event.idempotencyKey(), outcome.code(), result.detail());
+      case PROCESSED -> LOG.info("{} {}: {}", channel.endpoint(), event.idempotencyKey(), result.detail());
+      case DUPLICATE, IGNORED -> LOG.debug("{} {} {}: {}", channel.endpoint(), event.idempotencyKey(),
+          outcome.code(), result.detail());
+      default -> LOG.warn("{} {} {}: {}", channel.endpoint(), event.idempotencyKey(), outcome.code(), result.detail());
     }
-    reply(ctx, outcome.acknowledged ? channel.success() : channel.failure(501, result.detail()));
+    reply(ctx, outcome.acknowledged ? channel.success() : channel.failure(501, "not handled yet, retry later"));
   }
 
   /** Not known to be committed: the platform must retry (a retry of a late commit is a duplicate). */
   private void fail(RoutingContext ctx, NotifyChannel channel, NotifyEvent event, Trace trace, Throwable err) {
-    LOG.error("{} {} not booked, replied failure so the platform retries: {}", event.channel(),
+    LOG.error("{} {} not booked, replied failure so the platform retries: {}", channel.endpoint(),
         event.idempotencyKey(), err.toString());
     NotifyLog.record(db, trace, Outcome.ERROR.code(), event.idempotencyKey(), err.toString())
         .onFailure(e -> LOG.debug("notify_log not written either: {}", e.getMessage()));
     reply(ctx, channel.failure(503, "not booked, retry later"));
   }
 
-  private void channelOff(RoutingContext ctx, String name, String hint) {
-    LOG.warn("notify for {} refused: channel is not configured ({})", name, hint);
+  private void channelOff(RoutingContext ctx, String path, String hint) {
+    LOG.warn("notify on {} refused: that channel is not configured ({})", path, hint);
     ctx.response().setStatusCode(404).putHeader(HttpHeaders.CONTENT_TYPE, "text/plain")
-        .end(name + " is not configured\n");
+        .end(path + " is not configured\n");
   }
 
   private void health(RoutingContext ctx) {
@@ -157,7 +162,10 @@ public final class NotifyVerticle extends VerticleBase {
     if (ctx.response().ended() || ctx.response().closed()) {
       return; // already answered (timeout) or the platform hung up
     }
-    ctx.response().setStatusCode(reply.status()).putHeader(HttpHeaders.CONTENT_TYPE, reply.contentType())
-        .end(reply.body());
+    ctx.response().setStatusCode(reply.status());
+    if (reply.contentType() != null) {
+      ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, reply.contentType());
+    }
+    ctx.response().end(reply.body());
   }
 }

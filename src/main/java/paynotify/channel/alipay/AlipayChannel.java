@@ -15,6 +15,7 @@ import paynotify.channel.Money;
 import paynotify.channel.NotifyChannel;
 import paynotify.channel.NotifyEvent;
 import paynotify.channel.NotifyRequest;
+import paynotify.channel.PlatformTime;
 import paynotify.channel.RejectedNotification;
 import paynotify.channel.RejectedNotification.Reason;
 
@@ -41,8 +42,13 @@ public final class AlipayChannel implements NotifyChannel {
   }
 
   @Override
-  public String name() {
+  public String endpoint() {
     return NAME;
+  }
+
+  @Override
+  public String path() {
+    return "/notify/alipay";
   }
 
   @Override
@@ -114,7 +120,7 @@ public final class AlipayChannel implements NotifyChannel {
     String field = params.containsKey("gmt_payment") ? "gmt_payment" : "notify_time";
     String value = params.get(field);
     if (value == null) {
-      return LocalDateTime.now();
+      return PlatformTime.now();
     }
     try {
       return LocalDateTime.parse(value, ALIPAY_TIME);

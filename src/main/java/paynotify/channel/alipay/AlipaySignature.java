@@ -1,12 +1,10 @@
 package paynotify.channel.alipay;
 
 import java.nio.charset.Charset;
-import java.security.GeneralSecurityException;
 import java.security.PublicKey;
-import java.security.Signature;
-import java.util.Base64;
 import java.util.Map;
 import java.util.TreeMap;
+import paynotify.channel.RsaSignatures;
 
 /**
  * Alipay's notify signature, as {@code AlipaySignature.rsaCheckV1} in alipay-sdk-java checks it.
@@ -57,19 +55,6 @@ public final class AlipaySignature {
 
   /** True when {@code sign} is a valid signature of the parameters in {@code charset}. */
   public boolean verify(Map<String, String> params, String sign, Charset charset) {
-    byte[] signature;
-    try {
-      signature = Base64.getDecoder().decode(sign);
-    } catch (IllegalArgumentException e) {
-      return false;
-    }
-    try {
-      Signature verifier = Signature.getInstance(algorithm.jca);
-      verifier.initVerify(alipayPublicKey);
-      verifier.update(signContent(params).getBytes(charset));
-      return verifier.verify(signature);
-    } catch (GeneralSecurityException e) {
-      return false; // a signature of the wrong length or encoding: not Alipay's
-    }
+    return RsaSignatures.verify(alipayPublicKey, algorithm.jca, signContent(params).getBytes(charset), sign);
   }
 }

@@ -1,0 +1,173 @@
+package paynotify.app;
+
+import java.nio.charset.StandardCharsets;
+import java.security.PublicKey;
+import java.security.cert.CertificateException;
+import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
+import java.io.ByteArrayInputStream;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import paynotify.channel.NotifyChannel;
+import paynotify.channel.PublicKeys;
+import paynotify.channel.alipay.AlipayChannel;
+import paynotify.channel.alipay.AlipaySignature;
+import paynotify.channel.epay.EpayChannel;
+import paynotify.channel.wechat.WechatV2Channel;
+import paynotify.channel.wechat.WechatV3Channel;
+
+/**
+ * The notify channels, built from the configuration. A channel runs only when its section is
+ * set; a half-set section stops the start with the key that is missing. The paths of the others
+ * answer 404 with the keys that would switch them on.
+ *
+ * @param disabled path -> the configuration keys that enable it
+ */
+public record Channels(List<NotifyChannel> enabled, Map<String, String> disabled) {
+
+  static Channels from(ConfigReader c, Clock clock) {
+    List<NotifyChannel> enabled = new ArrayList<>();
+    Map<String, String> disabled = new LinkedHashMap<>();
+    add(enabled, disabled, "/notify/alipay", alipay(c),
+        "set alipay.app_id and alipay.public_key_file (or PAYNOTIFY_ALIPAY_PUBLIC_KEY)");
+    add(enabled, disabled, "/notify/wechat/v2", wechatV2(c),
+        "set wechat_v2.appid, wechat_v2.mch_id and wechat_v2.api_key_file (or PAYNOTIFY_WECHAT_V2_API_KEY)");
+    add(enabled, disabled, "/notify/wechat/v3", wechatV3(c, clock),
+        "set wechat_v3.mchid, wechat_v3.appid, wechat_v3.apiv3_key_file and wechat_v3.platform_keys");
+    add(enabled, disabled, "/notify/epay", epay(c), "set epay.pid and epay.key_file (or PAYNOTIFY_EPAY_KEY)");
+    return new Channels(List.copyOf(enabled), Map.copyOf(disabled));
+  }
+
+  private static void add(List<NotifyChannel> enabled, Map<String, String> disabled, String path,
+      NotifyChannel channel, String hint) {
+    if (channel != null) {
+      enabled.add(channel);
+    } else {
+      disabled.put(path, hint + " in the configuration");
+    }
+  }
+
+  private static NotifyChannel alipay(ConfigReader c) {
+    String appId = c.string("alipay.app_id");
+    String key = c.inlineOrFile("alipay.public_key");
+    if (unset(appId, key)) {
+      return null;
+    }
+    require(c, "alipay.app_id", appId);
+    require(c, "alipay.public_key_file", key);
+    String signType = c.string("alipay.sign_type", "RSA2");
+    AlipaySignature.Algorithm algorithm;
+    try {
+      algorithm = AlipaySignature.Algorithm.valueOf(signType);
+    } catch (IllegalArgumentException e) {
+      throw c.error("alipay.sign_type", "'" + signType + "' is not RSA2 (or legacy RSA)");
+    }
+    PublicKey publicKey = rsaKey(c, keyName(c, "alipay.public_key"), key, "Alipay public key");
+    return new AlipayChannel(new AlipaySignature(publicKey, algorithm), appId, c.string("alipay.seller_id"));
+  }
+
+  private static NotifyChannel wechatV2(ConfigReader c) {
+    String appId = c.string("wechat_v2.appid");
+    String mchId = c.string("wechat_v2.mch_id");
+    String apiKey = c.inlineOrFile("wechat_v2.api_key");
+    if (unset(appId, mchId, apiKey)) {
+      return null;
+    }
+    require(c, "wechat_v2.appid", appId);
+    require(c, "wechat_v2.mch_id", mchId);
+    require(c, "wechat_v2.api_key_file", apiKey);
+    if (apiKey.length() != 32) {
+      throw c.error(keyName(c, "wechat_v2.api_key"), "the API key (API密钥) has 32 characters, this has " + apiKey.length());
+    }
+    return new WechatV2Channel(apiKey, appId, mchId);
+  }
+
+  private static NotifyChannel wechatV3(ConfigReader c, Clock clock) {
+    String mchId = c.string("wechat_v3.mchid");
+    String appId = c.string("wechat_v3.appid");
+    String apiV3Key = c.inlineOrFile("wechat_v3.apiv3_key");
+    List<ConfigReader> keys = c.sections("wechat_v3.platform_keys");
+    if (unset(mchId, appId, apiV3Key) && keys.isEmpty()) {
+      return null;
+    }
+    require(c, "wechat_v3.mchid", mchId);
+    require(c, "wechat_v3.appid", appId);
+    require(c, "wechat_v3.apiv3_key_file", apiV3Key);
+    if (apiV3Key.getBytes(StandardCharsets.UTF_8).length != 32) {
+      throw c.error(keyName(c, "wechat_v3.apiv3_key"), "the APIv3 key (APIv3密钥) has 32 characters");
+    }
+    if (keys.isEmpty()) {
+      throw c.error("wechat_v3.platform_keys", "missing: list the WeChat Pay public key (id + key_file) and/or "
+          + "platform certificates (key_file)");
+    }
+    Map<String, PublicKey> byId = new LinkedHashMap<>();
+    for (ConfigReader k : keys) {
+      Map.Entry<String, PublicKey> key = platformKey(k);
+      if (byId.put(key.getKey(), key.getValue()) != null) {
+        throw k.error("id", "'" + key.getKey() + "' is listed twice");
+      }
+    }
+    Duration window = Duration.ofSeconds(c.number("wechat_v3.timestamp_window_seconds", 0, 0, 86_400));
+    return new WechatV3Channel(byId, apiV3Key.getBytes(StandardCharsets.UTF_8), mchId, appId, window, clock);
+  }
+
+  /** A WeChat Pay public key (PUB_KEY_ID_...) with its id, or a platform certificate named by its serial. */
+  private static Map.Entry<String, PublicKey> platformKey(ConfigReader k) {
+    String text = k.inlineOrFile("key");
+    require(k, "key_file", text);
+    if (text.contains("BEGIN CERTIFICATE")) {
+      try {
+        X509Certificate cert = (X509Certificate) CertificateFactory.getInstance("X.509")
+            .generateCertificate(new ByteArrayInputStream(text.getBytes(StandardCharsets.US_ASCII)));
+        String serial = cert.getSerialNumber().toString(16).toUpperCase(Locale.ROOT);
+        return Map.entry(k.string("id", serial), cert.getPublicKey());
+      } catch (CertificateException e) {
+        throw k.error(keyName(k, "key"), "not a readable X.509 certificate: " + e.getMessage());
+      }
+    }
+    String id = k.string("id");
+    require(k, "id", id);
+    return Map.entry(id, rsaKey(k, keyName(k, "key"), text, "WeChat Pay public key"));
+  }
+
+  private static NotifyChannel epay(ConfigReader c) {
+    String pid = c.string("epay.pid");
+    String key = c.inlineOrFile("epay.key");
+    if (unset(pid, key)) {
+      return null;
+    }
+    require(c, "epay.pid", pid);
+    require(c, "epay.key_file", key);
+    return new EpayChannel(pid, key);
+  }
+
+  private static PublicKey rsaKey(ConfigReader c, String key, String text, String what) {
+    try {
+      return PublicKeys.parseRsa(text);
+    } catch (IllegalArgumentException e) {
+      throw c.error(key, "not a usable " + what + ": " + e.getMessage());
+    }
+  }
+
+  /** Which of {@code name} / {@code name_file} the value came from, for the message. */
+  private static String keyName(ConfigReader c, String name) {
+    return c.string(name + "_file") != null ? name + "_file" : name;
+  }
+
+  private static boolean unset(String... values) {
+    return Arrays.stream(values).allMatch(Objects::isNull);
+  }
+
+  private static void require(ConfigReader c, String key, String value) {
+    if (value == null) {
+      throw c.error(key, "missing: the rest of this channel's section is set");
+    }
+  }
+}

@@ -1,0 +1,155 @@
+package paynotify.channel.wechat;
+
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.Map;
+import javax.crypto.Cipher;
+import javax.crypto.spec.SecretKeySpec;
+import paynotify.channel.EventKind;
+import paynotify.channel.Ids;
+import paynotify.channel.Money;
+import paynotify.channel.NotifyChannel;
+import paynotify.channel.NotifyEvent;
+import paynotify.channel.NotifyRequest;
+import paynotify.channel.PlatformTime;
+import paynotify.channel.RejectedNotification;
+import paynotify.channel.RejectedNotification.Reason;
+
+/**
+ * WeChat Pay API v2 notifications ({@code POST /notify/wechat/v2}, XML). Payment notifications
+ * carry a {@code sign}; refund notifications carry none and are authenticated by {@code req_info}
+ * decrypting with the API key.
+ */
+public final class WechatV2Channel implements NotifyChannel {
+  /** The platform name stored with bookings: v2 and v3 share WeChat Pay's transaction ids. */
+  public static final String PLATFORM = "wechat";
+
+  private static final DateTimeFormatter TIME_END = DateTimeFormatter.ofPattern("yyyyMMddHHmmss");
+  private static final String XML = "text/xml; charset=utf-8";
+  private static final Reply SUCCESS = new Reply(200, XML,
+      "<xml><return_code><![CDATA[SUCCESS]]></return_code><return_msg><![CDATA[OK]]></return_msg></xml>");
+
+  private final WechatV2Signature signature;
+  private final SecretKeySpec refundKey;
+  private final String appId;
+  private final String mchId;
+
+  public WechatV2Channel(String apiKey, String appId, String mchId) {
+    this.signature = new WechatV2Signature(apiKey);
+    this.refundKey = refundKey(apiKey);
+    this.appId = appId;
+    this.mchId = mchId;
+  }
+
+  @Override
+  public String endpoint() {
+    return "wechat_v2";
+  }
+
+  @Override
+  public String path() {
+    return "/notify/wechat/v2";
+  }
+
+  @Override
+  public Reply success() {
+    return SUCCESS;
+  }
+
+  @Override
+  public Reply failure(int status, String reason) {
+    return new Reply(status, XML, "<xml><return_code><![CDATA[FAIL]]></return_code><return_msg><![CDATA["
+        + reason + "]]></return_msg></xml>");
+  }
+
+  @Override
+  public NotifyEvent verify(NotifyRequest request) throws RejectedNotification {
+    Map<String, String> fields = WechatXml.parse(request.body().getBytes(), "xml");
+    if (fields.containsKey("req_info")) {
+      return refund(fields);
+    }
+    String sign = fields.get("sign");
+    if (sign == null || sign.isEmpty()) {
+      throw new RejectedNotification(Reason.MISSING_SIGNATURE, "no sign element");
+    }
+    String signType = fields.getOrDefault("sign_type", WechatV2Signature.MD5);
+    if (!signType.equals(WechatV2Signature.MD5) && !signType.equals(WechatV2Signature.HMAC_SHA256)) {
+      throw new RejectedNotification(Reason.BAD_SIGNATURE, "sign_type '" + Ids.printable(signType)
+          + "' is neither MD5 nor HMAC-SHA256");
+    }
+    if (!signature.verify(fields, signType, sign)) {
+      throw new RejectedNotification(Reason.BAD_SIGNATURE,
+          "sign does not verify with the configured API key (wechat_v2.api_key_file)");
+    }
+    requireSuccess(fields, "return_code");
+    requireMerchant(fields);
+
+    String orderNo = Ids.require(fields, "out_trade_no");
+    long amountCents = Money.cents("total_fee", fields.get("total_fee"));
+    String resultCode = fields.getOrDefault("result_code", "");
+    if (!resultCode.equals("SUCCESS")) { // a failed payment: genuine, nothing to book
+      String tradeNo = fields.getOrDefault("transaction_id", "").isEmpty() ? null : Ids.require(fields, "transaction_id");
+      return new NotifyEvent(PLATFORM, EventKind.NONE, orderNo, tradeNo, amountCents, null, resultCode);
+    }
+    return new NotifyEvent(PLATFORM, EventKind.PAYMENT, orderNo, Ids.require(fields, "transaction_id"), amountCents,
+        timeEnd(fields.get("time_end")), resultCode);
+  }
+
+  /** Refund notify: authentic when req_info decrypts (AES-256-ECB, key = lower-case hex md5 of the API key). */
+  private NotifyEvent refund(Map<String, String> outer) throws RejectedNotification {
+    requireSuccess(outer, "return_code");
+    requireMerchant(outer);
+    byte[] plain;
+    try {
+      Cipher aes = Cipher.getInstance("AES/ECB/PKCS5Padding");
+      aes.init(Cipher.DECRYPT_MODE, refundKey);
+      plain = aes.doFinal(Base64.getMimeDecoder().decode(outer.get("req_info")));
+    } catch (GeneralSecurityException | IllegalArgumentException e) {
+      throw new RejectedNotification(Reason.DECRYPT_FAILED,
+          "req_info does not decrypt with the configured API key (wechat_v2.api_key_file)");
+    }
+    Map<String, String> info = WechatXml.parse(plain, "root");
+    return new NotifyEvent(PLATFORM, EventKind.REFUND, Ids.require(info, "out_trade_no"),
+        Ids.require(info, "transaction_id"), Money.cents("refund_fee", info.get("refund_fee")), null,
+        info.getOrDefault("refund_status", ""));
+  }
+
+  private void requireMerchant(Map<String, String> fields) throws RejectedNotification {
+    if (!appId.equals(fields.get("appid")) || !mchId.equals(fields.get("mch_id"))) {
+      throw new RejectedNotification(Reason.WRONG_MERCHANT, "appid '" + Ids.printable(fields.get("appid"))
+          + "' / mch_id '" + Ids.printable(fields.get("mch_id")) + "' are not wechat_v2.appid / wechat_v2.mch_id");
+    }
+  }
+
+  private static void requireSuccess(Map<String, String> fields, String name) throws RejectedNotification {
+    if (!"SUCCESS".equals(fields.get(name))) {
+      throw RejectedNotification.malformed(name + " is '" + Ids.printable(fields.get(name)) + "', not SUCCESS");
+    }
+  }
+
+  private static LocalDateTime timeEnd(String value) throws RejectedNotification {
+    if (value == null || value.isEmpty()) {
+      return PlatformTime.now();
+    }
+    try {
+      return LocalDateTime.parse(value, TIME_END);
+    } catch (DateTimeParseException e) {
+      throw RejectedNotification.malformed("time_end is not yyyyMMddHHmmss: '" + Ids.printable(value) + "'");
+    }
+  }
+
+  private static SecretKeySpec refundKey(String apiKey) {
+    try {
+      byte[] md5 = MessageDigest.getInstance("MD5").digest(apiKey.getBytes(StandardCharsets.UTF_8));
+      return new SecretKeySpec(HexFormat.of().formatHex(md5).getBytes(StandardCharsets.US_ASCII), "AES");
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("MD5 is part of every JDK", e);
+    }
+  }
+}
