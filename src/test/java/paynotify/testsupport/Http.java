@@ -33,6 +33,21 @@ public final class Http {
     return postAsync(port, path, contentType, body).join();
   }
 
+  /** Sends {@code n} exactly as given (body bytes unchanged). */
+  public static CompletableFuture<Reply> sendAsync(int port, Notification n) {
+    String uri = "http://127.0.0.1:" + port + n.path() + (n.query() == null ? "" : "?" + n.query());
+    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(uri)).timeout(Duration.ofSeconds(30));
+    n.headers().forEach(request::header);
+    request.method(n.method(), n.method().equals("GET") ? HttpRequest.BodyPublishers.noBody()
+        : HttpRequest.BodyPublishers.ofByteArray(n.body()));
+    return CLIENT.sendAsync(request.build(), HttpResponse.BodyHandlers.ofString())
+        .thenApply(r -> new Reply(r.statusCode(), r.body()));
+  }
+
+  public static Reply send(int port, Notification n) {
+    return sendAsync(port, n).join();
+  }
+
   public static Reply get(int port, String path) throws IOException, InterruptedException {
     HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
         .timeout(Duration.ofSeconds(30)).GET().build();

@@ -34,6 +34,20 @@ public final class TestService implements AutoCloseable {
             .put("app_id", AlipayNotifications.APP_ID)
             .put("seller_id", AlipayNotifications.SELLER_ID)
             .put("public_key", AlipayNotifications.PUBLIC_KEY_PEM))
+        .put("wechat_v2", new JsonObject()
+            .put("appid", WechatV2Notifications.APP_ID)
+            .put("mch_id", WechatV2Notifications.MCH_ID)
+            .put("api_key", WechatV2Notifications.API_KEY))
+        .put("wechat_v3", new JsonObject()
+            .put("mchid", WechatV3Notifications.MCH_ID)
+            .put("appid", WechatV3Notifications.APP_ID)
+            .put("apiv3_key", WechatV3Notifications.APIV3_KEY)
+            .put("platform_keys", new io.vertx.core.json.JsonArray().add(new JsonObject()
+                .put("id", WechatV3Notifications.PUBLIC_KEY_ID)
+                .put("key", WechatV3Notifications.PUBLIC_KEY_PEM))))
+        .put("epay", new JsonObject()
+            .put("pid", EpayNotifications.PID)
+            .put("key", EpayNotifications.KEY))
         .mergeIn(overrides, true);
     AppConfig config = AppConfig.from(yaml, "test", Map.of());
     Vertx vertx = Vertx.vertx();
@@ -55,6 +69,14 @@ public final class TestService implements AutoCloseable {
 
   public Reply postAlipay(String body) {
     return Http.post(port(), "/notify/alipay", FORM, body.getBytes(StandardCharsets.UTF_8));
+  }
+
+  public Reply send(Notification n) {
+    return Http.send(port(), n);
+  }
+
+  public CompletableFuture<Reply> sendAsync(Notification n) {
+    return Http.sendAsync(port(), n);
   }
 
   public CompletableFuture<Reply> postAlipayAsync(String body) {

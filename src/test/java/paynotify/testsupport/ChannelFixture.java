@@ -1,0 +1,175 @@
+package paynotify.testsupport;
+
+import java.util.Map;
+import java.util.function.Predicate;
+
+/**
+ * How to make a channel's notifications in tests, so that one contract test runs the same
+ * scenarios (duplicate, concurrent copies, restart, forgeries) on every channel.
+ */
+public interface ChannelFixture {
+  String name();
+
+  /** The platform stored with the booking ({@code wechat} for both WeChat APIs). */
+  String platform();
+
+  /** A genuine payment notification; each {@code attempt} is re-signed, as real retries are. */
+  Notification payment(String orderNo, String tradeNo, long cents, int attempt) throws Exception;
+
+  /** Signed with a key that is not the configured one. */
+  Notification signedByAnotherKey(String orderNo, String tradeNo, long cents) throws Exception;
+
+  /** Genuinely signed, for another merchant id. */
+  Notification forAnotherMerchant(String orderNo, String tradeNo, long cents) throws Exception;
+
+  /** Genuinely signed for {@code cents}, then the amount changed in transit. */
+  Notification amountTampered(String orderNo, String tradeNo, long cents) throws Exception;
+
+  /** What the platform must get back for a booked or duplicate notification. */
+  Predicate<Http.Reply> success();
+
+  /** What the platform must get back for a refused one (a 4xx and the channel's failure words). */
+  Predicate<Http.Reply> refusal();
+
+  static ChannelFixture wechatV2() {
+    return new ChannelFixture() {
+      public String name() {
+        return "wechat_v2";
+      }
+
+      public String platform() {
+        return "wechat";
+      }
+
+      public Notification payment(String orderNo, String tradeNo, long cents, int attempt) {
+        return WechatV2Notifications.signed(WechatV2Notifications.payment(orderNo, tradeNo, cents, attempt),
+            WechatV2Notifications.API_KEY, attempt % 2 == 0 ? "MD5" : "HMAC-SHA256");
+      }
+
+      public Notification signedByAnotherKey(String orderNo, String tradeNo, long cents) {
+        return WechatV2Notifications.signed(WechatV2Notifications.payment(orderNo, tradeNo, cents, 0),
+            WechatV2Notifications.OTHER_API_KEY, "MD5");
+      }
+
+      public Notification forAnotherMerchant(String orderNo, String tradeNo, long cents) {
+        Map<String, String> p = WechatV2Notifications.payment(orderNo, tradeNo, cents, 0);
+        p.put("mch_id", "1900000000");
+        return WechatV2Notifications.signed(p);
+      }
+
+      public Notification amountTampered(String orderNo, String tradeNo, long cents) {
+        Notification n = WechatV2Notifications.signed(WechatV2Notifications.payment(orderNo, tradeNo, cents, 0));
+        return n.withBody(new String(n.body()).replace("<total_fee><![CDATA[" + cents + "]]>",
+            "<total_fee><![CDATA[" + (cents * 100) + "]]>"));
+      }
+
+      public Predicate<Http.Reply> success() {
+        return r -> r.status() == 200 && r.body().contains("<return_code><![CDATA[SUCCESS]]>");
+      }
+
+      public Predicate<Http.Reply> refusal() {
+        return r -> r.status() >= 400 && r.status() < 500 && r.body().contains("<return_code><![CDATA[FAIL]]>");
+      }
+
+      public String toString() {
+        return name();
+      }
+    };
+  }
+
+  static ChannelFixture wechatV3() {
+    return new ChannelFixture() {
+      public String name() {
+        return "wechat_v3";
+      }
+
+      public String platform() {
+        return "wechat";
+      }
+
+      public Notification payment(String orderNo, String tradeNo, long cents, int attempt) {
+        return WechatV3Notifications.payment(orderNo, tradeNo, cents);
+      }
+
+      public Notification signedByAnotherKey(String orderNo, String tradeNo, long cents) throws Exception {
+        var other = java.security.KeyPairGenerator.getInstance("RSA");
+        other.initialize(2048);
+        return WechatV3Notifications.notification(WechatV3Notifications.transaction(orderNo, tradeNo, cents),
+            System.currentTimeMillis() / 1000, other.generateKeyPair().getPrivate(), WechatV3Notifications.PUBLIC_KEY_ID);
+      }
+
+      public Notification forAnotherMerchant(String orderNo, String tradeNo, long cents) {
+        return WechatV3Notifications.notification(
+            WechatV3Notifications.transaction(orderNo, tradeNo, cents).put("mchid", "1900000000"),
+            System.currentTimeMillis() / 1000, WechatV3Notifications.PRIVATE_KEY, WechatV3Notifications.PUBLIC_KEY_ID);
+      }
+
+      public Notification amountTampered(String orderNo, String tradeNo, long cents) {
+        // The amount is inside the encrypted resource: the genuine headers with the body of another amount.
+        Notification genuine = WechatV3Notifications.payment(orderNo, tradeNo, cents);
+        return new Notification(genuine.method(), genuine.path(), genuine.headers(),
+            WechatV3Notifications.payment(orderNo, tradeNo, cents * 100).body(), null);
+      }
+
+      public Predicate<Http.Reply> success() {
+        return r -> r.status() == 204 || r.status() == 200;
+      }
+
+      public Predicate<Http.Reply> refusal() {
+        return r -> r.status() >= 400 && r.status() < 500 && r.body().contains("\"code\":\"FAIL\"");
+      }
+
+      public String toString() {
+        return name();
+      }
+    };
+  }
+
+  static ChannelFixture epay() {
+    return new ChannelFixture() {
+      public String name() {
+        return "epay";
+      }
+
+      public String platform() {
+        return "epay";
+      }
+
+      public Notification payment(String orderNo, String tradeNo, long cents, int attempt) throws Exception {
+        Map<String, String> p = EpayNotifications.payment(orderNo, tradeNo, paynotify.channel.Money.format(cents));
+        p.put("param", "attempt=" + attempt);
+        return EpayNotifications.get(EpayNotifications.signed(p, EpayNotifications.KEY));
+      }
+
+      public Notification signedByAnotherKey(String orderNo, String tradeNo, long cents) throws Exception {
+        return EpayNotifications.get(EpayNotifications.signed(
+            EpayNotifications.payment(orderNo, tradeNo, paynotify.channel.Money.format(cents)), EpayNotifications.OTHER_KEY));
+      }
+
+      public Notification forAnotherMerchant(String orderNo, String tradeNo, long cents) throws Exception {
+        Map<String, String> p = EpayNotifications.payment(orderNo, tradeNo, paynotify.channel.Money.format(cents));
+        p.put("pid", "9999");
+        return EpayNotifications.get(EpayNotifications.signed(p, EpayNotifications.KEY));
+      }
+
+      public Notification amountTampered(String orderNo, String tradeNo, long cents) throws Exception {
+        Map<String, String> signed = EpayNotifications.signed(
+            EpayNotifications.payment(orderNo, tradeNo, paynotify.channel.Money.format(cents)), EpayNotifications.KEY);
+        signed.put("money", paynotify.channel.Money.format(cents * 100));
+        return EpayNotifications.get(signed);
+      }
+
+      public Predicate<Http.Reply> success() {
+        return r -> r.status() == 200 && r.body().equals("success");
+      }
+
+      public Predicate<Http.Reply> refusal() {
+        return r -> r.status() >= 400 && r.status() < 500 && r.body().equals("fail");
+      }
+
+      public String toString() {
+        return name();
+      }
+    };
+  }
+}

@@ -1,0 +1,59 @@
+package paynotify.testsupport;
+
+import com.github.binarywang.wxpay.util.SignUtils;
+import io.vertx.core.json.JsonObject;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** WeChat Pay v2 notifications as WeChat sends them, signed by the official weixin-java-pay SDK. */
+public final class WechatV2Notifications {
+  public static final JsonObject VECTORS = Vectors.load("wechat_v2");
+  public static final String APP_ID = VECTORS.getJsonObject("merchant").getString("appid");
+  public static final String MCH_ID = VECTORS.getJsonObject("merchant").getString("mch_id");
+  public static final String API_KEY = VECTORS.getJsonObject("keys").getString("api_key");
+  public static final String OTHER_API_KEY = VECTORS.getJsonObject("keys").getString("other_api_key");
+  public static final String PATH = "/notify/wechat/v2";
+
+  private WechatV2Notifications() {}
+
+  /** A payment notify (result_code SUCCESS), unsigned; {@code attempt} changes the nonce as retries do. */
+  public static Map<String, String> payment(String orderNo, String tradeNo, long cents, int attempt) {
+    Map<String, String> p = new LinkedHashMap<>();
+    p.put("appid", APP_ID);
+    p.put("bank_type", "OTHERS");
+    p.put("cash_fee", Long.toString(cents));
+    p.put("fee_type", "CNY");
+    p.put("is_subscribe", "N");
+    p.put("mch_id", MCH_ID);
+    p.put("nonce_str", "n" + attempt + "x" + Long.toHexString(System.nanoTime()));
+    p.put("openid", "oUpF8uMuAJO_M2pxb1Q9zNjWeS6o");
+    p.put("out_trade_no", orderNo);
+    p.put("result_code", "SUCCESS");
+    p.put("return_code", "SUCCESS");
+    p.put("time_end", "20261129101509");
+    p.put("total_fee", Long.toString(cents));
+    p.put("trade_type", "NATIVE");
+    p.put("transaction_id", tradeNo);
+    return p;
+  }
+
+  /** Signed by the SDK ({@code SignUtils.createSign}) with {@code apiKey}, as XML. */
+  public static Notification signed(Map<String, String> params, String apiKey, String signType) {
+    Map<String, String> signed = new LinkedHashMap<>(params);
+    if (!signType.equals("MD5")) {
+      signed.put("sign_type", signType);
+    }
+    signed.put("sign", SignUtils.createSign(signed, signType, apiKey, new String[0]));
+    return Notification.post(PATH, "text/xml; charset=UTF-8", xml(signed));
+  }
+
+  public static Notification signed(Map<String, String> params) {
+    return signed(params, API_KEY, "MD5");
+  }
+
+  public static String xml(Map<String, String> fields) {
+    StringBuilder xml = new StringBuilder("<xml>");
+    fields.forEach((k, v) -> xml.append('<').append(k).append("><![CDATA[").append(v).append("]]></").append(k).append('>'));
+    return xml.append("</xml>").toString();
+  }
+}
