@@ -67,6 +67,25 @@ class StartupValidationTest {
     assertThat(r.lastLine).isEqualTo("paynotify: " + config + ": http.port: 'eighty' is not a whole number");
   }
 
+  @Test
+  void wechatApiKeyOfTheWrongLengthNamesTheKey() throws Exception {
+    Path key = dir.resolve("api_key");
+    Files.writeString(key, "too-short\n");
+    Path config = yaml("wechat_v2:\n  appid: wx1\n  mch_id: \"1900012345\"\n  api_key_file: " + key + "\n");
+    Result r = serve(config);
+    assertThat(r.exitCode).isEqualTo(2);
+    assertThat(r.lastLine).isEqualTo("paynotify: " + config
+        + ": wechat_v2.api_key_file: the API key (API密钥) has 32 characters, this has 9");
+  }
+
+  @Test
+  void halfConfiguredWechatV3NamesWhatIsMissing() throws Exception {
+    Path config = yaml("wechat_v3:\n  mchid: \"1900012345\"\n  appid: wx1\n  apiv3_key: JxTibTGfBFMWxrOZjX7ALW59t7U2Ea03\n");
+    Result r = serve(config);
+    assertThat(r.exitCode).isEqualTo(2);
+    assertThat(r.lastLine).startsWith("paynotify: " + config + ": wechat_v3.platform_keys: missing");
+  }
+
   private Path yaml(String text) throws IOException {
     Path file = dir.resolve("application.yaml");
     Files.writeString(file, text);

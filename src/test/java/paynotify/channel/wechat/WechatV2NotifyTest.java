@@ -1,0 +1,138 @@
+package paynotify.channel.wechat;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.sun.net.httpserver.HttpServer;
+import io.vertx.core.json.JsonObject;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import paynotify.testsupport.Http.Reply;
+import paynotify.testsupport.Notification;
+import paynotify.testsupport.ServiceTestBase;
+import paynotify.testsupport.Vectors;
+import paynotify.testsupport.WechatV2Notifications;
+
+/** POST /notify/wechat/v2 over HTTP on the real database: vectors, refunds, hostile XML. */
+class WechatV2NotifyTest extends ServiceTestBase {
+  private static final String XML = "text/xml; charset=UTF-8";
+
+  static Stream<JsonObject> cases() {
+    return Vectors.cases(WechatV2Notifications.VECTORS).stream();
+  }
+
+  @ParameterizedTest(name = "{index} {0}")
+  @MethodSource("cases")
+  void serviceAcceptsExactlyTheValidVectors(JsonObject c) {
+    JsonObject n = c.getJsonObject("expect").getJsonObject("normalized");
+    if (n != null) {
+      db.insertOrder(n.getString("order_no"), n.getLong("total_amount_cents", n.getLong("amount_cents")));
+    }
+    Reply reply = service.send(Notification.post(WechatV2Notifications.PATH, XML,
+        c.getJsonObject("request").getString("body")));
+
+    if (!c.getJsonObject("expect").getBoolean("valid")) {
+      assertThat(reply.status()).isBetween(400, 499);
+      assertThat(reply.body()).contains("<return_code><![CDATA[FAIL]]>");
+      assertThat(db.count("SELECT COUNT(*) FROM payments")).isZero();
+      return;
+    }
+    switch (n.getString("event_kind")) {
+      case "payment" -> {
+        assertThat(reply.body()).contains("<return_code><![CDATA[SUCCESS]]>");
+        assertThat(db.string("SELECT CONCAT(channel, ' ', order_no, ' ', amount_cents) FROM payments WHERE trade_no = ?",
+            n.getString("trade_no"))).isEqualTo("wechat " + n.getString("order_no") + " " + n.getLong("amount_cents"));
+      }
+      case "refund" -> { // verified by decryption, classified, and left for the platform to retry
+        assertThat(reply.status()).isEqualTo(501);
+        assertThat(reply.body()).contains("FAIL");
+        assertThat(db.string("SELECT outcome FROM notify_log")).isEqualTo("unhandled");
+      }
+      default -> {
+        assertThat(reply.body()).contains("<return_code><![CDATA[SUCCESS]]>");
+        assertThat(db.count("SELECT COUNT(*) FROM payments")).isZero();
+        assertThat(db.orderStatus(n.getString("order_no"))).isEqualTo("unpaid");
+      }
+    }
+  }
+
+  @Test
+  void externalEntityIsNeverFetched() throws Exception {
+    AtomicInteger fetched = new AtomicInteger();
+    HttpServer evil = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    evil.createContext("/", exchange -> {
+      fetched.incrementAndGet();
+      exchange.sendResponseHeaders(200, -1);
+      exchange.close();
+    });
+    evil.start();
+    try {
+      String url = "http://127.0.0.1:" + evil.getAddress().getPort() + "/evil.dtd";
+      String body = "<?xml version=\"1.0\"?><!DOCTYPE xml SYSTEM \"" + url + "\">"
+          + "<xml><return_code>SUCCESS</return_code></xml>";
+      String entity = "<?xml version=\"1.0\"?><!DOCTYPE xml [<!ENTITY % remote SYSTEM \"" + url + "\"> %remote;]>"
+          + "<xml><return_code>SUCCESS</return_code></xml>";
+      for (String xml : new String[] {body, entity}) {
+        Reply reply = service.send(Notification.post(WechatV2Notifications.PATH, XML, xml));
+        assertThat(reply.status()).isEqualTo(400);
+        assertThat(reply.body()).contains("FAIL");
+      }
+      Thread.sleep(200);
+      assertThat(fetched).hasValue(0);
+    } finally {
+      evil.stop(0);
+    }
+  }
+
+  @Test
+  void localFileEntityIsNotRead(@TempDir Path dir) throws Exception {
+    Path secret = dir.resolve("secret.txt");
+    Files.writeString(secret, "TOPSECRET");
+    String xml = "<?xml version=\"1.0\"?><!DOCTYPE xml [<!ENTITY x SYSTEM \"" + secret.toUri() + "\">]>"
+        + "<xml><return_code>SUCCESS</return_code><attach>&x;</attach></xml>";
+    Reply reply = service.send(Notification.post(WechatV2Notifications.PATH, XML, xml));
+    assertThat(reply.status()).isEqualTo(400);
+    assertThat(reply.body()).doesNotContain("TOPSECRET");
+    assertThat(db.string("SELECT detail FROM notify_log")).contains("XML_DOCTYPE").doesNotContain("TOPSECRET");
+  }
+
+  @Test
+  void billionLaughsIsRefusedWithoutExpanding() {
+    StringBuilder dtd = new StringBuilder("<!DOCTYPE xml [<!ENTITY l0 \"lol\">");
+    for (int i = 1; i <= 10; i++) {
+      dtd.append("<!ENTITY l").append(i).append(" \"").append(("&l" + (i - 1) + ";").repeat(10)).append("\">");
+    }
+    String xml = "<?xml version=\"1.0\"?>" + dtd + "]><xml><attach>&l10;</attach></xml>";
+    long start = System.nanoTime();
+    Reply reply = service.send(Notification.post(WechatV2Notifications.PATH, XML, xml));
+    assertThat(reply.status()).isEqualTo(400);
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+  }
+
+  @Test
+  void unsignedPaymentIsRejected() {
+    db.insertOrder("W1", 100);
+    Reply reply = service.send(Notification.post(WechatV2Notifications.PATH, XML,
+        WechatV2Notifications.xml(WechatV2Notifications.payment("W1", "T-W1", 100, 0))));
+    assertThat(reply.status()).isEqualTo(401);
+    assertThat(db.count("SELECT COUNT(*) FROM payments")).isZero();
+  }
+
+  @Test
+  void failedPaymentIsAcknowledgedAndBooksNothing() {
+    db.insertOrder("W2", 100);
+    var params = WechatV2Notifications.payment("W2", "T-W2", 100, 0);
+    params.put("result_code", "FAIL");
+    params.put("err_code", "ORDERPAID");
+    assertThat(service.send(WechatV2Notifications.signed(params)).body()).contains("SUCCESS");
+    assertThat(db.orderStatus("W2")).isEqualTo("unpaid");
+    assertThat(db.string("SELECT outcome FROM notify_log")).isEqualTo("ignored");
+  }
+}

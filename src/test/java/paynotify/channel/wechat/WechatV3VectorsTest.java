@@ -1,0 +1,141 @@
+package paynotify.channel.wechat;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.wechat.pay.java.core.notification.NotificationParser;
+import com.wechat.pay.java.core.notification.RSAPublicKeyNotificationConfig;
+import com.wechat.pay.java.core.notification.RequestParam;
+import com.wechat.pay.java.service.payments.model.Transaction;
+import io.vertx.core.MultiMap;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonObject;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import paynotify.channel.NotifyEvent;
+import paynotify.channel.NotifyRequest;
+import paynotify.channel.PublicKeys;
+import paynotify.channel.RejectedNotification;
+import paynotify.channel.RejectedNotification.Reason;
+import paynotify.testsupport.Notification;
+import paynotify.testsupport.Vectors;
+import paynotify.testsupport.WechatV3Notifications;
+
+/**
+ * WeChat Pay v3 against the shared vectors, with the window on and the clock fixed at the file's
+ * {@code clock.now_epoch_seconds}; and against wechatpay-java's own NotificationParser.
+ */
+class WechatV3VectorsTest {
+  static final JsonObject FILE = WechatV3Notifications.VECTORS;
+  static final Clock FIXED = Clock.fixed(
+      Instant.ofEpochSecond(FILE.getJsonObject("clock").getLong("now_epoch_seconds")), ZoneOffset.UTC);
+
+  static WechatV3Channel channel(Duration window, Clock clock) {
+    return new WechatV3Channel(
+        Map.of(WechatV3Notifications.PUBLIC_KEY_ID, PublicKeys.parseRsa(WechatV3Notifications.PUBLIC_KEY_PEM)),
+        WechatV3Notifications.APIV3_KEY.getBytes(StandardCharsets.UTF_8), WechatV3Notifications.MCH_ID,
+        WechatV3Notifications.APP_ID, window, clock);
+  }
+
+  static Stream<JsonObject> cases() {
+    return Vectors.cases(FILE).stream();
+  }
+
+  static NotifyRequest request(JsonObject jsonRequest) {
+    MultiMap headers = MultiMap.caseInsensitiveMultiMap();
+    jsonRequest.getJsonObject("headers").forEach(h -> headers.add(h.getKey(), (String) h.getValue()));
+    return new NotifyRequest("POST", headers, null,
+        Buffer.buffer(jsonRequest.getString("body").getBytes(StandardCharsets.UTF_8)));
+  }
+
+  static NotifyRequest request(Notification n) {
+    MultiMap headers = MultiMap.caseInsensitiveMultiMap();
+    n.headers().forEach(headers::add);
+    return new NotifyRequest(n.method(), headers, null, Buffer.buffer(n.body()));
+  }
+
+  @ParameterizedTest(name = "{index} {0}")
+  @MethodSource("cases")
+  void verifierMatchesTheVectorWithTheWindowOn(JsonObject c) throws Exception {
+    WechatV3Channel channel = channel(Duration.ofSeconds(FILE.getJsonObject("clock").getLong("window_seconds")), FIXED);
+    NotifyRequest request = request(c.getJsonObject("request"));
+    JsonObject expect = c.getJsonObject("expect");
+    if (!expect.getBoolean("valid")) {
+      assertThatThrownBy(() -> channel.verify(request)).isInstanceOf(RejectedNotification.class);
+      return;
+    }
+    NotifyEvent e = channel.verify(request);
+    JsonObject n = expect.getJsonObject("normalized");
+    assertThat(e.orderNo()).isEqualTo(n.getString("order_no"));
+    assertThat(e.tradeNo()).isEqualTo(n.getString("trade_no"));
+    assertThat(e.amountCents()).isEqualTo(n.getLong("amount_cents"));
+    assertThat(e.kind().name().toLowerCase()).isEqualTo(n.getString("event_kind"));
+    assertThat(e.channelStatus()).isEqualTo(n.getString("channel_status"));
+  }
+
+  @Test
+  void eachRejectionHasTheVectorsReason() {
+    WechatV3Channel channel = channel(Duration.ofSeconds(300), FIXED);
+    Map<String, Reason> expected = Map.of("tampered_body", Reason.BAD_SIGNATURE, "wrong_serial", Reason.UNKNOWN_SERIAL,
+        "bad_signature", Reason.BAD_SIGNATURE, "stale_timestamp", Reason.STALE_TIMESTAMP,
+        "tampered_ciphertext", Reason.DECRYPT_FAILED);
+    for (JsonObject c : Vectors.cases(FILE)) {
+      if (expected.containsKey(c.getString("name"))) {
+        assertThatThrownBy(() -> channel.verify(request(c.getJsonObject("request"))))
+            .as(c.getString("name"))
+            .isInstanceOfSatisfying(RejectedNotification.class,
+                r -> assertThat(r.reason()).isEqualTo(expected.get(c.getString("name"))));
+      }
+    }
+  }
+
+  @Test
+  void withTheWindowOffTheStaleVectorIsAcceptedLikeTheSdkDoes() throws Exception {
+    JsonObject stale = Vectors.cases(FILE).stream().filter(c -> c.getString("name").equals("stale_timestamp"))
+        .findFirst().orElseThrow();
+    assertThat(channel(Duration.ZERO, FIXED).verify(request(stale.getJsonObject("request"))).orderNo())
+        .isEqualTo("V3-20261129-006");
+  }
+
+  /** Our test notifications are genuine v3: the official parser reads them, and so do we. */
+  @Test
+  void sdkParsesWhatTheTestsSendAndSoDoWe() throws Exception {
+    Notification n = WechatV3Notifications.payment("V3-SDK-1", "4200000000202611290000000001", 4321);
+    NotificationParser sdk = new NotificationParser(new RSAPublicKeyNotificationConfig.Builder()
+        .publicKey(WechatV3Notifications.PUBLIC_KEY_PEM.replaceAll("-----(BEGIN|END) PUBLIC KEY-----|\\s", ""))
+        .publicKeyId(WechatV3Notifications.PUBLIC_KEY_ID)
+        .apiV3Key(WechatV3Notifications.APIV3_KEY)
+        .build());
+    Transaction parsed = sdk.parse(new RequestParam.Builder()
+        .serialNumber(n.headers().get("Wechatpay-Serial"))
+        .nonce(n.headers().get("Wechatpay-Nonce"))
+        .signature(n.headers().get("Wechatpay-Signature"))
+        .timestamp(n.headers().get("Wechatpay-Timestamp"))
+        .signType(n.headers().get("Wechatpay-Signature-Type"))
+        .body(new String(n.body(), StandardCharsets.UTF_8))
+        .build(), Transaction.class);
+    assertThat(parsed.getAmount().getTotal()).isEqualTo(4321);
+
+    NotifyEvent ours = channel(Duration.ofSeconds(300), Clock.systemUTC()).verify(request(n));
+    assertThat(ours.tradeNo()).isEqualTo(parsed.getTransactionId());
+    assertThat(ours.orderNo()).isEqualTo(parsed.getOutTradeNo());
+    assertThat(ours.amountCents()).isEqualTo(parsed.getAmount().getTotal().longValue());
+  }
+
+  @Test
+  void reSerialisedBodyNoLongerVerifies() {
+    Notification n = WechatV3Notifications.payment("V3-R", "4200000000202611290000000002", 100);
+    String reSerialised = new JsonObject(new String(n.body(), StandardCharsets.UTF_8)).encodePrettily();
+    assertThatThrownBy(() -> channel(Duration.ZERO, Clock.systemUTC()).verify(request(n.withBody(reSerialised))))
+        .isInstanceOfSatisfying(RejectedNotification.class,
+            r -> assertThat(r.reason()).isEqualTo(Reason.BAD_SIGNATURE));
+  }
+}

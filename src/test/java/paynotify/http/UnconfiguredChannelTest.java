@@ -1,0 +1,30 @@
+package paynotify.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import paynotify.testsupport.Http.Reply;
+import paynotify.testsupport.TestDatabase;
+import paynotify.testsupport.TestService;
+import paynotify.testsupport.WechatV2Notifications;
+
+/** A channel that is not configured answers 404 and books nothing. */
+@Tag("db")
+class UnconfiguredChannelTest {
+
+  @Test
+  void unconfiguredChannelAnswers404() {
+    TestDatabase db = TestDatabase.get();
+    db.reset();
+    db.insertOrder("U1", 100);
+    JsonObject off = new JsonObject().put("wechat_v2", new JsonObject().put("appid", "").put("mch_id", "").put("api_key", ""));
+    try (TestService service = TestService.start(db.settings(), off)) {
+      Reply reply = service.send(WechatV2Notifications.signed(WechatV2Notifications.payment("U1", "T-U1", 100, 0)));
+      assertThat(reply.status()).isEqualTo(404);
+      assertThat(reply.body()).contains("/notify/wechat/v2 is not configured");
+    }
+    assertThat(db.count("SELECT COUNT(*) FROM payments")).isZero();
+  }
+}
