@@ -2,7 +2,8 @@
 # Notify benchmark: first deliveries and duplicates through the service (started with
 # scripts/start.sh and its JVM options) versus the same three-statement transaction over plain
 # JDBC (the ceiling), all in one run on one embedded MariaDB. Prints ratios and the peak RSS.
-#   scripts/bench.sh [--n 20000] [--c 64] [--m 1000] [--k 10] [--warmup 5000]
+#   scripts/bench.sh [--channel alipay|wechat_v2|wechat_v3|epay] [--n 20000] [--c 64] [--m 1000] [--k 10]
+#                    [--warmup 20000]
 # Not a test: figures drift on a noisy 2-core machine; compare ratios from the same run.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -30,12 +30,19 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 import java.util.stream.IntStream;
 import paynotify.app.AppConfig.DatabaseSettings;
 import paynotify.app.DatabaseMigrations;
 import paynotify.app.EmbeddedDatabase;
 import paynotify.testsupport.AlipayNotifications;
+import paynotify.testsupport.ChannelFixture;
+import paynotify.testsupport.EpayNotifications;
+import paynotify.testsupport.Http.Reply;
+import paynotify.testsupport.Notification;
 import paynotify.testsupport.TestDatabase;
+import paynotify.testsupport.WechatV2Notifications;
+import paynotify.testsupport.WechatV3Notifications;
 
 /**
  * The notify benchmark (run by scripts/bench.sh, not a test). In one run, on one embedded
@@ -55,9 +62,10 @@ public final class NotifyBench {
     int k = Integer.parseInt(opt.getOrDefault("k", "10"));
     int warmup = Integer.parseInt(opt.getOrDefault("warmup", "20000"));
     Path work = Path.of(opt.getOrDefault("dir", "target/bench"));
+    String channel = opt.getOrDefault("channel", "alipay");
 
-    System.out.printf("paynotify bench: N=%d first deliveries, M=%d x K=%d duplicates, concurrency C=%d, warm-up %d%n",
-        n, m, k, c, warmup);
+    System.out.printf("paynotify bench: channel %s, N=%d first deliveries, M=%d x K=%d duplicates, concurrency C=%d,"
+        + " warm-up %d%n", channel, n, m, k, c, warmup);
     try (EmbeddedDatabase mariadb = EmbeddedDatabase.start(work.resolve("mariadb"), TestDatabase.NAME)) {
       DatabaseSettings db = TestDatabase.settings("127.0.0.1", mariadb.port(), "");
       TestDatabase.createFresh(db);
@@ -65,12 +73,12 @@ public final class NotifyBench {
       createOrders(db, "B", n);
       createOrders(db, "J", warmup + n);
 
-      System.out.println("signing notifications (the official key, as Alipay would) ...");
-      Signer signer = new Signer();
-      List<byte[]> warmFirst = signer.bodies("W", warmup, 1, 0);
-      List<byte[]> warmCopies = signer.bodies("W", warmup / 2, 1, 1);
-      List<byte[]> first = signer.bodies("B", n, 1, 0);
-      List<byte[]> copies = signer.bodies("B", m, k, 1); // re-signed copies of payments booked before
+      System.out.println("signing notifications (with the platform's test keys) ...");
+      Generator generator = Generator.of(channel);
+      List<Notification> warmFirst = generator.notifications("W", warmup, 1, 0);
+      List<Notification> warmCopies = generator.notifications("W", warmup / 2, 1, 1);
+      List<Notification> first = generator.notifications("B", n, 1, 0);
+      List<Notification> copies = generator.notifications("B", m, k, 1); // re-signed copies of booked payments
 
       Process service = startService(work, db);
       Vertx vertx = Vertx.vertx();
@@ -80,8 +88,8 @@ public final class NotifyBench {
             new PoolOptions().setHttp1MaxSize(c));
         CpuMeter cpu = new CpuMeter(service.pid(), mariadbPid(work), db);
         // JIT warm-up of both paths and of the ceiling, not reported.
-        fire(client, port, warmFirst, c);
-        fire(client, port, warmCopies, c);
+        fire(client, port, warmFirst, c, generator.success());
+        fire(client, port, warmCopies, c, generator.success());
         Ceiling.run(db, "J", 0, warmup, c);
 
         // Rounds alternate service and ceiling, so that drift on a noisy machine hits both alike.
@@ -89,12 +97,12 @@ public final class NotifyBench {
         List<Result> dups = new ArrayList<>();
         List<Result> ceilings = new ArrayList<>();
         for (int r = 0; r < ROUNDS; r++) {
-          List<byte[]> firstSlice = slice(first, r);
-          List<byte[]> copySlice = slice(copies, r);
+          List<Notification> firstSlice = slice(first, r);
+          List<Notification> copySlice = slice(copies, r);
           int from = warmup + r * n / ROUNDS;
-          firsts.add(cpu.measure(() -> fire(client, port, firstSlice, c)));
+          firsts.add(cpu.measure(() -> fire(client, port, firstSlice, c, generator.success())));
           ceilings.add(cpu.measure(() -> Ceiling.run(db, "J", from, n / ROUNDS, c)));
-          dups.add(cpu.measure(() -> fire(client, port, copySlice, c)));
+          dups.add(cpu.measure(() -> fire(client, port, copySlice, c, generator.success())));
         }
         long rssKb = peakRssKb(service.pid());
         long booked = countPayments(db, "B");
@@ -190,41 +198,43 @@ public final class NotifyBench {
     }
   }
 
-  /** Sends every body with {@code c} requests in flight; latency from send to full reply. */
-  static Result fire(HttpClient client, int port, List<byte[]> bodies, int c) {
+  /** Sends every notification with {@code c} requests in flight; latency from send to full reply. */
+  static Result fire(HttpClient client, int port, List<Notification> notifications, int c, Predicate<Reply> success) {
     AtomicInteger next = new AtomicInteger();
     AtomicInteger ok = new AtomicInteger();
-    long[] latencies = new long[bodies.size()];
-    RequestOptions target = new RequestOptions().setMethod(HttpMethod.POST).setHost("127.0.0.1").setPort(port)
-        .setURI("/notify/alipay").putHeader("Content-Type", FORM);
+    long[] latencies = new long[notifications.size()];
     long start = System.nanoTime();
     List<Future<Void>> workers = new ArrayList<>();
     for (int w = 0; w < c; w++) {
       Promise<Void> done = Promise.promise();
-      sendNext(client, target, bodies, next, ok, latencies, done);
+      sendNext(client, port, notifications, success, next, ok, latencies, done);
       workers.add(done.future());
     }
     Future.all(workers).await();
     return new Result(ok.get(), System.nanoTime() - start, latencies);
   }
 
-  private static void sendNext(HttpClient client, RequestOptions target, List<byte[]> bodies, AtomicInteger next,
-      AtomicInteger ok, long[] latencies, Promise<Void> done) {
+  private static void sendNext(HttpClient client, int port, List<Notification> notifications, Predicate<Reply> success,
+      AtomicInteger next, AtomicInteger ok, long[] latencies, Promise<Void> done) {
     int i = next.getAndIncrement();
-    if (i >= bodies.size()) {
+    if (i >= notifications.size()) {
       done.complete();
       return;
     }
+    Notification n = notifications.get(i);
+    RequestOptions target = new RequestOptions().setMethod(HttpMethod.valueOf(n.method())).setHost("127.0.0.1")
+        .setPort(port).setURI(n.path() + (n.query() == null ? "" : "?" + n.query()));
+    n.headers().forEach(target::putHeader);
     long sent = System.nanoTime();
     client.request(target)
-        .compose(req -> req.send(Buffer.buffer(bodies.get(i))))
-        .compose(resp -> resp.body().map(b -> resp.statusCode() == 200 && b.toString().equals("success")))
+        .compose(req -> req.send(Buffer.buffer(n.body())))
+        .compose(resp -> resp.body().map(b -> success.test(new Reply(resp.statusCode(), b.toString()))))
         .onComplete(ar -> {
           latencies[i] = (System.nanoTime() - sent) / 1000;
           if (ar.succeeded() && ar.result()) {
             ok.incrementAndGet();
           }
-          sendNext(client, target, bodies, next, ok, latencies, done);
+          sendNext(client, port, notifications, success, next, ok, latencies, done);
         });
   }
 
@@ -257,21 +267,27 @@ public final class NotifyBench {
     }
   }
 
-  /** Launches scripts/start.sh (its JVM options) on the bench database, Alipay with the test key. */
+  /** Launches scripts/start.sh (its JVM options) on the bench database, every channel with its test keys. */
   private static Process startService(Path work, DatabaseSettings db) throws IOException {
     Files.createDirectories(work);
-    Path key = work.resolve("alipay_public_key.pem");
-    Files.writeString(key, AlipayNotifications.PUBLIC_KEY_PEM);
+    Path alipayKey = Files.writeString(work.resolve("alipay_public_key.pem"), AlipayNotifications.PUBLIC_KEY_PEM);
+    Path v3Key = Files.writeString(work.resolve("wechatpay_public_key.pem"), WechatV3Notifications.PUBLIC_KEY_PEM);
     Path config = work.resolve("bench.yaml");
     Files.writeString(config, String.join("\n",
         "http:", "  port: 0",
         "database:", "  host: 127.0.0.1", "  port: " + db.port(), "  name: " + db.name(), "  user: root",
-        "alipay:", "  app_id: \"" + AlipayNotifications.APP_ID + "\"", "  seller_id: \"" + AlipayNotifications.SELLER_ID + "\"",
-        "  public_key_file: " + key.toAbsolutePath(), ""));
-    return new ProcessBuilder("scripts/start.sh", "--config", config.toAbsolutePath().toString())
-        .redirectErrorStream(true)
-        .redirectOutput(work.resolve("service.log").toFile())
-        .start();
+        "alipay:", "  app_id: \"" + AlipayNotifications.APP_ID + "\"",
+        "  seller_id: \"" + AlipayNotifications.SELLER_ID + "\"", "  public_key_file: " + alipayKey.toAbsolutePath(),
+        "wechat_v2:", "  appid: " + WechatV2Notifications.APP_ID, "  mch_id: \"" + WechatV2Notifications.MCH_ID + "\"",
+        "wechat_v3:", "  mchid: \"" + WechatV3Notifications.MCH_ID + "\"", "  appid: " + WechatV3Notifications.APP_ID,
+        "  platform_keys:", "    - id: " + WechatV3Notifications.PUBLIC_KEY_ID, "      key_file: " + v3Key.toAbsolutePath(),
+        "epay:", "  pid: \"" + EpayNotifications.PID + "\"", ""));
+    // The secrets travel the way a site owner's would: in the environment.
+    ProcessBuilder service = new ProcessBuilder("scripts/start.sh", "--config", config.toAbsolutePath().toString());
+    service.environment().put("PAYNOTIFY_WECHAT_V2_API_KEY", WechatV2Notifications.API_KEY);
+    service.environment().put("PAYNOTIFY_WECHAT_V3_APIV3_KEY", WechatV3Notifications.APIV3_KEY);
+    service.environment().put("PAYNOTIFY_EPAY_KEY", EpayNotifications.KEY);
+    return service.redirectErrorStream(true).redirectOutput(work.resolve("service.log").toFile()).start();
   }
 
   /** The port the service logs once it listens. */
@@ -346,40 +362,76 @@ public final class NotifyBench {
     return opt;
   }
 
-  /** RSA2-signs notification bodies in parallel (the content rule of the official SDK). */
-  static final class Signer {
-    private final PrivateKey key;
+  /** Signed notifications of one channel, made in parallel before the clock starts. */
+  interface Generator {
+    Notification make(String orderNo, String tradeNo, long cents, int attempt) throws Exception;
 
-    Signer() throws Exception {
-      key = KeyFactory.getInstance("RSA").generatePrivate(
-          new PKCS8EncodedKeySpec(Base64.getDecoder().decode(AlipayNotifications.PRIVATE_KEY)));
+    Predicate<Reply> success();
+
+    static Generator of(String channel) throws Exception {
+      ChannelFixture fixture = switch (channel) {
+        case "alipay" -> null;
+        case "wechat_v2" -> ChannelFixture.wechatV2();
+        case "wechat_v3" -> ChannelFixture.wechatV3();
+        case "epay" -> ChannelFixture.epay();
+        default -> throw new IllegalArgumentException("--channel: alipay, wechat_v2, wechat_v3 or epay");
+      };
+      return fixture == null ? new AlipaySigner() : new Generator() {
+        public Notification make(String orderNo, String tradeNo, long cents, int attempt) throws Exception {
+          return fixture.payment(orderNo, tradeNo, cents, attempt);
+        }
+
+        public Predicate<Reply> success() {
+          return fixture.success();
+        }
+      };
     }
 
     /**
      * {@code copies} deliveries of each of the first {@code count} orders of {@code prefix}, each
-     * re-signed with its own notify_time (as Alipay's retries are); {@code generation} keeps the
-     * times of later copies apart from earlier ones.
+     * signed anew (as retries are); the copies of one notification are adjacent, so that with C
+     * requests in flight they arrive together.
      */
-    List<byte[]> bodies(String prefix, int count, int copies, int generation) {
-      // The copies of one notification are adjacent: with C requests in flight they arrive together.
+    default List<Notification> notifications(String prefix, int count, int copies, int generation) {
       return IntStream.range(0, count * copies).parallel().mapToObj(j -> {
         int i = j / copies;
-        Map<String, String> p = AlipayNotifications.payment(prefix + i, "T" + prefix + i,
-            paynotify.channel.Money.format(amountCents(i)));
-        p.put("notify_time", LocalDateTime.of(2026, 11, 29, 10, 0).plusDays(generation).plusSeconds(j)
-            .toString().replace('T', ' '));
-        String content = com.alipay.api.internal.util.AlipaySignature.getSignCheckContentV1(new java.util.HashMap<>(p));
         try {
-          Signature s = Signature.getInstance("SHA256withRSA");
-          s.initSign(key);
-          s.update(content.getBytes(StandardCharsets.UTF_8));
-          p.put("sign_type", "RSA2");
-          p.put("sign", Base64.getEncoder().encodeToString(s.sign()));
+          return make(prefix + i, "T" + prefix + i, amountCents(i), generation * 1_000_000 + j);
         } catch (Exception e) {
           throw new IllegalStateException(e);
         }
-        return AlipayNotifications.form(p, StandardCharsets.UTF_8).getBytes(StandardCharsets.US_ASCII);
       }).toList();
+    }
+  }
+
+  /**
+   * Alipay notifications signed fast: the SDK's sign content, RSA2 by the JDK with the key parsed
+   * once (the SDK's rsaSign parses it on every call; the signature bytes are the same).
+   */
+  static final class AlipaySigner implements Generator {
+    private final PrivateKey key;
+
+    AlipaySigner() throws Exception {
+      key = KeyFactory.getInstance("RSA").generatePrivate(
+          new PKCS8EncodedKeySpec(Base64.getDecoder().decode(AlipayNotifications.PRIVATE_KEY)));
+    }
+
+    @Override
+    public Notification make(String orderNo, String tradeNo, long cents, int attempt) throws Exception {
+      Map<String, String> p = AlipayNotifications.payment(orderNo, tradeNo, paynotify.channel.Money.format(cents));
+      p.put("notify_time", LocalDateTime.of(2026, 11, 29, 10, 0).plusSeconds(attempt).toString().replace('T', ' '));
+      String content = com.alipay.api.internal.util.AlipaySignature.getSignCheckContentV1(new java.util.HashMap<>(p));
+      Signature s = Signature.getInstance("SHA256withRSA");
+      s.initSign(key);
+      s.update(content.getBytes(StandardCharsets.UTF_8));
+      p.put("sign_type", "RSA2");
+      p.put("sign", Base64.getEncoder().encodeToString(s.sign()));
+      return Notification.post("/notify/alipay", FORM, AlipayNotifications.form(p, StandardCharsets.UTF_8));
+    }
+
+    @Override
+    public Predicate<Reply> success() {
+      return r -> r.status() == 200 && r.body().equals("success");
     }
   }
 

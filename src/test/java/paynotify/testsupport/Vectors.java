@@ -1,11 +1,18 @@
 package paynotify.testsupport;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import paynotify.channel.NotifyChannel;
+import paynotify.channel.NotifyEvent;
+import paynotify.channel.NotifyRequest;
+import paynotify.channel.RejectedNotification;
 
 /** The shared test vectors (src/test/resources/vectors, a copy of shared/vectors). */
 public final class Vectors {
@@ -17,6 +24,29 @@ public final class Vectors {
     } catch (IOException | NullPointerException e) {
       throw new IllegalStateException("vectors for " + channel + " not found", e);
     }
+  }
+
+  /**
+   * The vector's verdict: a channel refuses an invalid case, and turns a valid one into the
+   * listed order_no, trade_no, amount_cents, event_kind and channel status.
+   */
+  public static void assertVerdict(NotifyChannel channel, NotifyRequest request, JsonObject expect) {
+    if (!expect.getBoolean("valid")) {
+      assertThatThrownBy(() -> channel.verify(request)).isInstanceOf(RejectedNotification.class);
+      return;
+    }
+    NotifyEvent e;
+    try {
+      e = channel.verify(request);
+    } catch (RejectedNotification r) {
+      throw new AssertionError("rejected a valid vector: " + r.getMessage(), r);
+    }
+    JsonObject n = expect.getJsonObject("normalized");
+    assertThat(e.orderNo()).isEqualTo(n.getString("order_no"));
+    assertThat(e.tradeNo()).isEqualTo(n.getString("trade_no"));
+    assertThat(e.amountCents()).isEqualTo(n.getLong("amount_cents"));
+    assertThat(e.kind().name().toLowerCase()).isEqualTo(n.getString("event_kind"));
+    assertThat(e.channelStatus()).isEqualTo(n.getString("channel_status"));
   }
 
   public static List<JsonObject> cases(JsonObject file) {

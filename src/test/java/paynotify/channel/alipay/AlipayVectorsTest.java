@@ -10,10 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -22,9 +18,6 @@ import paynotify.channel.NotifyRequest;
 import paynotify.channel.PublicKeys;
 import paynotify.channel.RejectedNotification;
 import paynotify.testsupport.AlipayNotifications;
-import paynotify.testsupport.Http.Reply;
-import paynotify.testsupport.TestDatabase;
-import paynotify.testsupport.TestService;
 import paynotify.testsupport.Vectors;
 
 /** 10. Our verifier agrees with alipay-sdk-java on every shared vector, over HTTP and directly. */
@@ -53,29 +46,13 @@ class AlipayVectorsTest {
     JsonObject expect = c.getJsonObject("expect");
     NotifyRequest request = new NotifyRequest("POST", MultiMap.caseInsensitiveMultiMap(), null,
         Buffer.buffer(c.getJsonObject("request").getString("body").getBytes(StandardCharsets.UTF_8)));
-    if (!expect.getBoolean("valid")) {
-      assertThatThrownBy(() -> CHANNEL.verify(request)).isInstanceOf(RejectedNotification.class);
-      return;
-    }
-    NotifyEvent event = verified(request);
+    Vectors.assertVerdict(CHANNEL, request, expect);
     JsonObject n = expect.getJsonObject("normalized");
-    assertThat(event.orderNo()).isEqualTo(n.getString("order_no"));
-    assertThat(event.tradeNo()).isEqualTo(n.getString("trade_no"));
-    assertThat(event.amountCents()).isEqualTo(n.getLong("amount_cents"));
-    assertThat(event.kind().name().toLowerCase()).isEqualTo(n.getString("event_kind"));
-    assertThat(event.channelStatus()).isEqualTo(n.getString("channel_status"));
-    if (STATUS_OF_KIND.containsKey(n.getString("event_kind"))) {
+    if (n != null && STATUS_OF_KIND.containsKey(n.getString("event_kind"))) {
       assertThat(STATUS_OF_KIND.get(n.getString("event_kind"))).isEqualTo(n.getString("status"));
     }
   }
 
-  private static NotifyEvent verified(NotifyRequest request) {
-    try {
-      return CHANNEL.verify(request);
-    } catch (RejectedNotification e) {
-      throw new AssertionError("rejected a valid vector: " + e.getMessage(), e);
-    }
-  }
 
   /** Notifications signed at test time by the official SDK, with content the vectors do not cover. */
   @Test
