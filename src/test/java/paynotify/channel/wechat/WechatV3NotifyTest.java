@@ -4,11 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
+import java.security.KeyStore;
+import java.security.PrivateKey;
+import java.security.cert.X509Certificate;
 import java.util.Base64;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import paynotify.testsupport.Http.Reply;
@@ -148,5 +154,38 @@ class WechatV3NotifyTest extends ServiceTestBase {
           System.currentTimeMillis() / 1000, second.getPrivate(), "PUB_KEY_ID_SECOND")).status()).isEqualTo(204);
     }
     assertThat(db.count("SELECT COUNT(*) FROM payments")).isEqualTo(2);
+  }
+
+  /** A platform certificate (made here by the JDK's keytool) is named by its serial, as WeChat sends it. */
+  @Test
+  void platformCertificateIsKnownByItsSerial(@TempDir Path dir) throws Exception {
+    Path store = dir.resolve("platform.p12");
+    Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
+        "-genkeypair", "-alias", "wechatpay", "-keyalg", "RSA", "-keysize", "2048", "-validity", "3650",
+        "-dname", "CN=Tenpay.com Root CA test", "-storetype", "PKCS12", "-keystore", store.toString(),
+        "-storepass", "changeit").redirectErrorStream(true).start();
+    assertThat(keytool.waitFor()).isZero();
+    KeyStore keys = KeyStore.getInstance("PKCS12");
+    try (var in = Files.newInputStream(store)) {
+      keys.load(in, "changeit".toCharArray());
+    }
+    X509Certificate cert = (X509Certificate) keys.getCertificate("wechatpay");
+    Path pem = Files.writeString(dir.resolve("cert.pem"), "-----BEGIN CERTIFICATE-----\n"
+        + Base64.getMimeEncoder().encodeToString(cert.getEncoded()) + "\n-----END CERTIFICATE-----\n");
+    String serial = cert.getSerialNumber().toString(16).toUpperCase();
+    PrivateKey certKey = (PrivateKey) keys.getKey("wechatpay", "changeit".toCharArray());
+
+    db.insertOrder("V8", 100);
+    JsonArray platformKeys = new JsonArray()
+        .add(new JsonObject().put("id", WechatV3Notifications.PUBLIC_KEY_ID).put("key", WechatV3Notifications.PUBLIC_KEY_PEM))
+        .add(new JsonObject().put("key_file", pem.toString()));
+    try (TestService withCert = TestService.start(db.settings(),
+        new JsonObject().put("wechat_v3", new JsonObject().put("platform_keys", platformKeys)))) {
+      Notification n = WechatV3Notifications.notification(
+          WechatV3Notifications.transaction("V8", "4200000000202611290000000008", 100),
+          System.currentTimeMillis() / 1000, certKey, serial);
+      assertThat(withCert.send(n).status()).isEqualTo(204);
+    }
+    assertThat(db.payments("4200000000202611290000000008")).isEqualTo(1);
   }
 }
