@@ -108,9 +108,12 @@ public final class NotifyVerticle extends VerticleBase {
             ctx.request().query(), body));
       } catch (RejectedNotification r) {
         LOG.warn("{} notify from {} rejected ({}): {}", channel.endpoint(), remote, r.reason(), r.getMessage());
-        NotifyLog.record(db, trace, Outcome.REJECTED.code(), null, r.reason() + ": " + r.getMessage())
-            .onFailure(err -> LOG.warn("could not write notify_log for a rejected notify: {}", err.getMessage()))
-            .onComplete(logged -> reply(ctx, channel.failure(r.status(), r.reason().name().toLowerCase())));
+        logThenReply(ctx, trace, Outcome.REJECTED, r.reason() + ": " + r.getMessage(),
+            channel.failure(r.status(), r.reason().name().toLowerCase()));
+        return;
+      } catch (RuntimeException bug) { // input our parsing did not foresee: refuse it, say so, keep serving
+        LOG.error("{} notify from {} could not be read", channel.endpoint(), remote, bug);
+        logThenReply(ctx, trace, Outcome.ERROR, "unreadable: " + bug, channel.failure(500, "internal error"));
         return;
       }
       booking.book(event, trace).onComplete(booked -> {
@@ -121,6 +124,12 @@ public final class NotifyVerticle extends VerticleBase {
         }
       });
     });
+  }
+
+  private void logThenReply(RoutingContext ctx, Trace trace, Outcome outcome, String detail, Reply reply) {
+    NotifyLog.record(db, trace, outcome.code(), null, detail)
+        .onFailure(err -> LOG.warn("could not write notify_log: {}", err.getMessage()))
+        .onComplete(logged -> reply(ctx, reply));
   }
 
   private void answer(RoutingContext ctx, NotifyChannel channel, NotifyEvent event, BookingResult result) {

@@ -5,6 +5,7 @@ import io.vertx.core.json.JsonObject;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
+import java.security.ProviderException;
 import java.security.PublicKey;
 import java.time.Clock;
 import java.time.Duration;
@@ -106,12 +107,16 @@ public final class WechatV3Channel implements NotifyChannel {
     if (!RsaSignatures.verify(key, "SHA256withRSA", signedMessage(timestamp, nonce, body), signature)) {
       throw new RejectedNotification(Reason.BAD_SIGNATURE, "Wechatpay-Signature does not verify with platform key " + serial);
     }
-    JsonObject notification = json(body, "body");
-    JsonObject resource = notification.getJsonObject("resource");
-    if (resource == null) {
-      throw RejectedNotification.malformed("no resource in the notification");
+    try {
+      JsonObject notification = json(body, "body");
+      JsonObject resource = notification.getJsonObject("resource");
+      if (resource == null) {
+        throw RejectedNotification.malformed("no resource in the notification");
+      }
+      return normalise(notification.getString("event_type", ""), decrypt(resource));
+    } catch (ClassCastException e) { // a field of another JSON type than WeChat's
+      throw RejectedNotification.malformed("unexpected JSON structure: " + e.getMessage());
     }
-    return normalise(notification.getString("event_type", ""), decrypt(resource));
   }
 
   private NotifyEvent normalise(String eventType, JsonObject plain) throws RejectedNotification {
@@ -171,8 +176,12 @@ public final class WechatV3Channel implements NotifyChannel {
       aes.init(Cipher.DECRYPT_MODE, apiV3Key,
           new GCMParameterSpec(128, resource.getString("nonce", "").getBytes(StandardCharsets.UTF_8)));
       aes.updateAAD(resource.getString("associated_data", "").getBytes(StandardCharsets.UTF_8));
-      plain = aes.doFinal(Base64.getDecoder().decode(resource.getString("ciphertext", "")));
-    } catch (GeneralSecurityException | IllegalArgumentException | ClassCastException e) {
+      byte[] sealed = Base64.getDecoder().decode(resource.getString("ciphertext", ""));
+      if (sealed.length < 16) {
+        throw new GeneralSecurityException("shorter than the 16-byte tag");
+      }
+      plain = aes.doFinal(sealed);
+    } catch (GeneralSecurityException | IllegalArgumentException | ClassCastException | ProviderException e) {
       throw new RejectedNotification(Reason.DECRYPT_FAILED,
           "resource does not decrypt with the configured APIv3 key (wechat_v3.apiv3_key_file)");
     }

@@ -126,4 +126,14 @@ class WechatV3VectorsTest {
         .isInstanceOfSatisfying(RejectedNotification.class,
             r -> assertThat(r.reason()).isEqualTo(Reason.BAD_SIGNATURE));
   }
+
+  @Test
+  void jsonOfUnexpectedShapeIsMalformedNotACrash() {
+    for (String body : new String[] {"[]", "{\"resource\":\"text\"}", "{\"resource\":{\"nonce\":5}}", "not json"}) {
+      Notification n = WechatV3Notifications.signedBody(body, System.currentTimeMillis() / 1000,
+          WechatV3Notifications.PRIVATE_KEY, WechatV3Notifications.PUBLIC_KEY_ID);
+      assertThatThrownBy(() -> channel(Duration.ZERO, Clock.systemUTC()).verify(request(n)))
+          .as(body).isInstanceOf(RejectedNotification.class);
+    }
+  }
 }
