@@ -12,23 +12,22 @@ import paynotify.channel.EventKind;
 import paynotify.channel.FormBody;
 import paynotify.channel.Ids;
 import paynotify.channel.Money;
-import paynotify.channel.NotifyChannel;
 import paynotify.channel.NotifyEvent;
 import paynotify.channel.NotifyRequest;
+import paynotify.channel.PlainTextReplies;
 import paynotify.channel.PlatformTime;
-import paynotify.channel.RejectedNotification;
 import paynotify.channel.RejectedNotification.Reason;
+import paynotify.channel.RejectedNotification;
 
 /**
  * Alipay open-platform asynchronous notification ({@code POST /notify/alipay}, form-urlencoded).
  * Parsed once in the charset the notification names, verified, then normalised.
  */
-public final class AlipayChannel implements NotifyChannel {
+public final class AlipayChannel implements PlainTextReplies {
   public static final String NAME = "alipay";
 
   private static final Set<String> CHARSETS = Set.of("utf-8", "gbk", "gb2312", "gb18030");
   private static final DateTimeFormatter ALIPAY_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
-  private static final Reply SUCCESS = new Reply(200, "text/plain", "success");
 
   private final AlipaySignature signature;
   private final String appId;
@@ -49,16 +48,6 @@ public final class AlipayChannel implements NotifyChannel {
   @Override
   public String path() {
     return "/notify/alipay";
-  }
-
-  @Override
-  public Reply success() {
-    return SUCCESS;
-  }
-
-  @Override
-  public Reply failure(int status, String reason) {
-    return new Reply(status, "text/plain", "fail");
   }
 
   @Override

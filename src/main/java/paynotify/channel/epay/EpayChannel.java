@@ -10,21 +10,20 @@ import paynotify.channel.EventKind;
 import paynotify.channel.FormBody;
 import paynotify.channel.Ids;
 import paynotify.channel.Money;
-import paynotify.channel.NotifyChannel;
 import paynotify.channel.NotifyEvent;
 import paynotify.channel.NotifyRequest;
+import paynotify.channel.PlainTextReplies;
 import paynotify.channel.PlatformTime;
-import paynotify.channel.RejectedNotification;
 import paynotify.channel.RejectedNotification.Reason;
+import paynotify.channel.RejectedNotification;
 
 /**
  * Epay-style aggregators (彩虹易支付 and compatibles), {@code GET} or {@code POST /notify/epay}:
  * {@code sign = md5(sorted non-empty params except sign/sign_type, k=v joined with & + key)},
  * lower-case hex, as {@code Payment.php} of the reference implementation computes it.
  */
-public final class EpayChannel implements NotifyChannel {
+public final class EpayChannel implements PlainTextReplies {
   public static final String PLATFORM = "epay";
-  private static final Reply SUCCESS = new Reply(200, "text/plain", "success");
 
   private final String pid;
   private final String key;
@@ -47,16 +46,6 @@ public final class EpayChannel implements NotifyChannel {
   @Override
   public boolean acceptsGet() {
     return true; // the reference platform calls the notify URL with a GET query string
-  }
-
-  @Override
-  public Reply success() {
-    return SUCCESS;
-  }
-
-  @Override
-  public Reply failure(int status, String reason) {
-    return new Reply(status, "text/plain", "fail");
   }
 
   @Override

@@ -1,0 +1,19 @@
+package paynotify.channel;
+
+/**
+ * The reply words of Alipay and of the epay aggregators modelled on it: {@code success} stops the
+ * retries, anything else (we send {@code fail}) makes the platform retry.
+ */
+public interface PlainTextReplies extends NotifyChannel {
+  Reply SUCCESS = new Reply(200, "text/plain", "success");
+
+  @Override
+  default Reply success() {
+    return SUCCESS;
+  }
+
+  @Override
+  default Reply failure(int status, String reason) {
+    return new Reply(status, "text/plain", "fail");
+  }
+}
