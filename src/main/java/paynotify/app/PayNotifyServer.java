@@ -12,28 +12,33 @@ import paynotify.app.AppConfig.DatabaseSettings;
 import paynotify.booking.EventBooking;
 import paynotify.http.NotifyVerticle;
 import paynotify.store.Database;
+import paynotify.store.Housekeeping;
 import paynotify.store.KeyPurge;
+import paynotify.store.PendingRefundCheck;
 import paynotify.store.SqlQueries;
 
 /**
  * The running service on one Vert.x instance: the database pool, the notify verticle (one
- * instance per event loop, sharing the port and the pool) and the purge timer.
+ * instance per event loop, sharing the port and the pool) and the housekeeping timer.
  */
 public final class PayNotifyServer {
   private final Vertx vertx;
   private final Database db;
   private final String deploymentId;
   private final int port;
-  private final long purgeTimer;
+  private final long housekeepingTimer;
   private final KeyPurge purge;
+  private final PendingRefundCheck pendingRefunds;
 
-  private PayNotifyServer(Vertx vertx, Database db, String deploymentId, int port, long purgeTimer, KeyPurge purge) {
+  private PayNotifyServer(Vertx vertx, Database db, String deploymentId, int port, long housekeepingTimer,
+      KeyPurge purge, PendingRefundCheck pendingRefunds) {
     this.vertx = vertx;
     this.db = db;
     this.deploymentId = deploymentId;
     this.port = port;
-    this.purgeTimer = purgeTimer;
+    this.housekeepingTimer = housekeepingTimer;
     this.purge = purge;
+    this.pendingRefunds = pendingRefunds;
   }
 
   /** Starts on an already migrated database; fails if it does not answer. */
@@ -43,6 +48,7 @@ public final class PayNotifyServer {
     AtomicReference<NotifyVerticle> first = new AtomicReference<>();
     AppConfig.Retention r = config.retention();
     KeyPurge purge = new KeyPurge(database, r.keys(), r.notifyLog(), r.batchSize());
+    PendingRefundCheck pendingRefunds = new PendingRefundCheck(database, r.keys());
     return database.inTransaction(conn -> conn.query(SqlQueries.PING).execute())
         .recover(err -> Future.failedFuture(new ConfigException(
             "database: " + db + " does not answer: " + err.getMessage())))
@@ -52,7 +58,7 @@ public final class PayNotifyServer {
           return verticle;
         }, new DeploymentOptions().setInstances(config.httpInstances())))
         .map(id -> new PayNotifyServer(vertx, database, id, first.get().actualPort(),
-            purge.schedule(vertx, r.purgeInterval()), purge))
+            new Housekeeping(purge, pendingRefunds).schedule(vertx, r.purgeInterval()), purge, pendingRefunds))
         .onFailure(err -> database.close());
   }
 
@@ -88,9 +94,13 @@ public final class PayNotifyServer {
     return purge;
   }
 
+  public PendingRefundCheck pendingRefunds() {
+    return pendingRefunds;
+  }
+
   /** Stops taking notifications, then closes the pool (in-flight transactions finish first). */
   public Future<Void> stop() {
-    vertx.cancelTimer(purgeTimer);
+    vertx.cancelTimer(housekeepingTimer);
     return vertx.undeploy(deploymentId).eventually(db::close);
   }
 }

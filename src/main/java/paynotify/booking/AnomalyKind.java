@@ -13,7 +13,11 @@ public enum AnomalyKind {
   /** The order has a status this service does not know. */
   UNEXPECTED_ORDER_STATUS,
   /** Same idempotency key or trade, different business content. */
-  CONFLICT;
+  CONFLICT,
+  /** More refunded on a trade than it paid. */
+  OVER_REFUND,
+  /** A refund still waiting for its payment after the retention (flagged by the periodic check). */
+  REFUND_WITHOUT_PAYMENT;
 
   public String code() {
     return name().toLowerCase(java.util.Locale.ROOT);

@@ -13,22 +13,23 @@ import paynotify.store.SqlQueries;
 public final class EventBooking {
   private final Database db;
   private final TransientRetry retry;
-  private final PaymentBooking payments;
+  private final BookingTransaction transaction;
+  private final PaymentBooking payments = new PaymentBooking();
+  private final RefundBooking refunds = new RefundBooking();
 
   public EventBooking(Vertx vertx, Database db, int maxAttempts) {
     this.db = db;
     this.retry = new TransientRetry(vertx, maxAttempts);
-    this.payments = new PaymentBooking(db, retry);
+    this.transaction = new BookingTransaction(db, retry);
   }
 
   public Future<BookingResult> book(NotifyEvent event, Trace trace) {
     return switch (event.kind()) {
-      case PAYMENT -> payments.book(event, trace);
+      case PAYMENT -> transaction.book(event, trace, payments);
+      case REFUND -> transaction.book(event, trace, refunds);
       case CLOSE -> retry.run(() -> closeOrder(event, trace));
       case NONE -> logOnly(event, trace,
           new BookingResult(Outcome.IGNORED, "status " + event.channelStatus() + " books nothing"));
-      case REFUND -> logOnly(event, trace,
-          new BookingResult(Outcome.UNHANDLED, "refund notifications are not booked yet; the platform will retry"));
     };
   }
 

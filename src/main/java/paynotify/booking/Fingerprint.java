@@ -15,7 +15,7 @@ public final class Fingerprint {
 
   public static String of(NotifyEvent e) {
     String fields = String.join("\n", e.channel(), e.kind().keyPart, e.tradeNo(), e.orderNo(),
-        Long.toString(e.amountCents()));
+        Long.toString(e.amountCents()), e.refund() == null ? "" : e.refund().refundNo());
     try {
       byte[] hash = MessageDigest.getInstance("SHA-256").digest(fields.getBytes(StandardCharsets.UTF_8));
       return HexFormat.of().formatHex(hash);

@@ -1,30 +1,24 @@
 package paynotify.booking;
 
-/** What became of a notification; stored lower-case in notify_log.outcome. */
+/**
+ * What became of a notification; stored lower-case in notify_log.outcome. The first five are
+ * answered with the channel's success reply, the last two with its failure reply.
+ */
 public enum Outcome {
   /** Booked now. */
-  PROCESSED(true),
+  PROCESSED,
   /** Already booked earlier: answered exactly like the first delivery. */
-  DUPLICATE(true),
+  DUPLICATE,
   /** Same idempotency key, different business content: recorded as an anomaly, not booked again. */
-  CONFLICT(true),
-  /** Real money that does not fit the order (unknown, amount, paid twice, closed): booked + anomaly. */
-  ANOMALY(true),
-  /** Genuine but nothing to book (e.g. WAIT_BUYER_PAY, a close of an order that is not unpaid). */
-  IGNORED(true),
-  /** Genuine but not handled by this version (refunds): answered with failure so the platform retries. */
-  UNHANDLED(false),
+  CONFLICT,
+  /** Real money that does not fit (unknown order, amount, paid twice, closed, over-refunded): booked + anomaly. */
+  ANOMALY,
+  /** Genuine but nothing to book (e.g. WAIT_BUYER_PAY, a failed refund, a close of an order that is not unpaid). */
+  IGNORED,
   /** Not genuine or malformed: nothing booked. */
-  REJECTED(false),
+  REJECTED,
   /** The database failed before COMMIT: the platform must retry. */
-  ERROR(false);
-
-  /** Whether the platform gets the success reply (and stops retrying). */
-  public final boolean acknowledged;
-
-  Outcome(boolean acknowledged) {
-    this.acknowledged = acknowledged;
-  }
+  ERROR;
 
   public String code() {
     return name().toLowerCase(java.util.Locale.ROOT);

@@ -14,6 +14,7 @@ import java.time.LocalDateTime;
  *                      the trade total (anything else)
  * @param paidAt        when the platform says the buyer paid (payments), else null
  * @param channelStatus the platform's own status word, for logs and anomalies
+ * @param refund        what identifies a refund (REFUND events only), else null
  */
 public record NotifyEvent(
     String channel,
@@ -22,10 +23,36 @@ public record NotifyEvent(
     String tradeNo,
     long amountCents,
     LocalDateTime paidAt,
-    String channelStatus) {
+    String channelStatus,
+    Refund refund) {
 
-  /** Business-level key: retries are re-signed with new timestamps, but keep this. Null without a trade id. */
+  /**
+   * @param refundNo   the platform's refund id (Alipay: out_biz_no)
+   * @param cumulative the amount is the total refunded on the trade so far (Alipay's refund_fee),
+   *                   not this refund's own amount
+   */
+  public record Refund(String refundNo, boolean cumulative) {}
+
+  /** Any event but a refund. */
+  public NotifyEvent(String channel, EventKind kind, String orderNo, String tradeNo, long amountCents,
+      LocalDateTime paidAt, String channelStatus) {
+    this(channel, kind, orderNo, tradeNo, amountCents, paidAt, channelStatus, null);
+  }
+
+  /** A refund of {@code amountCents} (cumulative or not, as {@code refund} says) on trade {@code tradeNo}. */
+  public static NotifyEvent refund(String channel, String orderNo, String tradeNo, long amountCents,
+      String channelStatus, Refund refund) {
+    return new NotifyEvent(channel, EventKind.REFUND, orderNo, tradeNo, amountCents, null, channelStatus, refund);
+  }
+
+  /**
+   * Business-level key ({@code channel:pay:<trade>}, {@code channel:refund:<refund id>}): retries are
+   * re-signed with new timestamps, but keep this. Null without a trade id.
+   */
   public String idempotencyKey() {
+    if (refund != null) {
+      return channel + ":" + kind.keyPart + ":" + refund.refundNo();
+    }
     return tradeNo == null ? null : channel + ":" + kind.keyPart + ":" + tradeNo;
   }
 }

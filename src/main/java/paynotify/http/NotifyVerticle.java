@@ -132,6 +132,7 @@ public final class NotifyVerticle extends VerticleBase {
         .onComplete(logged -> reply(ctx, reply));
   }
 
+  /** Booked, or found booked before: the platform may stop retrying. */
   private void answer(RoutingContext ctx, NotifyChannel channel, NotifyEvent event, BookingResult result) {
     Outcome outcome = result.outcome();
     switch (outcome) {
@@ -140,7 +141,7 @@ public final class NotifyVerticle extends VerticleBase {
           outcome.code(), result.detail());
       default -> LOG.warn("{} {} {}: {}", channel.endpoint(), event.idempotencyKey(), outcome.code(), result.detail());
     }
-    reply(ctx, outcome.acknowledged ? channel.success() : channel.failure(501, "not handled yet, retry later"));
+    reply(ctx, channel.success());
   }
 
   /** Not known to be committed: the platform must retry (a retry of a late commit is a duplicate). */

@@ -1,11 +1,8 @@
 package paynotify.store;
 
 import io.vertx.core.Future;
-import io.vertx.core.Vertx;
 import io.vertx.sqlclient.Tuple;
 import java.time.Duration;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Deletes idempotency keys and notify_log rows older than their retention, in batches of at most
@@ -14,14 +11,12 @@ import org.slf4j.LoggerFactory;
  * lose: uk_trade_no still recognises a re-push of an old payment.
  */
 public final class KeyPurge {
-  private static final Logger LOG = LoggerFactory.getLogger(KeyPurge.class);
   public static final int MAX_BATCH = 1000;
 
   private final Database db;
   private final Duration keyRetention;
   private final Duration logRetention;
   private final int batchSize;
-  private boolean running;
 
   /** What one run deleted, and in how many statements. */
   public record Report(long keysDeleted, long logRowsDeleted, int statements) {}
@@ -34,20 +29,6 @@ public final class KeyPurge {
     this.keyRetention = keyRetention;
     this.logRetention = logRetention;
     this.batchSize = batchSize;
-  }
-
-  /** Runs every {@code period}; a run still going when the next is due is not overlapped. */
-  public long schedule(Vertx vertx, Duration period) {
-    return vertx.setPeriodic(period.toMillis(), id -> {
-      if (running) {
-        return;
-      }
-      running = true;
-      runOnce()
-          .onSuccess(r -> LOG.info("purge: {} expired keys, {} notify_log rows deleted", r.keysDeleted(), r.logRowsDeleted()))
-          .onFailure(err -> LOG.warn("purge failed, will try again next period: {}", err.getMessage()))
-          .onComplete(ar -> running = false);
-    });
   }
 
   public Future<Report> runOnce() {

@@ -30,6 +30,47 @@ public final class SqlQueries {
   public static final String LOCK_ORDER =
       "SELECT status, amount_cents, channel, trade_no FROM orders WHERE order_no = ? FOR UPDATE";
 
+  // Refunds: uk_refund_no is their second layer. The payment row, locked, serialises every refund
+  // of a trade with its payment, so each settlement sees the ones committed before it.
+  public static final String INSERT_REFUND =
+      "INSERT INTO refunds (channel, refund_no, trade_no, order_no, amount_cents, cumulative, status)"
+          + " VALUES (?, ?, ?, ?, ?, ?, ?)";
+
+  public static final String SELECT_REFUND =
+      "SELECT trade_no, amount_cents FROM refunds WHERE channel = ? AND refund_no = ?";
+
+  public static final String LOCK_PAYMENT =
+      "SELECT order_no, amount_cents FROM payments WHERE channel = ? AND trade_no = ? FOR UPDATE";
+
+  // Booking a payment settles the refunds that arrived before it, in the same transaction.
+  public static final String SETTLE_PENDING_REFUNDS =
+      "UPDATE refunds SET status = 'settled' WHERE channel = ? AND trade_no = ? AND status = 'pending'";
+
+  // Refunded so far: own amounts add up; cumulative ones (Alipay) are already totals, so the largest wins.
+  // A locking read: it sees every settlement committed before this transaction took the payment lock.
+  public static final String REFUNDED_TOTAL =
+      "SELECT COALESCE(SUM(CASE WHEN cumulative THEN 0 ELSE amount_cents END), 0)"
+          + " + COALESCE(MAX(CASE WHEN cumulative THEN amount_cents END), 0)"
+          + " FROM refunds WHERE channel = ? AND trade_no = ? AND status = 'settled' FOR UPDATE";
+
+  // The order only moves forward: paid -> partially_refunded -> refunded. Only the order this trade paid.
+  public static final String MARK_ORDER_PARTIALLY_REFUNDED =
+      "UPDATE orders SET status = 'partially_refunded'"
+          + " WHERE order_no = ? AND channel = ? AND trade_no = ? AND status = 'paid'";
+
+  public static final String MARK_ORDER_REFUNDED =
+      "UPDATE orders SET status = 'refunded'"
+          + " WHERE order_no = ? AND channel = ? AND trade_no = ? AND status IN ('paid', 'partially_refunded')";
+
+  // A refund still waiting for its payment after the retention: the payment was lost (or never was).
+  public static final String FLAG_STALE_PENDING_REFUNDS =
+      "INSERT INTO anomalies (kind, channel, order_no, trade_no, amount_cents, detail, dedupe_key)"
+          + " SELECT 'refund_without_payment', channel, order_no, trade_no, amount_cents,"
+          + " CONCAT('refund ', refund_no, ' of trade ', trade_no, ' still waits for its payment: check the bill'),"
+          + " CONCAT('refund_without_payment:', channel, ':', refund_no)"
+          + " FROM refunds WHERE status = 'pending' AND created_at < NOW(3) - INTERVAL ? SECOND"
+          + " ON DUPLICATE KEY UPDATE anomalies.kind = anomalies.kind";
+
   public static final String CLOSE_ORDER =
       "UPDATE orders SET status = 'closed' WHERE order_no = ? AND status = 'unpaid'";
 

@@ -19,7 +19,8 @@ import paynotify.app.EmbeddedDatabase;
  */
 public final class TestDatabase {
   public static final String NAME = "paynotify_test";
-  private static final String[] TABLES = {"anomalies", "notify_log", "payments", "idempotent_keys", "orders"};
+  private static final String[] TABLES =
+      {"anomalies", "notify_log", "refunds", "payments", "idempotent_keys", "orders"};
   private static TestDatabase instance;
 
   private final DatabaseSettings settings;

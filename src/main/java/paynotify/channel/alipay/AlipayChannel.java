@@ -74,12 +74,24 @@ public final class AlipayChannel implements PlainTextReplies {
     long totalCents = Money.yuanToCents("total_amount", params.get("total_amount"));
     String status = params.getOrDefault("trade_status", "");
     EventKind kind = classify(params, status);
+    if (kind == EventKind.REFUND) {
+      return refund(params, orderNo, tradeNo, status);
+    }
     LocalDateTime paidAt = kind == EventKind.PAYMENT ? paidAt(params) : null;
-    // A refund event carries the refunded amount (refund_fee: the total refunded on the trade so far).
-    long amountCents = kind == EventKind.REFUND && !params.getOrDefault("refund_fee", "").isEmpty()
-        ? Money.yuanToCents("refund_fee", params.get("refund_fee"))
-        : totalCents;
-    return new NotifyEvent(NAME, kind, orderNo, tradeNo, amountCents, paidAt, status);
+    return new NotifyEvent(NAME, kind, orderNo, tradeNo, totalCents, paidAt, status);
+  }
+
+  /**
+   * refund_fee is the total refunded on the trade so far (cumulative); out_biz_no names this
+   * refund request. Without out_biz_no, the trade and its cumulative amount name it.
+   */
+  private static NotifyEvent refund(Map<String, String> params, String orderNo, String tradeNo, String status)
+      throws RejectedNotification {
+    long refunded = Money.yuanToCents("refund_fee", params.get("refund_fee"));
+    String refundNo = params.getOrDefault("out_biz_no", "").isEmpty()
+        ? Ids.require(Map.of("refund", tradeNo + "#" + refunded), "refund")
+        : Ids.require(params, "out_biz_no");
+    return NotifyEvent.refund(NAME, orderNo, tradeNo, refunded, status, new NotifyEvent.Refund(refundNo, true));
   }
 
   /**

@@ -115,9 +115,15 @@ public final class WechatV2Channel implements NotifyChannel {
           "req_info does not decrypt with the configured API key (wechat_v2.api_key_file)");
     }
     Map<String, String> info = WechatXml.parse(plain, "root");
-    return new NotifyEvent(PLATFORM, EventKind.REFUND, Ids.require(info, "out_trade_no"),
-        Ids.require(info, "transaction_id"), Money.cents("refund_fee", info.get("refund_fee")), null,
-        info.getOrDefault("refund_status", ""));
+    String orderNo = Ids.require(info, "out_trade_no");
+    String tradeNo = Ids.require(info, "transaction_id");
+    long refunded = Money.cents("refund_fee", info.get("refund_fee"));
+    String status = info.getOrDefault("refund_status", "");
+    if (!status.equals("SUCCESS")) { // CHANGE (failed) or REFUNDCLOSE: recorded, no money moved
+      return new NotifyEvent(PLATFORM, EventKind.NONE, orderNo, tradeNo, refunded, null, "refund " + status);
+    }
+    return NotifyEvent.refund(PLATFORM, orderNo, tradeNo, refunded, status,
+        new NotifyEvent.Refund(Ids.require(info, "refund_id"), false));
   }
 
   private void requireMerchant(Map<String, String> fields) throws RejectedNotification {

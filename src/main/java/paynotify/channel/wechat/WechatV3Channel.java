@@ -126,10 +126,16 @@ public final class WechatV3Channel implements NotifyChannel {
     }
     Map<String, String> ids = Map.of(
         "out_trade_no", plain.getString("out_trade_no", ""),
-        "transaction_id", plain.getString("transaction_id", ""));
+        "transaction_id", plain.getString("transaction_id", ""),
+        "refund_id", plain.getString("refund_id", ""));
     JsonObject amount = plain.getJsonObject("amount", new JsonObject());
-    if (eventType.startsWith("REFUND.")) {
-      return new NotifyEvent(WechatV2Channel.PLATFORM, EventKind.REFUND, Ids.require(ids, "out_trade_no"),
+    if (eventType.equals("REFUND.SUCCESS")) {
+      return NotifyEvent.refund(WechatV2Channel.PLATFORM, Ids.require(ids, "out_trade_no"),
+          Ids.require(ids, "transaction_id"), cents(amount, "refund"), eventType,
+          new NotifyEvent.Refund(Ids.require(ids, "refund_id"), false));
+    }
+    if (eventType.startsWith("REFUND.")) { // ABNORMAL or CLOSED: recorded, no money moved
+      return new NotifyEvent(WechatV2Channel.PLATFORM, EventKind.NONE, Ids.require(ids, "out_trade_no"),
           Ids.require(ids, "transaction_id"), cents(amount, "refund"), null, eventType);
     }
     if (!appId.equals(plain.getString("appid"))) {

@@ -56,9 +56,10 @@ class WechatV3NotifyTest extends ServiceTestBase {
       assertThat(new JsonObject(reply.body()).getString("code")).isEqualTo("FAIL");
       assertThat(db.count("SELECT COUNT(*) FROM payments")).isZero();
       assertThat(db.orderStatus(orderNo)).isEqualTo("unpaid");
-    } else if (plain.containsKey("refund_id")) {
-      assertThat(reply.status()).isEqualTo(501);
-      assertThat(db.string("SELECT outcome FROM notify_log")).isEqualTo("unhandled");
+    } else if (plain.containsKey("refund_id")) { // its payment is not booked here: the refund waits for it
+      assertThat(reply.status()).isEqualTo(204);
+      assertThat(db.string("SELECT CONCAT(refund_no, ' ', amount_cents, ' ', status) FROM refunds"))
+          .isEqualTo(plain.getString("refund_id") + " " + plain.getJsonObject("amount").getLong("refund") + " pending");
     } else {
       assertThat(reply.status()).isEqualTo(204);
       assertThat(db.orderStatus(orderNo)).isEqualTo("paid");

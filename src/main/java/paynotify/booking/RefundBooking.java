@@ -1,0 +1,46 @@
+package paynotify.booking;
+
+import static paynotify.store.SqlQueries.INSERT_REFUND;
+import static paynotify.store.SqlQueries.LOCK_PAYMENT;
+import static paynotify.store.SqlQueries.SELECT_REFUND;
+
+import io.vertx.core.Future;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.SqlConnection;
+import io.vertx.sqlclient.Tuple;
+import paynotify.channel.NotifyEvent;
+
+/**
+ * A refund's writes: lock the trade's payment (this serialises the trade's refunds and its
+ * payment), then the refund row (uk_refund_no): settled at once when the payment is booked,
+ * else pending (待对账) until the payment's booking settles it, whichever comes first.
+ */
+final class RefundBooking implements BookingTransaction.Writes {
+  static final String REFUND = "refund";
+
+  @Override
+  public Future<BookingResult> apply(SqlConnection conn, NotifyEvent e, String key) {
+    NotifyEvent.Refund refund = e.refund();
+    return conn.preparedQuery(LOCK_PAYMENT).execute(Tuple.of(e.channel(), e.tradeNo())).compose(rows -> {
+      Row payment = Rows.first(rows);
+      Tuple refundRow = Tuple.of(e.channel(), refund.refundNo(), e.tradeNo(), e.orderNo(), e.amountCents(),
+          refund.cumulative(), payment == null ? "pending" : "settled");
+      return BookingTransaction.insert(conn, INSERT_REFUND, refundRow, REFUND).compose(inserted -> payment == null
+          ? Future.succeededFuture(new BookingResult(Outcome.PROCESSED, "refund " + refund.refundNo()
+              + " pending: trade " + e.tradeNo() + " is not booked yet (待对账); its payment will settle it"))
+          : RefundSettlement.settle(conn, e.channel(), e.tradeNo(), payment.getString("order_no"),
+              payment.getLong("amount_cents"), key));
+    });
+  }
+
+  @Override
+  public Future<String> difference(SqlConnection conn, NotifyEvent e, String layer) {
+    return conn.preparedQuery(SELECT_REFUND).execute(Tuple.of(e.channel(), e.refund().refundNo())).map(rows -> {
+      Row booked = Rows.single(rows);
+      return booked.getString("trade_no").equals(e.tradeNo()) && booked.getLong("amount_cents") == e.amountCents()
+          ? null
+          : "refund " + e.refund().refundNo() + " was booked for trade " + booked.getString("trade_no") + ", "
+              + booked.getLong("amount_cents") + " cents";
+    });
+  }
+}

@@ -1,0 +1,49 @@
+package paynotify.booking;
+
+import static paynotify.store.SqlQueries.MARK_ORDER_PARTIALLY_REFUNDED;
+import static paynotify.store.SqlQueries.MARK_ORDER_REFUNDED;
+import static paynotify.store.SqlQueries.REFUNDED_TOTAL;
+
+import io.vertx.core.Future;
+import io.vertx.sqlclient.SqlConnection;
+import io.vertx.sqlclient.Tuple;
+import paynotify.channel.Money;
+import paynotify.store.Anomalies;
+import paynotify.store.Anomalies.Anomaly;
+
+/**
+ * Settled refunds against their payment, inside the booking transaction: the trade's refunded
+ * total moves the order forward (paid -> partially_refunded -> refunded, never back), and more
+ * refunded than paid is an anomaly. Called with the payment row locked, so settlements of one
+ * trade happen one after the other.
+ */
+final class RefundSettlement {
+  private RefundSettlement() {}
+
+  /**
+   * @param orderNo   the order the trade paid (the payment's order)
+   * @param paidCents what the trade paid
+   * @param key       the booking's idempotency key, to name an over-refund anomaly
+   */
+  static Future<BookingResult> settle(SqlConnection conn, String channel, String tradeNo, String orderNo,
+      long paidCents, String key) {
+    return conn.preparedQuery(REFUNDED_TOTAL).execute(Tuple.of(channel, tradeNo)).compose(rows -> {
+      long refunded = rows.iterator().next().getLong(0);
+      boolean full = refunded >= paidCents;
+      return conn.preparedQuery(full ? MARK_ORDER_REFUNDED : MARK_ORDER_PARTIALLY_REFUNDED)
+          .execute(Tuple.of(orderNo, channel, tradeNo))
+          .compose(moved -> {
+            String detail = "trade " + tradeNo + " refunded " + Money.format(refunded) + " of "
+                + Money.format(paidCents) + (moved.rowCount() == 1
+                    ? ", order " + orderNo + " -> " + (full ? "refunded" : "partially_refunded") : "");
+            if (refunded <= paidCents) {
+              return Future.succeededFuture(new BookingResult(Outcome.PROCESSED, detail));
+            }
+            String kind = AnomalyKind.OVER_REFUND.code();
+            return Anomalies.record(conn, new Anomaly(kind, channel, orderNo, tradeNo, refunded,
+                    detail + ": more refunded than paid", kind + ":" + key))
+                .map(new BookingResult(Outcome.ANOMALY, kind + ": " + detail));
+          });
+    });
+  }
+}

@@ -1,0 +1,41 @@
+package paynotify.store;
+
+import io.vertx.core.Vertx;
+import java.time.Duration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The periodic work: the purge, then the check for refunds that never met their payment. */
+public final class Housekeeping {
+  private static final Logger LOG = LoggerFactory.getLogger(Housekeeping.class);
+
+  private final KeyPurge purge;
+  private final PendingRefundCheck pendingRefunds;
+  private boolean running;
+
+  public Housekeeping(KeyPurge purge, PendingRefundCheck pendingRefunds) {
+    this.purge = purge;
+    this.pendingRefunds = pendingRefunds;
+  }
+
+  /** Runs every {@code period}; a run still going when the next is due is not overlapped. */
+  public long schedule(Vertx vertx, Duration period) {
+    return vertx.setPeriodic(period.toMillis(), id -> {
+      if (running) {
+        return;
+      }
+      running = true;
+      purge.runOnce()
+          .onSuccess(r -> LOG.info("purge: {} expired keys, {} notify_log rows deleted", r.keysDeleted(),
+              r.logRowsDeleted()))
+          .compose(r -> pendingRefunds.runOnce())
+          .onSuccess(flagged -> {
+            if (flagged > 0) {
+              LOG.warn("{} refund(s) still wait for their payment: see anomalies (refund_without_payment)", flagged);
+            }
+          })
+          .onFailure(err -> LOG.warn("housekeeping failed, will try again next period: {}", err.getMessage()))
+          .onComplete(ar -> running = false);
+    });
+  }
+}
