@@ -25,11 +25,84 @@ public interface ChannelFixture {
   /** Genuinely signed for {@code cents}, then the amount changed in transit. */
   Notification amountTampered(String orderNo, String tradeNo, long cents) throws Exception;
 
+  /**
+   * A refund of {@code refundCents} on a trade that paid {@code paidCents}, of which
+   * {@code refundedSoFar} (this one included) is refunded in all: Alipay reports that total,
+   * WeChat the refund's own amount. Each {@code attempt} is signed anew.
+   */
+  default Notification refund(String orderNo, String tradeNo, long paidCents, String refundNo, long refundCents,
+      long refundedSoFar, int attempt) throws Exception {
+    throw new UnsupportedOperationException(name() + " sends no refund notifications");
+  }
+
   /** What the platform must get back for a booked or duplicate notification. */
   Predicate<Http.Reply> success();
 
   /** What the platform must get back for a refused one (a 4xx and the channel's failure words). */
   Predicate<Http.Reply> refusal();
+
+  static ChannelFixture alipay() {
+    return new ChannelFixture() {
+      public String name() {
+        return "alipay";
+      }
+
+      public String platform() {
+        return "alipay";
+      }
+
+      public Notification payment(String orderNo, String tradeNo, long cents, int attempt) {
+        return alipayForm(AlipayNotifications.retry(
+            AlipayNotifications.payment(orderNo, tradeNo, paynotify.channel.Money.format(cents)), attempt));
+      }
+
+      public Notification refund(String orderNo, String tradeNo, long paidCents, String refundNo, long refundCents,
+          long refundedSoFar, int attempt) {
+        Map<String, String> p = AlipayNotifications.retry(
+            AlipayNotifications.payment(orderNo, tradeNo, paynotify.channel.Money.format(paidCents)), attempt);
+        p.put("trade_status", refundedSoFar >= paidCents ? "TRADE_CLOSED" : "TRADE_SUCCESS");
+        p.put("refund_fee", paynotify.channel.Money.format(refundedSoFar));
+        p.put("gmt_refund", "2026-11-29 14:02:33.512");
+        p.put("out_biz_no", refundNo);
+        return alipayForm(p);
+      }
+
+      public Notification signedByAnotherKey(String orderNo, String tradeNo, long cents) {
+        return Notification.post("/notify/alipay", "application/x-www-form-urlencoded", AlipayNotifications.signedBody(
+            AlipayNotifications.payment(orderNo, tradeNo, paynotify.channel.Money.format(cents)),
+            AlipayNotifications.OTHER_PRIVATE_KEY, java.nio.charset.StandardCharsets.UTF_8));
+      }
+
+      public Notification forAnotherMerchant(String orderNo, String tradeNo, long cents) {
+        Map<String, String> p = AlipayNotifications.payment(orderNo, tradeNo, paynotify.channel.Money.format(cents));
+        p.put("app_id", "2021000000000000");
+        return alipayForm(p);
+      }
+
+      public Notification amountTampered(String orderNo, String tradeNo, long cents) {
+        String amount = paynotify.channel.Money.format(cents);
+        Notification n = alipayForm(AlipayNotifications.payment(orderNo, tradeNo, amount));
+        return n.withBody(new String(n.body()).replace("total_amount=" + amount, "total_amount=" + (cents + 1) + ".00"));
+      }
+
+      private Notification alipayForm(Map<String, String> params) {
+        return Notification.post("/notify/alipay", "application/x-www-form-urlencoded; charset=utf-8",
+            AlipayNotifications.signedBody(params));
+      }
+
+      public Predicate<Http.Reply> success() {
+        return r -> r.status() == 200 && r.body().equals("success");
+      }
+
+      public Predicate<Http.Reply> refusal() {
+        return r -> r.status() >= 400 && r.status() < 500 && r.body().equals("fail");
+      }
+
+      public String toString() {
+        return name();
+      }
+    };
+  }
 
   static ChannelFixture wechatV2() {
     return new ChannelFixture() {
@@ -44,6 +117,11 @@ public interface ChannelFixture {
       public Notification payment(String orderNo, String tradeNo, long cents, int attempt) {
         return WechatV2Notifications.signed(WechatV2Notifications.payment(orderNo, tradeNo, cents, attempt),
             WechatV2Notifications.API_KEY, attempt % 2 == 0 ? "MD5" : "HMAC-SHA256");
+      }
+
+      public Notification refund(String orderNo, String tradeNo, long paidCents, String refundNo, long refundCents,
+          long refundedSoFar, int attempt) throws Exception {
+        return WechatV2Notifications.refund(orderNo, tradeNo, paidCents, refundNo, refundCents, attempt);
       }
 
       public Notification signedByAnotherKey(String orderNo, String tradeNo, long cents) {
@@ -89,6 +167,11 @@ public interface ChannelFixture {
 
       public Notification payment(String orderNo, String tradeNo, long cents, int attempt) {
         return WechatV3Notifications.payment(orderNo, tradeNo, cents);
+      }
+
+      public Notification refund(String orderNo, String tradeNo, long paidCents, String refundNo, long refundCents,
+          long refundedSoFar, int attempt) {
+        return WechatV3Notifications.refund(orderNo, tradeNo, paidCents, refundNo, refundCents);
       }
 
       public Notification signedByAnotherKey(String orderNo, String tradeNo, long cents) throws Exception {

@@ -28,7 +28,7 @@ public final class Vectors {
 
   /**
    * The vector's verdict: a channel refuses an invalid case, and turns a valid one into the
-   * listed order_no, trade_no, amount_cents, event_kind and channel status.
+   * listed order_no, trade_no, amount_cents, event_kind, channel status and refund_no.
    */
   public static void assertVerdict(NotifyChannel channel, NotifyRequest request, JsonObject expect) {
     if (!expect.getBoolean("valid")) {
@@ -47,6 +47,9 @@ public final class Vectors {
     assertThat(e.amountCents()).isEqualTo(n.getLong("amount_cents"));
     assertThat(e.kind().name().toLowerCase()).isEqualTo(n.getString("event_kind"));
     assertThat(e.channelStatus()).isEqualTo(n.getString("channel_status"));
+    if (n.containsKey("refund_no")) {
+      assertThat(e.refund().refundNo()).isEqualTo(n.getString("refund_no"));
+    }
   }
 
   public static List<JsonObject> cases(JsonObject file) {

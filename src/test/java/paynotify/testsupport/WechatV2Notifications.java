@@ -2,6 +2,7 @@ package paynotify.testsupport;
 
 import com.github.binarywang.wxpay.util.SignUtils;
 import io.vertx.core.json.JsonObject;
+import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -35,6 +36,40 @@ public final class WechatV2Notifications {
     p.put("trade_type", "NATIVE");
     p.put("transaction_id", tradeNo);
     return p;
+  }
+
+  /**
+   * A refund notify: no sign; req_info is the refund, AES-256-ECB encrypted with the lower-case hex
+   * md5 of the API key (as WeChat does; weixin-java-pay only decrypts).
+   */
+  public static Notification refund(String orderNo, String tradeNo, long totalCents, String refundId,
+      long refundCents, int attempt) throws Exception {
+    Map<String, String> info = new LinkedHashMap<>();
+    info.put("out_refund_no", "R-" + refundId);
+    info.put("out_trade_no", orderNo);
+    info.put("refund_account", "REFUND_SOURCE_RECHARGE_FUNDS");
+    info.put("refund_fee", Long.toString(refundCents));
+    info.put("refund_id", refundId);
+    info.put("refund_recv_accout", "支付用户零钱");
+    info.put("refund_request_source", "API");
+    info.put("refund_status", "SUCCESS");
+    info.put("settlement_refund_fee", Long.toString(refundCents));
+    info.put("settlement_total_fee", Long.toString(totalCents));
+    info.put("success_time", "2026-11-29 14:29:58");
+    info.put("total_fee", Long.toString(totalCents));
+    info.put("transaction_id", tradeNo);
+    String plain = xml(info).replace("<xml>", "<root>").replace("</xml>", "</root>");
+    byte[] md5 = java.security.MessageDigest.getInstance("MD5").digest(API_KEY.getBytes(StandardCharsets.UTF_8));
+    javax.crypto.Cipher aes = javax.crypto.Cipher.getInstance("AES/ECB/PKCS5Padding");
+    aes.init(javax.crypto.Cipher.ENCRYPT_MODE, new javax.crypto.spec.SecretKeySpec(
+        java.util.HexFormat.of().formatHex(md5).getBytes(StandardCharsets.US_ASCII), "AES"));
+    Map<String, String> outer = new LinkedHashMap<>();
+    outer.put("return_code", "SUCCESS");
+    outer.put("appid", APP_ID);
+    outer.put("mch_id", MCH_ID);
+    outer.put("nonce_str", "r" + attempt + "x" + Long.toHexString(System.nanoTime()));
+    outer.put("req_info", java.util.Base64.getEncoder().encodeToString(aes.doFinal(plain.getBytes(StandardCharsets.UTF_8))));
+    return Notification.post(PATH, "text/xml; charset=UTF-8", xml(outer));
   }
 
   /** Signed by the SDK ({@code SignUtils.createSign}) with {@code apiKey}, as XML. */

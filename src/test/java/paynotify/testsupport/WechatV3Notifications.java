@@ -47,15 +47,38 @@ public final class WechatV3Notifications {
 
   /** The resource encrypted with the APIv3 key, the message signed with {@code key} under {@code serial}. */
   public static Notification notification(JsonObject transaction, long timestamp, PrivateKey key, String serial) {
+    return notification("TRANSACTION.SUCCESS", "transaction", transaction, timestamp, key, serial);
+  }
+
+  /** A REFUND.SUCCESS notification for {@code refundCents} of a {@code totalCents} trade, signed now. */
+  public static Notification refund(String orderNo, String tradeNo, long totalCents, String refundId, long refundCents) {
+    return refund(orderNo, tradeNo, totalCents, refundId, refundCents, "SUCCESS");
+  }
+
+  /** A REFUND.{@code status} notification (SUCCESS, ABNORMAL or CLOSED), signed now. */
+  public static Notification refund(String orderNo, String tradeNo, long totalCents, String refundId, long refundCents,
+      String status) {
+    JsonObject refund = new JsonObject()
+        .put("mchid", MCH_ID).put("out_trade_no", orderNo).put("transaction_id", tradeNo)
+        .put("out_refund_no", "R-" + refundId).put("refund_id", refundId).put("refund_status", status)
+        .put("success_time", "2026-11-29T14:29:58+08:00").put("user_received_account", "支付用户零钱")
+        .put("amount", new JsonObject().put("total", totalCents).put("refund", refundCents)
+            .put("payer_total", totalCents).put("payer_refund", refundCents));
+    return notification("REFUND." + status, "refund", refund, System.currentTimeMillis() / 1000, PRIVATE_KEY,
+        PUBLIC_KEY_ID);
+  }
+
+  private static Notification notification(String eventType, String originalType, JsonObject resource,
+      long timestamp, PrivateKey key, String serial) {
     String nonce = UUID.randomUUID().toString().substring(0, 12);
     String ciphertext = new AeadAesCipher(APIV3_KEY.getBytes(StandardCharsets.UTF_8)).encrypt(
-        "transaction".getBytes(StandardCharsets.UTF_8), nonce.getBytes(StandardCharsets.UTF_8),
-        transaction.encode().getBytes(StandardCharsets.UTF_8));
+        originalType.getBytes(StandardCharsets.UTF_8), nonce.getBytes(StandardCharsets.UTF_8),
+        resource.encode().getBytes(StandardCharsets.UTF_8));
     String body = new JsonObject()
         .put("id", UUID.randomUUID().toString()).put("create_time", "2026-11-29T14:29:59+08:00")
-        .put("resource_type", "encrypt-resource").put("event_type", "TRANSACTION.SUCCESS").put("summary", "支付成功")
-        .put("resource", new JsonObject().put("original_type", "transaction").put("algorithm", "AEAD_AES_256_GCM")
-            .put("ciphertext", ciphertext).put("associated_data", "transaction").put("nonce", nonce))
+        .put("resource_type", "encrypt-resource").put("event_type", eventType).put("summary", "通知")
+        .put("resource", new JsonObject().put("original_type", originalType).put("algorithm", "AEAD_AES_256_GCM")
+            .put("ciphertext", ciphertext).put("associated_data", originalType).put("nonce", nonce))
         .encode();
     return signedBody(body, timestamp, key, serial);
   }
