@@ -41,16 +41,47 @@ public interface ChannelFixture {
   /** What the platform must get back for a refused one (a 4xx and the channel's failure words). */
   Predicate<Http.Reply> refusal();
 
+  /** Name, platform and the expected replies; each channel adds how it makes its notifications. */
+  abstract class Base implements ChannelFixture {
+    private final String name;
+    private final String platform;
+    private final Predicate<Http.Reply> success;
+    private final Predicate<Http.Reply> refusal;
+
+    Base(String name, String platform, Predicate<Http.Reply> success, Predicate<Http.Reply> refusal) {
+      this.name = name;
+      this.platform = platform;
+      this.success = success;
+      this.refusal = refusal;
+    }
+
+    public String name() {
+      return name;
+    }
+
+    public String platform() {
+      return platform;
+    }
+
+    public Predicate<Http.Reply> success() {
+      return success;
+    }
+
+    public Predicate<Http.Reply> refusal() {
+      return refusal;
+    }
+
+    public String toString() {
+      return name;
+    }
+  }
+
+  /** Alipay and epay: the words "success" and "fail". */
+  Predicate<Http.Reply> PLAIN_SUCCESS = r -> r.status() == 200 && r.body().equals("success");
+  Predicate<Http.Reply> PLAIN_REFUSAL = r -> r.status() >= 400 && r.status() < 500 && r.body().equals("fail");
+
   static ChannelFixture alipay() {
-    return new ChannelFixture() {
-      public String name() {
-        return "alipay";
-      }
-
-      public String platform() {
-        return "alipay";
-      }
-
+    return new Base("alipay", "alipay", PLAIN_SUCCESS, PLAIN_REFUSAL) {
       public Notification payment(String orderNo, String tradeNo, long cents, int attempt) {
         return alipayForm(AlipayNotifications.retry(
             AlipayNotifications.payment(orderNo, tradeNo, paynotify.channel.Money.format(cents)), attempt));
@@ -89,31 +120,13 @@ public interface ChannelFixture {
         return Notification.post("/notify/alipay", "application/x-www-form-urlencoded; charset=utf-8",
             AlipayNotifications.signedBody(params));
       }
-
-      public Predicate<Http.Reply> success() {
-        return r -> r.status() == 200 && r.body().equals("success");
-      }
-
-      public Predicate<Http.Reply> refusal() {
-        return r -> r.status() >= 400 && r.status() < 500 && r.body().equals("fail");
-      }
-
-      public String toString() {
-        return name();
-      }
     };
   }
 
   static ChannelFixture wechatV2() {
-    return new ChannelFixture() {
-      public String name() {
-        return "wechat_v2";
-      }
-
-      public String platform() {
-        return "wechat";
-      }
-
+    return new Base("wechat_v2", "wechat",
+        r -> r.status() == 200 && r.body().contains("<return_code><![CDATA[SUCCESS]]>"),
+        r -> r.status() >= 400 && r.status() < 500 && r.body().contains("<return_code><![CDATA[FAIL]]>")) {
       public Notification payment(String orderNo, String tradeNo, long cents, int attempt) {
         return WechatV2Notifications.signed(WechatV2Notifications.payment(orderNo, tradeNo, cents, attempt),
             WechatV2Notifications.API_KEY, attempt % 2 == 0 ? "MD5" : "HMAC-SHA256");
@@ -140,31 +153,12 @@ public interface ChannelFixture {
         return n.withBody(new String(n.body()).replace("<total_fee><![CDATA[" + cents + "]]>",
             "<total_fee><![CDATA[" + (cents * 100) + "]]>"));
       }
-
-      public Predicate<Http.Reply> success() {
-        return r -> r.status() == 200 && r.body().contains("<return_code><![CDATA[SUCCESS]]>");
-      }
-
-      public Predicate<Http.Reply> refusal() {
-        return r -> r.status() >= 400 && r.status() < 500 && r.body().contains("<return_code><![CDATA[FAIL]]>");
-      }
-
-      public String toString() {
-        return name();
-      }
     };
   }
 
   static ChannelFixture wechatV3() {
-    return new ChannelFixture() {
-      public String name() {
-        return "wechat_v3";
-      }
-
-      public String platform() {
-        return "wechat";
-      }
-
+    return new Base("wechat_v3", "wechat", r -> r.status() == 204 || r.status() == 200,
+        r -> r.status() >= 400 && r.status() < 500 && r.body().contains("\"code\":\"FAIL\"")) {
       public Notification payment(String orderNo, String tradeNo, long cents, int attempt) {
         return WechatV3Notifications.payment(orderNo, tradeNo, cents);
       }
@@ -193,31 +187,11 @@ public interface ChannelFixture {
         return new Notification(genuine.method(), genuine.path(), genuine.headers(),
             WechatV3Notifications.payment(orderNo, tradeNo, cents * 100).body(), null);
       }
-
-      public Predicate<Http.Reply> success() {
-        return r -> r.status() == 204 || r.status() == 200;
-      }
-
-      public Predicate<Http.Reply> refusal() {
-        return r -> r.status() >= 400 && r.status() < 500 && r.body().contains("\"code\":\"FAIL\"");
-      }
-
-      public String toString() {
-        return name();
-      }
     };
   }
 
   static ChannelFixture epay() {
-    return new ChannelFixture() {
-      public String name() {
-        return "epay";
-      }
-
-      public String platform() {
-        return "epay";
-      }
-
+    return new Base("epay", "epay", PLAIN_SUCCESS, PLAIN_REFUSAL) {
       public Notification payment(String orderNo, String tradeNo, long cents, int attempt) throws Exception {
         Map<String, String> p = EpayNotifications.payment(orderNo, tradeNo, paynotify.channel.Money.format(cents));
         p.put("param", "attempt=" + attempt);
@@ -240,18 +214,6 @@ public interface ChannelFixture {
             EpayNotifications.payment(orderNo, tradeNo, paynotify.channel.Money.format(cents)), EpayNotifications.KEY);
         signed.put("money", paynotify.channel.Money.format(cents * 100));
         return EpayNotifications.get(signed);
-      }
-
-      public Predicate<Http.Reply> success() {
-        return r -> r.status() == 200 && r.body().equals("success");
-      }
-
-      public Predicate<Http.Reply> refusal() {
-        return r -> r.status() >= 400 && r.status() < 500 && r.body().equals("fail");
-      }
-
-      public String toString() {
-        return name();
       }
     };
   }
