@@ -24,7 +24,7 @@ final class RefundBooking implements BookingTransaction.Writes {
     return conn.preparedQuery(LOCK_PAYMENT).execute(Tuple.of(e.channel(), e.tradeNo())).compose(rows -> {
       Row payment = Rows.first(rows);
       Tuple refundRow = Tuple.of(e.channel(), refund.refundNo(), e.tradeNo(), e.orderNo(), e.amountCents(),
-          refund.cumulative(), payment == null ? "pending" : "settled");
+          refund.cumulative(), payment == null ? "pending" : "settled", refund.refundedAt());
       return BookingTransaction.insert(conn, INSERT_REFUND, refundRow, REFUND).compose(inserted -> payment == null
           ? Future.succeededFuture(new BookingResult(Outcome.PROCESSED, "refund " + refund.refundNo()
               + " pending: trade " + e.tradeNo() + " is not booked yet (待对账); its payment will settle it"))

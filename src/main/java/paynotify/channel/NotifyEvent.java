@@ -30,8 +30,9 @@ public record NotifyEvent(
    * @param refundNo   the platform's refund id (Alipay: out_biz_no)
    * @param cumulative the amount is the total refunded on the trade so far (Alipay's refund_fee),
    *                   not this refund's own amount
+   * @param refundedAt when the platform refunded (Beijing time), null when it does not say
    */
-  public record Refund(String refundNo, boolean cumulative) {}
+  public record Refund(String refundNo, boolean cumulative, LocalDateTime refundedAt) {}
 
   /** Any event but a refund. */
   public NotifyEvent(String channel, EventKind kind, String orderNo, String tradeNo, long amountCents,

@@ -33,8 +33,8 @@ public final class SqlQueries {
   // Refunds: uk_refund_no is their second layer. The payment row, locked, serialises every refund
   // of a trade with its payment, so each settlement sees the ones committed before it.
   public static final String INSERT_REFUND =
-      "INSERT INTO refunds (channel, refund_no, trade_no, order_no, amount_cents, cumulative, status)"
-          + " VALUES (?, ?, ?, ?, ?, ?, ?)";
+      "INSERT INTO refunds (channel, refund_no, trade_no, order_no, amount_cents, cumulative, status, refunded_at)"
+          + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
 
   public static final String SELECT_REFUND =
       "SELECT trade_no, amount_cents FROM refunds WHERE channel = ? AND refund_no = ?";

@@ -91,7 +91,8 @@ public final class AlipayChannel implements PlainTextReplies {
     String refundNo = params.getOrDefault("out_biz_no", "").isEmpty()
         ? Ids.require(Map.of("refund", tradeNo + "#" + refunded), "refund")
         : Ids.require(params, "out_biz_no");
-    return NotifyEvent.refund(NAME, orderNo, tradeNo, refunded, status, new NotifyEvent.Refund(refundNo, true));
+    return NotifyEvent.refund(NAME, orderNo, tradeNo, refunded, status, new NotifyEvent.Refund(refundNo, true,
+        PlatformTime.parseOrNull(params.get("gmt_refund"))));
   }
 
   /**

@@ -123,7 +123,8 @@ public final class WechatV2Channel implements NotifyChannel {
       return new NotifyEvent(PLATFORM, EventKind.NONE, orderNo, tradeNo, refunded, null, "refund " + status);
     }
     return NotifyEvent.refund(PLATFORM, orderNo, tradeNo, refunded, status,
-        new NotifyEvent.Refund(Ids.require(info, "refund_id"), false));
+        new NotifyEvent.Refund(Ids.require(info, "refund_id"), false,
+            PlatformTime.parseOrNull(info.get("success_time"))));
   }
 
   private void requireMerchant(Map<String, String> fields) throws RejectedNotification {

@@ -1,0 +1,42 @@
+package paynotify.reconcile;
+
+import java.io.IOException;
+import java.time.LocalDateTime;
+import java.util.regex.Pattern;
+
+/** A platform bill, read once, row by row: memory does not grow with its size. */
+public interface Bill {
+
+  /** Receives the rows as they are read. */
+  interface RowSink {
+    void accept(BillRow row) throws IOException;
+  }
+
+  /**
+   * What was read, checked against the bill's own totals.
+   *
+   * @param from the bill's window, inclusive
+   * @param to   the bill's window, exclusive
+   */
+  record Summary(LocalDateTime from, LocalDateTime to, long paymentRows, long refundRows, long paymentCents,
+      long refundCents) {}
+
+  /** The platform, as stored with the bookings ({@code alipay}, {@code wechat}). */
+  String channel();
+
+  /** Reads every row into {@code sink}; fails on anything that is not a complete, well-formed bill. */
+  Summary read(RowSink sink) throws IOException, BillFormatException;
+
+  /** Bills print yuan with two decimals ({@code -12.30}); parsed exactly to cents, never through a float. */
+  Pattern YUAN = Pattern.compile("-?(0|[1-9][0-9]{0,13})\\.[0-9]{2}");
+
+  static long cents(String value, String file, long line, String column) throws BillFormatException {
+    if (value == null || !YUAN.matcher(value).matches()) {
+      throw new BillFormatException(file, line, column, "'" + value + "' is not an amount with two decimals");
+    }
+    boolean negative = value.startsWith("-");
+    String digits = (negative ? value.substring(1) : value).replace(".", "");
+    long cents = Long.parseLong(digits);
+    return negative ? -cents : cents;
+  }
+}
