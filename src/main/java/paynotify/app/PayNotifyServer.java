@@ -62,7 +62,7 @@ public final class PayNotifyServer {
         .onFailure(err -> database.close());
   }
 
-  private static Database connect(Vertx vertx, DatabaseSettings db) {
+  static Database connect(Vertx vertx, DatabaseSettings db) {
     MySQLConnectOptions connect = new MySQLConnectOptions()
         .setHost(db.host())
         .setPort(db.port())

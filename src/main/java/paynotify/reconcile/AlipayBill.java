@@ -76,10 +76,12 @@ public final class AlipayBill implements Bill {
     long receivedOnRefunds = 0;
     try (CSVParser csv = BillCsv.parser(BillCsv.strictReader(in, GBK), '#')) {
       Map<String, Integer> col = null;
+      LocalDateTime[] window = null;
       for (CSVRecord record : csv) {
         long line = csv.getCurrentLineNumber();
-        if (col == null) {
+        if (col == null) { // the header row; the comments above it give the window
           col = BillCsv.columns(record, name, line, REQUIRED);
+          window = window(name, record.getComment());
           continue;
         }
         String type = value(record, col, TYPE);
@@ -114,7 +116,6 @@ public final class AlipayBill implements Bill {
       if (col == null) {
         throw new BillFormatException(name, csv.getCurrentLineNumber(), null, "no header row: not a 业务明细 file");
       }
-      LocalDateTime[] window = window(name, csv.getHeaderComment());
       checkFooter(name, csv.getTrailerComment(), payments, receivedOnPayments, refunds, receivedOnRefunds);
       return new Summary(window[0], window[1], payments, refunds, paymentCents, refundCents);
     } catch (CharacterCodingException | UncheckedIOException e) {
@@ -122,8 +123,8 @@ public final class AlipayBill implements Bill {
     }
   }
 
-  private static LocalDateTime[] window(String name, String headerComment) throws BillFormatException {
-    Matcher m = WINDOW.matcher(String.valueOf(headerComment));
+  private static LocalDateTime[] window(String name, String comments) throws BillFormatException {
+    Matcher m = WINDOW.matcher(String.valueOf(comments));
     if (!m.find()) {
       throw new BillFormatException(name, 0, null, "no #起始日期/终止日期 line: not an Alipay 业务明细 bill");
     }

@@ -91,4 +91,15 @@ public final class SqlQueries {
       "DELETE FROM notify_log WHERE received_at < NOW(3) - INTERVAL ? SECOND LIMIT ?";
 
   public static final String PING = "SELECT 1";
+
+  // The operator's view of anomalies (command line).
+  public static final String LIST_ANOMALIES =
+      "SELECT id, created_at, kind, channel, order_no, trade_no, amount_cents, detail, resolved_at, resolution_note"
+          + " FROM anomalies WHERE (? = FALSE OR resolved_at IS NULL) AND (? IS NULL OR kind = ?)"
+          + " ORDER BY id LIMIT ?";
+
+  public static final String RESOLVE_ANOMALY =
+      "UPDATE anomalies SET resolved_at = NOW(3), resolution_note = ? WHERE id = ? AND resolved_at IS NULL";
+
+  public static final String ANOMALY_EXISTS = "SELECT resolved_at FROM anomalies WHERE id = ?";
 }

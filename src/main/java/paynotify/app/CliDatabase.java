@@ -1,0 +1,82 @@
+package paynotify.app;
+
+import io.vertx.core.Vertx;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import paynotify.app.AppConfig.DatabaseSettings;
+
+/**
+ * The database, for the command-line tools: the configured server, or the embedded one (the
+ * running service's, found by the port it recorded; else started for the command's duration).
+ */
+final class CliDatabase implements AutoCloseable {
+  private final AppConfig config;
+  private final DatabaseSettings settings;
+  private final EmbeddedDatabase started;
+
+  private CliDatabase(AppConfig config, DatabaseSettings settings, EmbeddedDatabase started) {
+    this.config = config;
+    this.settings = settings;
+    this.started = started;
+  }
+
+  static CliDatabase open(Path configFile) {
+    Vertx vertx = Vertx.vertx();
+    AppConfig config;
+    try {
+      config = AppConfig.load(vertx, configFile, System.getenv()).await();
+    } finally {
+      vertx.close().await();
+    }
+    DatabaseSettings db = config.database();
+    EmbeddedDatabase started = null;
+    if (db.embedded()) {
+      Integer port = EmbeddedDatabase.runningPort(db.embeddedDir());
+      if (port != null && answers(db.at("127.0.0.1", port))) {
+        db = db.at("127.0.0.1", port);
+      } else {
+        try {
+          started = EmbeddedDatabase.start(db.embeddedDir(), db.name());
+        } catch (Exception | NoClassDefFoundError e) {
+          throw new ConfigException(configFile + ": database.host: empty means the embedded MariaDB, which did not"
+              + " start (" + e.getMessage() + "); set database.host to your MySQL/MariaDB server");
+        }
+        db = db.at("127.0.0.1", started.port());
+      }
+    }
+    DatabaseMigrations.migrate(db, configFile.toString());
+    return new CliDatabase(config, db, started);
+  }
+
+  private static boolean answers(DatabaseSettings db) {
+    try (Connection ignored = DriverManager.getConnection(DatabaseMigrations.jdbcUrl(db), db.user(), db.password())) {
+      return true;
+    } catch (SQLException e) {
+      return false;
+    }
+  }
+
+  AppConfig config() {
+    return config;
+  }
+
+  DatabaseSettings settings() {
+    return settings;
+  }
+
+  /** A new JDBC connection; batches are sent as multi-row statements. */
+  Connection connect() throws SQLException {
+    return DriverManager.getConnection(DatabaseMigrations.jdbcUrl(settings) + "&rewriteBatchedStatements=true",
+        settings.user(), settings.password());
+  }
+
+  @Override
+  public void close() throws Exception {
+    if (started != null) {
+      started.stop();
+    }
+  }
+
+}

@@ -1,0 +1,54 @@
+package paynotify.app;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.util.concurrent.Callable;
+import paynotify.reconcile.BillFormatException;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * What the command-line tools share: {@code --config}, and one line on stderr with a distinct
+ * exit code for each kind of failure, so that cron can tell them apart.
+ */
+abstract class CommandSupport implements Callable<Integer> {
+  /** Something was found (reconcile, audit), or a repair did not apply. */
+  static final int FOUND = 1;
+  /** Unusable input or configuration: the message says what and where. */
+  static final int UNUSABLE = 2;
+  /** The database failed while the command ran. */
+  static final int DATABASE = 3;
+
+  @Spec
+  CommandSpec spec;
+
+  @Option(names = "--config", defaultValue = "conf/application.yaml",
+      description = "YAML configuration file (default: ${DEFAULT-VALUE}).")
+  Path config;
+
+  /** The command's work; its return value is the exit code. */
+  abstract int run() throws Exception;
+
+  @Override
+  public final Integer call() throws Exception {
+    try {
+      return run();
+    } catch (BillFormatException | ConfigException e) {
+      return fail(UNUSABLE, e.getMessage());
+    } catch (SQLException e) {
+      return fail(DATABASE, "database: " + e.getMessage());
+    }
+  }
+
+  PrintWriter out() {
+    return spec.commandLine().getOut();
+  }
+
+  int fail(int code, String message) {
+    spec.commandLine().getErr().println("paynotify: " + message);
+    spec.commandLine().getErr().flush();
+    return code;
+  }
+}

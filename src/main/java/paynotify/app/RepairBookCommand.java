@@ -1,0 +1,134 @@
+package paynotify.app;
+
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.LocalDate;
+import java.util.concurrent.atomic.AtomicReference;
+import paynotify.booking.BookingResult;
+import paynotify.booking.EventBooking;
+import paynotify.channel.EventKind;
+import paynotify.channel.Money;
+import paynotify.channel.NotifyEvent;
+import paynotify.reconcile.Bill;
+import paynotify.reconcile.BillFormatException;
+import paynotify.reconcile.BillRow;
+import paynotify.store.Database;
+import paynotify.store.NotifyLog.Trace;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * repair book: a lost payment, booked from its bill row through the very booking transaction a
+ * notification goes through (same key, same anomalies): running it twice, or racing the late
+ * notification itself, books once.
+ */
+@Command(name = "book", mixinStandardHelpOptions = true,
+    description = {"Book a payment the platform's bill shows and this database lacks (a lost notification).",
+        "Without --apply: say what would happen. Exit 0: done or nothing to do; 1: not booked (a conflict);",
+        "2: unusable bill or trade not on it; 3: database failure."})
+final class RepairBookCommand extends CommandSupport {
+  @Option(names = "--channel", required = true, description = "alipay or wechat")
+  String channel;
+
+  @Option(names = "--bill", required = true, description = "the bill that shows the payment")
+  Path bill;
+
+  @Option(names = "--trade-no", required = true, description = "the platform's trade number")
+  String tradeNo;
+
+  @Option(names = "--date", description = "WeChat bill date (yyyy-MM-dd) when the file name lacks it")
+  LocalDate date;
+
+  @Option(names = "--apply", description = "book it (without: only say what would happen)")
+  boolean apply;
+
+  @Override
+  int run() throws Exception {
+    Bill platformBill = ReconcileCommand.bill(channel, bill, date);
+    BillRow row = paymentRow(platformBill);
+    NotifyEvent event = new NotifyEvent(platformBill.channel(), EventKind.PAYMENT, row.orderNo(), row.tradeNo(),
+        row.amountCents(), row.at(), "bill");
+    String payment = "payment of " + event.channel() + " trade " + tradeNo + " (order " + row.orderNo() + ", "
+        + Money.format(row.amountCents()) + ", paid " + row.at() + ")";
+    try (CliDatabase db = CliDatabase.open(config)) {
+      if (!apply) {
+        out().println(plan(db, event, payment));
+        out().flush();
+        return 0;
+      }
+      Vertx vertx = Vertx.vertx();
+      Database database = PayNotifyServer.connect(vertx, db.settings());
+      try {
+        BookingResult result = new EventBooking(vertx, database, db.config().bookingAttempts())
+            .book(event, new Trace("repair", "cli", Buffer.buffer("repair book from " + bill + " line " + row.line())))
+            .await();
+        return report(result, payment);
+      } finally {
+        database.close().await();
+        vertx.close().await();
+      }
+    }
+  }
+
+  private int report(BookingResult result, String payment) {
+    switch (result.outcome()) {
+      case PROCESSED -> out().println("booked 1 " + payment + "; " + result.detail());
+      case ANOMALY -> out().println("booked 1 " + payment + ", with an anomaly to look at: " + result.detail());
+      case DUPLICATE -> out().println("nothing to do: trade " + tradeNo + " already booked");
+      default -> {
+        out().println("not booked: " + result.outcome().code() + ": " + result.detail() + " (recorded as an anomaly)");
+        out().flush();
+        return FOUND;
+      }
+    }
+    out().flush();
+    return 0;
+  }
+
+  /** What --apply would do, read from the database without changing it. */
+  private static String plan(CliDatabase db, NotifyEvent e, String payment) throws Exception {
+    try (Connection conn = db.connect();
+        PreparedStatement booked = conn.prepareStatement(
+            "SELECT order_no FROM payments WHERE channel = ? AND trade_no = ?");
+        PreparedStatement order = conn.prepareStatement(
+            "SELECT status, amount_cents FROM orders WHERE order_no = ?")) {
+      booked.setString(1, e.channel());
+      booked.setString(2, e.tradeNo());
+      try (ResultSet rs = booked.executeQuery()) {
+        if (rs.next()) {
+          return "nothing to do: trade " + e.tradeNo() + " already booked (order " + rs.getString(1) + ")";
+        }
+      }
+      order.setString(1, e.orderNo());
+      try (ResultSet rs = order.executeQuery()) {
+        if (!rs.next()) {
+          return "would book 1 " + payment + " and record an anomaly: no order " + e.orderNo() + " here";
+        }
+        String status = rs.getString(1);
+        long amount = rs.getLong(2);
+        if (status.equals("unpaid") && amount == e.amountCents()) {
+          return "would book 1 " + payment + "; order " + e.orderNo() + " unpaid -> paid (run again with --apply)";
+        }
+        return "would book 1 " + payment + " and record an anomaly: order " + e.orderNo() + " is " + status + ", "
+            + Money.format(amount) + " (run again with --apply)";
+      }
+    }
+  }
+
+  private BillRow paymentRow(Bill platformBill) throws Exception {
+    AtomicReference<BillRow> found = new AtomicReference<>();
+    platformBill.read(row -> {
+      if (!row.refund() && row.tradeNo().equals(tradeNo)) {
+        found.compareAndSet(null, row);
+      }
+    });
+    if (found.get() == null) {
+      throw new BillFormatException(bill.toString(), 0, null, "trade " + tradeNo + " is not a payment row of this bill");
+    }
+    return found.get();
+  }
+}
