@@ -60,7 +60,7 @@ public final class AlipayBill implements Bill {
           return readDetail(name + "!" + entry.getName(), zip, sink);
         }
       }
-    } catch (ZipException e) {
+    } catch (ZipException | java.io.EOFException e) {
       throw new BillFormatException(name, 0, null, "not a readable zip (" + e.getMessage() + "): is the download complete?");
     }
     throw new BillFormatException(name, 0, null,
@@ -118,7 +118,7 @@ public final class AlipayBill implements Bill {
       }
       checkFooter(name, csv.getTrailerComment(), payments, receivedOnPayments, refunds, receivedOnRefunds);
       return new Summary(window[0], window[1], payments, refunds, paymentCents, refundCents);
-    } catch (CharacterCodingException | UncheckedIOException e) {
+    } catch (CharacterCodingException | UncheckedIOException | java.io.EOFException | ZipException e) {
       throw BillCsv.unreadable(name, e, "GBK", "Alipay bills are GBK; was it re-saved as UTF-8?");
     }
   }

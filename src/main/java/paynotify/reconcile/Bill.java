@@ -7,9 +7,9 @@ import java.util.regex.Pattern;
 /** A platform bill, read once, row by row: memory does not grow with its size. */
 public interface Bill {
 
-  /** Receives the rows as they are read. */
+  /** Receives the rows as they are read (its own failures are unchecked, so that they pass through). */
   interface RowSink {
-    void accept(BillRow row) throws IOException;
+    void accept(BillRow row);
   }
 
   /**

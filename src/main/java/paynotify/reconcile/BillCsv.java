@@ -55,7 +55,7 @@ final class BillCsv {
     }
     for (String name : required) {
       if (!index.containsKey(name)) {
-        throw new BillFormatException(file, line, name, "column missing from the header row");
+        throw new BillFormatException(file, line, name, "column missing from the header row: not this kind of bill?");
       }
     }
     return index;
@@ -74,6 +74,9 @@ final class BillCsv {
     Throwable cause = e instanceof java.io.UncheckedIOException && e.getCause() != null ? e.getCause() : e;
     if (cause instanceof java.nio.charset.CharacterCodingException) {
       return new BillFormatException(file, 0, null, "not " + charset + " text (" + hint + ")");
+    }
+    if (cause instanceof java.util.zip.ZipException || cause instanceof java.io.EOFException) {
+      return new BillFormatException(file, 0, null, "the zip is cut short (" + cause.getMessage() + "): download it again");
     }
     return new BillFormatException(file, 0, null, "malformed CSV: " + cause.getMessage());
   }

@@ -105,7 +105,7 @@ public final class Reconciliation {
   }
 
   /** A database error raised while the bill was being read, carried out through the reader. */
-  private static final class DatabaseFailure extends IOException {
+  private static final class DatabaseFailure extends RuntimeException {
     DatabaseFailure(SQLException cause) {
       super(cause);
     }

@@ -40,7 +40,10 @@ public final class WechatBill implements Bill {
   private final Path file;
   private final LocalDate date;
 
-  /** @param date the bill's date; null: taken from the file name ({@code <mch>_<yyyymmdd>_ALL.csv}) */
+  /**
+   * @param date the bill's date; null: from the file name ({@code <mch>_<yyyymmdd>_ALL.csv}), else
+   *             the date of the first row
+   */
   public WechatBill(Path file, LocalDate date) {
     this.file = file;
     this.date = date;
@@ -55,6 +58,7 @@ public final class WechatBill implements Bill {
   public Summary read(RowSink sink) throws IOException, BillFormatException {
     String name = file.toString();
     LocalDate day = date != null ? date : dateFromName(name);
+    LocalDate firstRowDay = null;
     long payments = 0;
     long refunds = 0;
     long rows = 0;
@@ -73,8 +77,12 @@ public final class WechatBill implements Bill {
         }
         if (summaryNext) {
           checkSummary(name, line, record, rows, settlementCents, refundCents, totalCents);
-          return new Summary(day.atStartOfDay(), day.plusDays(1).atStartOfDay(), payments, refunds, totalCents,
-              refundCents);
+          LocalDate billDay = day != null ? day : firstRowDay;
+          if (billDay == null) {
+            throw new BillFormatException(name, line, null, "no date in the file name and no rows: pass --date");
+          }
+          return new Summary(billDay.atStartOfDay(), billDay.plusDays(1).atStartOfDay(), payments, refunds,
+              totalCents, refundCents);
         }
         if (record.get(0).equals(SUMMARY_HEADER)) {
           summaryNext = true;
@@ -90,6 +98,9 @@ public final class WechatBill implements Bill {
         String tradeNo = BillCsv.required(value(record, col, TRADE_NO), name, line, TRADE_NO);
         String orderNo = value(record, col, ORDER_NO);
         LocalDateTime at = BillCsv.time(value(record, col, TIME), name, line, TIME);
+        if (firstRowDay == null) {
+          firstRowDay = at.toLocalDate();
+        }
         if (total < 0 || refunded < 0) {
           throw new BillFormatException(name, line, total < 0 ? TOTAL : REFUNDED, "negative amount");
         }
@@ -128,12 +139,10 @@ public final class WechatBill implements Bill {
     }
   }
 
-  private static LocalDate dateFromName(String name) throws BillFormatException {
+  /** The date of {@code <mch>_<yyyymmdd>_ALL.csv}, or null. */
+  private static LocalDate dateFromName(String name) {
     Matcher m = DATE_IN_NAME.matcher(Path.of(name).getFileName().toString());
-    if (!m.find()) {
-      throw new BillFormatException(name, 0, null, "no date in the file name (<mch>_<yyyymmdd>_ALL.csv): pass --date");
-    }
-    return LocalDate.parse(m.group(1), DateTimeFormatter.BASIC_ISO_DATE);
+    return m.find() ? LocalDate.parse(m.group(1), DateTimeFormatter.BASIC_ISO_DATE) : null;
   }
 
   private static String value(CSVRecord record, Map<String, Integer> col, String name) {

@@ -133,6 +133,24 @@ public final class TestDatabase {
     }
   }
 
+  /** The first column of every row. */
+  public java.util.List<String> column(String sql, Object... args) {
+    java.util.List<String> values = new java.util.ArrayList<>();
+    try (Connection c = connect(); var ps = c.prepareStatement(sql)) {
+      for (int i = 0; i < args.length; i++) {
+        ps.setObject(i + 1, args[i]);
+      }
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          values.add(rs.getString(1));
+        }
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException(sql, e);
+    }
+    return values;
+  }
+
   public void insertOrder(String orderNo, long amountCents) {
     update("INSERT INTO orders (order_no, amount_cents) VALUES (?, ?)", orderNo, amountCents);
   }

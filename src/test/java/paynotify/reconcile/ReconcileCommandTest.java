@@ -1,0 +1,192 @@
+package paynotify.reconcile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import paynotify.testsupport.AlipayBillGenerator;
+import paynotify.testsupport.Cli;
+import paynotify.testsupport.SampleBills;
+import paynotify.testsupport.TestDatabase;
+
+/** `paynotify reconcile` on the sample bills: exactly the answer key, nothing missed, nothing extra. */
+@Tag("db")
+class ReconcileCommandTest {
+  private static final TestDatabase db = TestDatabase.get();
+  private static final Set<String> BILL_KINDS =
+      Set.of("missing_local", "missing_platform", "amount_mismatch", "refund_missing_local", "refund_missing_platform");
+
+  @TempDir
+  Path dir;
+
+  @BeforeEach
+  void loadTheSampleState() {
+    db.reset();
+    SampleBills.loadLocalState();
+  }
+
+  static Stream<JsonObject> bills() {
+    return SampleBills.ANSWER_KEY.getJsonArray("bills").stream().map(JsonObject.class::cast);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("bills")
+  void findingsAreExactlyTheAnswerKey(JsonObject bill) {
+    Cli.Result r = Cli.run("reconcile", "--channel", bill.getString("channel"),
+        "--bill", SampleBills.DIR.resolve(bill.getString("file")).toString(), "--json");
+    assertThat(r.exit()).as(r.err()).isEqualTo(1);
+    JsonObject report = new JsonObject(r.out());
+    JsonObject parse = bill.getJsonObject("parse");
+    assertThat(report.getJsonObject("read").getLong("payment_rows")).isEqualTo(parse.getLong("trade_rows"));
+    assertThat(report.getJsonObject("read").getLong("refund_rows")).isEqualTo(parse.getLong("refund_rows"));
+    assertThat(report.getJsonObject("read").getLong("payment_cents")).isEqualTo(parse.getLong("trade_amount_cents"));
+    assertThat(report.getJsonObject("read").getLong("refund_cents")).isEqualTo(parse.getLong("refund_amount_cents"));
+    assertThat(report.getJsonObject("window")).isEqualTo(bill.getJsonObject("window"));
+
+    Map<String, List<JsonObject>> found = byKind(report);
+    JsonObject expect = bill.getJsonObject("expect");
+    assertThat(found.keySet().stream().filter(BILL_KINDS::contains)).containsExactlyInAnyOrderElementsOf(
+        expect.getJsonObject("counts").fieldNames());
+    assertThat(keys(found, "missing_local", "trade_no", "order_no", "amount_cents", "paid_at", "order_known"))
+        .isEqualTo(keys(expect, "missing_local", "trade_no", "order_no", "amount_cents", "paid_at", "order_known"));
+    assertThat(keys(found, "missing_platform", "trade_no", "order_no", "amount_cents", "paid_at"))
+        .isEqualTo(keys(expect, "missing_platform", "trade_no", "order_no", "amount_cents", "paid_at"));
+    assertThat(keys(found, "amount_mismatch", "trade_no", "order_no", "platform_cents", "local_cents"))
+        .isEqualTo(keys(expect, "amount_mismatch", "trade_no", "order_no", "platform_cents", "local_cents"));
+    assertThat(keys(found, "refund_missing_local", "refund_no", "trade_no", "order_no", "amount_cents"))
+        .isEqualTo(keys(expect, "refund_missing_local", "refund_no", "trade_no", "order_no", "amount_cents"));
+    // The duplicate audit rides along: the orders paid twice, and no trade booked twice.
+    assertThat(found.getOrDefault("order_paid_twice", List.of()).stream().map(f -> f.getString("order_no")))
+        .containsExactlyInAnyOrderElementsOf(auditOrders());
+    assertThat(found).doesNotContainKey("duplicate_trade");
+  }
+
+  @Test
+  void paymentsOfTheDayBeforeAndOfTheOtherChannelAreNeverReported() {
+    Cli.Result r = Cli.run("reconcile", "--channel", "alipay", "--bill", SampleBills.ALIPAY.toString(), "--json");
+    Set<String> paymentKinds = Set.of("missing_local", "missing_platform", "amount_mismatch");
+    String everything = byKind(new JsonObject(r.out())).entrySet().stream()
+        .filter(e -> paymentKinds.contains(e.getKey())).map(e -> e.getValue().toString()).collect(Collectors.joining());
+    List<String> otherDays = db.column("SELECT trade_no FROM payments WHERE paid_at < '2026-03-14'");
+    List<String> wechat = db.column("SELECT trade_no FROM payments WHERE channel = 'wechat'");
+    assertThat(otherDays).isNotEmpty();
+    assertThat(wechat).isNotEmpty();
+    assertThat(Stream.concat(otherDays.stream(), wechat.stream())).noneMatch(everything::contains);
+  }
+
+  @Test
+  void recordingTheSameBillTwiceAddsNothing() {
+    Cli.Result first = Cli.run("reconcile", "--channel", "wechat", "--bill", SampleBills.WECHAT.toString(), "--record");
+    assertThat(first.exit()).isEqualTo(1);
+    long recorded = db.count("SELECT COUNT(*) FROM anomalies");
+    assertThat(recorded).isEqualTo(5 + 2); // the bill's 5 findings and the 2 orders paid twice
+    assertThat(first.out()).contains("recorded as anomalies");
+
+    assertThat(Cli.run("reconcile", "--channel", "wechat", "--bill", SampleBills.WECHAT.toString(), "--record")
+        .exit()).isEqualTo(1);
+    assertThat(db.count("SELECT COUNT(*) FROM anomalies")).isEqualTo(recorded);
+  }
+
+  @Test
+  void aBillThatMatchesTheBookingsExitsZero() throws Exception {
+    db.reset();
+    Path bill = AlipayBillGenerator.write(dir.resolve("clean.csv.zip"), 500,
+        row -> db.update("INSERT INTO payments (channel, trade_no, order_no, amount_cents, paid_at)"
+            + " VALUES ('alipay', ?, ?, ?, ?)", row.tradeNo(), row.orderNo(), row.amountCents(), row.paidAt()));
+    Cli.Result r = Cli.run("reconcile", "--channel", "alipay", "--bill", bill.toString());
+    assertThat(r.exit()).as(r.out() + r.err()).isZero();
+    assertThat(r.out()).contains("500 payments").endsWith("nothing found\n");
+  }
+
+  @Test
+  void unusableBillsExitTwoWithOneLineAndChangeNothing() throws Exception {
+    String detail = SampleBills.alipayDetail();
+    byte[] zip = Files.readAllBytes(SampleBills.ALIPAY);
+    Map<String, Path> bad = new HashMap<>();
+    bad.put("cut-zip", Files.write(dir.resolve("cut.csv.zip"), java.util.Arrays.copyOf(zip, zip.length / 2)));
+    byte[] garbled = zip.clone();
+    for (int i = 200; i < 260; i++) {
+      garbled[i] ^= 0x5A;
+    }
+    bad.put("garbled-zip", Files.write(dir.resolve("garbled.csv.zip"), garbled));
+    bad.put("utf8", SampleBills.alipayZip(dir.resolve("utf8.csv.zip"), detail, StandardCharsets.UTF_8));
+    bad.put("wechat-as-alipay", SampleBills.WECHAT);
+    bad.put("truncated", SampleBills.alipayZip(dir.resolve("truncated.csv.zip"),
+        detail.substring(0, detail.indexOf("#-----------------------------------------业务明细列表结束")), SampleBills.GBK));
+    bad.put("negative", SampleBills.alipayZip(dir.resolve("neg.csv.zip"),
+        SampleBills.alipayDetailWithNegativePayment().getKey(), SampleBills.GBK));
+    long anomalies = db.count("SELECT COUNT(*) FROM anomalies");
+    long payments = db.count("SELECT COUNT(*) FROM payments");
+    for (Map.Entry<String, Path> b : bad.entrySet()) {
+      Cli.Result r = Cli.run("reconcile", "--channel", "alipay", "--bill", b.getValue().toString(), "--record");
+      assertThat(r.exit()).as(b.getKey() + ": " + r.err()).isEqualTo(2);
+      assertThat(r.err().lines().count()).as(b.getKey()).isEqualTo(1);
+      assertThat(r.err()).as(b.getKey()).startsWith("paynotify: " + b.getValue());
+    }
+    assertThat(db.count("SELECT COUNT(*) FROM anomalies")).isEqualTo(anomalies);
+    assertThat(db.count("SELECT COUNT(*) FROM payments")).isEqualTo(payments);
+  }
+
+  @Test
+  void auditFindsOrdersPaidTwiceAndTradesBookedTwiceOnceTheKeyIsGone() {
+    Cli.Result clean = Cli.run("audit", "--json");
+    assertThat(clean.exit()).isEqualTo(1);
+    assertThat(byKind(new JsonObject(clean.out())).keySet()).containsExactly("order_paid_twice");
+
+    long before = db.count("SELECT MAX(id) FROM payments");
+    db.update("ALTER TABLE payments DROP INDEX uk_trade_no");
+    try {
+      SampleBills.load("payments_duplicates");
+      Map<String, List<JsonObject>> found = byKind(new JsonObject(Cli.run("audit", "--json").out()));
+      assertThat(found.get("duplicate_trade").stream().map(f -> f.getString("trade_no") + " " + f.getString("order_no")))
+          .containsExactlyInAnyOrderElementsOf(SampleBills.ANSWER_KEY.getJsonObject("audit").getJsonArray("duplicate_trade")
+              .stream().map(JsonObject.class::cast).map(d -> d.getString("trade_no") + " " + d.getString("order_no"))
+              .toList());
+      assertThat(found.get("order_paid_twice").stream().map(f -> f.getString("order_no")))
+          .containsExactlyInAnyOrderElementsOf(auditOrders());
+    } finally {
+      db.update("DELETE FROM payments WHERE id > ?", before);
+      db.update("ALTER TABLE payments ADD UNIQUE KEY uk_trade_no (channel, trade_no)");
+    }
+  }
+
+  static List<String> auditOrders() {
+    return SampleBills.ANSWER_KEY.getJsonObject("audit").getJsonArray("order_paid_twice").stream()
+        .map(JsonObject.class::cast).map(o -> o.getString("order_no")).toList();
+  }
+
+  static Map<String, List<JsonObject>> byKind(JsonObject report) {
+    return report.getJsonArray("findings").stream().map(JsonObject.class::cast)
+        .collect(Collectors.groupingBy(f -> f.getString("kind")));
+  }
+
+  /** The listed fields of each entry, as comparable strings. */
+  private static Set<String> keys(Map<String, List<JsonObject>> found, String kind, String... fields) {
+    return strings(new JsonArray(found.getOrDefault(kind, List.of())), fields);
+  }
+
+  private static Set<String> keys(JsonObject expect, String kind, String... fields) {
+    return strings(expect.getJsonArray(kind, new JsonArray()), fields);
+  }
+
+  private static Set<String> strings(JsonArray entries, String... fields) {
+    return entries.stream().map(JsonObject.class::cast)
+        .map(e -> Stream.of(fields).map(f -> f + "=" + e.getValue(f)).collect(Collectors.joining(" ")))
+        .collect(Collectors.toSet());
+  }
+}

@@ -1,0 +1,43 @@
+package paynotify.testsupport;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import paynotify.app.Main;
+import picocli.CommandLine;
+
+/** The command-line tools, run in this JVM against the test database, output captured. */
+public final class Cli {
+  private Cli() {}
+
+  public record Result(int exit, String out, String err) {}
+
+  /** A configuration file that points the tools at the test database. */
+  public static Path config() {
+    var s = TestDatabase.get().settings();
+    Path file = Path.of("target", "test-cli.yaml");
+    try {
+      Files.writeString(file, String.join("\n", "database:", "  host: " + s.host(), "  port: " + s.port(),
+          "  name: " + s.name(), "  user: " + s.user(), "  password: \"" + s.password() + "\"", ""));
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+    return file;
+  }
+
+  /** {@code paynotify <args> --config <test config>}. */
+  public static Result run(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    List<String> all = new ArrayList<>(List.of(args));
+    all.add("--config");
+    all.add(config().toString());
+    int exit = new CommandLine(new Main()).setOut(new PrintWriter(out, true)).setErr(new PrintWriter(err, true))
+        .execute(all.toArray(String[]::new));
+    return new Result(exit, out.toString(), err.toString());
+  }
+}

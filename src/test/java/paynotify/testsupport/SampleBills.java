@@ -1,0 +1,95 @@
+package paynotify.testsupport;
+
+import io.vertx.core.json.JsonObject;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipInputStream;
+import java.util.zip.ZipOutputStream;
+
+/** The shared sample bills (src/test/resources/bills, a copy of shared/bills) and their local state. */
+public final class SampleBills {
+  public static final Path DIR = Path.of("src", "test", "resources", "bills");
+  public static final Path ALIPAY = DIR.resolve("alipay/20888507821268420156_20260314.csv.zip");
+  public static final Path WECHAT = DIR.resolve("wechat/1543681851_20260314_ALL.csv");
+  public static final Charset GBK = Charset.forName("GBK");
+  public static final JsonObject ANSWER_KEY;
+
+  static {
+    try {
+      ANSWER_KEY = new JsonObject(Files.readString(DIR.resolve("answer_key.json")));
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private SampleBills() {}
+
+  /** Loads {@code local/<name>.sql} into the test database (statements end with ';' at a line end). */
+  public static void load(String name) {
+    try {
+      String sql = Files.readString(DIR.resolve("local/" + name + ".sql"));
+      for (String statement : sql.split(";\\s*\\n")) {
+        String body = statement.lines().filter(l -> !l.startsWith("--")).reduce("", (a, b) -> a + "\n" + b).strip();
+        if (!body.isEmpty()) {
+          TestDatabase.get().update(body);
+        }
+      }
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** orders, payments and refunds of the samples: the state the answer key was made for. */
+  public static void loadLocalState() {
+    load("orders");
+    load("payments");
+    load("refunds");
+  }
+
+  /** The text of the Alipay sample's detail entry. */
+  public static String alipayDetail() throws IOException {
+    try (InputStream in = Files.newInputStream(ALIPAY); ZipInputStream zip = new ZipInputStream(in, GBK)) {
+      for (ZipEntry e = zip.getNextEntry(); e != null; e = zip.getNextEntry()) {
+        if (e.getName().endsWith("_业务明细.csv")) {
+          return new String(zip.readAllBytes(), GBK);
+        }
+      }
+    }
+    throw new IllegalStateException("no detail entry");
+  }
+
+  /** The detail with the 订单金额 of its first 交易 (payment) row made negative; and that row's line number. */
+  public static Map.Entry<String, Integer> alipayDetailWithNegativePayment() throws IOException {
+    String[] lines = alipayDetail().split("\n", -1);
+    for (int i = 0; i < lines.length; i++) {
+      if (lines[i].contains("\t,交易\t,")) {
+        lines[i] = lines[i].replaceFirst("\t,([0-9]+\\.[0-9]{2}),([0-9]+\\.[0-9]{2}),", "\t,-$1,$2,");
+        return Map.entry(String.join("\n", lines), i + 1);
+      }
+    }
+    throw new IllegalStateException("no payment row");
+  }
+
+  /** A zip like Alipay's (GBK entry name), holding {@code detail} encoded in {@code charset}. */
+  public static Path alipayZip(Path file, String detail, Charset charset) throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (ZipOutputStream zip = new ZipOutputStream(bytes, GBK)) {
+      zip.putNextEntry(new ZipEntry("20888507821268420156_20260314_业务明细.csv"));
+      zip.write(detail.getBytes(charset));
+      zip.closeEntry();
+    }
+    Files.createDirectories(file.getParent());
+    return Files.write(file, bytes.toByteArray());
+  }
+
+  public static String wechat() throws IOException {
+    return Files.readString(WECHAT, StandardCharsets.UTF_8);
+  }
+}
