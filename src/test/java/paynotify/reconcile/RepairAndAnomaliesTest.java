@@ -1,0 +1,116 @@
+package paynotify.reconcile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import paynotify.testsupport.AlipayNotifications;
+import paynotify.testsupport.Cli;
+import paynotify.testsupport.Http.Reply;
+import paynotify.testsupport.SampleBills;
+import paynotify.testsupport.TestDatabase;
+import paynotify.testsupport.TestService;
+
+/** `repair book` and `anomalies`: fixes that say what they would do, do it once, and leave a record. */
+@Tag("db")
+class RepairAndAnomaliesTest {
+  private static final TestDatabase db = TestDatabase.get();
+  // A payment of the Alipay sample bill whose notification was lost (answer key: missing_local).
+  private static final String TRADE = "2026031422001477480730061433";
+  private static final String ORDER = "PN2026031439096925";
+
+  @BeforeEach
+  void loadTheSampleState() {
+    db.reset();
+    SampleBills.loadLocalState();
+  }
+
+  private static Cli.Result repair(boolean apply) {
+    return apply
+        ? Cli.run("repair", "book", "--channel", "alipay", "--bill", SampleBills.ALIPAY.toString(), "--trade-no", TRADE,
+            "--apply")
+        : Cli.run("repair", "book", "--channel", "alipay", "--bill", SampleBills.ALIPAY.toString(), "--trade-no", TRADE);
+  }
+
+  @Test
+  void withoutApplyItOnlySaysWhatItWouldDo() {
+    Cli.Result r = repair(false);
+    assertThat(r.exit()).isZero();
+    assertThat(r.out()).contains("would book 1 payment of alipay trade " + TRADE)
+        .contains("order " + ORDER + " unpaid -> paid");
+    assertThat(db.payments(TRADE)).isZero();
+    assertThat(db.orderStatus(ORDER)).isEqualTo("unpaid");
+  }
+
+  @Test
+  void applyBooksOnceThroughTheNotificationsTransaction() {
+    Cli.Result first = repair(true);
+    assertThat(first.exit()).as(first.err()).isZero();
+    assertThat(first.out()).startsWith("booked 1 payment of alipay trade " + TRADE).contains(ORDER + " unpaid -> paid");
+    assertThat(db.payments(TRADE)).isEqualTo(1);
+    assertThat(db.orderStatus(ORDER)).isEqualTo("paid");
+    assertThat(db.string("SELECT CONCAT(channel, ' ', outcome) FROM notify_log WHERE idem_key = ?", "alipay:pay:" + TRADE))
+        .isEqualTo("repair processed");
+
+    Cli.Result again = repair(true);
+    assertThat(again.exit()).isZero();
+    assertThat(again.out()).startsWith("nothing to do: trade " + TRADE + " already booked");
+    assertThat(repair(false).out()).startsWith("nothing to do");
+    assertThat(db.payments(TRADE)).isEqualTo(1);
+
+    // and the bill no longer reports it
+    assertThat(Cli.run("reconcile", "--channel", "alipay", "--bill", SampleBills.ALIPAY.toString()).out())
+        .doesNotContain("missing_local             trade_no " + TRADE);
+  }
+
+  @Test
+  void repairRacingTheLateNotificationBooksOnce() {
+    try (TestService service = TestService.start()) {
+      var params = AlipayNotifications.payment(ORDER, TRADE, "349.11");
+      params.put("app_id", AlipayNotifications.APP_ID);
+      String body = AlipayNotifications.signedBody(params);
+      for (int round = 0; round < 3; round++) {
+        CompletableFuture<Cli.Result> cli = CompletableFuture.supplyAsync(() -> repair(true));
+        CompletableFuture<Reply> notification = service.postAlipayAsync(body);
+        assertThat(notification.join()).isEqualTo(new Reply(200, "success"));
+        assertThat(cli.join().exit()).isZero();
+      }
+    }
+    assertThat(db.payments(TRADE)).isEqualTo(1);
+    assertThat(db.orderStatus(ORDER)).isEqualTo("paid");
+    assertThat(db.count("SELECT COUNT(*) FROM notify_log WHERE outcome = 'processed'")).isEqualTo(1);
+  }
+
+  @Test
+  void tradeThatIsNotOnTheBillIsRefused() {
+    Cli.Result r = Cli.run("repair", "book", "--channel", "alipay", "--bill", SampleBills.ALIPAY.toString(),
+        "--trade-no", "2026000000000000000000000000", "--apply");
+    assertThat(r.exit()).isEqualTo(2);
+    assertThat(r.err()).contains("is not a payment row of this bill");
+    assertThat(db.count("SELECT COUNT(*) FROM notify_log")).isZero();
+  }
+
+  @Test
+  void anomaliesCanBeListedAndResolvedOnce() {
+    Cli.run("reconcile", "--channel", "alipay", "--bill", SampleBills.ALIPAY.toString(), "--record");
+    long open = db.count("SELECT COUNT(*) FROM anomalies");
+    assertThat(open).isEqualTo(9);
+
+    Cli.Result list = Cli.run("anomalies", "list", "--open", "--kind", "amount_mismatch");
+    assertThat(list.exit()).isZero();
+    assertThat(list.out()).contains("2026031422001447057334490365").contains("2 anomalies");
+    String id = db.string("SELECT MIN(id) FROM anomalies WHERE kind = 'amount_mismatch'");
+
+    assertThat(Cli.run("anomalies", "resolve", id, "--note", "order amount corrected").out())
+        .isEqualTo("anomaly #" + id + " resolved\n");
+    assertThat(Cli.run("anomalies", "list", "--open").out()).contains((open - 1) + " anomalies");
+    assertThat(Cli.run("anomalies", "list").out()).contains("resolved").contains("order amount corrected");
+
+    Cli.Result again = Cli.run("anomalies", "resolve", id, "--note", "twice");
+    assertThat(again.exit()).isEqualTo(1);
+    assertThat(again.err()).contains("already resolved");
+    assertThat(Cli.run("anomalies", "resolve", "999999", "--note", "x").err()).contains("no anomaly #999999");
+  }
+}
