@@ -32,6 +32,9 @@ final class ReconcileCommand extends CommandSupport {
   @Option(names = "--record", description = "store each finding as an anomaly (once: re-running adds nothing)")
   boolean record;
 
+  @Option(names = "--verbose", description = "how long each step took, on stderr")
+  boolean verbose;
+
   @Override
   int run() throws Exception {
     Bill platformBill = bill(channel, bill, date);
@@ -39,7 +42,8 @@ final class ReconcileCommand extends CommandSupport {
         Connection conn = db.connect();
         Connection recording = record ? db.connect() : null;
         Report report = new Report(out(), json, recording)) {
-      Reconciliation reconciliation = new Reconciliation(conn);
+      Reconciliation reconciliation = new Reconciliation(conn)
+          .timed(verbose ? phase -> System.err.println("paynotify: " + phase) : phase -> { });
       long start = System.nanoTime();
       Bill.Summary read = reconciliation.load(platformBill, rows -> progress(rows, start));
       report.bill(platformBill.channel(), bill.toString(), read);
