@@ -40,9 +40,10 @@ final class ReconcileCommand extends CommandSupport {
     Bill platformBill = bill(channel, bill, date);
     try (CliDatabase db = CliDatabase.open(config);
         Connection conn = db.connect();
+        Connection lookups = db.connect();
         Connection recording = record ? db.connect() : null;
         Report report = new Report(out(), json, recording)) {
-      Reconciliation reconciliation = new Reconciliation(conn)
+      Reconciliation reconciliation = new Reconciliation(conn, lookups)
           .timed(verbose ? phase -> System.err.println("paynotify: " + phase) : phase -> { });
       long start = System.nanoTime();
       Bill.Summary read = reconciliation.load(platformBill, rows -> progress(rows, start));

@@ -4,11 +4,13 @@ package paynotify.reconcile;
 final class ReconcileSql {
   private ReconcileSql() {}
 
-  // The bill's rows, in the session only: the database, not this process, holds a large bill.
-  static final String CREATE_BILL_PAYMENTS =
-      "CREATE TEMPORARY TABLE bill_payments (trade_no VARCHAR(64) COLLATE utf8mb4_bin NOT NULL,"
-          + " order_no VARCHAR(64) COLLATE utf8mb4_bin NULL, amount_cents BIGINT NOT NULL, at DATETIME NOT NULL,"
-          + " line BIGINT NOT NULL, KEY (trade_no)) DEFAULT CHARSET=utf8mb4";
+  // The bill's trade ids, in the session only (the database, not this process, holds a large
+  // bill); the key is the whole row, so a million of them load fast. A trade listed twice is kept once.
+  static final String CREATE_BILL_TRADES =
+      "CREATE TEMPORARY TABLE bill_trades (trade_no VARCHAR(64) COLLATE utf8mb4_bin NOT NULL PRIMARY KEY)"
+          + " DEFAULT CHARSET=utf8mb4";
+
+  static final String INSERT_BILL_TRADE = "INSERT IGNORE INTO bill_trades (trade_no) VALUES (?)";
 
   static final String CREATE_BILL_REFUNDS =
       "CREATE TEMPORARY TABLE bill_refunds (refund_no VARCHAR(64) COLLATE utf8mb4_bin NOT NULL,"
@@ -16,26 +18,40 @@ final class ReconcileSql {
           + " order_no VARCHAR(64) COLLATE utf8mb4_bin NULL, amount_cents BIGINT NOT NULL, at DATETIME NOT NULL,"
           + " line BIGINT NOT NULL, KEY (refund_no)) DEFAULT CHARSET=utf8mb4";
 
-  static final String INSERT_BILL_PAYMENT =
-      "INSERT INTO bill_payments (trade_no, order_no, amount_cents, at, line) VALUES (?, ?, ?, ?, ?)";
-
   static final String INSERT_BILL_REFUND =
       "INSERT INTO bill_refunds (refund_no, out_refund_no, trade_no, order_no, amount_cents, at, line)"
           + " VALUES (?, ?, ?, ?, ?, ?, ?)";
 
-  // The bill's side, in one pass: paid there but not booked here (a lost notification; is the
-  // order known here?), or booked for another amount than the platform's trade total.
+  // The bill's side is looked up batch by batch while the bill loads (another session): what was
+  // booked for these trades. What differs waits in bill_side until the bill is known complete.
+  static String bookedTrades(int ids) {
+    return "SELECT trade_no, order_no, amount_cents FROM payments WHERE channel = ? AND trade_no IN ("
+        + "?, ".repeat(ids - 1) + "?)";
+  }
+
+  static String knownOrders(int ids) {
+    return "SELECT order_no FROM orders WHERE order_no IN (" + "?, ".repeat(ids - 1) + "?)";
+  }
+
+  static final String CREATE_BILL_SIDE =
+      "CREATE TEMPORARY TABLE bill_side (line BIGINT NOT NULL, trade_no VARCHAR(64) NOT NULL,"
+          + " order_no VARCHAR(64) NULL, amount_cents BIGINT NOT NULL, local_order_no VARCHAR(64) NULL,"
+          + " local_cents BIGINT NULL, at DATETIME NOT NULL, order_known BOOLEAN NOT NULL) DEFAULT CHARSET=utf8mb4";
+
+  static final String INSERT_BILL_SIDE =
+      "INSERT INTO bill_side (line, trade_no, order_no, amount_cents, local_order_no, local_cents, at, order_known)"
+          + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
+
+  // Paid there but not booked here (local_cents NULL: a lost notification), or booked for another
+  // amount than the platform's trade total.
   static final String BILL_SIDE =
-      "SELECT b.trade_no, b.order_no, b.amount_cents, b.at, p.order_no, p.amount_cents, o.id IS NOT NULL"
-          + " FROM bill_payments b"
-          + " LEFT JOIN payments p ON p.channel = ? AND p.trade_no = b.trade_no"
-          + " LEFT JOIN orders o ON p.id IS NULL AND o.order_no = b.order_no"
-          + " WHERE p.id IS NULL OR p.amount_cents <> b.amount_cents ORDER BY b.line";
+      "SELECT trade_no, order_no, amount_cents, at, local_order_no, local_cents, order_known FROM bill_side"
+          + " ORDER BY line";
 
   // Our side: booked here, in this bill's channel and window only, and not on the bill.
   static final String MISSING_PLATFORM =
       "SELECT p.trade_no, p.order_no, p.amount_cents, p.paid_at FROM payments p"
-          + " LEFT JOIN bill_payments b ON b.trade_no = p.trade_no"
+          + " LEFT JOIN bill_trades b ON b.trade_no = p.trade_no"
           + " WHERE p.channel = ? AND p.paid_at >= ? AND p.paid_at < ? AND b.trade_no IS NULL"
           + " ORDER BY p.paid_at";
 

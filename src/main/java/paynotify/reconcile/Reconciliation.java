@@ -12,16 +12,18 @@ import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
+import java.util.concurrent.CompletionException;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 import paynotify.reconcile.Finding.Kind;
 
 /**
  * A bill against the bookings, both directions, for the bill's channel and window only (a
- * payment of another day or channel is never "missing from the platform"). The bill streams into
- * session-temporary tables while it is parsed (on another thread); the database joins them. This
- * process holds a few batches of rows at a time and hands each finding on as it is read.
+ * payment of another day or channel is never "missing from the platform"). While the bill is
+ * parsed (one thread), its trade ids stream into a session table (this thread) and its payments
+ * are looked up in batches on a second session (a third thread): the two database sessions work
+ * at once. This process holds a few batches at a time; findings wait in the database until the
+ * bill is known complete, then stream out.
  */
 public final class Reconciliation {
   private static final int BATCH = 1000;
@@ -33,11 +35,21 @@ public final class Reconciliation {
   }
 
   private final Connection conn;
+  private final Connection lookups;
   private Consumer<String> timings = phase -> { };
   private long phaseStart = System.nanoTime();
+  /** The session whose audit_* tables are ready (compare() prepares them on the idle one). */
+  private Connection auditPrepared;
 
+  /** For the duplicate audit alone. */
   public Reconciliation(Connection conn) {
+    this(conn, conn);
+  }
+
+  /** @param lookups a second connection: the bill's side is looked up on it while the bill loads */
+  public Reconciliation(Connection conn, Connection lookups) {
     this.conn = conn;
+    this.lookups = lookups;
   }
 
   /** Tells {@code sink} how long each step took ({@code --verbose}). */
@@ -47,7 +59,7 @@ public final class Reconciliation {
   }
 
   /**
-   * Reads the whole bill into the session's tables; nothing is compared before the bill is known
+   * Reads the whole bill into the sessions' tables; nothing is reported before the bill is known
    * to be complete.
    *
    * @param progress told the number of rows read so far, every 100,000
@@ -55,119 +67,181 @@ public final class Reconciliation {
    */
   public Bill.Summary load(Bill bill, LongConsumer progress) throws IOException, SQLException, BillFormatException {
     phaseStart = System.nanoTime();
-    try (Statement s = conn.createStatement()) {
-      s.execute("DROP TEMPORARY TABLE IF EXISTS bill_payments, bill_refunds");
-      s.execute(ReconcileSql.CREATE_BILL_PAYMENTS);
+    try (Statement s = conn.createStatement(); Statement l = lookups.createStatement()) {
+      s.execute("DROP TEMPORARY TABLE IF EXISTS bill_trades, bill_refunds");
+      s.execute(ReconcileSql.CREATE_BILL_TRADES);
       s.execute(ReconcileSql.CREATE_BILL_REFUNDS);
+      l.execute("DROP TEMPORARY TABLE IF EXISTS bill_side");
+      l.execute(ReconcileSql.CREATE_BILL_SIDE);
     }
-    Bill.Summary summary = insertRows(bill, progress);
-    done("bill read into the session's tables");
+    BlockingQueue<List<BillRow>> toInsert = new ArrayBlockingQueue<>(4);
+    BlockingQueue<List<BillRow>> toLookUp = new ArrayBlockingQueue<>(4);
+    CompletableFuture<Bill.Summary> parsed = CompletableFuture.supplyAsync(() -> parse(bill, progress, toInsert,
+        toLookUp));
+    BillSide billSide = new BillSide(lookups, bill.channel());
+    CompletableFuture<SQLException> lookedUp = CompletableFuture.supplyAsync(() -> drain(toLookUp, billSide::lookUp));
+    SQLException inserting = drain(toInsert, this::insert);
+    SQLException lookingUp = lookedUp.join();
+    Bill.Summary summary = result(parsed);
+    if (inserting != null || lookingUp != null) {
+      throw inserting != null ? inserting : lookingUp;
+    }
+    done("bill loaded and its payments looked up");
     return summary;
   }
 
-  /** Both directions, for the loaded bill's channel and window. */
+  /**
+   * Both directions, for the loaded bill's channel and window. Meanwhile the other session
+   * prepares the duplicate audit's candidates, so that {@link #audit} only reads them.
+   */
   public void compare(String ch, Bill.Summary summary, FindingSink sink) throws IOException, SQLException {
     Timestamp from = Timestamp.valueOf(summary.from());
     Timestamp to = Timestamp.valueOf(summary.to());
-    each("paid there, not here / other amount", ReconcileSql.BILL_SIDE, sink, rs -> rs.getString(5) == null
+    each(lookups, "paid there, not here / other amount", ReconcileSql.BILL_SIDE, sink, rs -> rs.getObject(6) == null
         ? Finding.of(Kind.MISSING_LOCAL, ch, "trade_no", rs.getString(1), "order_no", rs.getString(2),
             "amount_cents", rs.getLong(3), "paid_at", time(rs, 4), "order_known", rs.getBoolean(7))
         : Finding.of(Kind.AMOUNT_MISMATCH, ch, "trade_no", rs.getString(1), "order_no", rs.getString(5),
-            "platform_cents", rs.getLong(3), "local_cents", rs.getLong(6)), ch);
-    each("booked here, not there", ReconcileSql.MISSING_PLATFORM, sink, rs -> Finding.of(Kind.MISSING_PLATFORM, ch,
-        "trade_no", rs.getString(1), "order_no", rs.getString(2), "amount_cents", rs.getLong(3),
+            "platform_cents", rs.getLong(3), "local_cents", rs.getLong(6)));
+    CompletableFuture<SQLException> auditReady = CompletableFuture.supplyAsync(() -> prepareAudit(lookups));
+    each(conn, "booked here, not there", ReconcileSql.MISSING_PLATFORM, sink, rs -> Finding.of(Kind.MISSING_PLATFORM,
+        ch, "trade_no", rs.getString(1), "order_no", rs.getString(2), "amount_cents", rs.getLong(3),
         "paid_at", time(rs, 4)), ch, from, to);
-    each("refunds missing here", ReconcileSql.REFUND_MISSING_LOCAL, sink, rs -> Finding.of(Kind.REFUND_MISSING_LOCAL,
-        ch, "refund_no", rs.getString(1), "out_refund_no", rs.getString(2), "trade_no", rs.getString(3),
-        "order_no", rs.getString(4), "amount_cents", rs.getLong(5), "refunded_at", time(rs, 6)), ch);
-    each("refunds missing there", ReconcileSql.REFUND_MISSING_PLATFORM, sink, rs -> Finding.of(
+    each(conn, "refunds missing here", ReconcileSql.REFUND_MISSING_LOCAL, sink, rs -> Finding.of(
+        Kind.REFUND_MISSING_LOCAL, ch, "refund_no", rs.getString(1), "out_refund_no", rs.getString(2),
+        "trade_no", rs.getString(3), "order_no", rs.getString(4), "amount_cents", rs.getLong(5),
+        "refunded_at", time(rs, 6)), ch);
+    each(conn, "refunds missing there", ReconcileSql.REFUND_MISSING_PLATFORM, sink, rs -> Finding.of(
         Kind.REFUND_MISSING_PLATFORM, ch, "refund_no", rs.getString(1), "trade_no", rs.getString(2),
         "order_no", rs.getString(3), "amount_cents", rs.getLong(4), "refunded_at", time(rs, 5)), ch, from, to);
+    SQLException preparing = auditReady.join();
+    if (preparing != null) {
+      throw preparing;
+    }
+    auditPrepared = lookups;
   }
 
   /** The duplicate audit: trades booked more than once, orders paid by more than one trade. */
   public void audit(FindingSink sink) throws IOException, SQLException {
-    try (Statement s = conn.createStatement()) {
+    if (auditPrepared == null) {
+      SQLException preparing = prepareAudit(conn);
+      if (preparing != null) {
+        throw preparing;
+      }
+      auditPrepared = conn;
+    }
+    done("audit candidates");
+    each(auditPrepared, "trades booked twice", ReconcileSql.DUPLICATE_TRADE, sink, rs -> Finding.of(
+        Kind.DUPLICATE_TRADE, rs.getString(1), "trade_no", rs.getString(2), "order_no", rs.getString(3),
+        "rows", rs.getLong(4)));
+    each(auditPrepared, "orders paid twice", ReconcileSql.ORDER_PAID_TWICE, sink, rs -> Finding.of(
+        Kind.ORDER_PAID_TWICE, "audit", "order_no", rs.getString(1), "payments", rs.getString(2)));
+  }
+
+  /** The audit's candidates, found on covering indexes, into {@code on}'s session tables. */
+  private static SQLException prepareAudit(Connection on) {
+    try (Statement s = on.createStatement()) {
       s.execute("DROP TEMPORARY TABLE IF EXISTS audit_trades, audit_orders");
       s.execute(ReconcileSql.AUDIT_TRADES);
       s.execute(ReconcileSql.AUDIT_ORDERS);
+      return null;
+    } catch (SQLException e) {
+      return e;
     }
-    done("audit candidates");
-    each("trades booked twice", ReconcileSql.DUPLICATE_TRADE, sink, rs -> Finding.of(Kind.DUPLICATE_TRADE,
-        rs.getString(1), "trade_no", rs.getString(2), "order_no", rs.getString(3), "rows", rs.getLong(4)));
-    each("orders paid twice", ReconcileSql.ORDER_PAID_TWICE, sink, rs -> Finding.of(Kind.ORDER_PAID_TWICE, "audit",
-        "order_no", rs.getString(1), "payments", rs.getString(2)));
+  }
+
+  /** The parser's thread: every batch goes to both consumers, then END (also after a failure). */
+  private static Bill.Summary parse(Bill bill, LongConsumer progress, BlockingQueue<List<BillRow>> toInsert,
+      BlockingQueue<List<BillRow>> toLookUp) {
+    List<BillRow> batch = new ArrayList<>(BATCH);
+    long[] rows = {0};
+    try {
+      Bill.Summary summary = bill.read(row -> {
+        batch.add(row);
+        if (batch.size() == BATCH) {
+          List<BillRow> full = List.copyOf(batch);
+          put(toInsert, full);
+          put(toLookUp, full);
+          batch.clear();
+        }
+        if (++rows[0] % 100_000 == 0) {
+          progress.accept(rows[0]);
+        }
+      });
+      List<BillRow> last = List.copyOf(batch);
+      put(toInsert, last);
+      put(toLookUp, last);
+      return summary;
+    } catch (IOException | BillFormatException e) {
+      throw new CompletionException(e);
+    } finally {
+      put(toInsert, END);
+      put(toLookUp, END);
+    }
+  }
+
+  private interface BatchWork {
+    void accept(List<BillRow> batch) throws SQLException;
   }
 
   /**
-   * The bill is parsed on its own thread, handing batches through a small queue, while this one
-   * sends them: parsing and inserting overlap, and at most a few batches are held.
+   * Consumes batches until END. After a failure it keeps taking (and drops) them, so that the
+   * parser never blocks; the failure is returned.
    */
-  private Bill.Summary insertRows(Bill bill, LongConsumer progress)
-      throws IOException, SQLException, BillFormatException {
-    BlockingQueue<List<BillRow>> batches = new ArrayBlockingQueue<>(4);
-    CompletableFuture<Bill.Summary> parsed = CompletableFuture.supplyAsync(() -> {
-      List<BillRow> batch = new ArrayList<>(BATCH);
-      long[] rows = {0};
-      try {
-        Bill.Summary summary = bill.read(row -> {
-          batch.add(row);
-          if (batch.size() == BATCH) {
-            put(batches, List.copyOf(batch));
-            batch.clear();
-          }
-          if (++rows[0] % 100_000 == 0) {
-            progress.accept(rows[0]);
-          }
-        });
-        put(batches, List.copyOf(batch));
-        return summary;
-      } catch (IOException | BillFormatException e) {
-        throw new java.util.concurrent.CompletionException(e);
-      } finally {
-        put(batches, END);
-      }
-    });
-    try (PreparedStatement payments = conn.prepareStatement(ReconcileSql.INSERT_BILL_PAYMENT);
-        PreparedStatement refunds = conn.prepareStatement(ReconcileSql.INSERT_BILL_REFUND)) {
-      for (List<BillRow> batch = take(batches); batch != END; batch = take(batches)) {
-        for (BillRow row : batch) {
-          if (row.refund()) {
-            bind(refunds, row.refundNo(), row.outRefundNo(), row.tradeNo(), row.orderNo(), row.amountCents(),
-                Timestamp.valueOf(row.at()), row.line());
-          } else {
-            bind(payments, row.tradeNo(), row.orderNo(), row.amountCents(), Timestamp.valueOf(row.at()), row.line());
-          }
+  private static SQLException drain(BlockingQueue<List<BillRow>> queue, BatchWork work) {
+    SQLException failure = null;
+    for (List<BillRow> batch = take(queue); batch != END; batch = take(queue)) {
+      if (failure == null) {
+        try {
+          work.accept(batch);
+        } catch (SQLException e) {
+          failure = e;
         }
-        payments.executeBatch();
-        refunds.executeBatch();
       }
-    } catch (SQLException e) {
-      parsed.cancel(true);
-      drain(batches, parsed);
-      throw e;
     }
+    return failure;
+  }
+
+  private PreparedStatement insertTrade;
+  private PreparedStatement insertRefund;
+
+  /** This thread: the batch's trade ids and refunds into the session's tables. */
+  private void insert(List<BillRow> batch) throws SQLException {
+    if (insertTrade == null) {
+      insertTrade = conn.prepareStatement(ReconcileSql.INSERT_BILL_TRADE);
+      insertRefund = conn.prepareStatement(ReconcileSql.INSERT_BILL_REFUND);
+    }
+    for (BillRow row : batch) {
+      if (row.refund()) {
+        bind(insertRefund, row.refundNo(), row.outRefundNo(), row.tradeNo(), row.orderNo(), row.amountCents(),
+            Timestamp.valueOf(row.at()), row.line());
+      } else {
+        bind(insertTrade, row.tradeNo());
+      }
+    }
+    insertTrade.executeBatch();
+    insertRefund.executeBatch();
+  }
+
+  static void bind(PreparedStatement insert, Object... values) throws SQLException {
+    for (int i = 0; i < values.length; i++) {
+      insert.setObject(i + 1, values[i]);
+    }
+    insert.addBatch();
+  }
+
+  private static Bill.Summary result(CompletableFuture<Bill.Summary> parsed)
+      throws IOException, BillFormatException {
     try {
-      return parsed.get();
-    } catch (ExecutionException e) {
+      return parsed.join();
+    } catch (CompletionException e) {
       if (e.getCause() instanceof BillFormatException bad) {
         throw bad;
       }
       if (e.getCause() instanceof IOException io) {
         throw io;
       }
-      throw new IllegalStateException(e.getCause());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IOException("interrupted", e);
+      throw e;
     }
-  }
-
-  private static void bind(PreparedStatement insert, Object... values) throws SQLException {
-    for (int i = 0; i < values.length; i++) {
-      insert.setObject(i + 1, values[i]);
-    }
-    insert.addBatch();
   }
 
   private static void put(BlockingQueue<List<BillRow>> queue, List<BillRow> batch) {
@@ -178,20 +252,12 @@ public final class Reconciliation {
     }
   }
 
-  private static List<BillRow> take(BlockingQueue<List<BillRow>> queue) throws IOException {
+  private static List<BillRow> take(BlockingQueue<List<BillRow>> queue) {
     try {
       return queue.take();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new IOException("interrupted", e);
-    }
-  }
-
-  /** After a database failure: let the parser finish handing over, so that its thread ends. */
-  private static void drain(BlockingQueue<List<BillRow>> queue, CompletableFuture<?> parsed) {
-    while (!parsed.isDone() || !queue.isEmpty()) {
-      queue.poll();
-      Thread.onSpinWait();
+      return END;
     }
   }
 
@@ -199,9 +265,9 @@ public final class Reconciliation {
     Finding map(ResultSet rs) throws SQLException;
   }
 
-  private void each(String step, String sql, FindingSink sink, RowMapper mapper, Object... args)
+  private void each(Connection on, String step, String sql, FindingSink sink, RowMapper mapper, Object... args)
       throws SQLException, IOException {
-    try (PreparedStatement query = conn.prepareStatement(sql)) {
+    try (PreparedStatement query = on.prepareStatement(sql)) {
       for (int i = 0; i < args.length; i++) {
         query.setObject(i + 1, args[i]);
       }

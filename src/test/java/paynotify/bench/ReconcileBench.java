@@ -82,7 +82,7 @@ public final class ReconcileBench {
       Path report = work.resolve("report.json");
       System.out.println("reconciling (scripts/paynotify, its JVM options) ...");
       long start = System.nanoTime();
-      Process p = new ProcessBuilder("/usr/bin/time", "-f", "%M", "scripts/paynotify", "reconcile", "--config",
+      Process p = new ProcessBuilder("/usr/bin/time", "-f", "cpu %U user %S sys\n%M", "scripts/paynotify", "reconcile", "--config",
           config.toString(), "--channel", "alipay", "--bill", bill.toString(), "--json", "--verbose")
           .redirectOutput(report.toFile()).redirectError(work.resolve("stderr.txt").toFile()).start();
       if (!p.waitFor(10, TimeUnit.MINUTES)) {
