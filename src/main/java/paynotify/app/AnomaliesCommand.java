@@ -13,15 +13,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "anomalies", mixinStandardHelpOptions = true,
     subcommands = {AnomaliesCommand.ListCommand.class, AnomaliesCommand.ResolveCommand.class},
     description = "List anomalies, or mark one resolved with a note.")
-final class AnomaliesCommand implements Runnable {
-  @picocli.CommandLine.Spec
-  picocli.CommandLine.Model.CommandSpec spec;
-
-  @Override
-  public void run() {
-    spec.commandLine().usage(spec.commandLine().getOut());
-  }
-
+final class AnomaliesCommand extends ParentCommand {
   @Command(name = "list", mixinStandardHelpOptions = true, description = "Oldest first.")
   static final class ListCommand extends CommandSupport {
     @Option(names = "--open", description = "only the unresolved ones")

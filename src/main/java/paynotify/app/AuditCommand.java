@@ -8,8 +8,8 @@ import picocli.CommandLine.Option;
 
 /** audit: the duplicate queries alone, for a quick daily check. */
 @Command(name = "audit", mixinStandardHelpOptions = true,
-    description = {"Trades booked more than once and orders paid by more than one trade.",
-        "Exit 0: nothing found; 1: findings; 3: database failure."})
+    description = "Trades booked more than once and orders paid by more than one trade. Exit 0: nothing "
+        + "found; 1: findings; 3: database failure.")
 final class AuditCommand extends CommandSupport {
   @Option(names = "--json", description = "one JSON document instead of text lines")
   boolean json;

@@ -1,30 +1,21 @@
 package paynotify.app;
 
-import java.nio.file.Path;
 import java.sql.Connection;
-import java.time.LocalDate;
-import paynotify.reconcile.AlipayBill;
 import paynotify.reconcile.Bill;
 import paynotify.reconcile.Reconciliation;
 import paynotify.reconcile.Report;
-import paynotify.reconcile.WechatBill;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** reconcile: a platform bill against the bookings; exit 0 clean, 1 findings, 2 unusable bill. */
 @Command(name = "reconcile", mixinStandardHelpOptions = true,
-    description = {"Compare a platform bill with what is booked here, both directions, for the bill's channel and",
-        "window; then the duplicate audit. Exit 0: nothing found; 1: findings; 2: unusable bill or",
-        "configuration; 3: database failure."})
+    description = "Compare a platform bill with what is booked here, both directions, for the bill's "
+        + "channel and window; then the duplicate audit. Exit 0: nothing found; 1: findings; 2: "
+        + "unusable bill or configuration; 3: database failure.")
 final class ReconcileCommand extends CommandSupport {
-  @Option(names = "--channel", required = true, description = "alipay or wechat")
-  String channel;
-
-  @Option(names = "--bill", required = true, description = "Alipay: the .csv.zip as downloaded; WeChat: the ALL .csv")
-  Path bill;
-
-  @Option(names = "--date", description = "WeChat bill date (yyyy-MM-dd) when the file name lacks it")
-  LocalDate date;
+  @Mixin
+  BillOptions billOptions;
 
   @Option(names = "--json", description = "one JSON document instead of text lines")
   boolean json;
@@ -37,7 +28,7 @@ final class ReconcileCommand extends CommandSupport {
 
   @Override
   int run() throws Exception {
-    Bill platformBill = bill(channel, bill, date);
+    Bill platformBill = billOptions.bill();
     try (CliDatabase db = CliDatabase.open(config);
         Connection conn = db.connect();
         Connection lookups = db.connect();
@@ -47,19 +38,11 @@ final class ReconcileCommand extends CommandSupport {
           .timed(verbose ? phase -> System.err.println("paynotify: " + phase) : phase -> { });
       long start = System.nanoTime();
       Bill.Summary read = reconciliation.load(platformBill, rows -> progress(rows, start));
-      report.bill(platformBill.channel(), bill.toString(), read);
+      report.bill(platformBill.channel(), billOptions.file.toString(), read);
       reconciliation.compare(platformBill.channel(), read, report);
       reconciliation.audit(report);
       return report.finish() == 0 ? 0 : FOUND;
     }
-  }
-
-  static Bill bill(String channel, Path file, LocalDate date) {
-    return switch (channel) {
-      case "alipay" -> new AlipayBill(file);
-      case "wechat" -> new WechatBill(file, date);
-      default -> throw new ConfigException("--channel: '" + channel + "' is not alipay or wechat");
-    };
   }
 
   /** Rows read and rate on stderr, when a person is watching. */

@@ -2,11 +2,9 @@ package paynotify.app;
 
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.time.LocalDate;
 import java.util.concurrent.atomic.AtomicReference;
 import paynotify.booking.BookingResult;
 import paynotify.booking.EventBooking;
@@ -19,6 +17,7 @@ import paynotify.reconcile.BillRow;
 import paynotify.store.Database;
 import paynotify.store.NotifyLog.Trace;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -27,28 +26,22 @@ import picocli.CommandLine.Option;
  * notification itself, books once.
  */
 @Command(name = "book", mixinStandardHelpOptions = true,
-    description = {"Book a payment the platform's bill shows and this database lacks (a lost notification).",
-        "Without --apply: say what would happen. Exit 0: done or nothing to do; 1: not booked (a conflict);",
-        "2: unusable bill or trade not on it; 3: database failure."})
+    description = "Book a payment the platform's bill shows and this database lacks (a lost notification). "
+        + "Without --apply: say what would happen. Exit 0: done or nothing to do; 1: not booked (a "
+        + "conflict); 2: unusable bill or trade not on it; 3: database failure.")
 final class RepairBookCommand extends CommandSupport {
-  @Option(names = "--channel", required = true, description = "alipay or wechat")
-  String channel;
-
-  @Option(names = "--bill", required = true, description = "the bill that shows the payment")
-  Path bill;
+  @Mixin
+  BillOptions billOptions;
 
   @Option(names = "--trade-no", required = true, description = "the platform's trade number")
   String tradeNo;
-
-  @Option(names = "--date", description = "WeChat bill date (yyyy-MM-dd) when the file name lacks it")
-  LocalDate date;
 
   @Option(names = "--apply", description = "book it (without: only say what would happen)")
   boolean apply;
 
   @Override
   int run() throws Exception {
-    Bill platformBill = ReconcileCommand.bill(channel, bill, date);
+    Bill platformBill = billOptions.bill();
     BillRow row = paymentRow(platformBill);
     NotifyEvent event = new NotifyEvent(platformBill.channel(), EventKind.PAYMENT, row.orderNo(), row.tradeNo(),
         row.amountCents(), row.at(), "bill");
@@ -64,7 +57,7 @@ final class RepairBookCommand extends CommandSupport {
       Database database = PayNotifyServer.connect(vertx, db.settings());
       try {
         BookingResult result = new EventBooking(vertx, database, db.config().bookingAttempts())
-            .book(event, new Trace("repair", "cli", Buffer.buffer("repair book from " + bill + " line " + row.line())))
+            .book(event, new Trace("repair", "cli", Buffer.buffer("repair book from " + billOptions.file + " line " + row.line())))
             .await();
         return report(result, payment);
       } finally {
@@ -127,7 +120,8 @@ final class RepairBookCommand extends CommandSupport {
       }
     });
     if (found.get() == null) {
-      throw new BillFormatException(bill.toString(), 0, null, "trade " + tradeNo + " is not a payment row of this bill");
+      throw new BillFormatException(billOptions.file.toString(), 0, null,
+          "trade " + tradeNo + " is not a payment row of this bill");
     }
     return found.get();
   }

@@ -5,12 +5,5 @@ import picocli.CommandLine.Command;
 /** repair: idempotent fixes for what reconciliation found. */
 @Command(name = "repair", mixinStandardHelpOptions = true, subcommands = RepairBookCommand.class,
     description = "Idempotent repairs: each says what it would do, and does it only with --apply.")
-final class RepairCommand implements Runnable {
-  @picocli.CommandLine.Spec
-  picocli.CommandLine.Model.CommandSpec spec;
-
-  @Override
-  public void run() {
-    spec.commandLine().usage(spec.commandLine().getOut());
-  }
+final class RepairCommand extends ParentCommand {
 }
