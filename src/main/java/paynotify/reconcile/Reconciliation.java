@@ -40,6 +40,8 @@ public final class Reconciliation {
   private long phaseStart = System.nanoTime();
   /** The session whose audit_* tables are ready (compare() prepares them on the idle one). */
   private Connection auditPrepared;
+  private PreparedStatement insertTrade;
+  private PreparedStatement insertRefund;
 
   /** For the duplicate audit alone. */
   public Reconciliation(Connection conn) {
@@ -200,9 +202,6 @@ public final class Reconciliation {
     }
     return failure;
   }
-
-  private PreparedStatement insertTrade;
-  private PreparedStatement insertRefund;
 
   /** This thread: the batch's trade ids and refunds into the session's tables. */
   private void insert(List<BillRow> batch) throws SQLException {
