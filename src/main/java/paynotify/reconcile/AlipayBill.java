@@ -19,6 +19,7 @@ import java.util.zip.ZipException;
 import java.util.zip.ZipInputStream;
 import org.apache.commons.csv.CSVParser;
 import org.apache.commons.csv.CSVRecord;
+import paynotify.channel.alipay.AlipayChannel;
 
 /**
  * Alipay's trade bill as downloaded: a zip whose entry names and content are GBK, holding
@@ -48,7 +49,7 @@ public final class AlipayBill implements Bill {
 
   @Override
   public String channel() {
-    return "alipay";
+    return AlipayChannel.NAME;
   }
 
   @Override

@@ -88,8 +88,4 @@ final class ReconcileSql {
       "SELECT p.order_no, GROUP_CONCAT(DISTINCT CONCAT(p.channel, ':', p.trade_no) ORDER BY p.channel, p.trade_no"
           + " SEPARATOR ' ') FROM audit_orders d JOIN payments p ON p.order_no = d.order_no"
           + " GROUP BY p.order_no HAVING COUNT(DISTINCT p.channel, p.trade_no) > 1 ORDER BY p.order_no";
-
-  static final String RECORD_FINDING =
-      "INSERT INTO anomalies (kind, channel, order_no, trade_no, amount_cents, detail, dedupe_key)"
-          + " VALUES (?, ?, ?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE id = id";
 }

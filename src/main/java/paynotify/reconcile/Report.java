@@ -11,6 +11,7 @@ import java.util.EnumMap;
 import java.util.Map;
 import paynotify.channel.Money;
 import paynotify.reconcile.Finding.Kind;
+import paynotify.store.SqlQueries;
 
 /**
  * Writes findings as they come, as text lines or one JSON document, and with {@code record}
@@ -36,7 +37,7 @@ public final class Report implements Reconciliation.FindingSink, AutoCloseable {
     this.record = record;
     if (record != null) {
       record.setAutoCommit(false);
-      this.insert = record.prepareStatement(ReconcileSql.RECORD_FINDING);
+      this.insert = record.prepareStatement(SqlQueries.INSERT_ANOMALY);
     } else {
       this.insert = null;
     }
