@@ -5,9 +5,12 @@ import io.vertx.core.buffer.Buffer;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.util.concurrent.atomic.AtomicReference;
 import paynotify.booking.BookingResult;
 import paynotify.booking.EventBooking;
+import paynotify.booking.PaymentVerdict;
+import paynotify.booking.PaymentVerdict.OrderRow;
 import paynotify.channel.EventKind;
 import paynotify.channel.Money;
 import paynotify.channel.NotifyEvent;
@@ -16,6 +19,7 @@ import paynotify.reconcile.BillFormatException;
 import paynotify.reconcile.BillRow;
 import paynotify.store.Database;
 import paynotify.store.NotifyLog.Trace;
+import paynotify.store.SqlQueries;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -82,13 +86,11 @@ final class RepairBookCommand extends CommandSupport {
     return 0;
   }
 
-  /** What --apply would do, read from the database without changing it. */
-  private static String plan(CliDatabase db, NotifyEvent e, String payment) throws Exception {
+  /** What --apply would do, read from the database without changing it (the booking's own verdict). */
+  private static String plan(CliDatabase db, NotifyEvent e, String payment) throws SQLException {
     try (Connection conn = db.connect();
-        PreparedStatement booked = conn.prepareStatement(
-            "SELECT order_no FROM payments WHERE channel = ? AND trade_no = ?");
-        PreparedStatement order = conn.prepareStatement(
-            "SELECT status, amount_cents FROM orders WHERE order_no = ?")) {
+        PreparedStatement booked = conn.prepareStatement(SqlQueries.SELECT_PAYMENT);
+        PreparedStatement order = conn.prepareStatement(SqlQueries.SELECT_ORDER)) {
       booked.setString(1, e.channel());
       booked.setString(2, e.tradeNo());
       try (ResultSet rs = booked.executeQuery()) {
@@ -97,18 +99,17 @@ final class RepairBookCommand extends CommandSupport {
         }
       }
       order.setString(1, e.orderNo());
+      OrderRow row;
       try (ResultSet rs = order.executeQuery()) {
-        if (!rs.next()) {
-          return "would book 1 " + payment + " and record an anomaly: no order " + e.orderNo() + " here";
-        }
-        String status = rs.getString(1);
-        long amount = rs.getLong(2);
-        if (status.equals("unpaid") && amount == e.amountCents()) {
-          return "would book 1 " + payment + "; order " + e.orderNo() + " unpaid -> paid (run again with --apply)";
-        }
-        return "would book 1 " + payment + " and record an anomaly: order " + e.orderNo() + " is " + status + ", "
-            + Money.format(amount) + " (run again with --apply)";
+        row = rs.next() ? new OrderRow(rs.getString(1), rs.getLong(2), rs.getString(3), rs.getString(4)) : null;
       }
+      if (row != null && row.status().equals("unpaid") && row.amountCents() == e.amountCents()) {
+        return "would book 1 " + payment + "; order " + e.orderNo() + " unpaid -> paid (run again with --apply)";
+      }
+      PaymentVerdict verdict = PaymentVerdict.judge(row, e);
+      return verdict.isDuplicate() ? "nothing to do: " + verdict.detail()
+          : "would book 1 " + payment + " and record an anomaly: " + verdict.anomaly().code() + ": "
+              + verdict.detail() + " (run again with --apply)";
     }
   }
 

@@ -5,20 +5,21 @@ import paynotify.channel.NotifyEvent;
 
 /**
  * Why a payment could not move its order from unpaid to paid, decided from the order row as it
- * is now (locked). Either it is a duplicate (the order is already paid by this very trade) or an
- * anomaly a human must look at; the payment itself is real money and is kept either way.
+ * is now (locked while booking; as read, for a repair's dry run). Either it is a duplicate (the
+ * order is already paid by this very trade) or an anomaly a human must look at; the payment
+ * itself is real money and is kept either way.
  */
-record PaymentVerdict(AnomalyKind anomaly, String detail) {
+public record PaymentVerdict(AnomalyKind anomaly, String detail) {
 
-  /** The order as read by {@code LOCK_ORDER}. */
-  record OrderRow(String status, long amountCents, String channel, String tradeNo) {}
+  /** The order as read by {@code SELECT_ORDER} / {@code LOCK_ORDER}. */
+  public record OrderRow(String status, long amountCents, String channel, String tradeNo) {}
 
-  boolean isDuplicate() {
+  public boolean isDuplicate() {
     return anomaly == null;
   }
 
   /** @param order null when no order has the event's order_no */
-  static PaymentVerdict judge(OrderRow order, NotifyEvent e) {
+  public static PaymentVerdict judge(OrderRow order, NotifyEvent e) {
     String paid = e.channel() + " trade " + e.tradeNo() + " paid " + Money.format(e.amountCents());
     if (order == null) {
       return new PaymentVerdict(AnomalyKind.UNKNOWN_ORDER, paid + " for unknown order " + e.orderNo());

@@ -27,8 +27,10 @@ public final class SqlQueries {
       "UPDATE orders SET status = 'paid', paid_at = ?, channel = ?, trade_no = ?"
           + " WHERE order_no = ? AND status = 'unpaid' AND amount_cents = ?";
 
-  public static final String LOCK_ORDER =
-      "SELECT status, amount_cents, channel, trade_no FROM orders WHERE order_no = ? FOR UPDATE";
+  public static final String SELECT_ORDER =
+      "SELECT status, amount_cents, channel, trade_no FROM orders WHERE order_no = ?";
+
+  public static final String LOCK_ORDER = SELECT_ORDER + " FOR UPDATE";
 
   // Refunds: uk_refund_no is their second layer. The payment row, locked, serialises every refund
   // of a trade with its payment, so each settlement sees the ones committed before it.

@@ -66,6 +66,22 @@ class RepairAndAnomaliesTest {
   }
 
   @Test
+  void withoutApplyItSaysWhatTheBookingWouldDecide() {
+    db.update("UPDATE orders SET status = 'closed' WHERE order_no = ?", ORDER);
+    assertThat(repair(false).out()).contains("would book 1 payment of alipay trade " + TRADE)
+        .contains("record an anomaly: paid_after_close");
+    assertThat(repair(true).out()).contains("with an anomaly to look at: paid_after_close");
+
+    // the order paid by this very trade, its payment row gone: both say it is booked
+    db.update("DELETE FROM payments WHERE trade_no = ?", TRADE);
+    db.update("DELETE FROM idempotent_keys");
+    db.update("UPDATE orders SET status = 'paid', channel = 'alipay', trade_no = ? WHERE order_no = ?", TRADE, ORDER);
+    assertThat(repair(false).out()).startsWith("nothing to do: order " + ORDER + " already paid by this trade");
+    assertThat(repair(true).out()).startsWith("nothing to do: trade " + TRADE + " already booked");
+    assertThat(db.payments(TRADE)).isZero();
+  }
+
+  @Test
   void repairRacingTheLateNotificationBooksOnce() {
     try (TestService service = TestService.start()) {
       var params = AlipayNotifications.payment(ORDER, TRADE, "349.11");
