@@ -20,7 +20,8 @@ import java.util.Set;
 final class BillSide {
   private final Connection conn;
   private final String channel;
-  private final Map<Integer, PreparedStatement> bookedTrades = new HashMap<>();
+  /** The statement for a full batch, the common case, prepared once. */
+  private PreparedStatement fullBatch;
   private PreparedStatement insert;
 
   BillSide(Connection conn, String channel) {
@@ -63,13 +64,18 @@ final class BillSide {
   }
 
   private Map<String, Booked> booked(List<BillRow> payments) throws SQLException {
-    PreparedStatement query = bookedTrades.get(payments.size());
-    if (query == null) {
-      query = conn.prepareStatement(ReconcileSql.bookedTrades(payments.size()));
-      if (payments.size() == 1000) {
-        bookedTrades.put(payments.size(), query); // the full batch's statement is kept, others are one-offs
+    if (payments.size() != Reconciliation.BATCH) {
+      try (PreparedStatement oneOff = conn.prepareStatement(ReconcileSql.bookedTrades(payments.size()))) {
+        return booked(oneOff, payments);
       }
     }
+    if (fullBatch == null) {
+      fullBatch = conn.prepareStatement(ReconcileSql.bookedTrades(Reconciliation.BATCH));
+    }
+    return booked(fullBatch, payments);
+  }
+
+  private Map<String, Booked> booked(PreparedStatement query, List<BillRow> payments) throws SQLException {
     query.setString(1, channel);
     for (int i = 0; i < payments.size(); i++) {
       query.setString(i + 2, payments.get(i).tradeNo());

@@ -26,7 +26,7 @@ import paynotify.reconcile.Finding.Kind;
  * bill is known complete, then stream out.
  */
 public final class Reconciliation {
-  private static final int BATCH = 1000;
+  static final int BATCH = 1000;
   private static final List<BillRow> END = List.of();
 
   /** Receives findings one by one. */
