@@ -51,14 +51,17 @@ public final class EmbeddedDatabase implements AutoCloseable {
     DB db = DB.newEmbeddedDB(config.build());
     db.start();
     db.createDB(database);
-    int port = db.getConfiguration().getPort();
-    Path portFile = dir.resolve("port");
+    EmbeddedDatabase started = new EmbeddedDatabase(db, db.getConfiguration().getPort(), dir.resolve("port"));
+    started.recordPort();
+    return started;
+  }
+
+  private void recordPort() throws ManagedProcessException {
     try {
       Files.writeString(portFile, Integer.toString(port));
     } catch (IOException e) {
       throw new ManagedProcessException("cannot write " + portFile, e);
     }
-    return new EmbeddedDatabase(db, port, portFile);
   }
 
   public int port() {
@@ -78,6 +81,7 @@ public final class EmbeddedDatabase implements AutoCloseable {
   /** Starts it again on the same port and data. */
   public void restart() throws ManagedProcessException {
     db.start();
+    recordPort(); // stop() removed it
   }
 
   @Override

@@ -73,7 +73,8 @@ class FailureBeforeCommitTest extends ServiceTestBase {
   // 5. The database really stopped, then started again: the retry is booked.
   @Test
   void retryAfterDatabaseOutageIsBooked() throws Exception {
-    try (EmbeddedDatabase own = EmbeddedDatabase.start(Path.of("target", "outage-mariadb"), TestDatabase.NAME)) {
+    Path dir = Path.of("target", "outage-mariadb");
+    try (EmbeddedDatabase own = EmbeddedDatabase.start(dir, TestDatabase.NAME)) {
       var settings = TestDatabase.settings("127.0.0.1", own.port(), "");
       TestDatabase.createFresh(settings);
       try (var c = java.sql.DriverManager.getConnection(DatabaseMigrations.jdbcUrl(settings), "root", "");
@@ -84,10 +85,12 @@ class FailureBeforeCommitTest extends ServiceTestBase {
       try (TestService onOwn = TestService.start(settings,
           new JsonObject().put("database", new JsonObject().put("connect_timeout_ms", 1000)))) {
         own.stop();
+        assertThat(EmbeddedDatabase.runningPort(dir)).as("no port recorded while stopped").isNull();
         assertThat(onOwn.postAlipay(signedBody(params))).isEqualTo(new Reply(503, "fail"));
         assertThat(Http.get(onOwn.port(), "/health").status()).isEqualTo(503);
 
         own.restart();
+        assertThat(EmbeddedDatabase.runningPort(dir)).as("the tools find it again").isEqualTo(own.port());
         assertThat(Http.get(onOwn.port(), "/health").status()).isEqualTo(200);
         assertThat(onOwn.postAlipay(signedBody(retry(params, 1)))).isEqualTo(new Reply(200, "success"));
       }
