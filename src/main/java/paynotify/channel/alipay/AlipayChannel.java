@@ -3,8 +3,6 @@ package paynotify.channel.alipay;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -27,7 +25,6 @@ public final class AlipayChannel implements PlainTextReplies {
   public static final String NAME = "alipay";
 
   private static final Set<String> CHARSETS = Set.of("utf-8", "gbk", "gb2312", "gb18030");
-  private static final DateTimeFormatter ALIPAY_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
 
   private final AlipaySignature signature;
   private final String appId;
@@ -120,15 +117,7 @@ public final class AlipayChannel implements PlainTextReplies {
 
   private static LocalDateTime paidAt(Map<String, String> params) throws RejectedNotification {
     String field = params.containsKey("gmt_payment") ? "gmt_payment" : "notify_time";
-    String value = params.get(field);
-    if (value == null) {
-      return PlatformTime.now();
-    }
-    try {
-      return LocalDateTime.parse(value, ALIPAY_TIME);
-    } catch (DateTimeParseException e) {
-      throw RejectedNotification.malformed(field + " is not 'yyyy-MM-dd HH:mm:ss': '" + Ids.printable(value) + "'");
-    }
+    return PlatformTime.paidAt(field, params.get(field), PlatformTime.Form.DASHED);
   }
 
   private static void requireMerchant(Map<String, String> params, String field, String expected, String configKey)

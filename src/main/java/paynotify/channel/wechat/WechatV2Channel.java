@@ -3,9 +3,6 @@ package paynotify.channel.wechat;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.Map;
@@ -30,7 +27,6 @@ public final class WechatV2Channel implements NotifyChannel {
   /** The platform name stored with bookings: v2 and v3 share WeChat Pay's transaction ids. */
   public static final String PLATFORM = "wechat";
 
-  private static final DateTimeFormatter TIME_END = DateTimeFormatter.ofPattern("yyyyMMddHHmmss");
   private static final String XML = "text/xml; charset=utf-8";
   private static final Reply SUCCESS = new Reply(200, XML,
       "<xml><return_code><![CDATA[SUCCESS]]></return_code><return_msg><![CDATA[OK]]></return_msg></xml>");
@@ -98,7 +94,7 @@ public final class WechatV2Channel implements NotifyChannel {
       return new NotifyEvent(PLATFORM, EventKind.NONE, orderNo, tradeNo, amountCents, null, resultCode);
     }
     return new NotifyEvent(PLATFORM, EventKind.PAYMENT, orderNo, Ids.require(fields, "transaction_id"), amountCents,
-        timeEnd(fields.get("time_end")), resultCode);
+        PlatformTime.paidAt("time_end", fields.get("time_end"), PlatformTime.Form.COMPACT), resultCode);
   }
 
   /** Refund notify: authentic when req_info decrypts (AES-256-ECB, key = lower-case hex md5 of the API key). */
@@ -137,17 +133,6 @@ public final class WechatV2Channel implements NotifyChannel {
   private static void requireSuccess(Map<String, String> fields, String name) throws RejectedNotification {
     if (!"SUCCESS".equals(fields.get(name))) {
       throw RejectedNotification.malformed(name + " is '" + Ids.printable(fields.get(name)) + "', not SUCCESS");
-    }
-  }
-
-  private static LocalDateTime timeEnd(String value) throws RejectedNotification {
-    if (value == null || value.isEmpty()) {
-      return PlatformTime.now();
-    }
-    try {
-      return LocalDateTime.parse(value, TIME_END);
-    } catch (DateTimeParseException e) {
-      throw RejectedNotification.malformed("time_end is not yyyyMMddHHmmss: '" + Ids.printable(value) + "'");
     }
   }
 

@@ -9,9 +9,6 @@ import java.security.ProviderException;
 import java.security.PublicKey;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.LocalDateTime;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
 import java.util.Base64;
 import java.util.Map;
 import javax.crypto.Cipher;
@@ -150,7 +147,8 @@ public final class WechatV3Channel implements NotifyChannel {
           ids.get("transaction_id").isEmpty() ? null : Ids.require(ids, "transaction_id"), total, null, eventType);
     }
     return new NotifyEvent(WechatV2Channel.PLATFORM, EventKind.PAYMENT, orderNo, Ids.require(ids, "transaction_id"),
-        total, successTime(plain.getString("success_time")), eventType);
+        total, PlatformTime.paidAt("success_time", plain.getString("success_time"),
+            PlatformTime.Form.RFC_3339), eventType);
   }
 
   private void checkWindow(String timestamp) throws RejectedNotification {
@@ -209,16 +207,5 @@ public final class WechatV3Channel implements NotifyChannel {
       throw RejectedNotification.malformed("amount." + field + " is not a whole number of cents");
     }
     return ((Number) value).longValue();
-  }
-
-  private static LocalDateTime successTime(String value) throws RejectedNotification {
-    if (value == null) {
-      return PlatformTime.now();
-    }
-    try { // stored as Beijing time, like the other platforms' times
-      return OffsetDateTime.parse(value).atZoneSameInstant(PlatformTime.BEIJING).toLocalDateTime();
-    } catch (DateTimeParseException e) {
-      throw RejectedNotification.malformed("success_time is not RFC 3339: '" + Ids.printable(value) + "'");
-    }
   }
 }
