@@ -17,11 +17,8 @@ final class ReconcileCommand extends CommandSupport {
   @Mixin
   BillOptions billOptions;
 
-  @Option(names = "--json", description = "one JSON document instead of text lines")
-  boolean json;
-
-  @Option(names = "--record", description = "store each finding as an anomaly (once: re-running adds nothing)")
-  boolean record;
+  @Mixin
+  ReportOptions reportOptions;
 
   @Option(names = "--verbose", description = "how long each step took, on stderr")
   boolean verbose;
@@ -32,8 +29,8 @@ final class ReconcileCommand extends CommandSupport {
     try (CliDatabase db = CliDatabase.open(config);
         Connection conn = db.connect();
         Connection lookups = db.connect();
-        Connection recording = record ? db.connect() : null;
-        Report report = new Report(out(), json, recording)) {
+        Connection recording = reportOptions.recording(db);
+        Report report = reportOptions.report(out(), recording)) {
       Reconciliation reconciliation = new Reconciliation(conn, lookups)
           .timed(verbose ? phase -> System.err.println("paynotify: " + phase) : phase -> { });
       long start = System.nanoTime();
