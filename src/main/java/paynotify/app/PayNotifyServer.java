@@ -83,7 +83,7 @@ public final class PayNotifyServer {
         .setIdleTimeoutUnit(TimeUnit.SECONDS)
         .setPoolCleanerPeriod(10_000);
     NetClientOptions tcp = new NetClientOptions().setConnectTimeout((int) db.connectTimeout().toMillis());
-    return Database.connect(vertx, connect, options, tcp, db.lockWaitSeconds());
+    return Database.connect(vertx, connect, options, tcp, Database.sessionSetup(db.lockWaitSeconds()));
   }
 
   public int port() {

@@ -80,7 +80,12 @@ final class BookingTransaction {
 
   private static Future<BookingResult> attempt(SqlConnection conn, NotifyEvent e, String key, String fingerprint,
       Trace trace, Writes writes) {
-    return conn.preparedQuery(SELECT_KEY_FINGERPRINT).execute(Tuple.of(key)).compose(booked -> {
+    Future<RowSet<Row>> precheck = conn.preparedQuery(SELECT_KEY_FINGERPRINT).execute(Tuple.of(key));
+    // Sent with it, unawaited: ends the read view that plain SELECT opened. The writes' locking reads
+    // must see rows committed since, and with innodb_snapshot_isolation (MariaDB 11.6+) a read view
+    // older than such a row makes them fail with 1020 instead: a retry storm under concurrent copies.
+    Future<RowSet<Row>> endReadView = conn.query("COMMIT").execute();
+    return Future.all(precheck, endReadView).compose(done -> precheck).compose(booked -> {
       if (booked.size() > 0) {
         return settle(conn, e, key, fingerprint, KEY, sameOrConflict(booked.iterator().next().getString(0),
             fingerprint, key), trace);

@@ -6,7 +6,10 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
 import paynotify.store.DbErrors;
 
-/** Runs a transaction again after a deadlock or lock-wait timeout, a bounded number of times. */
+/**
+ * Runs a transaction again after a deadlock, a lock-wait timeout or a snapshot conflict (1020), a
+ * bounded number of times.
+ */
 final class TransientRetry {
   private final Vertx vertx;
   private final int maxAttempts;

@@ -8,6 +8,7 @@ import io.vertx.mysqlclient.MySQLConnectOptions;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.PoolOptions;
 import io.vertx.sqlclient.SqlConnection;
+import java.util.List;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,6 +22,9 @@ import org.slf4j.LoggerFactory;
  * statements after it run in a new, uncommitted transaction that the ROLLBACK discards. It also
  * saves the BEGIN round trip. In exchange every use must end with COMMIT or ROLLBACK, which
  * {@link #inTransaction} guarantees, so no connection returns to the pool with a transaction open.
+ *
+ * <p>The session's isolation level and SQL mode are pinned too, never inherited from the
+ * server: the booking relies on REPEATABLE READ's gap locks (see {@link #sessionSetup}).
  */
 public final class Database {
   private static final Logger LOG = LoggerFactory.getLogger(Database.class);
@@ -31,20 +35,63 @@ public final class Database {
   }
 
   /**
+   * What every new session runs before it enters the pool.
+   *
+   * <ul>
+   *   <li>REPEATABLE READ: a refund that finds no payment locks the gap where the payment would be,
+   *       so the payment's booking waits for the refund and then settles it. Under READ COMMITTED
+   *       (the default of several managed MySQL services) the two pass each other and the refund
+   *       stays pending beside its paid order. The statement form works on MySQL and MariaDB
+   *       alike (the variable is tx_isolation on one, transaction_isolation on the other).
+   *   <li>Strict mode: a value that does not fit a column is an error, never silently cut.
+   * </ul>
+   *
    * @param lockWaitSeconds how long a statement waits for a row lock before failing with 1205
    *                        (then the booking is retried)
    */
+  public static List<String> sessionSetup(int lockWaitSeconds) {
+    return List.of(
+        "SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ",
+        "SET SESSION autocommit = 0, innodb_lock_wait_timeout = " + lockWaitSeconds
+            + ", sql_mode = 'STRICT_ALL_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,ERROR_FOR_DIVISION_BY_ZERO,"
+            + "NO_ENGINE_SUBSTITUTION'");
+  }
+
+  /**
+   * @param sessionSetup statements run on every new connection ({@link #sessionSetup}); a connection
+   *                     on which one fails is discarded, never pooled
+   */
   public static Database connect(Vertx vertx, MySQLConnectOptions connect, PoolOptions options, NetClientOptions tcp,
-      int lockWaitSeconds) {
+      List<String> sessionSetup) {
     connect.setPipeliningLimit(16);
-    String session = "SET SESSION autocommit = 0, innodb_lock_wait_timeout = " + lockWaitSeconds;
     Pool pool = MySQLBuilder.pool().with(options).with(tcp).connectingTo(connect).using(vertx)
-        // A SET can only fail on a broken connection, which then fails every later statement too.
-        .withConnectHandler(conn -> conn.query(session).execute()
-            .onFailure(err -> LOG.error("session setup failed: {}", err.getMessage()))
-            .onComplete(ar -> conn.close())) // close() hands the prepared connection to the pool
+        .withConnectHandler(conn -> setUp(conn, sessionSetup)
+            .onSuccess(v -> conn.close()) // close() hands the prepared connection to the pool
+            .onFailure(err -> discard(conn, err)))
         .build();
     return new Database(pool);
+  }
+
+  private static Future<Void> setUp(SqlConnection conn, List<String> statements) {
+    Future<Void> done = Future.succeededFuture();
+    for (String sql : statements) {
+      done = done.compose(v -> conn.query(sql).execute().mapEmpty());
+    }
+    return done;
+  }
+
+  /**
+   * A session whose setup failed may still autocommit (one SET is atomic: none of its settings took),
+   * and its pipelined statements would then commit one by one. The pool offers no way to refuse a
+   * connection but its closing, so the server is asked to end this session: the pool then sees the
+   * connection closed, and the request that waited for it fails (503, the platform retries).
+   */
+  private static void discard(SqlConnection conn, Throwable err) {
+    LOG.error("database session setup failed, connection discarded (no booking runs on a session we could not "
+        + "configure): {}", err.getMessage());
+    conn.query("SELECT CONNECTION_ID()").execute()
+        .compose(rows -> conn.query("KILL CONNECTION " + rows.iterator().next().getLong(0)).execute())
+        .onFailure(killed -> LOG.debug("session ended: {}", killed.getMessage()));
   }
 
   /**

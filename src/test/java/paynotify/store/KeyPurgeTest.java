@@ -34,7 +34,7 @@ class KeyPurgeTest {
     testDb.reset();
     var s = testDb.settings();
     db = Database.connect(vertx, new MySQLConnectOptions().setHost(s.host()).setPort(s.port())
-        .setDatabase(s.name()).setUser(s.user()).setPassword(s.password()), new PoolOptions(), new NetClientOptions(), 5);
+        .setDatabase(s.name()).setUser(s.user()).setPassword(s.password()), new PoolOptions(), new NetClientOptions(), Database.sessionSetup(5));
   }
 
   @AfterEach
