@@ -16,7 +16,6 @@ import paynotify.testsupport.Http.Reply;
 import paynotify.testsupport.Notification;
 import paynotify.testsupport.ServerSetting;
 import paynotify.testsupport.ServiceTestBase;
-import paynotify.testsupport.TestService;
 
 /**
  * The races that depend on how the site's server is configured: READ COMMITTED by default (several
@@ -117,11 +116,5 @@ class ServerDefaultsRaceTest extends ServiceTestBase {
     assertThat(db.count("SELECT COUNT(*) FROM orders WHERE status = 'paid'")).isEqualTo(payments);
     assertThat(db.count("SELECT COUNT(*) FROM notify_log WHERE outcome = 'duplicate'"))
         .isEqualTo((long) payments * (copies - 1));
-  }
-
-  /** New sessions inherit the server's globals as they are now. */
-  private static void restartService() {
-    service.close();
-    service = TestService.start();
   }
 }

@@ -21,6 +21,12 @@ public abstract class ServiceTestBase {
     service.close();
   }
 
+  /** Restarts the service, so that its new sessions inherit the server's globals as they are now. */
+  protected static void restartService() {
+    service.close();
+    service = TestService.start();
+  }
+
   @BeforeEach
   void emptyTables() {
     db.reset();
