@@ -23,8 +23,8 @@ final class RefundBooking implements BookingTransaction.Writes {
     NotifyEvent.Refund refund = e.refund();
     return conn.preparedQuery(LOCK_PAYMENT).execute(Tuple.of(e.channel(), e.tradeNo())).compose(rows -> {
       Row payment = Rows.first(rows);
-      Tuple refundRow = Tuple.of(e.channel(), refund.refundNo(), e.tradeNo(), e.orderNo(), e.amountCents(),
-          refund.cumulative(), payment == null ? "pending" : "settled", refund.refundedAt());
+      Tuple refundRow = Tuple.of(e.channel(), e.refundScope(), refund.refundNo(), e.tradeNo(), e.orderNo(),
+          e.amountCents(), refund.cumulative(), payment == null ? "pending" : "settled", refund.refundedAt());
       return BookingTransaction.insert(conn, INSERT_REFUND, refundRow, REFUND).compose(inserted -> payment == null
           ? Future.succeededFuture(new BookingResult(Outcome.PROCESSED, "refund " + refund.refundNo()
               + " pending: trade " + e.tradeNo() + " is not booked yet (待对账); its payment will settle it"))
@@ -35,7 +35,8 @@ final class RefundBooking implements BookingTransaction.Writes {
 
   @Override
   public Future<String> difference(SqlConnection conn, NotifyEvent e, String layer) {
-    return conn.preparedQuery(SELECT_REFUND).execute(Tuple.of(e.channel(), e.refund().refundNo())).map(rows -> {
+    Tuple id = Tuple.of(e.channel(), e.refundScope(), e.refund().refundNo());
+    return conn.preparedQuery(SELECT_REFUND).execute(id).map(rows -> {
       Row booked = Rows.single(rows);
       return booked.getString("trade_no").equals(e.tradeNo()) && booked.getLong("amount_cents") == e.amountCents()
           ? null

@@ -27,12 +27,21 @@ public record NotifyEvent(
     Refund refund) {
 
   /**
-   * @param refundNo   the platform's refund id (Alipay: out_biz_no)
+   * @param refundNo   the refund's id (Alipay: out_biz_no; WeChat: refund_id)
+   * @param scope      where that id is unique
    * @param cumulative the amount is the total refunded on the trade so far (Alipay's refund_fee),
    *                   not this refund's own amount
    * @param refundedAt when the platform refunded (Beijing time), null when it does not say
    */
-  public record Refund(String refundNo, boolean cumulative, LocalDateTime refundedAt) {}
+  public record Refund(String refundNo, Scope scope, boolean cumulative, LocalDateTime refundedAt) {}
+
+  /** Where a platform's refund ids are unique. */
+  public enum Scope {
+    /** Only within the refunded trade (Alipay: 同一笔交易多次退款需要保证唯一; sites number them 1, 2, ...). */
+    TRADE,
+    /** On the whole platform (WeChat Pay's refund_id). */
+    PLATFORM
+  }
 
   /** Any event but a refund. */
   public NotifyEvent(String channel, EventKind kind, String orderNo, String tradeNo, long amountCents,
@@ -47,13 +56,19 @@ public record NotifyEvent(
   }
 
   /**
-   * Business-level key ({@code channel:pay:<trade>}, {@code channel:refund:<refund id>}): retries are
-   * re-signed with new timestamps, but keep this. Null without a trade id.
+   * Business-level key ({@code channel:pay:<trade>}, {@code channel:refund:[<trade>:]<refund id>}):
+   * retries are re-signed with new timestamps, but keep this. Null without a trade id.
    */
   public String idempotencyKey() {
     if (refund != null) {
-      return channel + ":" + kind.keyPart + ":" + refund.refundNo();
+      String scope = refundScope();
+      return channel + ":" + kind.keyPart + ":" + (scope.isEmpty() ? "" : scope + ":") + refund.refundNo();
     }
     return tradeNo == null ? null : channel + ":" + kind.keyPart + ":" + tradeNo;
+  }
+
+  /** What a refund id is unique within, as stored in refunds.refund_scope: its trade, or "" (the platform). */
+  public String refundScope() {
+    return refund.scope() == Scope.TRADE ? tradeNo : "";
   }
 }

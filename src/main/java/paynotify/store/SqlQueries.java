@@ -34,12 +34,14 @@ public final class SqlQueries {
 
   // Refunds: uk_refund_no is their second layer. The payment row, locked, serialises every refund
   // of a trade with its payment, so each settlement sees the ones committed before it.
+  // uk_refund_no (channel, refund_scope, refund_no): refund_scope is the trade where the platform's
+  // refund ids are unique only within it (Alipay's out_biz_no), '' where they are global (WeChat).
   public static final String INSERT_REFUND =
-      "INSERT INTO refunds (channel, refund_no, trade_no, order_no, amount_cents, cumulative, status, refunded_at)"
-          + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
+      "INSERT INTO refunds (channel, refund_scope, refund_no, trade_no, order_no, amount_cents, cumulative, status,"
+          + " refunded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)";
 
   public static final String SELECT_REFUND =
-      "SELECT trade_no, amount_cents FROM refunds WHERE channel = ? AND refund_no = ?";
+      "SELECT trade_no, amount_cents FROM refunds WHERE channel = ? AND refund_scope = ? AND refund_no = ?";
 
   public static final String LOCK_PAYMENT =
       "SELECT order_no, amount_cents FROM payments WHERE channel = ? AND trade_no = ? FOR UPDATE";
@@ -69,7 +71,7 @@ public final class SqlQueries {
       "INSERT INTO anomalies (kind, channel, order_no, trade_no, amount_cents, detail, dedupe_key)"
           + " SELECT 'refund_without_payment', channel, order_no, trade_no, amount_cents,"
           + " CONCAT('refund ', refund_no, ' of trade ', trade_no, ' still waits for its payment: check the bill'),"
-          + " CONCAT('refund_without_payment:', channel, ':', refund_no)"
+          + " CONCAT_WS(':', 'refund_without_payment', channel, NULLIF(refund_scope, ''), refund_no)"
           + " FROM refunds WHERE status = 'pending' AND created_at < NOW(3) - INTERVAL ? SECOND"
           + " ON DUPLICATE KEY UPDATE anomalies.kind = anomalies.kind";
 

@@ -37,7 +37,7 @@ class RefundFlowTest extends ServiceTestBase {
 
     assertThat(db.orderStatus("R1")).isEqualTo("partially_refunded");
     assertThat(refunds()).containsExactly("RF-R1-a T-R1 settled");
-    assertThat(db.outcomes(ch.platform() + ":refund:RF-R1-a")).isEqualTo("processed");
+    assertThat(db.outcomes(ch.refundKey("T-R1", "RF-R1-a"))).isEqualTo("processed");
   }
 
   @ParameterizedTest(name = "{0}")
@@ -97,7 +97,7 @@ class RefundFlowTest extends ServiceTestBase {
     assertThat(db.orderStatus("R5")).isEqualTo("refunded");
     assertThat(db.string("SELECT CONCAT(kind, ' ', trade_no, ' ', amount_cents) FROM anomalies"))
         .isEqualTo("over_refund T-R5 12000");
-    assertThat(db.outcomes(ch.platform() + ":refund:RF-R5-b")).isEqualTo("anomaly");
+    assertThat(db.outcomes(ch.refundKey("T-R5", "RF-R5-b"))).isEqualTo("anomaly");
   }
 
   @ParameterizedTest(name = "{0}")
@@ -111,7 +111,7 @@ class RefundFlowTest extends ServiceTestBase {
     assertThat(db.orderStatus("R6")).isEqualTo("partially_refunded");
     assertThat(db.string("SELECT amount_cents FROM refunds")).isEqualTo("3000");
     assertThat(db.string("SELECT kind FROM anomalies")).isEqualTo("conflict");
-    assertThat(db.outcomes(ch.platform() + ":refund:RF-R6")).isEqualTo("processed,conflict");
+    assertThat(db.outcomes(ch.refundKey("T-R6", "RF-R6"))).isEqualTo("processed,conflict");
   }
 
   @ParameterizedTest(name = "{0}")
@@ -125,7 +125,7 @@ class RefundFlowTest extends ServiceTestBase {
     assertThat(service.send(first)).matches(ch.success());
     assertThat(service.send(retry)).matches(ch.success());
 
-    assertThat(db.outcomes(ch.platform() + ":refund:RF-R7")).isEqualTo("processed,duplicate");
+    assertThat(db.outcomes(ch.refundKey("T-R7", "RF-R7"))).isEqualTo("processed,duplicate");
     assertThat(db.count("SELECT COUNT(*) FROM anomalies")).isZero();
   }
 
@@ -208,6 +208,41 @@ class RefundFlowTest extends ServiceTestBase {
     assertThat(service.send(ch.payment("R10", "T-R10", 100, 0))).matches(ch.success());
     assertThat(refunds()).containsExactly("RF-R10 T-R10 settled");
     assertThat(db.orderStatus("R10")).isEqualTo("refunded");
+  }
+
+  /** Alipay's out_biz_no is unique only within its trade: sites number every trade's refunds 1, 2, ... */
+  @org.junit.jupiter.api.Test
+  void alipayRefundNumbersRepeatAcrossTradesAndEachIsBooked() throws Exception {
+    ChannelFixture ch = ChannelFixture.alipay();
+    db.insertOrder("RA", 1000);
+    db.insertOrder("RB", 2000);
+    assertThat(service.send(ch.payment("RA", "T-RA", 1000, 0))).matches(ch.success());
+    assertThat(service.send(ch.payment("RB", "T-RB", 2000, 0))).matches(ch.success());
+    assertThat(service.send(ch.refund("RA", "T-RA", 1000, "1", 1000, 1000, 0))).matches(ch.success());
+    assertThat(service.send(ch.refund("RB", "T-RB", 2000, "1", 500, 500, 0))).matches(ch.success());
+    assertThat(service.send(ch.refund("RB", "T-RB", 2000, "1", 500, 500, 1))).matches(ch.success());
+
+    assertThat(refunds()).containsExactly("1 T-RA settled", "1 T-RB settled");
+    assertThat(db.orderStatus("RA")).isEqualTo("refunded");
+    assertThat(db.orderStatus("RB")).isEqualTo("partially_refunded");
+    assertThat(db.count("SELECT COUNT(*) FROM anomalies")).isZero();
+    assertThat(db.outcomes(ch.refundKey("T-RB", "1"))).isEqualTo("processed,duplicate");
+  }
+
+  /** WeChat's refund_id is unique on the whole platform: the same id on another trade is a conflict. */
+  @org.junit.jupiter.api.Test
+  void wechatRefundIdsAreGlobal() throws Exception {
+    ChannelFixture ch = ChannelFixture.wechatV3();
+    db.insertOrder("WA", 1000);
+    db.insertOrder("WB", 1000);
+    assertThat(service.send(ch.payment("WA", "T-WA", 1000, 0))).matches(ch.success());
+    assertThat(service.send(ch.payment("WB", "T-WB", 1000, 0))).matches(ch.success());
+    assertThat(service.send(ch.refund("WA", "T-WA", 1000, "RF-W", 1000, 1000, 0))).matches(ch.success());
+    assertThat(service.send(ch.refund("WB", "T-WB", 1000, "RF-W", 1000, 1000, 0))).matches(ch.success());
+
+    assertThat(refunds()).containsExactly("RF-W T-WA settled");
+    assertThat(db.orderStatus("WB")).isEqualTo("paid");
+    assertThat(db.string("SELECT kind FROM anomalies")).isEqualTo("conflict");
   }
 
   @org.junit.jupiter.api.Test

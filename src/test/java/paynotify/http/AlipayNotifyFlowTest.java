@@ -243,7 +243,7 @@ class AlipayNotifyFlowTest extends ServiceTestBase {
     assertThat(db.orderStatus("A12")).isEqualTo("partially_refunded");
     assertThat(db.string("SELECT CONCAT(refund_no, ' ', amount_cents, ' ', status) FROM refunds"))
         .isEqualTo("RF1 2000 settled");
-    assertThat(db.outcomes("alipay:refund:RF1")).isEqualTo("processed");
+    assertThat(db.outcomes("alipay:refund:T12:RF1")).isEqualTo("processed");
   }
 
   @Test

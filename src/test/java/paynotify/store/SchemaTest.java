@@ -7,7 +7,10 @@ import java.sql.ResultSet;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Tag;
+import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
+import paynotify.app.AppConfig.DatabaseSettings;
+import paynotify.app.DatabaseMigrations;
 import paynotify.testsupport.TestDatabase;
 
 /** 4. A NULL in a unique key disables it: every idempotency column is NOT NULL. */
@@ -40,6 +43,27 @@ class SchemaTest {
         "orders.uk_order_no.order_no nullable=NO",
         "anomalies.uk_anomalies_dedupe.dedupe_key nullable=NO");
     assertThat(uniqueColumns).noneMatch(col -> col.endsWith("nullable=YES"));
+  }
+
+  /** V4 changes the refunds' unique key: refunds booked before keep their identity (Alipay's within its trade). */
+  @Test
+  void refundIdentityMigrationKeepsExistingRefunds() {
+    TestDatabase scratch = db.scratch(TestDatabase.NAME + "_v3");
+    DatabaseSettings at = scratch.settings();
+    Flyway.configure().dataSource(DatabaseMigrations.jdbcUrl(at), at.user(), at.password())
+        .locations("classpath:db/migration").target("3").load().migrate();
+    scratch.update("INSERT INTO refunds (channel, refund_no, trade_no, amount_cents, status) VALUES"
+        + " ('alipay', '1', 'T-A', 100, 'settled'), ('wechat', 'RF-W', 'T-W', 200, 'pending')");
+
+    DatabaseMigrations.migrate(at, "test");
+
+    assertThat(scratch.column("SELECT CONCAT(channel, ' [', refund_scope, '] ', refund_no, ' ', trade_no, ' ',"
+        + " amount_cents, ' ', status) FROM refunds ORDER BY id"))
+        .containsExactly("alipay [T-A] 1 T-A 100 settled", "wechat [] RF-W T-W 200 pending");
+    // The same out_biz_no on another trade is another refund now.
+    assertThat(scratch.update("INSERT INTO refunds (channel, refund_scope, refund_no, trade_no, amount_cents)"
+        + " VALUES ('alipay', 'T-B', '1', 'T-B', 100)")).isEqualTo(1);
+    scratch.drop();
   }
 
   @Test

@@ -35,6 +35,11 @@ public interface ChannelFixture {
     throw new UnsupportedOperationException(name() + " sends no refund notifications");
   }
 
+  /** The idempotency key of a refund: WeChat's refund ids are global, Alipay's unique within their trade. */
+  default String refundKey(String tradeNo, String refundNo) {
+    return platform() + ":refund:" + refundNo;
+  }
+
   /** What the platform must get back for a booked or duplicate notification. */
   Predicate<Http.Reply> success();
 
@@ -96,6 +101,10 @@ public interface ChannelFixture {
         p.put("gmt_refund", "2026-11-29 14:02:33.512");
         p.put("out_biz_no", refundNo);
         return alipayForm(p);
+      }
+
+      public String refundKey(String tradeNo, String refundNo) {
+        return "alipay:refund:" + tradeNo + ":" + refundNo;
       }
 
       public Notification signedByAnotherKey(String orderNo, String tradeNo, long cents) {

@@ -69,17 +69,37 @@ public final class TestDatabase {
   }
 
   public static DatabaseSettings settings(String host, int port, String password) {
-    return new DatabaseSettings(host, port, NAME, "root", password, 8, 1000, Duration.ofSeconds(5), 5, null);
+    return settings(host, port, NAME, password);
+  }
+
+  private static DatabaseSettings settings(String host, int port, String name, String password) {
+    return new DatabaseSettings(host, port, name, "root", password, 8, 1000, Duration.ofSeconds(5), 5, null);
+  }
+
+  /** Another database on the same server, empty (no migration run): for tests of the migrations themselves. */
+  public TestDatabase scratch(String name) {
+    DatabaseSettings scratch = settings(settings.host(), settings.port(), name, settings.password());
+    recreate(scratch);
+    return new TestDatabase(scratch);
   }
 
   private static void recreate(DatabaseSettings db) {
+    onServer(db, "DROP DATABASE IF EXISTS " + db.name(), "CREATE DATABASE " + db.name() + " CHARACTER SET utf8mb4");
+  }
+
+  public void drop() {
+    onServer(settings, "DROP DATABASE " + settings.name());
+  }
+
+  private static void onServer(DatabaseSettings db, String... statements) {
     String server = "jdbc:mariadb://" + db.host() + ":" + db.port() + "/";
     try (Connection c = DriverManager.getConnection(server, db.user(), db.password());
         Statement s = c.createStatement()) {
-      s.execute("DROP DATABASE IF EXISTS " + NAME);
-      s.execute("CREATE DATABASE " + NAME + " CHARACTER SET utf8mb4");
+      for (String sql : statements) {
+        s.execute(sql);
+      }
     } catch (SQLException e) {
-      throw new IllegalStateException("cannot (re)create " + NAME + " on " + server, e);
+      throw new IllegalStateException("cannot " + String.join("; ", statements) + " on " + server, e);
     }
   }
 

@@ -80,7 +80,7 @@ public final class AlipayChannel implements PlainTextReplies {
 
   /**
    * refund_fee is the total refunded on the trade so far (cumulative); out_biz_no names this
-   * refund request. Without out_biz_no, the trade and its cumulative amount name it.
+   * refund request within its trade only. Without out_biz_no, the cumulative amount names it.
    */
   private static NotifyEvent refund(Map<String, String> params, String orderNo, String tradeNo, String status)
       throws RejectedNotification {
@@ -88,8 +88,8 @@ public final class AlipayChannel implements PlainTextReplies {
     String refundNo = params.getOrDefault("out_biz_no", "").isEmpty()
         ? Ids.require(Map.of("refund", tradeNo + "#" + refunded), "refund")
         : Ids.require(params, "out_biz_no");
-    return NotifyEvent.refund(NAME, orderNo, tradeNo, refunded, status, new NotifyEvent.Refund(refundNo, true,
-        PlatformTime.parseOrNull(params.get("gmt_refund"))));
+    return NotifyEvent.refund(NAME, orderNo, tradeNo, refunded, status, new NotifyEvent.Refund(refundNo,
+        NotifyEvent.Scope.TRADE, true, PlatformTime.parseOrNull(params.get("gmt_refund"))));
   }
 
   /**

@@ -119,7 +119,7 @@ public final class WechatV2Channel implements NotifyChannel {
       return new NotifyEvent(PLATFORM, EventKind.NONE, orderNo, tradeNo, refunded, null, "refund " + status);
     }
     return NotifyEvent.refund(PLATFORM, orderNo, tradeNo, refunded, status,
-        new NotifyEvent.Refund(Ids.require(info, "refund_id"), false,
+        new NotifyEvent.Refund(Ids.require(info, "refund_id"), NotifyEvent.Scope.PLATFORM, false,
             PlatformTime.parseOrNull(info.get("success_time"))));
   }
 

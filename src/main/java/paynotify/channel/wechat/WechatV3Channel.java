@@ -129,7 +129,7 @@ public final class WechatV3Channel implements NotifyChannel {
     if (eventType.equals("REFUND.SUCCESS")) {
       return NotifyEvent.refund(WechatV2Channel.PLATFORM, Ids.require(ids, "out_trade_no"),
           Ids.require(ids, "transaction_id"), cents(amount, "refund"), eventType,
-          new NotifyEvent.Refund(Ids.require(ids, "refund_id"), false,
+          new NotifyEvent.Refund(Ids.require(ids, "refund_id"), NotifyEvent.Scope.PLATFORM, false,
               PlatformTime.parseOrNull(plain.getString("success_time"))));
     }
     if (eventType.startsWith("REFUND.")) { // ABNORMAL or CLOSED: recorded, no money moved
