@@ -16,6 +16,8 @@ public final class DatabaseMigrations {
   }
 
   /**
+   * Migrates, then checks the site's orders table ({@link OrdersTableCheck}).
+   *
    * @param source where the settings came from, for the error message
    * @return the number of migrations applied
    */
@@ -30,6 +32,7 @@ public final class DatabaseMigrations {
         .load();
     try {
       MigrateResult result = flyway.migrate();
+      OrdersTableCheck.check(db, source);
       return result.migrationsExecuted;
     } catch (FlywayException e) {
       throw new ConfigException(source + ": database: cannot migrate " + db + ": " + rootMessage(e)

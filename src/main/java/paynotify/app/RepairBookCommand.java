@@ -107,9 +107,10 @@ final class RepairBookCommand extends CommandSupport {
         return "would book 1 " + payment + "; order " + e.orderNo() + " unpaid -> paid (run again with --apply)";
       }
       PaymentVerdict verdict = PaymentVerdict.judge(row, e);
-      return verdict.isDuplicate() ? "nothing to do: " + verdict.detail()
-          : "would book 1 " + payment + " and record an anomaly: " + verdict.anomaly().code() + ": "
-              + verdict.detail() + " (run again with --apply)";
+      return verdict.isAnomaly()
+          ? "would book 1 " + payment + " and record an anomaly: " + verdict.anomaly().code() + ": "
+              + verdict.detail() + " (run again with --apply)"
+          : "would book 1 " + payment + "; " + verdict.detail() + " (run again with --apply)";
     }
   }
 

@@ -18,12 +18,11 @@ import paynotify.store.Anomalies.Anomaly;
 
 /**
  * A payment's writes: the payment row (uk_trade_no), the order unpaid -> paid, and the refunds
- * that arrived before it, settled. When the order did not move, the locked order says why:
- * a duplicate, or an anomaly booked with the payment (the money is real).
+ * that arrived before it, settled. When the order did not move, the locked order says why (an
+ * anomaly, booked with the payment: the money is real). Only uk_trade_no finds a repeat here.
  */
 final class PaymentBooking implements BookingTransaction.Writes {
   static final String TRADE = "trade";
-  static final String ORDER = "order";
 
   @Override
   public Future<BookingResult> apply(SqlConnection conn, NotifyEvent e, String key) {
@@ -35,9 +34,13 @@ final class PaymentBooking implements BookingTransaction.Writes {
         .execute(Tuple.of(e.channel(), e.tradeNo()));
     return Future.join(payment, order, pendingRefunds)
         .transform(all -> firstFailure(payment, order, pendingRefunds))
-        .compose(v -> order.result().rowCount() == 1
-            ? Future.succeededFuture(new BookingResult(Outcome.PROCESSED, "order " + e.orderNo() + " unpaid -> paid"))
-            : judgeOrder(conn, e, key))
+        .compose(v -> switch (order.result().rowCount()) {
+          case 1 -> Future.succeededFuture(new BookingResult(Outcome.PROCESSED, "order " + e.orderNo() + " unpaid -> paid"));
+          case 0 -> judgeOrder(conn, e, key);
+          default -> Future.failedFuture(new IllegalStateException("orders: " + order.result().rowCount()
+              + " rows have order_no " + e.orderNo() + " and one payment would mark them all paid: rolled back;"
+              + " the order number must be a UNIQUE key of orders"));
+        })
         .compose(result -> pendingRefunds.result().rowCount() == 0 ? Future.succeededFuture(result)
             : RefundSettlement.settle(conn, e.channel(), e.tradeNo(), e.orderNo(), e.amountCents(), key)
                 .map(settled -> result.then(new BookingResult(settled.outcome(),
@@ -46,9 +49,6 @@ final class PaymentBooking implements BookingTransaction.Writes {
 
   @Override
   public Future<String> difference(SqlConnection conn, NotifyEvent e, String layer) {
-    if (layer.equals(ORDER)) {
-      return Future.succeededFuture(null);
-    }
     return conn.preparedQuery(SELECT_PAYMENT).execute(Tuple.of(e.channel(), e.tradeNo())).map(rows -> {
       Row booked = Rows.single(rows);
       return booked.getString("order_no").equals(e.orderNo()) && booked.getLong("amount_cents") == e.amountCents()
@@ -68,15 +68,18 @@ final class PaymentBooking implements BookingTransaction.Writes {
     return Future.succeededFuture();
   }
 
-  /** The order did not move: an anomaly, booked with the payment (the money is real), or a duplicate. */
+  /**
+   * The order did not move, and the payment is new (its insert passed uk_trade_no): an anomaly, or
+   * an order marked paid by this trade outside paynotify. Both keep the payment: the money is real.
+   */
   private static Future<BookingResult> judgeOrder(SqlConnection conn, NotifyEvent e, String key) {
     return conn.preparedQuery(LOCK_ORDER).execute(Tuple.of(e.orderNo())).compose(rows -> {
       Row r = Rows.first(rows);
       OrderRow order = r == null ? null
           : new OrderRow(r.getString("status"), r.getLong("amount_cents"), r.getString("channel"), r.getString("trade_no"));
       PaymentVerdict verdict = PaymentVerdict.judge(order, e);
-      if (verdict.isDuplicate()) {
-        return Future.failedFuture(new BookingTransaction.SeenBefore(ORDER));
+      if (!verdict.isAnomaly()) {
+        return Future.succeededFuture(new BookingResult(Outcome.PROCESSED, verdict.detail()));
       }
       String kind = verdict.anomaly().code();
       Anomaly anomaly = new Anomaly(kind, e.channel(), e.orderNo(), e.tradeNo(), e.amountCents(),

@@ -4,18 +4,19 @@ import paynotify.channel.Money;
 import paynotify.channel.NotifyEvent;
 
 /**
- * Why a payment could not move its order from unpaid to paid, decided from the order row as it
- * is now (locked while booking; as read, for a repair's dry run). Either it is a duplicate (the
- * order is already paid by this very trade) or an anomaly a human must look at; the payment
- * itself is real money and is kept either way.
+ * Why a new payment (no payments row had its trade) could not move its order from unpaid to paid,
+ * decided from the order row as it is now (locked while booking; as read, for a repair's dry run):
+ * an anomaly a human must look at, or an order someone else already marked paid by this very trade
+ * (the old notify.php during the cutover). Never a duplicate: only the payments row says that. The
+ * payment itself is real money and is kept either way.
  */
 public record PaymentVerdict(AnomalyKind anomaly, String detail) {
 
   /** The order as read by {@code SELECT_ORDER} / {@code LOCK_ORDER}. */
   public record OrderRow(String status, long amountCents, String channel, String tradeNo) {}
 
-  public boolean isDuplicate() {
-    return anomaly == null;
+  public boolean isAnomaly() {
+    return anomaly != null;
   }
 
   /** @param order null when no order has the event's order_no */
@@ -32,7 +33,8 @@ public record PaymentVerdict(AnomalyKind anomaly, String detail) {
       case "partially_refunded":
       case "refunded":
         if (e.channel().equals(order.channel()) && e.tradeNo().equals(order.tradeNo())) {
-          return new PaymentVerdict(null, "order " + e.orderNo() + " already paid by this trade");
+          return new PaymentVerdict(null, "order " + e.orderNo() + " was already marked paid by this trade outside"
+              + " paynotify: payment recorded");
         }
         return new PaymentVerdict(AnomalyKind.SECOND_PAYMENT, paid + " but order " + e.orderNo()
             + " was already paid by " + order.channel() + " trade " + order.tradeNo() + ": the buyer needs a refund");

@@ -72,13 +72,15 @@ class RepairAndAnomaliesTest {
         .contains("record an anomaly: paid_after_close");
     assertThat(repair(true).out()).contains("with an anomaly to look at: paid_after_close");
 
-    // the order paid by this very trade, its payment row gone: both say it is booked
+    // the order marked paid by this very trade outside paynotify, no payment row: the money is still booked
     db.update("DELETE FROM payments WHERE trade_no = ?", TRADE);
     db.update("DELETE FROM idempotent_keys");
     db.update("UPDATE orders SET status = 'paid', channel = 'alipay', trade_no = ? WHERE order_no = ?", TRADE, ORDER);
-    assertThat(repair(false).out()).startsWith("nothing to do: order " + ORDER + " already paid by this trade");
+    assertThat(repair(false).out()).contains("would book 1 payment of alipay trade " + TRADE)
+        .contains("already marked paid by this trade outside paynotify");
+    assertThat(repair(true).out()).startsWith("booked 1 payment");
     assertThat(repair(true).out()).startsWith("nothing to do: trade " + TRADE + " already booked");
-    assertThat(db.payments(TRADE)).isZero();
+    assertThat(db.payments(TRADE)).isEqualTo(1);
   }
 
   @Test
