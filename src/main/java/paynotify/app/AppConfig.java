@@ -12,6 +12,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import paynotify.booking.BookingSettings;
 import paynotify.http.HttpSettings;
 import paynotify.store.KeyPurge;
 
@@ -25,7 +26,7 @@ public record AppConfig(
     DatabaseSettings database,
     Channels channels,
     Retention retention,
-    int bookingAttempts) {
+    BookingSettings booking) {
 
   static final List<String> SECTIONS =
       List.of("http", "database", "alipay", "wechat_v2", "wechat_v3", "epay", "retention", "booking");
@@ -80,7 +81,8 @@ public record AppConfig(
         c.bool("http.behind_proxy", false));
     int instances = c.integer("http.instances", Runtime.getRuntime().availableProcessors(), 1, 64);
     return new AppConfig(http, instances, database(c), Channels.from(c, Clock.systemUTC()), retention(c),
-        c.integer("booking.max_attempts", 3, 1, 10));
+        new BookingSettings(c.integer("booking.max_attempts", 3, 1, 10),
+            c.bool("booking.trade_closed_closes_order", false)));
   }
 
   private static DatabaseSettings database(ConfigReader c) {

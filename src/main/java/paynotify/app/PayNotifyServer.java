@@ -44,7 +44,7 @@ public final class PayNotifyServer {
   /** Starts on an already migrated database; fails if it does not answer. */
   public static Future<PayNotifyServer> start(Vertx vertx, AppConfig config, DatabaseSettings db) {
     Database database = connect(vertx, db);
-    EventBooking booking = new EventBooking(vertx, database, config.bookingAttempts());
+    EventBooking booking = new EventBooking(vertx, database, config.booking());
     AtomicReference<NotifyVerticle> first = new AtomicReference<>();
     AppConfig.Retention r = config.retention();
     KeyPurge purge = new KeyPurge(database, r.keys(), r.notifyLog(), r.batchSize());

@@ -60,7 +60,7 @@ final class RepairBookCommand extends CommandSupport {
       Vertx vertx = Vertx.vertx();
       Database database = PayNotifyServer.connect(vertx, db.settings());
       try {
-        BookingResult result = new EventBooking(vertx, database, db.config().bookingAttempts())
+        BookingResult result = new EventBooking(vertx, database, db.config().booking())
             .book(event, new Trace("repair", "cli", Buffer.buffer("repair book from " + billOptions.file + " line " + row.line())))
             .await();
         return report(result, payment);

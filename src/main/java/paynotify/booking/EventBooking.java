@@ -12,14 +12,16 @@ import paynotify.store.SqlQueries;
 /** Takes a verified event of any kind to where it is booked, and leaves its notify_log row. */
 public final class EventBooking {
   private final Database db;
+  private final BookingSettings settings;
   private final TransientRetry retry;
   private final BookingTransaction transaction;
   private final PaymentBooking payments = new PaymentBooking();
   private final RefundBooking refunds = new RefundBooking();
 
-  public EventBooking(Vertx vertx, Database db, int maxAttempts) {
+  public EventBooking(Vertx vertx, Database db, BookingSettings settings) {
     this.db = db;
-    this.retry = new TransientRetry(vertx, maxAttempts);
+    this.settings = settings;
+    this.retry = new TransientRetry(vertx, settings.maxAttempts());
     this.transaction = new BookingTransaction(db, retry);
   }
 
@@ -27,7 +29,9 @@ public final class EventBooking {
     return switch (event.kind()) {
       case PAYMENT -> transaction.book(event, trace, payments);
       case REFUND -> transaction.book(event, trace, refunds);
-      case CLOSE -> retry.run(() -> closeOrder(event, trace));
+      case CLOSE -> settings.tradeClosedClosesOrder() ? retry.run(() -> closeOrder(event, trace))
+          : logOnly(event, trace, new BookingResult(Outcome.IGNORED, event.channel() + " closed trade "
+              + event.tradeNo() + "; order " + event.orderNo() + " left as it is (booking.trade_closed_closes_order)"));
       case NONE -> logOnly(event, trace,
           new BookingResult(Outcome.IGNORED, "status " + event.channelStatus() + " books nothing"));
     };

@@ -214,20 +214,6 @@ class AlipayNotifyFlowTest extends ServiceTestBase {
   }
 
   @Test
-  void tradeClosedClosesAnUnpaidOrderOnly() {
-    db.insertOrder("A10", 100);
-    db.insertOrder("A11", 100);
-    assertThat(service.postAlipay(signedBody(payment("A11", "T11", "1.00"))).body()).isEqualTo("success");
-    for (String order : List.of("A10", "A11")) {
-      Map<String, String> params = payment(order, "T-" + order, "1.00");
-      params.put("trade_status", "TRADE_CLOSED");
-      assertThat(service.postAlipay(signedBody(params))).isEqualTo(new Reply(200, "success"));
-    }
-    assertThat(db.orderStatus("A10")).isEqualTo("closed");
-    assertThat(db.orderStatus("A11")).isEqualTo("paid");
-  }
-
-  @Test
   void refundNotificationIsBookedAsARefundNeverAsAPayment() {
     db.insertOrder("A12", 6660);
     assertThat(service.postAlipay(signedBody(payment("A12", "T12", "66.60"))).body()).isEqualTo("success");
