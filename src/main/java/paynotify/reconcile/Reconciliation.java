@@ -67,7 +67,7 @@ public final class Reconciliation {
    * @param progress told the number of rows read so far, every 100,000
    * @return what the bill held, checked against its own totals
    */
-  public Bill.Summary load(Bill bill, LongConsumer progress) throws IOException, SQLException, BillFormatException {
+  public Bill.Summary load(Bill bill, LongConsumer progress) throws SQLException, BillFormatException {
     phaseStart = System.nanoTime();
     try (Statement s = conn.createStatement(); Statement l = lookups.createStatement()) {
       s.execute("DROP TEMPORARY TABLE IF EXISTS bill_trades, bill_refunds");
@@ -173,7 +173,7 @@ public final class Reconciliation {
       put(toInsert, last);
       put(toLookUp, last);
       return summary;
-    } catch (IOException | BillFormatException e) {
+    } catch (BillFormatException e) {
       throw new CompletionException(e);
     } finally {
       put(toInsert, END);
@@ -228,16 +228,12 @@ public final class Reconciliation {
     insert.addBatch();
   }
 
-  private static Bill.Summary result(CompletableFuture<Bill.Summary> parsed)
-      throws IOException, BillFormatException {
+  private static Bill.Summary result(CompletableFuture<Bill.Summary> parsed) throws BillFormatException {
     try {
       return parsed.join();
     } catch (CompletionException e) {
       if (e.getCause() instanceof BillFormatException bad) {
         throw bad;
-      }
-      if (e.getCause() instanceof IOException io) {
-        throw io;
       }
       throw e;
     }

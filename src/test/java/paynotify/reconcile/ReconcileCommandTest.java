@@ -7,6 +7,7 @@ import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -140,6 +141,24 @@ class ReconcileCommandTest {
     }
     assertThat(db.count("SELECT COUNT(*) FROM anomalies")).isEqualTo(anomalies);
     assertThat(db.count("SELECT COUNT(*) FROM payments")).isEqualTo(payments);
+  }
+
+  @Test
+  void aMissingOrUnreadableBillExitsTwoWithOneLine() {
+    Map<String, Path> bad = Map.of("missing", dir.resolve("absent.csv.zip"), "a directory", dir);
+    for (List<String> command : List.of(List.of("reconcile"), List.of("repair", "book", "--trade-no", "T1"))) {
+      for (String channel : List.of("alipay", "wechat")) {
+        for (Map.Entry<String, Path> b : bad.entrySet()) {
+          List<String> args = new ArrayList<>(command);
+          args.addAll(List.of("--channel", channel, "--bill", b.getValue().toString()));
+          Cli.Result r = Cli.run(args.toArray(String[]::new));
+          String what = args + " (" + b.getKey() + "): " + r.err();
+          assertThat(r.exit()).as(what).isEqualTo(2);
+          assertThat(r.err().lines().count()).as(what).isEqualTo(1);
+          assertThat(r.err()).as(what).startsWith("paynotify: " + b.getValue() + ": cannot read the bill");
+        }
+      }
+    }
   }
 
   @Test
