@@ -16,7 +16,7 @@ final class ReconcileSql {
       "CREATE TEMPORARY TABLE bill_refunds (refund_no VARCHAR(64) COLLATE utf8mb4_bin NOT NULL,"
           + " out_refund_no VARCHAR(64) NULL, trade_no VARCHAR(64) COLLATE utf8mb4_bin NOT NULL,"
           + " order_no VARCHAR(64) COLLATE utf8mb4_bin NULL, amount_cents BIGINT NOT NULL, at DATETIME NOT NULL,"
-          + " line BIGINT NOT NULL, KEY (refund_no)) DEFAULT CHARSET=utf8mb4";
+          + " line BIGINT NOT NULL, KEY (trade_no, refund_no)) DEFAULT CHARSET=utf8mb4";
 
   static final String INSERT_BILL_REFUND =
       "INSERT INTO bill_refunds (refund_no, out_refund_no, trade_no, order_no, amount_cents, at, line)"
@@ -55,15 +55,24 @@ final class ReconcileSql {
           + " WHERE p.channel = ? AND p.paid_at >= ? AND p.paid_at < ? AND b.trade_no IS NULL"
           + " ORDER BY p.paid_at";
 
-  static final String REFUND_MISSING_LOCAL =
-      "SELECT b.refund_no, b.out_refund_no, b.trade_no, b.order_no, b.amount_cents, b.at FROM bill_refunds b"
-          + " LEFT JOIN refunds r ON r.channel = ? AND r.refund_no = b.refund_no"
-          + " WHERE r.id IS NULL ORDER BY b.line";
+  // A refund is named by its trade and its number together: Alipay's out_biz_no is unique only
+  // within its trade (sites number each trade's refunds 1, 2, ...).
+  // Refunded there, and not booked here (local_cents NULL) or booked for another amount. Alipay's
+  // notifications carry the trade's refunded total (cumulative): a refund's own amount is its
+  // total less the largest total booked before it on the same trade.
+  static final String BILL_REFUNDS =
+      "SELECT b.refund_no, b.out_refund_no, b.trade_no, b.order_no, b.amount_cents, b.at,"
+          + " r.amount_cents - IF(r.cumulative, (SELECT COALESCE(MAX(e.amount_cents), 0) FROM refunds e"
+          + " WHERE e.channel = r.channel AND e.trade_no = r.trade_no AND e.cumulative"
+          + " AND e.amount_cents < r.amount_cents), 0) AS local_cents"
+          + " FROM bill_refunds b LEFT JOIN refunds r ON r.channel = ? AND r.trade_no = b.trade_no"
+          + " AND r.refund_no = b.refund_no"
+          + " HAVING local_cents IS NULL OR local_cents <> b.amount_cents ORDER BY b.line";
 
   // Refunded here within the window (refund time known), not on the bill.
   static final String REFUND_MISSING_PLATFORM =
       "SELECT r.refund_no, r.trade_no, r.order_no, r.amount_cents, r.refunded_at FROM refunds r"
-          + " LEFT JOIN bill_refunds b ON b.refund_no = r.refund_no"
+          + " LEFT JOIN bill_refunds b ON b.trade_no = r.trade_no AND b.refund_no = r.refund_no"
           + " WHERE r.channel = ? AND r.refunded_at >= ? AND r.refunded_at < ? AND b.refund_no IS NULL"
           + " ORDER BY r.refunded_at";
 

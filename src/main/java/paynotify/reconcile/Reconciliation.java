@@ -108,10 +108,12 @@ public final class Reconciliation {
     each(conn, "booked here, not there", ReconcileSql.MISSING_PLATFORM, sink, rs -> Finding.of(Kind.MISSING_PLATFORM,
         ch, "trade_no", rs.getString(1), "order_no", rs.getString(2), "amount_cents", rs.getLong(3),
         "paid_at", time(rs, 4)), ch, from, to);
-    each(conn, "refunds missing here", ReconcileSql.REFUND_MISSING_LOCAL, sink, rs -> Finding.of(
-        Kind.REFUND_MISSING_LOCAL, ch, "refund_no", rs.getString(1), "out_refund_no", rs.getString(2),
-        "trade_no", rs.getString(3), "order_no", rs.getString(4), "amount_cents", rs.getLong(5),
-        "refunded_at", time(rs, 6)), ch);
+    each(conn, "refunded there, not here / other amount", ReconcileSql.BILL_REFUNDS, sink, rs -> rs.getObject(7) == null
+        ? Finding.of(Kind.REFUND_MISSING_LOCAL, ch, "refund_no", rs.getString(1), "out_refund_no", rs.getString(2),
+            "trade_no", rs.getString(3), "order_no", rs.getString(4), "amount_cents", rs.getLong(5),
+            "refunded_at", time(rs, 6))
+        : Finding.of(Kind.REFUND_AMOUNT_MISMATCH, ch, "refund_no", rs.getString(1), "trade_no", rs.getString(3),
+            "order_no", rs.getString(4), "platform_cents", rs.getLong(5), "local_cents", rs.getLong(7)), ch);
     each(conn, "refunds missing there", ReconcileSql.REFUND_MISSING_PLATFORM, sink, rs -> Finding.of(
         Kind.REFUND_MISSING_PLATFORM, ch, "refund_no", rs.getString(1), "trade_no", rs.getString(2),
         "order_no", rs.getString(3), "amount_cents", rs.getLong(4), "refunded_at", time(rs, 5)), ch, from, to);
