@@ -73,9 +73,9 @@ class ReconcileCommandTest {
         .isEqualTo(keys(expect, "amount_mismatch", "trade_no", "order_no", "platform_cents", "local_cents"));
     assertThat(keys(found, "refund_missing_local", "refund_no", "trade_no", "order_no", "amount_cents"))
         .isEqualTo(keys(expect, "refund_missing_local", "refund_no", "trade_no", "order_no", "amount_cents"));
-    // The duplicate audit rides along: the orders paid twice, and no trade booked twice.
+    // The duplicate audit rides along for the bill's channel: its order paid twice, no trade booked twice.
     assertThat(found.getOrDefault("order_paid_twice", List.of()).stream().map(f -> f.getString("order_no")))
-        .containsExactlyInAnyOrderElementsOf(auditOrders());
+        .containsExactlyInAnyOrderElementsOf(auditOrders(bill.getString("channel")));
     assertThat(found).doesNotContainKey("duplicate_trade");
   }
 
@@ -97,7 +97,7 @@ class ReconcileCommandTest {
     Cli.Result first = Cli.run("reconcile", "--channel", "wechat", "--bill", SampleBills.WECHAT.toString(), "--record");
     assertThat(first.exit()).isEqualTo(1);
     long recorded = db.count("SELECT COUNT(*) FROM anomalies");
-    assertThat(recorded).isEqualTo(5 + 2); // the bill's 5 findings and the 2 orders paid twice
+    assertThat(recorded).isEqualTo(5 + 1); // the bill's 5 findings and its order paid twice
     assertThat(first.out()).contains("recorded as anomalies");
 
     assertThat(Cli.run("reconcile", "--channel", "wechat", "--bill", SampleBills.WECHAT.toString(), "--record")
@@ -109,8 +109,7 @@ class ReconcileCommandTest {
   void aBillThatMatchesTheBookingsExitsZero() throws Exception {
     db.reset();
     Path bill = AlipayBillGenerator.write(dir.resolve("clean.csv.zip"), 500,
-        row -> db.update("INSERT INTO payments (channel, trade_no, order_no, amount_cents, paid_at)"
-            + " VALUES ('alipay', ?, ?, ?, ?)", row.tradeNo(), row.orderNo(), row.amountCents(), row.paidAt()));
+        row -> payment("alipay", row.tradeNo(), row.orderNo(), row.amountCents(), row.paidAt()));
     Cli.Result r = Cli.run("reconcile", "--channel", "alipay", "--bill", bill.toString());
     assertThat(r.exit()).as(r.out() + r.err()).isZero();
     assertThat(r.out()).contains("500 payments").endsWith("nothing found\n");
@@ -243,6 +242,41 @@ class ReconcileCommandTest {
   }
 
   @Test
+  void theDuplicateAuditInReconcileCoversOnlyTheBillsChannelAndWindow() throws Exception {
+    db.reset();
+    Path bill = AlipayBillGenerator.write(dir.resolve("day.csv.zip"), 20,
+        row -> payment("alipay", row.tradeNo(), row.orderNo(), row.amountCents(), row.paidAt()));
+    // Orders paid twice on the day before, and on the other channel the same day: other bills' findings.
+    payment("alipay", "2026031322001400000000000001", "TWICE-BEFORE", 500, "2026-03-13 10:00:00");
+    payment("alipay", "2026031322001400000000000002", "TWICE-BEFORE", 500, "2026-03-13 10:05:00");
+    payment("wechat", "4200000000202603140000000001", "TWICE-WECHAT", 700, "2026-03-14 10:00:00");
+    payment("wechat", "4200000000202603140000000002", "TWICE-WECHAT", 700, "2026-03-14 10:05:00");
+
+    Cli.Result day = Cli.run("reconcile", "--channel", "alipay", "--bill", bill.toString());
+    assertThat(day.exit()).as(day.out() + day.err()).isZero();
+    assertThat(day.out()).endsWith("nothing found\n");
+    Cli.Result audit = Cli.run("audit", "--json");
+    assertThat(audit.exit()).isEqualTo(1);
+    assertThat(byKind(new JsonObject(audit.out())).get("order_paid_twice").stream().map(f -> f.getString("order_no")))
+        .containsExactlyInAnyOrder("TWICE-BEFORE", "TWICE-WECHAT");
+
+    // An order this bill paid, paid again on the other channel two days later: this bill shows it too.
+    String order = AlipayBillGenerator.orderNo(3);
+    payment("wechat", "4200000000202603160000000003", order, AlipayBillGenerator.amountCents(3), "2026-03-16 09:00:00");
+    Cli.Result again = Cli.run("reconcile", "--channel", "alipay", "--bill", bill.toString(), "--json");
+    assertThat(again.exit()).isEqualTo(1);
+    Map<String, List<JsonObject>> found = byKind(new JsonObject(again.out()));
+    assertThat(found.keySet()).containsExactly("order_paid_twice");
+    assertThat(found.get("order_paid_twice")).singleElement().satisfies(f -> assertThat(f.getString("payments"))
+        .isEqualTo("alipay:" + AlipayBillGenerator.tradeNo(3) + " wechat:4200000000202603160000000003"));
+  }
+
+  private static void payment(String channel, String tradeNo, String orderNo, long cents, String paidAt) {
+    db.update("INSERT INTO payments (channel, trade_no, order_no, amount_cents, paid_at) VALUES (?, ?, ?, ?, ?)",
+        channel, tradeNo, orderNo, cents, paidAt);
+  }
+
+  @Test
   void auditFindsOrdersPaidTwiceAndTradesBookedTwiceOnceTheKeyIsGone() {
     Cli.Result clean = Cli.run("audit", "--json");
     assertThat(clean.exit()).isEqualTo(1);
@@ -266,8 +300,16 @@ class ReconcileCommandTest {
   }
 
   static List<String> auditOrders() {
+    return auditOrders(null);
+  }
+
+  /** The answer key's orders paid twice; with a channel, those paid on it (the samples are all of the bills' day). */
+  static List<String> auditOrders(String channel) {
     return SampleBills.ANSWER_KEY.getJsonObject("audit").getJsonArray("order_paid_twice").stream()
-        .map(JsonObject.class::cast).map(o -> o.getString("order_no")).toList();
+        .map(JsonObject.class::cast)
+        .filter(o -> channel == null || o.getJsonArray("payments").stream().map(JsonObject.class::cast)
+            .anyMatch(p -> p.getString("channel").equals(channel)))
+        .map(o -> o.getString("order_no")).toList();
   }
 
   static Map<String, List<JsonObject>> byKind(JsonObject report) {
