@@ -12,7 +12,7 @@ final class BillOptions {
   @Option(names = "--channel", required = true, description = "alipay or wechat")
   String channel;
 
-  @Option(names = "--bill", required = true, description = "Alipay: the .csv.zip as downloaded; WeChat: the ALL .csv")
+  @Option(names = "--bill", required = true, converter = CallerPath.class, description = "Alipay: the .csv.zip as downloaded; WeChat: the ALL .csv")
   Path file;
 
   @Option(names = "--date", description = "WeChat bill date (yyyy-MM-dd) when the file name lacks it")

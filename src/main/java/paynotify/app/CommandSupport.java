@@ -24,9 +24,10 @@ abstract class CommandSupport implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
-  @Option(names = "--config", defaultValue = "conf/application.yaml",
-      description = "YAML configuration file (default: ${DEFAULT-VALUE}).")
-  Path config;
+  // The default is the installation's (scripts/paynotify runs in it); a path given is the caller's.
+  @Option(names = "--config", converter = CallerPath.class,
+      description = "YAML configuration file (default: ${DEFAULT-VALUE} of the installation).")
+  Path config = Path.of("conf/application.yaml");
 
   /** The command's work; its return value is the exit code. */
   abstract int run() throws Exception;

@@ -10,9 +10,10 @@ import picocli.CommandLine.Option;
 
 /** reconcile: a platform bill against the bookings; exit 0 clean, 1 findings, 2 unusable bill. */
 @Command(name = "reconcile", mixinStandardHelpOptions = true,
-    description = "Compare a platform bill with what is booked here, both directions, for the bill's "
-        + "channel and window; then the duplicate audit. Exit 0: nothing found; 1: findings; 2: "
-        + "unusable bill or configuration; 3: database failure.")
+    description = "Compare a platform bill with what is booked here, payments and refunds, both directions "
+        + "and amounts, for the bill's channel and window; then the duplicate audit for the same channel and "
+        + "window. Exit 0: nothing found; 1: findings; 2: unusable, missing or unreadable bill, or configuration; "
+        + "3: database failure.")
 final class ReconcileCommand extends CommandSupport {
   @Mixin
   BillOptions billOptions;

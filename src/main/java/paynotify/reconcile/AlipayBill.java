@@ -53,7 +53,7 @@ public final class AlipayBill implements Bill {
   }
 
   @Override
-  public Summary read(RowSink sink) throws IOException, BillFormatException {
+  public Summary read(RowSink sink) throws BillFormatException {
     String name = file.toString();
     try (InputStream raw = Files.newInputStream(file); ZipInputStream zip = new ZipInputStream(raw, GBK)) {
       for (ZipEntry entry = zip.getNextEntry(); entry != null; entry = zip.getNextEntry()) {
@@ -63,6 +63,8 @@ public final class AlipayBill implements Bill {
       }
     } catch (ZipException | java.io.EOFException e) {
       throw new BillFormatException(name, 0, null, "not a readable zip (" + e.getMessage() + "): is the download complete?");
+    } catch (IOException e) {
+      throw BillCsv.cannotRead(name, e);
     }
     throw new BillFormatException(name, 0, null,
         "no *_业务明细.csv entry: not an Alipay trade bill zip (pass the .csv.zip as downloaded)");

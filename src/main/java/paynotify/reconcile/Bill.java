@@ -1,6 +1,5 @@
 package paynotify.reconcile;
 
-import java.io.IOException;
 import java.time.LocalDateTime;
 import java.util.regex.Pattern;
 
@@ -24,8 +23,11 @@ public interface Bill {
   /** The platform, as stored with the bookings ({@code alipay}, {@code wechat}). */
   String channel();
 
-  /** Reads every row into {@code sink}; fails on anything that is not a complete, well-formed bill. */
-  Summary read(RowSink sink) throws IOException, BillFormatException;
+  /**
+   * Reads every row into {@code sink}; fails on anything that is not a complete, well-formed,
+   * readable bill (a missing file included).
+   */
+  Summary read(RowSink sink) throws BillFormatException;
 
   /** Bills print yuan with two decimals ({@code -12.30}); parsed exactly to cents, never through a float. */
   Pattern YUAN = Pattern.compile("-?(0|[1-9][0-9]{0,13})\\.[0-9]{2}");

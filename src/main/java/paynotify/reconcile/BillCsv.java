@@ -8,6 +8,8 @@ import java.io.Reader;
 import java.nio.charset.Charset;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.NoSuchFileException;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
@@ -79,6 +81,13 @@ final class BillCsv {
       return new BillFormatException(file, 0, null, "the zip is cut short (" + cause.getMessage() + "): download it again");
     }
     return new BillFormatException(file, 0, null, "malformed CSV: " + cause.getMessage());
+  }
+
+  /** The file itself cannot be read (missing, a directory, no permission): one line, no stack trace. */
+  static BillFormatException cannotRead(String file, IOException e) {
+    String why = e instanceof NoSuchFileException ? "no such file"
+        : e instanceof AccessDeniedException ? "permission denied" : e.getMessage();
+    return new BillFormatException(file, 0, null, "cannot read the bill (" + why + ")");
   }
 
   static String required(String value, String file, long line, String column) throws BillFormatException {

@@ -21,6 +21,8 @@ public record Finding(Kind kind, String channel, Map<String, Object> fields) {
         "compare the order with the platform's record"),
     REFUND_MISSING_LOCAL("refunded on the platform, not booked here", "the refund notification was lost"),
     REFUND_MISSING_PLATFORM("refund booked here, not on the platform's bill", "look the refund up in the console"),
+    REFUND_AMOUNT_MISMATCH("refund booked here for another amount than the platform's",
+        "compare the refund with the platform's record"),
     DUPLICATE_TRADE("one trade booked more than once (payments lost its uk_trade_no?)", "delete the extra rows"),
     ORDER_PAID_TWICE("one order paid by two trades: the buyer paid twice", "refund one of the payments");
 
@@ -45,9 +47,15 @@ public record Finding(Kind kind, String channel, Map<String, Object> fields) {
     return new Finding(kind, channel, fields);
   }
 
-  /** The id that names the finding (refund_no for refunds, order_no for orders, else trade_no). */
+  /**
+   * The id that names the finding: trade_no/refund_no for refunds (Alipay numbers them within
+   * their trade), order_no for orders, else trade_no.
+   */
   String subject() {
-    for (String key : new String[] {"refund_no", "trade_no", "order_no"}) {
+    if (fields.get("refund_no") != null) {
+      return fields.get("trade_no") + "/" + fields.get("refund_no");
+    }
+    for (String key : new String[] {"trade_no", "order_no"}) {
       if (fields.get(key) != null) {
         return String.valueOf(fields.get(key));
       }

@@ -67,7 +67,7 @@ public final class Reconciliation {
    * @param progress told the number of rows read so far, every 100,000
    * @return what the bill held, checked against its own totals
    */
-  public Bill.Summary load(Bill bill, LongConsumer progress) throws IOException, SQLException, BillFormatException {
+  public Bill.Summary load(Bill bill, LongConsumer progress) throws SQLException, BillFormatException {
     phaseStart = System.nanoTime();
     try (Statement s = conn.createStatement(); Statement l = lookups.createStatement()) {
       s.execute("DROP TEMPORARY TABLE IF EXISTS bill_trades, bill_refunds");
@@ -94,7 +94,8 @@ public final class Reconciliation {
 
   /**
    * Both directions, for the loaded bill's channel and window. Meanwhile the other session
-   * prepares the duplicate audit's candidates, so that {@link #audit} only reads them.
+   * prepares the duplicate audit's candidates for the same channel and window, so that
+   * {@link #audit} only reads them.
    */
   public void compare(String ch, Bill.Summary summary, FindingSink sink) throws IOException, SQLException {
     Timestamp from = Timestamp.valueOf(summary.from());
@@ -104,14 +105,17 @@ public final class Reconciliation {
             "amount_cents", rs.getLong(3), "paid_at", time(rs, 4), "order_known", rs.getBoolean(7))
         : Finding.of(Kind.AMOUNT_MISMATCH, ch, "trade_no", rs.getString(1), "order_no", rs.getString(5),
             "platform_cents", rs.getLong(3), "local_cents", rs.getLong(6)));
-    CompletableFuture<SQLException> auditReady = CompletableFuture.supplyAsync(() -> prepareAudit(lookups));
+    CompletableFuture<SQLException> auditReady = CompletableFuture.supplyAsync(() -> prepareAudit(lookups,
+        ReconcileSql.AUDIT_TRADES_IN_WINDOW, ReconcileSql.AUDIT_ORDERS_IN_WINDOW, ch, from, to));
     each(conn, "booked here, not there", ReconcileSql.MISSING_PLATFORM, sink, rs -> Finding.of(Kind.MISSING_PLATFORM,
         ch, "trade_no", rs.getString(1), "order_no", rs.getString(2), "amount_cents", rs.getLong(3),
         "paid_at", time(rs, 4)), ch, from, to);
-    each(conn, "refunds missing here", ReconcileSql.REFUND_MISSING_LOCAL, sink, rs -> Finding.of(
-        Kind.REFUND_MISSING_LOCAL, ch, "refund_no", rs.getString(1), "out_refund_no", rs.getString(2),
-        "trade_no", rs.getString(3), "order_no", rs.getString(4), "amount_cents", rs.getLong(5),
-        "refunded_at", time(rs, 6)), ch);
+    each(conn, "refunded there, not here / other amount", ReconcileSql.BILL_REFUNDS, sink, rs -> rs.getObject(7) == null
+        ? Finding.of(Kind.REFUND_MISSING_LOCAL, ch, "refund_no", rs.getString(1), "out_refund_no", rs.getString(2),
+            "trade_no", rs.getString(3), "order_no", rs.getString(4), "amount_cents", rs.getLong(5),
+            "refunded_at", time(rs, 6))
+        : Finding.of(Kind.REFUND_AMOUNT_MISMATCH, ch, "refund_no", rs.getString(1), "trade_no", rs.getString(3),
+            "order_no", rs.getString(4), "platform_cents", rs.getLong(5), "local_cents", rs.getLong(7)), ch);
     each(conn, "refunds missing there", ReconcileSql.REFUND_MISSING_PLATFORM, sink, rs -> Finding.of(
         Kind.REFUND_MISSING_PLATFORM, ch, "refund_no", rs.getString(1), "trade_no", rs.getString(2),
         "order_no", rs.getString(3), "amount_cents", rs.getLong(4), "refunded_at", time(rs, 5)), ch, from, to);
@@ -122,10 +126,13 @@ public final class Reconciliation {
     auditPrepared = lookups;
   }
 
-  /** The duplicate audit: trades booked more than once, orders paid by more than one trade. */
+  /**
+   * The duplicate audit: trades booked more than once, orders paid by more than one trade; after
+   * {@link #compare}, those with a payment in the bill's channel and window only.
+   */
   public void audit(FindingSink sink) throws IOException, SQLException {
     if (auditPrepared == null) {
-      SQLException preparing = prepareAudit(conn);
+      SQLException preparing = prepareAudit(conn, ReconcileSql.AUDIT_TRADES, ReconcileSql.AUDIT_ORDERS);
       if (preparing != null) {
         throw preparing;
       }
@@ -140,11 +147,15 @@ public final class Reconciliation {
   }
 
   /** The audit's candidates, found on covering indexes, into {@code on}'s session tables. */
-  private static SQLException prepareAudit(Connection on) {
+  private static SQLException prepareAudit(Connection on, String trades, String orders, Object... scope) {
     try (Statement s = on.createStatement()) {
       s.execute("DROP TEMPORARY TABLE IF EXISTS audit_trades, audit_orders");
-      s.execute(ReconcileSql.AUDIT_TRADES);
-      s.execute(ReconcileSql.AUDIT_ORDERS);
+      for (String candidates : List.of(trades, orders)) {
+        try (PreparedStatement create = on.prepareStatement(candidates)) {
+          set(create, scope);
+          create.execute();
+        }
+      }
       return null;
     } catch (SQLException e) {
       return e;
@@ -173,7 +184,7 @@ public final class Reconciliation {
       put(toInsert, last);
       put(toLookUp, last);
       return summary;
-    } catch (IOException | BillFormatException e) {
+    } catch (BillFormatException e) {
       throw new CompletionException(e);
     } finally {
       put(toInsert, END);
@@ -222,22 +233,22 @@ public final class Reconciliation {
   }
 
   static void bind(PreparedStatement insert, Object... values) throws SQLException {
-    for (int i = 0; i < values.length; i++) {
-      insert.setObject(i + 1, values[i]);
-    }
+    set(insert, values);
     insert.addBatch();
   }
 
-  private static Bill.Summary result(CompletableFuture<Bill.Summary> parsed)
-      throws IOException, BillFormatException {
+  private static void set(PreparedStatement statement, Object... values) throws SQLException {
+    for (int i = 0; i < values.length; i++) {
+      statement.setObject(i + 1, values[i]);
+    }
+  }
+
+  private static Bill.Summary result(CompletableFuture<Bill.Summary> parsed) throws BillFormatException {
     try {
       return parsed.join();
     } catch (CompletionException e) {
       if (e.getCause() instanceof BillFormatException bad) {
         throw bad;
-      }
-      if (e.getCause() instanceof IOException io) {
-        throw io;
       }
       throw e;
     }
@@ -267,9 +278,7 @@ public final class Reconciliation {
   private void each(Connection on, String step, String sql, FindingSink sink, RowMapper mapper, Object... args)
       throws SQLException, IOException {
     try (PreparedStatement query = on.prepareStatement(sql)) {
-      for (int i = 0; i < args.length; i++) {
-        query.setObject(i + 1, args[i]);
-      }
+      set(query, args);
       query.setFetchSize(BATCH);
       try (ResultSet rs = query.executeQuery()) {
         while (rs.next()) {

@@ -56,7 +56,7 @@ public final class WechatBill implements Bill {
   }
 
   @Override
-  public Summary read(RowSink sink) throws IOException, BillFormatException {
+  public Summary read(RowSink sink) throws BillFormatException {
     String name = file.toString();
     LocalDate day = date != null ? date : dateFromName(name);
     LocalDate firstRowDay = null;
@@ -122,6 +122,8 @@ public final class WechatBill implements Bill {
           "no 总交易单数 summary at the end: the file is truncated (or not a WeChat Pay bill)");
     } catch (CharacterCodingException | UncheckedIOException e) {
       throw BillCsv.unreadable(name, e, "UTF-8", "WeChat Pay bills are UTF-8 CSV; an Alipay .zip goes with --channel alipay");
+    } catch (IOException e) {
+      throw BillCsv.cannotRead(name, e);
     }
   }
 
