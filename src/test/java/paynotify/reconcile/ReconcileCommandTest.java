@@ -168,49 +168,26 @@ class ReconcileCommandTest {
         .replace("RF2026031475430768", "1").replace("RF2026031453546069", "1"), SampleBills.GBK);
     Path onlyAOne = SampleBills.alipayZip(dir.resolve("only-a.csv.zip"), SampleBills.alipayDetail()
         .replace("RF2026031475430768", "1"), SampleBills.GBK);
-    withRefundNumbersUniquePerTrade(() -> {
-      db.update("UPDATE refunds SET refund_no = '1', refunded_at = '2026-03-14 01:57:11' WHERE trade_no = ?", tradeA);
-      db.update("UPDATE refunds SET refund_no = '1', refunded_at = '2026-03-14 17:45:51' WHERE trade_no = ?", tradeB);
-      // Both booked: only the answer key's refund finding (a refund of the day before, not "1").
-      assertThat(refundFindings(bothOne)).containsExactly("refund_missing_local RF2026031416059001 "
-          + "2026031322001473159473728941");
-      // Only A's renumbered on the bill, both here: B's refund is missing on each side under its
-      // two numbers; A's "1" does not stand in for B's.
-      assertThat(refundFindings(onlyAOne)).containsExactlyInAnyOrder(
-          "refund_missing_local RF2026031416059001 2026031322001473159473728941",
-          "refund_missing_local RF2026031453546069 " + tradeB,
-          "refund_missing_platform 1 " + tradeB);
-      // B's "1" lost here: exactly that one is missing, A's "1" does not stand in for it.
-      db.update("DELETE FROM refunds WHERE trade_no = ?", tradeB);
-      assertThat(refundFindings(bothOne)).containsExactlyInAnyOrder(
-          "refund_missing_local RF2026031416059001 2026031322001473159473728941",
-          "refund_missing_local 1 " + tradeB);
-      // Both lost: two anomalies recorded, one per trade.
-      db.update("DELETE FROM refunds WHERE trade_no = ?", tradeA);
-      assertThat(refundFindings(bothOne, "--record")).hasSize(3);
-      assertThat(db.count("SELECT COUNT(*) FROM anomalies WHERE kind = 'refund_missing_local'")).isEqualTo(3);
-    });
-  }
-
-  /**
-   * Today's schema (V2) keeps refund numbers unique per channel; the booking side of issue 8 (point
-   * 1) makes Alipay's unique per trade. Until its migration is in, this test lifts the old key.
-   */
-  private static void withRefundNumbersUniquePerTrade(Runnable test) {
-    boolean oldKey = db.string("SELECT GROUP_CONCAT(column_name ORDER BY seq_in_index) FROM information_schema.statistics"
-        + " WHERE table_schema = DATABASE() AND table_name = 'refunds' AND index_name = 'uk_refund_no'")
-        .equals("channel,refund_no");
-    if (oldKey) {
-      db.update("ALTER TABLE refunds DROP INDEX uk_refund_no");
-    }
-    try {
-      test.run();
-    } finally {
-      if (oldKey) {
-        db.update("DELETE FROM refunds");
-        db.update("ALTER TABLE refunds ADD UNIQUE KEY uk_refund_no (channel, refund_no)");
-      }
-    }
+    db.update("UPDATE refunds SET refund_no = '1', refunded_at = '2026-03-14 01:57:11' WHERE trade_no = ?", tradeA);
+    db.update("UPDATE refunds SET refund_no = '1', refunded_at = '2026-03-14 17:45:51' WHERE trade_no = ?", tradeB);
+    // Both booked: only the answer key's refund finding (a refund of the day before, not "1").
+    assertThat(refundFindings(bothOne)).containsExactly("refund_missing_local RF2026031416059001 "
+        + "2026031322001473159473728941");
+    // Only A's renumbered on the bill, both here: B's refund is missing on each side under its
+    // two numbers; A's "1" does not stand in for B's.
+    assertThat(refundFindings(onlyAOne)).containsExactlyInAnyOrder(
+        "refund_missing_local RF2026031416059001 2026031322001473159473728941",
+        "refund_missing_local RF2026031453546069 " + tradeB,
+        "refund_missing_platform 1 " + tradeB);
+    // B's "1" lost here: exactly that one is missing, A's "1" does not stand in for it.
+    db.update("DELETE FROM refunds WHERE trade_no = ?", tradeB);
+    assertThat(refundFindings(bothOne)).containsExactlyInAnyOrder(
+        "refund_missing_local RF2026031416059001 2026031322001473159473728941",
+        "refund_missing_local 1 " + tradeB);
+    // Both lost: two anomalies recorded, one per trade.
+    db.update("DELETE FROM refunds WHERE trade_no = ?", tradeA);
+    assertThat(refundFindings(bothOne, "--record")).hasSize(3);
+    assertThat(db.count("SELECT COUNT(*) FROM anomalies WHERE kind = 'refund_missing_local'")).isEqualTo(3);
   }
 
   /** The refund findings of reconciling an Alipay bill: kind, refund_no and trade_no. */
