@@ -10,11 +10,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import paynotify.app.AppConfig.DatabaseSettings;
 import paynotify.booking.EventBooking;
+import paynotify.booking.PendingRefundCheck;
 import paynotify.http.NotifyVerticle;
 import paynotify.store.Database;
-import paynotify.store.Housekeeping;
 import paynotify.store.KeyPurge;
-import paynotify.store.PendingRefundCheck;
 import paynotify.store.SqlQueries;
 
 /**

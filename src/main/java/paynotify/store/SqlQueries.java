@@ -66,6 +66,12 @@ public final class SqlQueries {
       "UPDATE orders SET status = 'refunded'"
           + " WHERE order_no = ? AND channel = ? AND trade_no = ? AND status IN ('paid', 'partially_refunded')";
 
+  // Refunds left pending although their payment is booked: the hourly check settles them.
+  public static final String TRADES_WITH_STRANDED_REFUNDS =
+      "SELECT DISTINCT r.channel, r.trade_no FROM refunds r"
+          + " JOIN payments p ON p.channel = r.channel AND p.trade_no = r.trade_no"
+          + " WHERE r.status = 'pending' LIMIT ?";
+
   // A refund still waiting for its payment after the retention: the payment was lost (or never was).
   public static final String FLAG_STALE_PENDING_REFUNDS =
       "INSERT INTO anomalies (kind, channel, order_no, trade_no, amount_cents, detail, dedupe_key)"

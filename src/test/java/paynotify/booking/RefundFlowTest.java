@@ -198,11 +198,11 @@ class RefundFlowTest extends ServiceTestBase {
     ChannelFixture ch = ChannelFixture.wechatV3();
     db.insertOrder("R10", 100);
     assertThat(service.send(ch.refund("R10", "T-R10", 100, "RF-R10", 100, 100, 0))).matches(ch.success());
-    assertThat(service.server().pendingRefunds().runOnce().await()).isZero();
+    assertThat(service.server().pendingRefunds().runOnce().await().flagged()).isZero();
 
     db.update("UPDATE refunds SET created_at = NOW(3) - INTERVAL 8 DAY");
-    assertThat(service.server().pendingRefunds().runOnce().await()).isEqualTo(1);
-    assertThat(service.server().pendingRefunds().runOnce().await()).isZero();
+    assertThat(service.server().pendingRefunds().runOnce().await().flagged()).isEqualTo(1);
+    assertThat(service.server().pendingRefunds().runOnce().await().flagged()).isZero();
     assertThat(db.string("SELECT CONCAT(kind, ' ', trade_no) FROM anomalies")).isEqualTo("refund_without_payment T-R10");
 
     assertThat(service.send(ch.payment("R10", "T-R10", 100, 0))).matches(ch.success());
@@ -210,39 +210,55 @@ class RefundFlowTest extends ServiceTestBase {
     assertThat(db.orderStatus("R10")).isEqualTo("refunded");
   }
 
-  /** Alipay's out_biz_no is unique only within its trade: sites number every trade's refunds 1, 2, ... */
-  @org.junit.jupiter.api.Test
-  void alipayRefundNumbersRepeatAcrossTradesAndEachIsBooked() throws Exception {
-    ChannelFixture ch = ChannelFixture.alipay();
-    db.insertOrder("RA", 1000);
-    db.insertOrder("RB", 2000);
-    assertThat(service.send(ch.payment("RA", "T-RA", 1000, 0))).matches(ch.success());
-    assertThat(service.send(ch.payment("RB", "T-RB", 2000, 0))).matches(ch.success());
+  /**
+   * The same refund number on two trades. Alipay's out_biz_no is unique only within its trade (sites
+   * number every trade's refunds 1, 2, ...): both are booked. WeChat's refund_id is unique on the whole
+   * platform: the second is a conflict.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("channels")
+  void theSameRefundNumberOnTwoTrades(ChannelFixture ch) throws Exception {
+    boolean uniquePerTrade = ch.platform().equals("alipay");
+    for (String order : List.of("RA", "RB")) {
+      db.insertOrder(order, 1000);
+      assertThat(service.send(ch.payment(order, "T-" + order, 1000, 0))).matches(ch.success());
+    }
     assertThat(service.send(ch.refund("RA", "T-RA", 1000, "1", 1000, 1000, 0))).matches(ch.success());
-    assertThat(service.send(ch.refund("RB", "T-RB", 2000, "1", 500, 500, 0))).matches(ch.success());
-    assertThat(service.send(ch.refund("RB", "T-RB", 2000, "1", 500, 500, 1))).matches(ch.success());
+    assertThat(service.send(ch.refund("RB", "T-RB", 1000, "1", 1000, 1000, 0))).matches(ch.success());
+    assertThat(service.send(ch.refund("RB", "T-RB", 1000, "1", 1000, 1000, 1))).matches(ch.success());
 
-    assertThat(refunds()).containsExactly("1 T-RA settled", "1 T-RB settled");
+    if (uniquePerTrade) {
+      assertThat(refunds()).containsExactly("1 T-RA settled", "1 T-RB settled");
+      assertThat(db.orderStatus("RB")).isEqualTo("refunded");
+      assertThat(db.count("SELECT COUNT(*) FROM anomalies")).isZero();
+      assertThat(db.outcomes(ch.refundKey("T-RB", "1"))).isEqualTo("processed,duplicate");
+    } else {
+      assertThat(refunds()).containsExactly("1 T-RA settled");
+      assertThat(db.orderStatus("RB")).isEqualTo("paid");
+      assertThat(db.string("SELECT kind FROM anomalies")).isEqualTo("conflict");
+    }
     assertThat(db.orderStatus("RA")).isEqualTo("refunded");
-    assertThat(db.orderStatus("RB")).isEqualTo("partially_refunded");
-    assertThat(db.count("SELECT COUNT(*) FROM anomalies")).isZero();
-    assertThat(db.outcomes(ch.refundKey("T-RB", "1"))).isEqualTo("processed,duplicate");
   }
 
-  /** WeChat's refund_id is unique on the whole platform: the same id on another trade is a conflict. */
-  @org.junit.jupiter.api.Test
-  void wechatRefundIdsAreGlobal() throws Exception {
-    ChannelFixture ch = ChannelFixture.wechatV3();
-    db.insertOrder("WA", 1000);
-    db.insertOrder("WB", 1000);
-    assertThat(service.send(ch.payment("WA", "T-WA", 1000, 0))).matches(ch.success());
-    assertThat(service.send(ch.payment("WB", "T-WB", 1000, 0))).matches(ch.success());
-    assertThat(service.send(ch.refund("WA", "T-WA", 1000, "RF-W", 1000, 1000, 0))).matches(ch.success());
-    assertThat(service.send(ch.refund("WB", "T-WB", 1000, "RF-W", 1000, 1000, 0))).matches(ch.success());
+  /**
+   * A refund left pending beside its booked payment (as a READ COMMITTED session could leave it, before
+   * sessions were pinned): the periodic check settles it and moves the order, once.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("channels")
+  void aRefundStrandedBesideItsPaymentIsSettledByThePeriodicCheck(ChannelFixture ch) throws Exception {
+    db.insertOrder("R12", 4000);
+    assertThat(service.send(ch.payment("R12", "T-R12", 4000, 0))).matches(ch.success());
+    assertThat(service.send(ch.refund("R12", "T-R12", 4000, "RF-R12-a", 1000, 1000, 0))).matches(ch.success());
+    assertThat(service.send(ch.refund("R12", "T-R12", 4000, "RF-R12-b", 3000, 4000, 0))).matches(ch.success());
+    db.update("UPDATE refunds SET status = 'pending'");
+    db.update("UPDATE orders SET status = 'paid'");
 
-    assertThat(refunds()).containsExactly("RF-W T-WA settled");
-    assertThat(db.orderStatus("WB")).isEqualTo("paid");
-    assertThat(db.string("SELECT kind FROM anomalies")).isEqualTo("conflict");
+    assertThat(service.server().pendingRefunds().runOnce().await().tradesSettled()).isEqualTo(1);
+    assertThat(refunds()).containsExactly("RF-R12-a T-R12 settled", "RF-R12-b T-R12 settled");
+    assertThat(db.orderStatus("R12")).isEqualTo("refunded");
+    assertThat(service.server().pendingRefunds().runOnce().await()).isEqualTo(new PendingRefundCheck.Result(0, 0));
+    assertThat(db.count("SELECT COUNT(*) FROM anomalies")).isZero();
   }
 
   @org.junit.jupiter.api.Test

@@ -1,25 +1,27 @@
-package paynotify.store;
+package paynotify.app;
 
 import io.vertx.core.Vertx;
 import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import paynotify.booking.PendingRefundCheck;
+import paynotify.store.KeyPurge;
 
-/** The periodic work: the purge, then the check for refunds that never met their payment. */
-public final class Housekeeping {
+/** The periodic work: the purge, then the check of refunds still pending (settled, or flagged). */
+final class Housekeeping {
   private static final Logger LOG = LoggerFactory.getLogger(Housekeeping.class);
 
   private final KeyPurge purge;
   private final PendingRefundCheck pendingRefunds;
   private boolean running;
 
-  public Housekeeping(KeyPurge purge, PendingRefundCheck pendingRefunds) {
+  Housekeeping(KeyPurge purge, PendingRefundCheck pendingRefunds) {
     this.purge = purge;
     this.pendingRefunds = pendingRefunds;
   }
 
   /** Runs every {@code period}; a run still going when the next is due is not overlapped. */
-  public long schedule(Vertx vertx, Duration period) {
+  long schedule(Vertx vertx, Duration period) {
     return vertx.setPeriodic(period.toMillis(), id -> {
       if (running) {
         return;
@@ -29,9 +31,9 @@ public final class Housekeeping {
           .onSuccess(r -> LOG.info("purge: {} expired keys, {} notify_log rows deleted", r.keysDeleted(),
               r.logRowsDeleted()))
           .compose(r -> pendingRefunds.runOnce())
-          .onSuccess(flagged -> {
-            if (flagged > 0) {
-              LOG.warn("{} refund(s) still wait for their payment: see anomalies (refund_without_payment)", flagged);
+          .onSuccess(r -> {
+            if (r.flagged() > 0) {
+              LOG.warn("{} refund(s) still wait for their payment: see anomalies (refund_without_payment)", r.flagged());
             }
           })
           .onFailure(err -> LOG.warn("housekeeping failed, will try again next period: {}", err.getMessage()))

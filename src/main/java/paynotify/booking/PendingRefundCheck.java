@@ -1,0 +1,71 @@
+package paynotify.booking;
+
+import static paynotify.store.SqlQueries.FLAG_STALE_PENDING_REFUNDS;
+import static paynotify.store.SqlQueries.LOCK_PAYMENT;
+import static paynotify.store.SqlQueries.SETTLE_PENDING_REFUNDS;
+import static paynotify.store.SqlQueries.TRADES_WITH_STRANDED_REFUNDS;
+
+import io.vertx.core.Future;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.Tuple;
+import java.time.Duration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import paynotify.channel.EventKind;
+import paynotify.store.Database;
+
+/**
+ * The periodic look at refunds still pending:
+ * <ul>
+ *   <li>beside a booked payment (a payment's booking settles them in its transaction, so this is a
+ *       session that was not REPEATABLE READ, or a payment written by hand): settled now, by the very
+ *       settlement a payment's booking runs, one trade per transaction with its payment locked,
+ *   <li>still waiting for their payment after the retention: the payment notification was lost, or
+ *       the refund belongs to a trade this site never booked. Each becomes one anomaly (recording it
+ *       again adds nothing); the refund stays pending, so a late payment still settles it.
+ * </ul>
+ */
+public final class PendingRefundCheck {
+  private static final Logger LOG = LoggerFactory.getLogger(PendingRefundCheck.class);
+  /** Trades settled per run: more wait for the next run. */
+  static final int BATCH = 100;
+
+  private final Database db;
+  private final Duration age;
+
+  /** What one run did. */
+  public record Result(int tradesSettled, int flagged) {}
+
+  public PendingRefundCheck(Database db, Duration age) {
+    this.db = db;
+    this.age = age;
+  }
+
+  public Future<Result> runOnce() {
+    return db.inTransaction(conn -> conn.preparedQuery(TRADES_WITH_STRANDED_REFUNDS).execute(Tuple.of(BATCH)))
+        .compose(trades -> {
+          Future<Integer> settled = Future.succeededFuture(0);
+          for (Row trade : trades) {
+            settled = settled.compose(n -> settle(trade.getString("channel"), trade.getString("trade_no")).map(n + 1));
+          }
+          return settled;
+        })
+        .compose(settled -> db.inTransaction(conn -> conn.preparedQuery(FLAG_STALE_PENDING_REFUNDS)
+                .execute(Tuple.of(age.toSeconds())))
+            .map(flagged -> new Result(settled, flagged.rowCount())));
+  }
+
+  private Future<Void> settle(String channel, String tradeNo) {
+    return db.inTransaction(conn -> conn.preparedQuery(LOCK_PAYMENT).execute(Tuple.of(channel, tradeNo))
+        .compose(payments -> {
+          Row payment = Rows.single(payments);
+          return conn.preparedQuery(SETTLE_PENDING_REFUNDS).execute(Tuple.of(channel, tradeNo))
+              .compose(pending -> pending.rowCount() == 0 ? Future.succeededFuture()
+                  : RefundSettlement.settle(conn, channel, tradeNo, payment.getString("order_no"),
+                          payment.getLong("amount_cents"), channel + ":" + EventKind.PAYMENT.keyPart + ":" + tradeNo)
+                      .onSuccess(r -> LOG.warn("{} pending refund(s) of {} trade {} found beside its booked payment,"
+                          + " settled now: {}", pending.rowCount(), channel, tradeNo, r.detail()))
+                      .mapEmpty());
+        }));
+  }
+}
