@@ -2,7 +2,6 @@ package paynotify.http;
 
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
@@ -100,12 +99,12 @@ public final class NotifyVerticle extends VerticleBase {
         reply(ctx, channel.failure(tooLarge ? 413 : 400, tooLarge ? "body too large" : "unreadable body"));
         return;
       }
-      Buffer body = read.result();
-      Trace trace = new Trace(channel.endpoint(), remote, body);
+      NotifyRequest request = new NotifyRequest(ctx.request().method().name(), ctx.request().headers(),
+          ctx.request().query(), read.result());
+      Trace trace = new Trace(channel.endpoint(), remote, request.payload()); // a GET's query is its body
       NotifyEvent event;
       try {
-        event = channel.verify(new NotifyRequest(ctx.request().method().name(), ctx.request().headers(),
-            ctx.request().query(), body));
+        event = channel.verify(request);
       } catch (RejectedNotification r) {
         LOG.warn("{} notify from {} rejected ({}): {}", channel.endpoint(), remote, r.reason(), r.getMessage());
         logThenReply(ctx, trace, Outcome.REJECTED, r.reason() + ": " + r.getMessage(),
