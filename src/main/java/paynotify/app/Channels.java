@@ -114,7 +114,7 @@ public record Channels(List<NotifyChannel> enabled, Map<String, String> disabled
     Map<String, PublicKey> byId = new LinkedHashMap<>();
     for (ConfigReader k : keys) {
       Map.Entry<String, PublicKey> key = platformKey(k);
-      if (byId.put(key.getKey(), key.getValue()) != null) {
+      if (byId.put(WechatV3Channel.keyId(key.getKey()), key.getValue()) != null) {
         throw k.error("id", "'" + key.getKey() + "' is listed twice");
       }
     }
