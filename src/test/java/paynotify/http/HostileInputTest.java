@@ -45,6 +45,7 @@ class HostileInputTest extends ServiceTestBase {
       }
     }
     assertThat(db.count("SELECT COUNT(*) FROM payments")).isZero();
+    service.awaitRejectedRecorded();
     assertThat(db.count("SELECT COUNT(*) FROM notify_log WHERE outcome = 'rejected'")).isEqualTo(600);
   }
 

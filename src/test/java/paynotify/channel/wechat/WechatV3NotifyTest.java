@@ -145,6 +145,7 @@ class WechatV3NotifyTest extends ServiceTestBase {
     Reply reply = service.send(resigned);
     assertThat(reply.status()).isEqualTo(400);
     assertThat(db.payments(TRADE)).isZero();
+    service.awaitRejectedRecorded();
     assertThat(db.string("SELECT detail FROM notify_log")).startsWith("DECRYPT_FAILED");
   }
 
