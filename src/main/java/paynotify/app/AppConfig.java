@@ -48,6 +48,12 @@ public record AppConfig(
           lockWaitSeconds, embeddedDir);
     }
 
+    /** The same server with a pool of another size. */
+    public DatabaseSettings withPool(int size, int waitQueue) {
+      return new DatabaseSettings(host, port, name, user, password, size, waitQueue, connectTimeout, lockWaitSeconds,
+          embeddedDir);
+    }
+
     @Override
     public String toString() { // never the password
       return (embedded() ? "embedded MariaDB in " + embeddedDir : user + "@" + host + ":" + port) + "/" + name;

@@ -86,7 +86,11 @@ public record Channels(List<NotifyChannel> enabled, Map<String, String> disabled
     if (apiKey.length() != 32) {
       throw c.error(keyName(c, "wechat_v2.api_key"), "the API key (API密钥) has 32 characters, this has " + apiKey.length());
     }
-    return new WechatV2Channel(apiKey, appId, mchId);
+    String signType = c.string("wechat_v2.sign_type", "MD5");
+    if (!WechatV2Channel.SIGN_TYPES.contains(signType)) {
+      throw c.error("wechat_v2.sign_type", "'" + signType + "' is not MD5 or HMAC-SHA256");
+    }
+    return new WechatV2Channel(apiKey, signType, appId, mchId);
   }
 
   private static NotifyChannel wechatV3(ConfigReader c, Clock clock) {
@@ -110,7 +114,7 @@ public record Channels(List<NotifyChannel> enabled, Map<String, String> disabled
     Map<String, PublicKey> byId = new LinkedHashMap<>();
     for (ConfigReader k : keys) {
       Map.Entry<String, PublicKey> key = platformKey(k);
-      if (byId.put(key.getKey(), key.getValue()) != null) {
+      if (byId.put(WechatV3Channel.keyId(key.getKey()), key.getValue()) != null) {
         throw k.error("id", "'" + key.getKey() + "' is listed twice");
       }
     }

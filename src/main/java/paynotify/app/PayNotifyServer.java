@@ -14,6 +14,7 @@ import paynotify.booking.PendingRefundCheck;
 import paynotify.http.NotifyVerticle;
 import paynotify.store.Database;
 import paynotify.store.KeyPurge;
+import paynotify.store.RejectedLog;
 import paynotify.store.SqlQueries;
 
 /**
@@ -28,9 +29,10 @@ public final class PayNotifyServer {
   private final long housekeepingTimer;
   private final KeyPurge purge;
   private final PendingRefundCheck pendingRefunds;
+  private final RejectedLog rejected;
 
   private PayNotifyServer(Vertx vertx, Database db, String deploymentId, int port, long housekeepingTimer,
-      KeyPurge purge, PendingRefundCheck pendingRefunds) {
+      KeyPurge purge, PendingRefundCheck pendingRefunds, RejectedLog rejected) {
     this.vertx = vertx;
     this.db = db;
     this.deploymentId = deploymentId;
@@ -38,6 +40,7 @@ public final class PayNotifyServer {
     this.housekeepingTimer = housekeepingTimer;
     this.purge = purge;
     this.pendingRefunds = pendingRefunds;
+    this.rejected = rejected;
   }
 
   /** Starts on an already migrated database; fails if it does not answer. */
@@ -48,17 +51,20 @@ public final class PayNotifyServer {
     AppConfig.Retention r = config.retention();
     KeyPurge purge = new KeyPurge(database, r.keys(), r.notifyLog(), r.batchSize());
     PendingRefundCheck pendingRefunds = new PendingRefundCheck(database, r.keys());
+    // Refused requests are recorded on a connection of their own: a flood never takes the booking pool.
+    RejectedLog rejected = new RejectedLog(vertx, connect(vertx, db.withPool(1, 1)), RejectedLog.CAPACITY,
+        RejectedLog.REPORT_PERIOD);
     return database.inTransaction(conn -> conn.query(SqlQueries.PING).execute())
         .recover(err -> Future.failedFuture(new ConfigException(
             "database: " + db + " does not answer: " + err.getMessage())))
         .compose(ok -> vertx.deployVerticle(() -> {
-          NotifyVerticle verticle = new NotifyVerticle(config.http(), config.channels().enabled(), config.channels().disabled(), database, booking);
+          NotifyVerticle verticle = new NotifyVerticle(config.http(), config.channels().enabled(), config.channels().disabled(), database, booking, rejected);
           first.compareAndSet(null, verticle);
           return verticle;
         }, new DeploymentOptions().setInstances(config.httpInstances())))
         .map(id -> new PayNotifyServer(vertx, database, id, first.get().actualPort(),
-            new Housekeeping(purge, pendingRefunds).schedule(vertx, r.purgeInterval()), purge, pendingRefunds))
-        .onFailure(err -> database.close());
+            new Housekeeping(purge, pendingRefunds).schedule(vertx, r.purgeInterval()), purge, pendingRefunds, rejected))
+        .onFailure(err -> rejected.close().eventually(database::close));
   }
 
   static Database connect(Vertx vertx, DatabaseSettings db) {
@@ -97,9 +103,13 @@ public final class PayNotifyServer {
     return pendingRefunds;
   }
 
+  public RejectedLog rejectedLog() {
+    return rejected;
+  }
+
   /** Stops taking notifications, then closes the pool (in-flight transactions finish first). */
   public Future<Void> stop() {
     vertx.cancelTimer(housekeepingTimer);
-    return vertx.undeploy(deploymentId).eventually(db::close);
+    return vertx.undeploy(deploymentId).eventually(rejected::close).eventually(db::close);
   }
 }

@@ -4,6 +4,7 @@ import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.Charset;
+import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -31,16 +32,18 @@ public final class FormBody {
   /** All parameters in body order. */
   public static Map<String, String> decode(byte[] body, Charset charset) throws RejectedNotification {
     Map<String, String> params = new LinkedHashMap<>();
+    CharsetDecoder decoder = charset.newDecoder() // one per body: creating one per pair was most of the cost
+        .onMalformedInput(CodingErrorAction.REPORT)
+        .onUnmappableCharacter(CodingErrorAction.REPORT);
     int start = 0;
     while (start <= body.length) {
-      int end = indexOf(body, (byte) '&', start);
+      int end = indexOf(body, (byte) '&', start, body.length);
       if (end > start) {
-        int eq = indexOf(body, (byte) '=', start);
-        if (eq < 0 || eq > end) {
-          eq = end; // a name without '=': an empty value
-        }
-        String name = decodePart(body, start, eq, charset);
-        String value = eq < end ? decodePart(body, eq + 1, end, charset) : "";
+        // '=' is looked for in this pair only: searching on to the end of the body for every
+        // pair made a body of names without '=' quadratic, before any signature is checked.
+        int eq = indexOf(body, (byte) '=', start, end); // end when absent: a name with an empty value
+        String name = decodePart(body, start, eq, decoder);
+        String value = eq < end ? decodePart(body, eq + 1, end, decoder) : "";
         if (params.put(name, value) != null) {
           throw RejectedNotification.malformed("parameter '" + Ids.printable(name) + "' appears twice");
         }
@@ -50,16 +53,17 @@ public final class FormBody {
     return params;
   }
 
-  private static int indexOf(byte[] bytes, byte b, int from) {
-    for (int i = from; i < bytes.length; i++) {
+  /** The first {@code b} in {@code [from, to)}, or {@code to}. */
+  private static int indexOf(byte[] bytes, byte b, int from, int to) {
+    for (int i = from; i < to; i++) {
       if (bytes[i] == b) {
         return i;
       }
     }
-    return bytes.length;
+    return to;
   }
 
-  private static String decodePart(byte[] body, int from, int to, Charset charset) throws RejectedNotification {
+  private static String decodePart(byte[] body, int from, int to, CharsetDecoder decoder) throws RejectedNotification {
     ByteArrayOutputStream out = new ByteArrayOutputStream(to - from);
     for (int i = from; i < to; i++) {
       byte b = body[i];
@@ -78,13 +82,9 @@ public final class FormBody {
       }
     }
     try {
-      return charset.newDecoder()
-          .onMalformedInput(CodingErrorAction.REPORT)
-          .onUnmappableCharacter(CodingErrorAction.REPORT)
-          .decode(ByteBuffer.wrap(out.toByteArray()))
-          .toString();
+      return decoder.decode(ByteBuffer.wrap(out.toByteArray())).toString(); // decode() resets it first
     } catch (CharacterCodingException e) {
-      throw RejectedNotification.malformed("form body is not valid " + charset.name());
+      throw RejectedNotification.malformed("form body is not valid " + decoder.charset().name());
     }
   }
 }

@@ -2,7 +2,6 @@ package paynotify.http;
 
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
@@ -26,6 +25,7 @@ import paynotify.channel.RejectedNotification;
 import paynotify.store.Database;
 import paynotify.store.NotifyLog;
 import paynotify.store.NotifyLog.Trace;
+import paynotify.store.RejectedLog;
 import paynotify.store.SqlQueries;
 
 /**
@@ -41,19 +41,22 @@ public final class NotifyVerticle extends VerticleBase {
   private final Map<String, String> disabledChannels;
   private final Database db;
   private final EventBooking booking;
+  private final RejectedLog rejected;
   private HttpServer server;
 
   /**
    * @param channels         the configured channels
    * @param disabledChannels paths of known but unconfigured channels, with the config keys that enable them
+   * @param rejected         where refused requests leave their trace, off the booking pool
    */
   public NotifyVerticle(HttpSettings settings, List<NotifyChannel> channels,
-      Map<String, String> disabledChannels, Database db, EventBooking booking) {
+      Map<String, String> disabledChannels, Database db, EventBooking booking, RejectedLog rejected) {
     this.settings = settings;
     this.channels = channels;
     this.disabledChannels = disabledChannels;
     this.db = db;
     this.booking = booking;
+    this.rejected = rejected;
   }
 
   @Override
@@ -94,26 +97,26 @@ public final class NotifyVerticle extends VerticleBase {
 
     RawBody.read(ctx.request(), settings.maxBodyBytes()).onComplete(read -> {
       if (read.failed()) {
-        LOG.warn("{} notify from {} refused: {}", channel.endpoint(), remote, read.cause().getMessage());
+        rejected.log(channel.endpoint(), channel.endpoint() + " notify from " + remote + " refused: "
+            + read.cause().getMessage(), null);
         ctx.response().putHeader(HttpHeaders.CONNECTION, "close");
         boolean tooLarge = read.cause() instanceof RawBody.TooLarge;
         reply(ctx, channel.failure(tooLarge ? 413 : 400, tooLarge ? "body too large" : "unreadable body"));
         return;
       }
-      Buffer body = read.result();
-      Trace trace = new Trace(channel.endpoint(), remote, body);
+      NotifyRequest request = new NotifyRequest(ctx.request().method().name(), ctx.request().headers(),
+          ctx.request().query(), read.result());
+      Trace trace = new Trace(channel.endpoint(), remote, request.payload()); // a GET's query is its body
       NotifyEvent event;
       try {
-        event = channel.verify(new NotifyRequest(ctx.request().method().name(), ctx.request().headers(),
-            ctx.request().query(), body));
+        event = channel.verify(request);
       } catch (RejectedNotification r) {
-        LOG.warn("{} notify from {} rejected ({}): {}", channel.endpoint(), remote, r.reason(), r.getMessage());
-        logThenReply(ctx, trace, Outcome.REJECTED, r.reason() + ": " + r.getMessage(),
-            channel.failure(r.status(), r.reason().name().toLowerCase()));
+        rejected.record(trace, Outcome.REJECTED.code(), r.reason() + ": " + r.getMessage(), null);
+        reply(ctx, channel.failure(r.status(), r.reason().name().toLowerCase()));
         return;
       } catch (RuntimeException bug) { // input our parsing did not foresee: refuse it, say so, keep serving
-        LOG.error("{} notify from {} could not be read", channel.endpoint(), remote, bug);
-        logThenReply(ctx, trace, Outcome.ERROR, "unreadable: " + bug, channel.failure(500, "internal error"));
+        rejected.record(trace, Outcome.ERROR.code(), "unreadable: " + bug, bug);
+        reply(ctx, channel.failure(500, "internal error"));
         return;
       }
       booking.book(event, trace).onComplete(booked -> {
@@ -124,12 +127,6 @@ public final class NotifyVerticle extends VerticleBase {
         }
       });
     });
-  }
-
-  private void logThenReply(RoutingContext ctx, Trace trace, Outcome outcome, String detail, Reply reply) {
-    NotifyLog.record(db, trace, outcome.code(), null, detail)
-        .onFailure(err -> LOG.warn("could not write notify_log: {}", err.getMessage()))
-        .onComplete(logged -> reply(ctx, reply));
   }
 
   /** Booked, or found booked before: the platform may stop retrying. */

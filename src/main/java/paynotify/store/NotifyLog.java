@@ -30,7 +30,8 @@ public final class NotifyLog {
     return db.inTransaction(conn -> record(conn, trace, outcome, idemKey, detail));
   }
 
-  private static String bounded(String detail) {
+  /** detail fits its column (500). */
+  static String bounded(String detail) {
     return detail == null || detail.length() <= 500 ? detail : detail.substring(0, 497) + "...";
   }
 }

@@ -112,4 +112,11 @@ public final class SqlQueries {
       "UPDATE anomalies SET resolved_at = NOW(3), resolution_note = ? WHERE id = ? AND resolved_at IS NULL";
 
   public static final String ANOMALY_EXISTS = "SELECT resolved_at FROM anomalies WHERE id = ?";
+
+  // A rejected request keeps no body (anyone can send one): its size, SHA-256 and a printable prefix.
+  // One statement per batch: this prefix, then one row of placeholders per record.
+  public static final String INSERT_REJECTED_NOTIFY_LOG =
+      "INSERT INTO notify_log (channel, remote_addr, outcome, detail, body_bytes, body_sha256, body_prefix) VALUES ";
+
+  public static final String REJECTED_NOTIFY_LOG_ROW = "(?, ?, ?, ?, ?, ?, ?)";
 }

@@ -68,6 +68,17 @@ class StartupValidationTest {
   }
 
   @Test
+  void unknownWechatSignTypeNamesTheKey() throws Exception {
+    Path key = dir.resolve("api_key");
+    Files.writeString(key, "0123456789abcdef0123456789abcdef\n");
+    Path config = yaml("wechat_v2:\n  appid: wx1\n  mch_id: \"1900012345\"\n  api_key_file: " + key
+        + "\n  sign_type: SHA1\n");
+    Result r = serve(config);
+    assertThat(r.exitCode).isEqualTo(2);
+    assertThat(r.lastLine).isEqualTo("paynotify: " + config + ": wechat_v2.sign_type: 'SHA1' is not MD5 or HMAC-SHA256");
+  }
+
+  @Test
   void wechatApiKeyOfTheWrongLengthNamesTheKey() throws Exception {
     Path key = dir.resolve("api_key");
     Files.writeString(key, "too-short\n");

@@ -100,6 +100,7 @@ class ChannelContractTest extends ServiceTestBase {
     assertThat(db.count("SELECT COUNT(*) FROM payments")).isZero();
     assertThat(db.count("SELECT COUNT(*) FROM idempotent_keys")).isZero();
     assertThat(db.orderStatus("C4")).isEqualTo("unpaid");
+    service.awaitRejectedRecorded();
     assertThat(db.string("SELECT outcome FROM notify_log")).isEqualTo("rejected");
   }
 }

@@ -137,8 +137,8 @@ public interface ChannelFixture {
         r -> r.status() == 200 && r.body().contains("<return_code><![CDATA[SUCCESS]]>"),
         r -> r.status() >= 400 && r.status() < 500 && r.body().contains("<return_code><![CDATA[FAIL]]>")) {
       public Notification payment(String orderNo, String tradeNo, long cents, int attempt) {
-        return WechatV2Notifications.signed(WechatV2Notifications.payment(orderNo, tradeNo, cents, attempt),
-            WechatV2Notifications.API_KEY, attempt % 2 == 0 ? "MD5" : "HMAC-SHA256");
+        // one algorithm per merchant (wechat_v2.sign_type): retries differ by their nonce only
+        return WechatV2Notifications.signed(WechatV2Notifications.payment(orderNo, tradeNo, cents, attempt));
       }
 
       public Notification refund(String orderNo, String tradeNo, long paidCents, String refundNo, long refundCents,

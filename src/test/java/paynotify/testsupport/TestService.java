@@ -67,6 +67,11 @@ public final class TestService implements AutoCloseable {
     return server;
   }
 
+  /** Refused requests are recorded in batches, after the reply: waits until those received so far are. */
+  public void awaitRejectedRecorded() {
+    server.rejectedLog().drain().await();
+  }
+
   public Reply postAlipay(String body) {
     return Http.post(port(), "/notify/alipay", FORM, body.getBytes(StandardCharsets.UTF_8));
   }

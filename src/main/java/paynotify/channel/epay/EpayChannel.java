@@ -50,10 +50,7 @@ public final class EpayChannel implements PlainTextReplies {
 
   @Override
   public NotifyEvent verify(NotifyRequest request) throws RejectedNotification {
-    byte[] raw = request.method().equals("GET")
-        ? String.valueOf(request.rawQuery()).getBytes(StandardCharsets.ISO_8859_1)
-        : request.body().getBytes();
-    Map<String, String> params = FormBody.decode(raw, StandardCharsets.UTF_8);
+    Map<String, String> params = FormBody.decode(request.payload().getBytes(), StandardCharsets.UTF_8);
     String sign = params.get("sign");
     if (sign == null || sign.isEmpty()) {
       throw new RejectedNotification(Reason.MISSING_SIGNATURE, "no sign parameter");

@@ -5,6 +5,7 @@ import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.util.Base64;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 import javax.crypto.Cipher;
 import javax.crypto.spec.SecretKeySpec;
@@ -31,13 +32,22 @@ public final class WechatV2Channel implements NotifyChannel {
   private static final Reply SUCCESS = new Reply(200, XML,
       "<xml><return_code><![CDATA[SUCCESS]]></return_code><return_msg><![CDATA[OK]]></return_msg></xml>");
 
+  /** The values of wechat_v2.sign_type, as WeChat writes them in {@code <sign_type>}. */
+  public static final List<String> SIGN_TYPES = List.of(WechatV2Signature.MD5, WechatV2Signature.HMAC_SHA256);
+
   private final WechatV2Signature signature;
+  private final String signType;
   private final SecretKeySpec refundKey;
   private final String appId;
   private final String mchId;
 
-  public WechatV2Channel(String apiKey, String appId, String mchId) {
+  /** @param signType one of {@link #SIGN_TYPES}: the merchant's, the only one accepted */
+  public WechatV2Channel(String apiKey, String signType, String appId, String mchId) {
+    if (!SIGN_TYPES.contains(signType)) {
+      throw new IllegalArgumentException("sign type " + signType + " is not one of " + SIGN_TYPES);
+    }
     this.signature = new WechatV2Signature(apiKey);
+    this.signType = signType;
     this.refundKey = refundKey(apiKey);
     this.appId = appId;
     this.mchId = mchId;
@@ -74,14 +84,16 @@ public final class WechatV2Channel implements NotifyChannel {
     if (sign == null || sign.isEmpty()) {
       throw new RejectedNotification(Reason.MISSING_SIGNATURE, "no sign element");
     }
-    String signType = fields.getOrDefault("sign_type", WechatV2Signature.MD5);
-    if (!signType.equals(WechatV2Signature.MD5) && !signType.equals(WechatV2Signature.HMAC_SHA256)) {
-      throw new RejectedNotification(Reason.BAD_SIGNATURE, "sign_type '" + Ids.printable(signType)
-          + "' is neither MD5 nor HMAC-SHA256");
+    // The algorithm is the merchant's, never the request's: taking it from <sign_type> would let
+    // anyone who can forge MD5 in for a merchant on HMAC-SHA256. A notification may leave it out.
+    String declared = fields.get("sign_type");
+    if (declared != null && !declared.equals(signType)) {
+      throw new RejectedNotification(Reason.BAD_SIGNATURE, "sign_type '" + Ids.printable(declared)
+          + "' is not the configured wechat_v2.sign_type (" + signType + ")");
     }
     if (!signature.verify(fields, signType, sign)) {
-      throw new RejectedNotification(Reason.BAD_SIGNATURE,
-          "sign does not verify with the configured API key (wechat_v2.api_key_file)");
+      throw new RejectedNotification(Reason.BAD_SIGNATURE, "sign does not verify with the configured API key"
+          + " (wechat_v2.api_key_file) and wechat_v2.sign_type (" + signType + ")");
     }
     requireSuccess(fields, "return_code");
     requireMerchant(fields);

@@ -3,6 +3,7 @@ package paynotify.channel.wechat;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 import java.io.ByteArrayOutputStream;
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.ProviderException;
@@ -10,7 +11,10 @@ import java.security.PublicKey;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Pattern;
 import javax.crypto.Cipher;
 import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
@@ -35,6 +39,8 @@ public final class WechatV3Channel implements NotifyChannel {
   /** WeChat sends these on purpose to check that forged signatures are refused. */
   static final String PROBE_PREFIX = "WECHATPAY/SIGNTEST/";
   private static final Reply SUCCESS = new Reply(204, null, "");
+  /** A certificate serial: at most 20 bytes (RFC 5280), with a sign byte. */
+  private static final Pattern HEX_SERIAL = Pattern.compile("[0-9A-Fa-f]{1,42}");
 
   private final Map<String, PublicKey> platformKeys;
   private final SecretKeySpec apiV3Key;
@@ -50,7 +56,13 @@ public final class WechatV3Channel implements NotifyChannel {
    */
   public WechatV3Channel(Map<String, PublicKey> platformKeys, byte[] apiV3Key, String mchId, String appId,
       Duration window, Clock clock) {
-    this.platformKeys = Map.copyOf(platformKeys);
+    Map<String, PublicKey> byKeyId = new HashMap<>();
+    platformKeys.forEach((id, key) -> {
+      if (byKeyId.put(keyId(id), key) != null) {
+        throw new IllegalArgumentException("platform key " + id + " is listed twice");
+      }
+    });
+    this.platformKeys = Map.copyOf(byKeyId);
     this.apiV3Key = new SecretKeySpec(apiV3Key, "AES");
     this.mchId = mchId;
     this.appId = appId;
@@ -94,7 +106,7 @@ public final class WechatV3Channel implements NotifyChannel {
     if (signature.startsWith(PROBE_PREFIX)) {
       throw new RejectedNotification(Reason.BAD_SIGNATURE, "WeChat Pay's signature probe, refused as it expects");
     }
-    PublicKey key = platformKeys.get(serial);
+    PublicKey key = platformKeys.get(keyId(serial));
     if (key == null) {
       throw new RejectedNotification(Reason.UNKNOWN_SERIAL, "Wechatpay-Serial '" + Ids.printable(serial)
           + "' is none of wechat_v3.platform_keys (add the new WeChat Pay public key or certificate)");
@@ -149,6 +161,20 @@ public final class WechatV3Channel implements NotifyChannel {
     return new NotifyEvent(WechatV2Channel.PLATFORM, EventKind.PAYMENT, orderNo, Ids.require(ids, "transaction_id"),
         total, PlatformTime.paidAt("success_time", plain.getString("success_time"),
             PlatformTime.Form.RFC_3339), eventType);
+  }
+
+  /**
+   * What a platform key is looked up by. A certificate serial is a number: WeChat writes it as
+   * upper-case hex of its bytes (a leading '0' kept), BigInteger.toString(16) drops that zero, and
+   * wechatpay-java looks certificates up by the value ({@code new BigInteger(serial, 16)}). So hex
+   * names the key by its value, in any case; anything else (PUB_KEY_ID_...) must match exactly.
+   * Safe: the serial only selects the key; the signature must still verify with it.
+   */
+  public static String keyId(String serialOrId) {
+    if (!HEX_SERIAL.matcher(serialOrId).matches()) {
+      return serialOrId;
+    }
+    return new BigInteger(serialOrId, 16).toString(16).toUpperCase(Locale.ROOT);
   }
 
   private void checkWindow(String timestamp) throws RejectedNotification {

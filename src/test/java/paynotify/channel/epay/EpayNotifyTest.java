@@ -71,4 +71,15 @@ class EpayNotifyTest extends ServiceTestBase {
     assertThat(reply).isEqualTo(new Reply(401, "fail"));
     assertThat(db.count("SELECT COUNT(*) FROM payments")).isZero();
   }
+
+  /** A GET carries the notification in its query string: that is what notify_log keeps as the raw body. */
+  @Test
+  void getKeepsItsQueryAsTheRawBody() throws Exception {
+    db.insertOrder("E4", 100);
+    Notification n = EpayNotifications.get(EpayNotifications.signed(EpayNotifications.payment("E4", "TE4", "1"),
+        EpayNotifications.KEY));
+    assertThat(service.send(n)).isEqualTo(new Reply(200, "success"));
+    assertThat(db.string("SELECT CONCAT(outcome, ' ', body_bytes, ' ', CAST(raw_body AS CHAR)) FROM notify_log"))
+        .isEqualTo("processed " + n.query().length() + " " + n.query());
+  }
 }

@@ -17,6 +17,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import paynotify.testsupport.Http.Reply;
 import paynotify.testsupport.Notification;
 import paynotify.testsupport.ServiceTestBase;
+import paynotify.testsupport.TestService;
 import paynotify.testsupport.Vectors;
 import paynotify.testsupport.WechatV2Notifications;
 
@@ -24,8 +25,13 @@ import paynotify.testsupport.WechatV2Notifications;
 class WechatV2NotifyTest extends ServiceTestBase {
   private static final String XML = "text/xml; charset=UTF-8";
 
+  /** The vectors for a merchant on the default sign_type, MD5 (the HMAC-SHA256 one is below). */
   static Stream<JsonObject> cases() {
-    return Vectors.cases(WechatV2Notifications.VECTORS).stream();
+    return Vectors.cases(WechatV2Notifications.VECTORS).stream().filter(c -> !isHmac(c));
+  }
+
+  private static boolean isHmac(JsonObject vector) {
+    return "HMAC-SHA256".equals(vector.getJsonObject("debug", new JsonObject()).getString("sign_type"));
   }
 
   @ParameterizedTest(name = "{index} {0}")
@@ -100,6 +106,7 @@ class WechatV2NotifyTest extends ServiceTestBase {
     Reply reply = service.send(Notification.post(WechatV2Notifications.PATH, XML, xml));
     assertThat(reply.status()).isEqualTo(400);
     assertThat(reply.body()).doesNotContain("TOPSECRET");
+    service.awaitRejectedRecorded();
     assertThat(db.string("SELECT detail FROM notify_log")).contains("XML_DOCTYPE").doesNotContain("TOPSECRET");
   }
 
@@ -134,5 +141,46 @@ class WechatV2NotifyTest extends ServiceTestBase {
     assertThat(service.send(WechatV2Notifications.signed(params)).body()).contains("SUCCESS");
     assertThat(db.orderStatus("W2")).isEqualTo("unpaid");
     assertThat(db.string("SELECT outcome FROM notify_log")).isEqualTo("ignored");
+  }
+
+  /**
+   * wechat_v2.sign_type is the merchant's, never the request's: for an HMAC-SHA256 merchant a valid
+   * MD5 sign made with the same API key is refused, declared or not; the HMAC vector is accepted.
+   */
+  @Test
+  void hmacMerchantRejectsMd5AndAcceptsHmac() {
+    JsonObject vector = Vectors.cases(WechatV2Notifications.VECTORS).stream().filter(WechatV2NotifyTest::isHmac)
+        .findFirst().orElseThrow();
+    JsonObject n = vector.getJsonObject("expect").getJsonObject("normalized");
+    db.insertOrder(n.getString("order_no"), n.getLong("amount_cents"));
+    db.insertOrder("W3", 100);
+    var declaredMd5 = WechatV2Notifications.payment("W3", "T-W3", 100, 1);
+    declaredMd5.put("sign_type", "MD5");
+    try (TestService hmac = TestService.start(db.settings(),
+        new JsonObject().put("wechat_v2", new JsonObject().put("sign_type", "HMAC-SHA256")))) {
+      Reply md5 = hmac.send(WechatV2Notifications.signed(WechatV2Notifications.payment("W3", "T-W3", 100, 0)));
+      assertThat(md5.status()).isEqualTo(401);
+      assertThat(hmac.send(WechatV2Notifications.signed(declaredMd5)).status()).isEqualTo(401);
+      Reply accepted = hmac.send(Notification.post(WechatV2Notifications.PATH, XML,
+          vector.getJsonObject("request").getString("body")));
+      assertThat(accepted.body()).contains("<return_code><![CDATA[SUCCESS]]>");
+    }
+    assertThat(db.column("SELECT trade_no FROM payments")).containsExactly(n.getString("trade_no"));
+    assertThat(db.column("SELECT detail FROM notify_log WHERE outcome = 'rejected' ORDER BY id")).containsExactly(
+        "BAD_SIGNATURE: sign does not verify with the configured API key (wechat_v2.api_key_file)"
+            + " and wechat_v2.sign_type (HMAC-SHA256)",
+        "BAD_SIGNATURE: sign_type 'MD5' is not the configured wechat_v2.sign_type (HMAC-SHA256)");
+  }
+
+  @Test
+  void md5MerchantRejectsHmac() {
+    db.insertOrder("W5", 100);
+    Reply reply = service.send(WechatV2Notifications.signed(WechatV2Notifications.payment("W5", "T-W5", 100, 0),
+        WechatV2Notifications.API_KEY, "HMAC-SHA256"));
+    assertThat(reply.status()).isEqualTo(401);
+    assertThat(db.count("SELECT COUNT(*) FROM payments")).isZero();
+    service.awaitRejectedRecorded();
+    assertThat(db.string("SELECT detail FROM notify_log"))
+        .isEqualTo("BAD_SIGNATURE: sign_type 'HMAC-SHA256' is not the configured wechat_v2.sign_type (MD5)");
   }
 }
