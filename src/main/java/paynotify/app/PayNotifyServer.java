@@ -6,11 +6,13 @@ import io.vertx.core.Vertx;
 import io.vertx.core.net.NetClientOptions;
 import io.vertx.mysqlclient.MySQLConnectOptions;
 import io.vertx.sqlclient.PoolOptions;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import paynotify.app.AppConfig.DatabaseSettings;
 import paynotify.booking.EventBooking;
 import paynotify.http.NotifyVerticle;
+import paynotify.http.Readiness;
 import paynotify.store.Database;
 import paynotify.store.Housekeeping;
 import paynotify.store.KeyPurge;
@@ -26,40 +28,63 @@ public final class PayNotifyServer {
   private final Database db;
   private final String deploymentId;
   private final int port;
-  private final long housekeepingTimer;
+  private final Readiness readiness;
+  private final Duration purgeInterval;
   private final KeyPurge purge;
   private final PendingRefundCheck pendingRefunds;
+  private volatile Long housekeepingTimer; // set by open()
 
-  private PayNotifyServer(Vertx vertx, Database db, String deploymentId, int port, long housekeepingTimer,
-      KeyPurge purge, PendingRefundCheck pendingRefunds) {
+  private PayNotifyServer(Vertx vertx, Database db, String deploymentId, int port, Readiness readiness,
+      Duration purgeInterval, KeyPurge purge, PendingRefundCheck pendingRefunds) {
     this.vertx = vertx;
     this.db = db;
     this.deploymentId = deploymentId;
     this.port = port;
-    this.housekeepingTimer = housekeepingTimer;
+    this.readiness = readiness;
+    this.purgeInterval = purgeInterval;
     this.purge = purge;
     this.pendingRefunds = pendingRefunds;
   }
 
   /** Starts on an already migrated database; fails if it does not answer. */
   public static Future<PayNotifyServer> start(Vertx vertx, AppConfig config, DatabaseSettings db) {
+    return listen(vertx, config, db).compose(server -> server.open()
+        .recover(err -> server.stop().transform(stopped -> Future.failedFuture(new ConfigException(
+            "database: " + db + " does not answer: " + err.getMessage())))));
+  }
+
+  /**
+   * Listens at once, without touching the database (the pool connects when first used): until
+   * {@link #open()}, /health and every notification answer 503, so the platforms retry.
+   */
+  public static Future<PayNotifyServer> listen(Vertx vertx, AppConfig config, DatabaseSettings db) {
     Database database = connect(vertx, db);
     EventBooking booking = new EventBooking(vertx, database, config.bookingAttempts());
+    Readiness readiness = new Readiness();
     AtomicReference<NotifyVerticle> first = new AtomicReference<>();
     AppConfig.Retention r = config.retention();
-    KeyPurge purge = new KeyPurge(database, r.keys(), r.notifyLog(), r.batchSize());
-    PendingRefundCheck pendingRefunds = new PendingRefundCheck(database, r.keys());
-    return database.inTransaction(conn -> conn.query(SqlQueries.PING).execute())
-        .recover(err -> Future.failedFuture(new ConfigException(
-            "database: " + db + " does not answer: " + err.getMessage())))
-        .compose(ok -> vertx.deployVerticle(() -> {
-          NotifyVerticle verticle = new NotifyVerticle(config.http(), config.channels().enabled(), config.channels().disabled(), database, booking);
+    return vertx.deployVerticle(() -> {
+          NotifyVerticle verticle = new NotifyVerticle(config.http(), config.channels().enabled(),
+              config.channels().disabled(), database, booking, readiness);
           first.compareAndSet(null, verticle);
           return verticle;
-        }, new DeploymentOptions().setInstances(config.httpInstances())))
-        .map(id -> new PayNotifyServer(vertx, database, id, first.get().actualPort(),
-            new Housekeeping(purge, pendingRefunds).schedule(vertx, r.purgeInterval()), purge, pendingRefunds))
+        }, new DeploymentOptions().setInstances(config.httpInstances()))
+        .map(id -> new PayNotifyServer(vertx, database, id, first.get().actualPort(), readiness, r.purgeInterval(),
+            new KeyPurge(database, r.keys(), r.notifyLog(), r.batchSize()),
+            new PendingRefundCheck(database, r.keys())))
         .onFailure(err -> database.close());
+  }
+
+  /**
+   * Once the schema is migrated: checks that the pool reaches the database, then books
+   * notifications and starts the housekeeping timer.
+   */
+  public Future<PayNotifyServer> open() {
+    return db.inTransaction(conn -> conn.query(SqlQueries.PING).execute()).map(ping -> {
+      readiness.markReady();
+      housekeepingTimer = new Housekeeping(purge, pendingRefunds).schedule(vertx, purgeInterval);
+      return this;
+    });
   }
 
   static Database connect(Vertx vertx, DatabaseSettings db) {
@@ -100,7 +125,9 @@ public final class PayNotifyServer {
 
   /** Stops taking notifications, then closes the pool (in-flight transactions finish first). */
   public Future<Void> stop() {
-    vertx.cancelTimer(housekeepingTimer);
+    if (housekeepingTimer != null) {
+      vertx.cancelTimer(housekeepingTimer);
+    }
     return vertx.undeploy(deploymentId).eventually(db::close);
   }
 }

@@ -41,19 +41,22 @@ public final class NotifyVerticle extends VerticleBase {
   private final Map<String, String> disabledChannels;
   private final Database db;
   private final EventBooking booking;
+  private final Readiness readiness;
   private HttpServer server;
 
   /**
    * @param channels         the configured channels
    * @param disabledChannels paths of known but unconfigured channels, with the config keys that enable them
+   * @param readiness        until ready, every notification and /health answer 503
    */
   public NotifyVerticle(HttpSettings settings, List<NotifyChannel> channels,
-      Map<String, String> disabledChannels, Database db, EventBooking booking) {
+      Map<String, String> disabledChannels, Database db, EventBooking booking, Readiness readiness) {
     this.settings = settings;
     this.channels = channels;
     this.disabledChannels = disabledChannels;
     this.db = db;
     this.booking = booking;
+    this.readiness = readiness;
   }
 
   @Override
@@ -84,6 +87,10 @@ public final class NotifyVerticle extends VerticleBase {
   }
 
   private void notify(RoutingContext ctx, NotifyChannel channel) {
+    if (!readiness.isReady()) {
+      reply(ctx, channel.failure(503, "starting, retry later"));
+      return;
+    }
     long timer = vertx.setTimer(settings.requestTimeout().toMillis(), id -> {
       LOG.error("{} notify not answered within {} ms (http.request_timeout_ms): replied failure, platform will retry",
           channel.endpoint(), settings.requestTimeout().toMillis());
@@ -160,6 +167,11 @@ public final class NotifyVerticle extends VerticleBase {
   }
 
   private void health(RoutingContext ctx) {
+    if (!readiness.isReady()) {
+      ctx.response().setStatusCode(503).putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
+          .end("{\"status\":\"waiting for the database\"}");
+      return;
+    }
     db.inTransaction(conn -> conn.query(SqlQueries.PING).execute()).timeout(2, TimeUnit.SECONDS).onComplete(ping -> {
       int status = ping.succeeded() ? 200 : 503;
       String body = ping.succeeded() ? "{\"status\":\"ok\"}"
