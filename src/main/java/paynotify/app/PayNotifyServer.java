@@ -123,7 +123,10 @@ public final class PayNotifyServer {
     return pendingRefunds;
   }
 
-  /** Stops taking notifications, then closes the pool (in-flight transactions finish first). */
+  /**
+   * Stops taking connections, answers the requests in flight (within http.shutdown_grace_ms),
+   * then closes the pool.
+   */
   public Future<Void> stop() {
     if (housekeepingTimer != null) {
       vertx.cancelTimer(housekeepingTimer);

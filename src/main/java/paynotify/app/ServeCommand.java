@@ -3,6 +3,7 @@ package paynotify.app;
 import io.vertx.core.Vertx;
 import java.net.BindException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -33,8 +34,10 @@ final class ServeCommand implements Callable<Integer> {
     Vertx vertx = Vertx.vertx();
     PayNotifyServer server;
     DatabaseSettings db;
+    Duration grace;
     try {
       AppConfig app = AppConfig.load(vertx, config, System.getenv()).await();
+      grace = app.http().shutdownGrace();
       db = startDatabase(app.database());
       // Listening before the database answers: the platforms get 503 and retry, not a refused connection.
       server = PayNotifyServer.listen(vertx, app, db).await();
@@ -55,8 +58,8 @@ final class ServeCommand implements Callable<Integer> {
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       if (stopping.compareAndSet(false, true)) {
-        LOG.info("stopping: finishing requests in flight");
-        stop(vertx, server);
+        LOG.info("stopping: no new connections, finishing requests in flight (at most {} ms)", grace.toMillis());
+        stop(vertx, server, grace);
       }
       stopped.countDown();
     }, "paynotify-shutdown"));
@@ -68,7 +71,7 @@ final class ServeCommand implements Callable<Integer> {
       LOG.info("database {} ready ({} migrations applied): booking notifications", db, applied);
     } catch (ConfigException e) {
       if (stopping.compareAndSet(false, true)) { // else SIGTERM came first: the hook stops
-        stop(vertx, server);
+        stop(vertx, server, grace);
         System.err.println("paynotify: " + e.getMessage());
         return CONFIG_ERROR;
       }
@@ -77,11 +80,12 @@ final class ServeCommand implements Callable<Integer> {
     return 0;
   }
 
-  private void stop(Vertx vertx, PayNotifyServer server) {
+  /** The HTTP server drains within {@code grace} (then cuts), then the pool closes: a bound either way. */
+  private void stop(Vertx vertx, PayNotifyServer server, Duration grace) {
     try {
-      server.stop().timeout(10, TimeUnit.SECONDS).await();
+      server.stop().timeout(grace.toMillis() + 5_000, TimeUnit.MILLISECONDS).await();
     } catch (RuntimeException e) {
-      LOG.warn("requests still in flight after 10 s were cut off: {}", e.getMessage());
+      LOG.warn("stop did not finish cleanly: {}", e.getMessage());
     }
     vertx.close().await();
     stopEmbedded();
