@@ -77,10 +77,6 @@ public final class ServiceProcess implements AutoCloseable {
     return port;
   }
 
-  public boolean isAlive() {
-    return process.isAlive();
-  }
-
   /** SIGTERM, as systemd and Ctrl-C stop it. */
   public void terminate() {
     process.destroy();
