@@ -84,7 +84,8 @@ public record AppConfig(
         c.integer("http.port", 8080, 0, 65535),
         c.integer("http.max_body_bytes", 64 * 1024, 1024, 1024 * 1024),
         Duration.ofMillis(c.number("http.request_timeout_ms", 10_000, 100, 120_000)),
-        c.bool("http.behind_proxy", false));
+        c.bool("http.behind_proxy", false),
+        Duration.ofMillis(c.number("http.shutdown_grace_ms", 10_000, 0, 120_000)));
     int instances = c.integer("http.instances", Runtime.getRuntime().availableProcessors(), 1, 64);
     return new AppConfig(http, instances, database(c), Channels.from(c, Clock.systemUTC()), retention(c),
         new BookingSettings(c.integer("booking.max_attempts", 3, 1, 10),

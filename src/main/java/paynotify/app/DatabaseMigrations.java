@@ -3,7 +3,6 @@ package paynotify.app;
 import java.sql.SQLException;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.FlywayException;
-import org.flywaydb.core.api.output.MigrateResult;
 import paynotify.app.AppConfig.DatabaseSettings;
 
 /** Brings the schema up to date with the Flyway scripts in migrations/ (shipped in the jar). */
@@ -22,30 +21,60 @@ public final class DatabaseMigrations {
    * @return the number of migrations applied
    */
   public static int migrate(DatabaseSettings db, String source) {
-    Flyway flyway = Flyway.configure()
+    try {
+      return run(db, source);
+    } catch (FlywayException | IllegalStateException e) {
+      throw refused(db, source, e);
+    }
+  }
+
+  /**
+   * Migrates and checks the orders table; a failure to reach the database is thrown as it is, for
+   * a caller that waits for a database not up yet. A table that will not do is a {@link ConfigException}.
+   */
+  static int run(DatabaseSettings db, String source) {
+    int applied = Flyway.configure()
         .dataSource(jdbcUrl(db), db.user(), db.password())
         .locations("classpath:db/migration")
         // A site database already holds its own tables (orders at least): start our history there.
         .baselineOnMigrate(true)
         .baselineVersion("0")
         .connectRetries(0)
-        .load();
-    try {
-      MigrateResult result = flyway.migrate();
-      OrdersTableCheck.check(db, source);
-      return result.migrationsExecuted;
-    } catch (FlywayException e) {
-      throw new ConfigException(source + ": database: cannot migrate " + db + ": " + rootMessage(e)
-          + " (check database.host, port, name, user and password)");
+        .load()
+        .migrate()
+        .migrationsExecuted;
+    OrdersTableCheck.check(db, source);
+    return applied;
+  }
+
+  /** The one line that says why the database cannot be used and which keys to look at. */
+  static ConfigException refused(DatabaseSettings db, String source, Throwable e) {
+    SQLException sql = sqlCause(e);
+    String check = switch (sql == null ? 0 : sql.getErrorCode()) {
+      case 1049 -> "database.name: create that database first, or name the site's";
+      case 1044, 1045, 1698 -> "database.user and its password (PAYNOTIFY_DATABASE_PASSWORD or database.password_file)";
+      default -> "database.host, port, name, user and password";
+    };
+    return new ConfigException(source + ": database: cannot migrate " + db + ": " + rootMessage(e)
+        + " (check " + check + ")");
+  }
+
+  /** The first SQLException in the chain: what the driver or the server said. */
+  static SQLException sqlCause(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof SQLException sql) {
+        return sql;
+      }
     }
+    return null;
   }
 
   private static String rootMessage(Throwable e) {
-    Throwable root = e;
-    while (root.getCause() != null && root.getCause() != root) {
-      root = root.getCause();
-      if (root instanceof SQLException) {
-        break;
+    Throwable root = sqlCause(e);
+    if (root == null) {
+      root = e;
+      while (root.getCause() != null && root.getCause() != root) {
+        root = root.getCause();
       }
     }
     return root.getMessage() == null ? root.toString() : root.getMessage().lines().findFirst().orElse("");

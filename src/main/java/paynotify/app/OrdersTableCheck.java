@@ -22,7 +22,10 @@ final class OrdersTableCheck {
 
   private OrdersTableCheck() {}
 
-  /** @param source where the settings came from, for the message */
+  /**
+   * @param source where the settings came from, for the message
+   * @throws ConfigException when the table will not do
+   */
   static void check(DatabaseSettings db, String source) {
     try (Connection c = DriverManager.getConnection(DatabaseMigrations.jdbcUrl(db), db.user(), db.password());
         ResultSet rs = c.createStatement().executeQuery(UNIQUE_ORDER_NO)) {
@@ -33,8 +36,8 @@ final class OrdersTableCheck {
             + " FROM orders GROUP BY order_no HAVING COUNT(*) > 1, then ALTER TABLE orders ADD UNIQUE KEY"
             + " uk_order_no (order_no)");
       }
-    } catch (SQLException e) {
-      throw new ConfigException(source + ": database: cannot read the orders table of " + db + ": " + e.getMessage());
+    } catch (SQLException e) { // the cause tells a database not up yet from one that refuses
+      throw new IllegalStateException("cannot read the orders table: " + e.getMessage(), e);
     }
   }
 }

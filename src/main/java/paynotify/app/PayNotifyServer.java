@@ -6,12 +6,14 @@ import io.vertx.core.Vertx;
 import io.vertx.core.net.NetClientOptions;
 import io.vertx.mysqlclient.MySQLConnectOptions;
 import io.vertx.sqlclient.PoolOptions;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import paynotify.app.AppConfig.DatabaseSettings;
 import paynotify.booking.EventBooking;
 import paynotify.booking.PendingRefundCheck;
 import paynotify.http.NotifyVerticle;
+import paynotify.http.Readiness;
 import paynotify.store.Database;
 import paynotify.store.KeyPurge;
 import paynotify.store.RejectedLog;
@@ -26,18 +28,21 @@ public final class PayNotifyServer {
   private final Database db;
   private final String deploymentId;
   private final int port;
-  private final long housekeepingTimer;
+  private final Readiness readiness;
+  private final Duration purgeInterval;
   private final KeyPurge purge;
   private final PendingRefundCheck pendingRefunds;
   private final RejectedLog rejected;
+  private volatile Long housekeepingTimer; // set by open()
 
-  private PayNotifyServer(Vertx vertx, Database db, String deploymentId, int port, long housekeepingTimer,
-      KeyPurge purge, PendingRefundCheck pendingRefunds, RejectedLog rejected) {
+  private PayNotifyServer(Vertx vertx, Database db, String deploymentId, int port, Readiness readiness,
+      Duration purgeInterval, KeyPurge purge, PendingRefundCheck pendingRefunds, RejectedLog rejected) {
     this.vertx = vertx;
     this.db = db;
     this.deploymentId = deploymentId;
     this.port = port;
-    this.housekeepingTimer = housekeepingTimer;
+    this.readiness = readiness;
+    this.purgeInterval = purgeInterval;
     this.purge = purge;
     this.pendingRefunds = pendingRefunds;
     this.rejected = rejected;
@@ -45,26 +50,46 @@ public final class PayNotifyServer {
 
   /** Starts on an already migrated database; fails if it does not answer. */
   public static Future<PayNotifyServer> start(Vertx vertx, AppConfig config, DatabaseSettings db) {
+    return listen(vertx, config, db).compose(server -> server.open()
+        .recover(err -> server.stop().transform(stopped -> Future.failedFuture(new ConfigException(
+            "database: " + db + " does not answer: " + err.getMessage())))));
+  }
+
+  /**
+   * Listens at once, without touching the database (the pool connects when first used): until
+   * {@link #open()}, /health and every notification answer 503, so the platforms retry.
+   */
+  public static Future<PayNotifyServer> listen(Vertx vertx, AppConfig config, DatabaseSettings db) {
     Database database = connect(vertx, db);
     EventBooking booking = new EventBooking(vertx, database, config.booking());
+    Readiness readiness = new Readiness();
     AtomicReference<NotifyVerticle> first = new AtomicReference<>();
     AppConfig.Retention r = config.retention();
-    KeyPurge purge = new KeyPurge(database, r.keys(), r.notifyLog(), r.batchSize());
-    PendingRefundCheck pendingRefunds = new PendingRefundCheck(database, r.keys());
     // Refused requests are recorded on a connection of their own: a flood never takes the booking pool.
     RejectedLog rejected = new RejectedLog(vertx, connect(vertx, db.withPool(1, 1)), RejectedLog.CAPACITY,
         RejectedLog.REPORT_PERIOD);
-    return database.inTransaction(conn -> conn.query(SqlQueries.PING).execute())
-        .recover(err -> Future.failedFuture(new ConfigException(
-            "database: " + db + " does not answer: " + err.getMessage())))
-        .compose(ok -> vertx.deployVerticle(() -> {
-          NotifyVerticle verticle = new NotifyVerticle(config.http(), config.channels().enabled(), config.channels().disabled(), database, booking, rejected);
+    return vertx.deployVerticle(() -> {
+          NotifyVerticle verticle = new NotifyVerticle(config.http(), config.channels().enabled(),
+              config.channels().disabled(), database, booking, rejected, readiness);
           first.compareAndSet(null, verticle);
           return verticle;
-        }, new DeploymentOptions().setInstances(config.httpInstances())))
-        .map(id -> new PayNotifyServer(vertx, database, id, first.get().actualPort(),
-            new Housekeeping(purge, pendingRefunds).schedule(vertx, r.purgeInterval()), purge, pendingRefunds, rejected))
+        }, new DeploymentOptions().setInstances(config.httpInstances()))
+        .map(id -> new PayNotifyServer(vertx, database, id, first.get().actualPort(), readiness, r.purgeInterval(),
+            new KeyPurge(database, r.keys(), r.notifyLog(), r.batchSize()),
+            new PendingRefundCheck(database, r.keys()), rejected))
         .onFailure(err -> rejected.close().eventually(database::close));
+  }
+
+  /**
+   * Once the schema is migrated: checks that the pool reaches the database, then books
+   * notifications and starts the housekeeping timer.
+   */
+  public Future<PayNotifyServer> open() {
+    return db.inTransaction(conn -> conn.query(SqlQueries.PING).execute()).map(ping -> {
+      readiness.markReady();
+      housekeepingTimer = new Housekeeping(purge, pendingRefunds).schedule(vertx, purgeInterval);
+      return this;
+    });
   }
 
   static Database connect(Vertx vertx, DatabaseSettings db) {
@@ -107,9 +132,14 @@ public final class PayNotifyServer {
     return rejected;
   }
 
-  /** Stops taking notifications, then closes the pool (in-flight transactions finish first). */
+  /**
+   * Stops taking connections, answers the requests in flight (within http.shutdown_grace_ms),
+   * then closes the pool.
+   */
   public Future<Void> stop() {
-    vertx.cancelTimer(housekeepingTimer);
+    if (housekeepingTimer != null) {
+      vertx.cancelTimer(housekeepingTimer);
+    }
     return vertx.undeploy(deploymentId).eventually(rejected::close).eventually(db::close);
   }
 }

@@ -3,9 +3,11 @@ package paynotify.app;
 import io.vertx.core.Vertx;
 import java.net.BindException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -13,7 +15,7 @@ import paynotify.app.AppConfig.DatabaseSettings;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** Starts the service: config, (embedded) database, migrations, HTTP. */
+/** Starts the service: config, (embedded) database, HTTP, then (waiting for the database) migrations. */
 @Command(name = "serve", mixinStandardHelpOptions = true,
     description = "Start the notify service (Ctrl-C or SIGTERM stops it).")
 final class ServeCommand implements Callable<Integer> {
@@ -31,12 +33,14 @@ final class ServeCommand implements Callable<Integer> {
   public Integer call() throws InterruptedException {
     Vertx vertx = Vertx.vertx();
     PayNotifyServer server;
+    DatabaseSettings db;
+    Duration grace;
     try {
       AppConfig app = AppConfig.load(vertx, config, System.getenv()).await();
-      DatabaseSettings db = startDatabase(app.database());
-      int applied = DatabaseMigrations.migrate(db, config.toString());
-      LOG.info("database {} ready ({} migrations applied)", db, applied);
-      server = PayNotifyServer.start(vertx, app, db).await();
+      grace = app.http().shutdownGrace();
+      db = startDatabase(app.database());
+      // Listening before the database answers: the platforms get 503 and retry, not a refused connection.
+      server = PayNotifyServer.listen(vertx, app, db).await();
       String paths = app.channels().enabled().stream().map(ch -> ch.path()).collect(Collectors.joining(", "));
       LOG.info("paynotify listening on http://{}:{} ({})", app.http().host(), server.port(),
           paths.isEmpty() ? "no channel configured yet" : paths);
@@ -50,20 +54,41 @@ final class ServeCommand implements Callable<Integer> {
       }
       throw e;
     }
+    AtomicBoolean stopping = new AtomicBoolean();
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      LOG.info("stopping: finishing requests in flight");
-      try {
-        server.stop().timeout(10, TimeUnit.SECONDS).await();
-      } catch (RuntimeException e) {
-        LOG.warn("requests still in flight after 10 s were cut off: {}", e.getMessage());
+      if (stopping.compareAndSet(false, true)) {
+        LOG.info("stopping: no new connections, finishing requests in flight (at most {} ms)", grace.toMillis());
+        stop(vertx, server, grace);
       }
-      vertx.close().await();
-      stopEmbedded();
       stopped.countDown();
     }, "paynotify-shutdown"));
+    try {
+      int applied = new DatabaseWait(vertx, db, config.toString())
+          .until(() -> vertx.executeBlocking(() -> DatabaseMigrations.run(db, config.toString()), false)
+              .compose(n -> server.open().map(n)))
+          .await();
+      LOG.info("database {} ready ({} migrations applied): booking notifications", db, applied);
+    } catch (ConfigException e) {
+      if (stopping.compareAndSet(false, true)) { // else SIGTERM came first: the hook stops
+        stop(vertx, server, grace);
+        System.err.println("paynotify: " + e.getMessage());
+        return CONFIG_ERROR;
+      }
+    }
     stopped.await();
     return 0;
+  }
+
+  /** The HTTP server drains within {@code grace} (then cuts), then the pool closes: a bound either way. */
+  private void stop(Vertx vertx, PayNotifyServer server, Duration grace) {
+    try {
+      server.stop().timeout(grace.toMillis() + 5_000, TimeUnit.MILLISECONDS).await();
+    } catch (RuntimeException e) {
+      LOG.warn("stop did not finish cleanly: {}", e.getMessage());
+    }
+    vertx.close().await();
+    stopEmbedded();
   }
 
   private DatabaseSettings startDatabase(DatabaseSettings db) {

@@ -2,6 +2,7 @@ package paynotify.http;
 
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
@@ -9,8 +10,10 @@ import io.vertx.core.http.HttpServerOptions;
 import io.vertx.ext.web.AllowForwardHeaders;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,21 +45,31 @@ public final class NotifyVerticle extends VerticleBase {
   private final Database db;
   private final EventBooking booking;
   private final RejectedLog rejected;
+  private final Readiness readiness;
   private HttpServer server;
+  /**
+   * Connections Vert.x is shutting down: it closes each after its reply, which says so (exactly
+   * these: said on others, it would send their clients to a port that is about to close).
+   * Event-loop confined.
+   */
+  private final Set<HttpConnection> closing = new HashSet<>();
 
   /**
    * @param channels         the configured channels
    * @param disabledChannels paths of known but unconfigured channels, with the config keys that enable them
    * @param rejected         where refused requests leave their trace, off the booking pool
+   * @param readiness        until ready, every notification and /health answer 503
    */
   public NotifyVerticle(HttpSettings settings, List<NotifyChannel> channels,
-      Map<String, String> disabledChannels, Database db, EventBooking booking, RejectedLog rejected) {
+      Map<String, String> disabledChannels, Database db, EventBooking booking, RejectedLog rejected,
+      Readiness readiness) {
     this.settings = settings;
     this.channels = channels;
     this.disabledChannels = disabledChannels;
     this.db = db;
     this.booking = booking;
     this.rejected = rejected;
+    this.readiness = readiness;
   }
 
   @Override
@@ -78,8 +91,22 @@ public final class NotifyVerticle extends VerticleBase {
     int port = settings.port() == 0 ? -1 : settings.port();
     return vertx.createHttpServer(new HttpServerOptions().setIdleTimeout(60).setIdleTimeoutUnit(TimeUnit.SECONDS))
         .requestHandler(router)
+        .connectionHandler(conn -> conn.shutdownHandler(v -> {
+          closing.add(conn);
+          conn.closeHandler(closed -> closing.remove(conn));
+        }))
         .listen(port, settings.host())
         .onSuccess(s -> server = s);
+  }
+
+  /**
+   * Graceful (Vert.x's HttpServer.shutdown): stops taking connections, closes the idle ones, and
+   * closes each connection with a request in flight once its reply is sent, so a booking that
+   * commits is answered. Only what still runs after {@code http.shutdown_grace_ms} is cut.
+   */
+  @Override
+  public Future<?> stop() {
+    return server.shutdown(settings.shutdownGrace().toMillis(), TimeUnit.MILLISECONDS);
   }
 
   public int actualPort() {
@@ -87,6 +114,10 @@ public final class NotifyVerticle extends VerticleBase {
   }
 
   private void notify(RoutingContext ctx, NotifyChannel channel) {
+    if (!readiness.isReady()) {
+      reply(ctx, channel.failure(503, "starting, retry later"));
+      return;
+    }
     long timer = vertx.setTimer(settings.requestTimeout().toMillis(), id -> {
       LOG.error("{} notify not answered within {} ms (http.request_timeout_ms): replied failure, platform will retry",
           channel.endpoint(), settings.requestTimeout().toMillis());
@@ -157,6 +188,11 @@ public final class NotifyVerticle extends VerticleBase {
   }
 
   private void health(RoutingContext ctx) {
+    if (!readiness.isReady()) {
+      ctx.response().setStatusCode(503).putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
+          .end("{\"status\":\"waiting for the database\"}");
+      return;
+    }
     db.inTransaction(conn -> conn.query(SqlQueries.PING).execute()).timeout(2, TimeUnit.SECONDS).onComplete(ping -> {
       int status = ping.succeeded() ? 200 : 503;
       String body = ping.succeeded() ? "{\"status\":\"ok\"}"
@@ -165,9 +201,14 @@ public final class NotifyVerticle extends VerticleBase {
     });
   }
 
-  private static void reply(RoutingContext ctx, Reply reply) {
+  private void reply(RoutingContext ctx, Reply reply) {
     if (ctx.response().ended() || ctx.response().closed()) {
       return; // already answered (timeout) or the platform hung up
+    }
+    if (closing.contains(ctx.request().connection())) {
+      // Said, the client sends nothing more on this connection, instead of a next request that
+      // would meet the close.
+      ctx.response().putHeader(HttpHeaders.CONNECTION, "close");
     }
     ctx.response().setStatusCode(reply.status());
     if (reply.contentType() != null) {

@@ -28,7 +28,22 @@ public final class TestService implements AutoCloseable {
 
   /** @param overrides merged over the test configuration (e.g. retention settings) */
   public static TestService start(DatabaseSettings db, JsonObject overrides) {
-    JsonObject yaml = new JsonObject()
+    AppConfig config = AppConfig.from(configuration(overrides), "test", Map.of());
+    Vertx vertx = Vertx.vertx();
+    try {
+      return new TestService(vertx, PayNotifyServer.start(vertx, config, db).await());
+    } catch (RuntimeException e) {
+      vertx.close().await();
+      throw e;
+    }
+  }
+
+  /**
+   * The test configuration (every channel on, a free port) with {@code overrides} merged over it:
+   * what this class starts in the test's JVM, and what {@link ServiceProcess} writes for a real process.
+   */
+  public static JsonObject configuration(JsonObject overrides) {
+    return new JsonObject()
         .put("http", new JsonObject().put("port", 0))
         .put("alipay", new JsonObject()
             .put("app_id", AlipayNotifications.APP_ID)
@@ -49,14 +64,6 @@ public final class TestService implements AutoCloseable {
             .put("pid", EpayNotifications.PID)
             .put("key", EpayNotifications.KEY))
         .mergeIn(overrides, true);
-    AppConfig config = AppConfig.from(yaml, "test", Map.of());
-    Vertx vertx = Vertx.vertx();
-    try {
-      return new TestService(vertx, PayNotifyServer.start(vertx, config, db).await());
-    } catch (RuntimeException e) {
-      vertx.close().await();
-      throw e;
-    }
   }
 
   public int port() {

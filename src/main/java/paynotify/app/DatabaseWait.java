@@ -1,0 +1,75 @@
+package paynotify.app;
+
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.sqlclient.DatabaseException;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.function.Supplier;
+import org.flywaydb.core.api.FlywayException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import paynotify.app.AppConfig.DatabaseSettings;
+
+/**
+ * Waits at start for a database that does not answer yet (after a reboot MariaDB may come up
+ * after us): tries again after 1 s, 2 s, 4 s ... at most 30 s apart, one log line per attempt
+ * that says what to check. A server that answers and refuses (access denied, unknown database, a
+ * schema Flyway cannot migrate) is a configuration error: waiting would not fix it.
+ */
+final class DatabaseWait {
+  private static final Logger LOG = LoggerFactory.getLogger(DatabaseWait.class);
+  static final Duration FIRST_DELAY = Duration.ofSeconds(1);
+  static final Duration MAX_DELAY = Duration.ofSeconds(30);
+
+  private final Vertx vertx;
+  private final DatabaseSettings db;
+  private final String source;
+
+  /** @param source where the settings came from, for the error message */
+  DatabaseWait(Vertx vertx, DatabaseSettings db, String source) {
+    this.vertx = vertx;
+    this.db = db;
+    this.source = source;
+  }
+
+  /**
+   * Runs {@code attempt} until it succeeds; fails with a {@link ConfigException} as soon as the
+   * database refuses the settings.
+   */
+  <T> Future<T> until(Supplier<Future<T>> attempt) {
+    return tryAgain(attempt, 1, FIRST_DELAY);
+  }
+
+  private <T> Future<T> tryAgain(Supplier<Future<T>> attempt, int n, Duration delay) {
+    return attempt.get().recover(err -> {
+      if (!notUpYet(err)) {
+        return Future.failedFuture(err instanceof ConfigException ? err : DatabaseMigrations.refused(db, source, err));
+      }
+      SQLException said = DatabaseMigrations.sqlCause(err);
+      LOG.warn("database {} does not answer (attempt {}): {}; check that MariaDB/MySQL runs and accepts "
+              + "connections on {}:{} (database.host, database.port); trying again in {} s, "
+              + "/health and notifications answer 503 until then",
+          db, n, said == null ? err.toString() : said.getMessage(), db.host(), db.port(), delay.toSeconds());
+      Duration next = delay.multipliedBy(2).compareTo(MAX_DELAY) > 0 ? MAX_DELAY : delay.multipliedBy(2);
+      return vertx.timer(delay.toMillis()).compose(t -> tryAgain(attempt, n + 1, next));
+    });
+  }
+
+  /**
+   * A failure to reach the server (refused, timed out, no route, the server starting or full) as
+   * opposed to an answer from it. The driver marks the former with SQL state class 08.
+   */
+  static boolean notUpYet(Throwable err) {
+    for (Throwable t = err; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof SQLException sql) {
+        return sql.getSQLState() != null && sql.getSQLState().startsWith("08");
+      }
+      if (t instanceof DatabaseException || t instanceof ConfigException) {
+        return false; // the server answered with an error
+      }
+    }
+    // Flyway's own refusals (a failed validation, a broken migration) carry no SQLException.
+    return !(err instanceof FlywayException);
+  }
+}

@@ -1,0 +1,107 @@
+package paynotify.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.vertx.core.json.JsonObject;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import paynotify.app.AppConfig.DatabaseSettings;
+import paynotify.testsupport.ChannelFixture;
+import paynotify.testsupport.Http;
+import paynotify.testsupport.ServiceProcess;
+import paynotify.testsupport.TcpRelay;
+import paynotify.testsupport.TestDatabase;
+
+/**
+ * A database that does not answer yet at start (MariaDB still booting after a reboot) is waited
+ * for in a real process: 503 meanwhile, then migrate and serve without a restart. A database that
+ * answers but refuses the settings is a configuration error: exit 2 and one line.
+ */
+@Tag("db")
+class DatabaseAtStartTest {
+  /** A database of its own, created empty, so that the process really migrates it once it is reached. */
+  private static final String LATE = "paynotify_late";
+  private static final TestDatabase db = TestDatabase.get();
+  private static final ChannelFixture alipay = ChannelFixture.alipay();
+
+  @TempDir
+  Path dir;
+
+  @AfterEach
+  void dropWhatTheTestsMade() {
+    db.update("DROP DATABASE IF EXISTS " + LATE);
+    if (!db.isEmbedded()) {
+      db.update("DROP USER IF EXISTS 'paynotify_probe'@'%'");
+    }
+  }
+
+  @Test
+  void databaseThatComesUpLateIsWaitedFor() throws Exception {
+    db.update("DROP DATABASE IF EXISTS " + LATE);
+    db.update("CREATE DATABASE " + LATE + " CHARACTER SET utf8mb4");
+    DatabaseSettings real = db.settings();
+    int dbPort = ServiceProcess.freePort(); // nothing listens there until the relay opens
+    DatabaseSettings late = settings("127.0.0.1", dbPort, LATE, real.user(), real.password());
+    try (ServiceProcess service = ServiceProcess.start(late, new JsonObject(), dir)) {
+      service.awaitHealth(503, Duration.ofSeconds(30));
+      assertThat(service.awaitLogLine("does not answer", Duration.ofSeconds(30)))
+          .contains("root@127.0.0.1:" + dbPort, "Connection refused", "check that MariaDB/MySQL runs", "database.port");
+      Http.Reply refused = Http.send(service.port(), alipay.payment("LATE1", "2026113022001400000000000001", 100, 0));
+      assertThat(refused.status()).isEqualTo(503);
+      assertThat(refused.body()).isEqualTo("fail");
+
+      try (TcpRelay relay = TcpRelay.open(dbPort, real.host(), real.port())) {
+        Duration toHealthy = service.awaitHealth(200, Duration.ofSeconds(45));
+        System.out.printf("database reachable -> /health 200 in %d ms%n", toHealthy.toMillis());
+        assertThat(db.count("SELECT COUNT(*) FROM " + LATE + ".flyway_schema_history WHERE success")).isPositive();
+
+        db.update("INSERT INTO " + LATE + ".orders (order_no, amount_cents) VALUES ('LATE1', 100)");
+        Http.Reply booked = Http.send(service.port(), alipay.payment("LATE1", "2026113022001400000000000001", 100, 1));
+        assertThat(alipay.success()).accepts(booked);
+        assertThat(db.string("SELECT status FROM " + LATE + ".orders WHERE order_no = 'LATE1'")).isEqualTo("paid");
+
+        service.terminate();
+        service.exitCode(Duration.ofSeconds(30));
+      }
+    }
+  }
+
+  @Test
+  void unknownDatabaseStopsTheStart() throws Exception {
+    DatabaseSettings real = db.settings();
+    assertThat(refusedAtStart(settings(real.host(), real.port(), "paynotify_no_such_db", real.user(), real.password())))
+        .contains("Unknown database 'paynotify_no_such_db'", "check database.name");
+  }
+
+  @Test
+  void wrongPasswordStopsTheStart() throws Exception {
+    try {
+      db.update("CREATE USER IF NOT EXISTS 'paynotify_probe'@'%' IDENTIFIED BY 'the-right-one'");
+    } catch (IllegalStateException e) {
+      // The embedded MariaDB runs with --skip-grant-tables (any password passes): the external server checks.
+      Assumptions.assumeFalse(String.valueOf(e.getCause().getMessage()).contains("skip-grant-tables"));
+      throw e;
+    }
+    DatabaseSettings real = db.settings();
+    assertThat(refusedAtStart(settings(real.host(), real.port(), real.name(), "paynotify_probe", "not-the-right-one")))
+        .contains("Access denied", "check database.user and its password");
+  }
+
+  /** Exit 2 at once with one line on the database: no waiting for a server that answered no. */
+  private String refusedAtStart(DatabaseSettings settings) throws Exception {
+    try (ServiceProcess service = ServiceProcess.start(settings, new JsonObject(), dir)) {
+      assertThat(service.exitCode(Duration.ofSeconds(60))).isEqualTo(ServeCommand.CONFIG_ERROR);
+      assertThat(service.lastErrorLine()).startsWith("paynotify: " + dir.resolve("application.yaml") + ": database: ");
+      return service.lastErrorLine();
+    }
+  }
+
+  private static DatabaseSettings settings(String host, int port, String name, String user, String password) {
+    return new DatabaseSettings(host, port, name, user, password, 8, 256, Duration.ofSeconds(1), 5, null);
+  }
+}

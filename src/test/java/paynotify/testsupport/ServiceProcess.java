@@ -1,0 +1,149 @@
+package paynotify.testsupport;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.vertx.core.json.JsonObject;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import paynotify.app.AppConfig.DatabaseSettings;
+
+/**
+ * {@code paynotify serve} as its own JVM, as scripts/start.sh runs it: the way to test what only
+ * a real process shows (exit codes, SIGTERM, a database that is not there yet). Its output goes to
+ * files in {@code dir}, logged at the levels of the shipped logback.xml.
+ */
+public final class ServiceProcess implements AutoCloseable {
+  private final Process process;
+  private final Path stdout;
+  private final Path stderr;
+  private final int port;
+
+  private ServiceProcess(Process process, Path stdout, Path stderr, int port) {
+    this.process = process;
+    this.stdout = stdout;
+    this.stderr = stderr;
+    this.port = port;
+  }
+
+  /** Starts with the configuration file {@code config} as it is. */
+  public static ServiceProcess start(Path config, Path dir) throws IOException {
+    return start(config, dir, 0);
+  }
+
+  /**
+   * Starts with the test configuration ({@link TestService#configuration}) on a free port, against
+   * {@code db}, with {@code overrides} merged over it. YAML reads JSON, so the file is written as JSON.
+   */
+  public static ServiceProcess start(DatabaseSettings db, JsonObject overrides, Path dir) throws IOException {
+    int port = freePort();
+    JsonObject config = TestService.configuration(new JsonObject()
+        .put("http", new JsonObject().put("port", port))
+        .put("database", new JsonObject()
+            .put("host", db.host()).put("port", db.port()).put("name", db.name())
+            .put("user", db.user()).put("password", db.password())))
+        .mergeIn(overrides, true);
+    Path file = dir.resolve("application.yaml");
+    Files.writeString(file, config.encodePrettily());
+    return start(file, dir, port);
+  }
+
+  private static ServiceProcess start(Path config, Path dir, int port) throws IOException {
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    // The test classpath holds logback-test.xml (errors only): the process logs as shipped.
+    String logback = ServiceProcess.class.getResource("/logback.xml").toString();
+    Path out = dir.resolve("stdout.log");
+    Path err = dir.resolve("stderr.log");
+    Process p = new ProcessBuilder(List.of(java, "-Xmx128m", "-Dlogback.configurationFile=" + logback,
+        "-cp", System.getProperty("java.class.path"), "paynotify.app.Main", "serve", "--config", config.toString()))
+        .redirectOutput(out.toFile())
+        .redirectError(err.toFile())
+        .start();
+    return new ServiceProcess(p, out, err, port);
+  }
+
+  public static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+
+  public int port() {
+    return port;
+  }
+
+  /** SIGTERM, as systemd and Ctrl-C stop it. */
+  public void terminate() {
+    process.destroy();
+  }
+
+  /** Waits for the process to end and returns its exit code. */
+  public int exitCode(Duration within) throws InterruptedException {
+    assertThat(process.waitFor(within.toMillis(), TimeUnit.MILLISECONDS))
+        .as("paynotify ended within %s; its log:%n%s", within, log()).isTrue();
+    return process.exitValue();
+  }
+
+  /** The last non-blank line on stderr: where a start-up error is said. */
+  public String lastErrorLine() {
+    List<String> lines = read(stderr).lines().filter(l -> !l.isBlank()).toList();
+    return lines.isEmpty() ? "" : lines.get(lines.size() - 1);
+  }
+
+  /** Everything the process wrote so far, stdout then stderr. */
+  public String log() {
+    return read(stdout) + read(stderr);
+  }
+
+  /**
+   * Polls {@code GET /health} until it answers {@code status}, and returns how long that took;
+   * fails with the process's log if it ends or does not answer so within {@code within}.
+   */
+  public Duration awaitHealth(int status, Duration within) throws InterruptedException {
+    long start = System.nanoTime();
+    long deadline = start + within.toNanos();
+    while (System.nanoTime() < deadline) {
+      assertThat(process.isAlive()).as("paynotify is running; its log:%n%s", log()).isTrue();
+      try {
+        if (Http.get(port, "/health").status() == status) {
+          return Duration.ofNanos(System.nanoTime() - start);
+        }
+      } catch (IOException notListeningYet) {
+        // the JVM is still starting
+      }
+      Thread.sleep(50);
+    }
+    throw new AssertionError("/health did not answer " + status + " within " + within + "; log:\n" + log());
+  }
+
+  /** Waits until the log holds a line containing {@code text}, and returns that line. */
+  public String awaitLogLine(String text, Duration within) throws InterruptedException {
+    long deadline = System.nanoTime() + within.toNanos();
+    while (System.nanoTime() < deadline) {
+      var line = log().lines().filter(l -> l.contains(text)).findFirst();
+      if (line.isPresent()) {
+        return line.get();
+      }
+      Thread.sleep(50);
+    }
+    throw new AssertionError("no log line with '" + text + "' within " + within + "; log:\n" + log());
+  }
+
+  private static String read(Path file) {
+    try {
+      return Files.readString(file, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      return "";
+    }
+  }
+
+  @Override
+  public void close() {
+    process.destroyForcibly();
+  }
+}
