@@ -112,7 +112,10 @@ public final class PayNotifyServer {
         .setIdleTimeout(300) // below any server's wait_timeout
         .setIdleTimeoutUnit(TimeUnit.SECONDS)
         .setPoolCleanerPeriod(10_000);
-    NetClientOptions tcp = new NetClientOptions().setConnectTimeout((int) db.connectTimeout().toMillis());
+    // The idle timeout, past the pool's own, only closes what the pool cannot: a connection left unused
+    // by a failed session setup, or a half-open one.
+    NetClientOptions tcp = new NetClientOptions().setConnectTimeout((int) db.connectTimeout().toMillis())
+        .setIdleTimeout(360).setIdleTimeoutUnit(TimeUnit.SECONDS);
     return Database.connect(vertx, connect, options, tcp, Database.sessionSetup(db.lockWaitSeconds()));
   }
 

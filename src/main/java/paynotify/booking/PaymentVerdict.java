@@ -33,8 +33,10 @@ public record PaymentVerdict(AnomalyKind anomaly, String detail) {
       case "partially_refunded":
       case "refunded":
         if (e.channel().equals(order.channel()) && e.tradeNo().equals(order.tradeNo())) {
-          return new PaymentVerdict(null, "order " + e.orderNo() + " was already marked paid by this trade outside"
-              + " paynotify: payment recorded");
+          String marked = "order " + e.orderNo() + " was already marked paid by this trade outside paynotify";
+          return order.amountCents() == e.amountCents() ? new PaymentVerdict(null, marked + ": payment recorded")
+              : new PaymentVerdict(AnomalyKind.AMOUNT_MISMATCH, paid + " but " + marked + " for "
+                  + Money.format(order.amountCents()));
         }
         return new PaymentVerdict(AnomalyKind.SECOND_PAYMENT, paid + " but order " + e.orderNo()
             + " was already paid by " + order.channel() + " trade " + order.tradeNo() + ": the buyer needs a refund");

@@ -46,7 +46,14 @@ public final class PendingRefundCheck {
         .compose(trades -> {
           Future<Integer> settled = Future.succeededFuture(0);
           for (Row trade : trades) {
-            settled = settled.compose(n -> settle(trade.getString("channel"), trade.getString("trade_no")).map(n + 1));
+            String channel = trade.getString("channel");
+            String tradeNo = trade.getString("trade_no");
+            // One trade that fails (a lock wait) is left for the next run, not the ones after it.
+            settled = settled.compose(n -> settle(channel, tradeNo).map(n + 1).recover(err -> {
+              LOG.warn("pending refunds of {} trade {} not settled, next run tries again: {}", channel, tradeNo,
+                  err.getMessage());
+              return Future.succeededFuture(n);
+            }));
           }
           return settled;
         })

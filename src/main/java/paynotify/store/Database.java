@@ -9,6 +9,7 @@ import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.PoolOptions;
 import io.vertx.sqlclient.SqlConnection;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,6 +45,8 @@ public final class Database {
    *       stays pending beside its paid order. The statement form works on MySQL and MariaDB
    *       alike (the variable is tx_isolation on one, transaction_isolation on the other).
    *   <li>Strict mode: a value that does not fit a column is an error, never silently cut.
+   *   <li>completion_type NO_CHAIN: a COMMIT only commits (a server's RELEASE would end the session
+   *       at the COMMIT that ends the pre-check's read view, before the booking's writes).
    * </ul>
    *
    * @param lockWaitSeconds how long a statement waits for a row lock before failing with 1205
@@ -54,7 +57,7 @@ public final class Database {
         "SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ",
         "SET SESSION autocommit = 0, innodb_lock_wait_timeout = " + lockWaitSeconds
             + ", sql_mode = 'STRICT_ALL_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,ERROR_FOR_DIVISION_BY_ZERO,"
-            + "NO_ENGINE_SUBSTITUTION'");
+            + "NO_ENGINE_SUBSTITUTION', completion_type = 'NO_CHAIN'");
   }
 
   /**
@@ -65,7 +68,8 @@ public final class Database {
       List<String> sessionSetup) {
     connect.setPipeliningLimit(16);
     Pool pool = MySQLBuilder.pool().with(options).with(tcp).connectingTo(connect).using(vertx)
-        .withConnectHandler(conn -> setUp(conn, sessionSetup)
+        // Bounded: a setup that never answers (a half-open connection) would hold its pool slot.
+        .withConnectHandler(conn -> setUp(conn, sessionSetup).timeout(tcp.getConnectTimeout(), TimeUnit.MILLISECONDS)
             .onSuccess(v -> conn.close()) // close() hands the prepared connection to the pool
             .onFailure(err -> discard(conn, err)))
         .build();
@@ -91,7 +95,13 @@ public final class Database {
         + "configure): {}", err.getMessage());
     conn.query("SELECT CONNECTION_ID()").execute()
         .compose(rows -> conn.query("KILL CONNECTION " + rows.iterator().next().getLong(0)).execute())
-        .onFailure(killed -> LOG.debug("session ended: {}", killed.getMessage()));
+        .onComplete(killed -> {
+          if (killed.succeeded() || !DbErrors.isSessionKilled(killed.cause())) {
+            // A proxy that refuses KILL: the connection stays open, unused, until its idle timeout closes it.
+            LOG.warn("the discarded session could not be ended ({}): its pool slot stays taken until the connection"
+                + " times out", killed.succeeded() ? "KILL answered" : killed.cause().getMessage());
+          }
+        });
   }
 
   /**

@@ -1,5 +1,6 @@
 package paynotify.store;
 
+import io.vertx.sqlclient.ClosedConnectionException;
 import io.vertx.sqlclient.DatabaseException;
 
 /** MySQL/MariaDB error codes the booking decides on. */
@@ -14,6 +15,15 @@ public final class DbErrors {
   public static final int SNAPSHOT_CONFLICT = 1020;
 
   private DbErrors() {}
+
+  /**
+   * The end of a session we killed ourselves: the server answers the KILL with 1927 ("Connection was
+   * killed", MariaDB) or 1317 (query interrupted, MySQL), or just closes the connection.
+   */
+  public static boolean isSessionKilled(Throwable err) {
+    return err instanceof DatabaseException db ? db.getErrorCode() == 1927 || db.getErrorCode() == 1317
+        : err instanceof ClosedConnectionException;
+  }
 
   public static boolean isDuplicateKey(Throwable err) {
     return err instanceof DatabaseException db && db.getErrorCode() == DUPLICATE_KEY;

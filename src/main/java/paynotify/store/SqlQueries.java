@@ -79,6 +79,8 @@ public final class SqlQueries {
           + " CONCAT('refund ', refund_no, ' of trade ', trade_no, ' still waits for its payment: check the bill'),"
           + " CONCAT_WS(':', 'refund_without_payment', channel, NULLIF(refund_scope, ''), refund_no)"
           + " FROM refunds WHERE status = 'pending' AND created_at < NOW(3) - INTERVAL ? SECOND"
+          + " AND NOT EXISTS (SELECT 1 FROM payments p"
+          + "   WHERE p.channel = refunds.channel AND p.trade_no = refunds.trade_no)"
           + " ON DUPLICATE KEY UPDATE anomalies.kind = anomalies.kind";
 
   public static final String CLOSE_ORDER =

@@ -47,4 +47,17 @@ class OrderRowVerdictTest extends ServiceTestBase {
     assertThat(db.string("SELECT detail FROM notify_log WHERE outcome = 'processed'"))
         .contains("already marked paid by this trade outside paynotify");
   }
+
+  /** ... but for another amount than the order's: the payment is kept, and a human looks at it. */
+  @Test
+  void anOrderMarkedPaidByThisTradeForAnotherAmountIsAnAnomaly() throws Exception {
+    db.insertOrder("OP2", 1000);
+    db.update("UPDATE orders SET status = 'paid', channel = 'alipay', trade_no = 'T-OP2' WHERE order_no = 'OP2'");
+
+    assertThat(service.send(alipay.payment("OP2", "T-OP2", 900, 0))).matches(alipay.success());
+
+    assertThat(db.payments("T-OP2")).isEqualTo(1);
+    assertThat(db.string("SELECT CONCAT(kind, ': ', detail) FROM anomalies")).isEqualTo("amount_mismatch: alipay trade"
+        + " T-OP2 paid 9.00 but order OP2 was already marked paid by this trade outside paynotify for 10.00");
+  }
 }

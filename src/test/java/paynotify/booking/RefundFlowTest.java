@@ -240,6 +240,34 @@ class RefundFlowTest extends ServiceTestBase {
     assertThat(db.orderStatus("RA")).isEqualTo("refunded");
   }
 
+  /** A refund booked before V4 kept its key alipay:refund:<out_biz_no>: its retry after the upgrade is a duplicate. */
+  @org.junit.jupiter.api.Test
+  void anAlipayRefundBookedBeforeTheUpgradeIsADuplicateWhenRetried() throws Exception {
+    ChannelFixture ch = ChannelFixture.alipay();
+    db.insertOrder("RU", 1000);
+    assertThat(service.send(ch.payment("RU", "T-RU", 1000, 0))).matches(ch.success());
+    assertThat(service.send(ch.refund("RU", "T-RU", 1000, "RF-RU", 400, 400, 0))).matches(ch.success());
+    db.update("UPDATE idempotent_keys SET idem_key = 'alipay:refund:RF-RU' WHERE idem_key = ?",
+        ch.refundKey("T-RU", "RF-RU"));
+
+    assertThat(service.send(ch.refund("RU", "T-RU", 1000, "RF-RU", 400, 400, 1))).matches(ch.success());
+    assertThat(db.outcomes(ch.refundKey("T-RU", "RF-RU"))).isEqualTo("processed,duplicate");
+    assertThat(refunds()).containsExactly("RF-RU T-RU settled");
+  }
+
+  /** Alipay's ids are up to 64 characters each: the longest refund key (143 characters) is booked. */
+  @org.junit.jupiter.api.Test
+  void theLongestAlipayRefundKeyFits() throws Exception {
+    ChannelFixture ch = ChannelFixture.alipay();
+    String trade = "T".repeat(64);
+    String refundNo = "R".repeat(64);
+    db.insertOrder("RL", 1000);
+    assertThat(service.send(ch.payment("RL", trade, 1000, 0))).matches(ch.success());
+    assertThat(service.send(ch.refund("RL", trade, 1000, refundNo, 1000, 1000, 0))).matches(ch.success());
+    assertThat(db.outcomes(ch.refundKey(trade, refundNo))).isEqualTo("processed");
+    assertThat(db.orderStatus("RL")).isEqualTo("refunded");
+  }
+
   /**
    * A refund left pending beside its booked payment (as a READ COMMITTED session could leave it, before
    * sessions were pinned): the periodic check settles it and moves the order, once.

@@ -49,21 +49,30 @@ class SchemaTest {
   @Test
   void refundIdentityMigrationKeepsExistingRefunds() {
     TestDatabase scratch = db.scratch(TestDatabase.NAME + "_v3");
-    DatabaseSettings at = scratch.settings();
-    Flyway.configure().dataSource(DatabaseMigrations.jdbcUrl(at), at.user(), at.password())
-        .locations("classpath:db/migration").target("3").load().migrate();
-    scratch.update("INSERT INTO refunds (channel, refund_no, trade_no, amount_cents, status) VALUES"
-        + " ('alipay', '1', 'T-A', 100, 'settled'), ('wechat', 'RF-W', 'T-W', 200, 'pending')");
+    try {
+      DatabaseSettings at = scratch.settings();
+      Flyway.configure().dataSource(DatabaseMigrations.jdbcUrl(at), at.user(), at.password())
+          .locations("classpath:db/migration").target("3").load().migrate();
+      scratch.update("INSERT INTO refunds (channel, refund_no, trade_no, amount_cents, status) VALUES"
+          + " ('alipay', '1', 'T-A', 100, 'settled'), ('wechat', 'RF-W', 'T-W', 200, 'pending')");
+      scratch.update("INSERT INTO anomalies (kind, channel, trade_no, detail, dedupe_key) VALUES"
+          + " ('refund_without_payment', 'alipay', 'T-A', 'waits', 'refund_without_payment:alipay:1'),"
+          + " ('refund_without_payment', 'wechat', 'T-W', 'waits', 'refund_without_payment:wechat:RF-W')");
 
-    DatabaseMigrations.migrate(at, "test");
+      DatabaseMigrations.migrate(at, "test");
 
-    assertThat(scratch.column("SELECT CONCAT(channel, ' [', refund_scope, '] ', refund_no, ' ', trade_no, ' ',"
-        + " amount_cents, ' ', status) FROM refunds ORDER BY id"))
-        .containsExactly("alipay [T-A] 1 T-A 100 settled", "wechat [] RF-W T-W 200 pending");
-    // The same out_biz_no on another trade is another refund now.
-    assertThat(scratch.update("INSERT INTO refunds (channel, refund_scope, refund_no, trade_no, amount_cents)"
-        + " VALUES ('alipay', 'T-B', '1', 'T-B', 100)")).isEqualTo(1);
-    scratch.drop();
+      assertThat(scratch.column("SELECT CONCAT(channel, ' [', refund_scope, '] ', refund_no, ' ', trade_no, ' ',"
+          + " amount_cents, ' ', status) FROM refunds ORDER BY id"))
+          .containsExactly("alipay [T-A] 1 T-A 100 settled", "wechat [] RF-W T-W 200 pending");
+      // The same out_biz_no on another trade is another refund now.
+      assertThat(scratch.update("INSERT INTO refunds (channel, refund_scope, refund_no, trade_no, amount_cents)"
+          + " VALUES ('alipay', 'T-B', '1', 'T-B', 100)")).isEqualTo(1);
+      // Open findings take the key the hourly check now makes, so they are not recorded twice.
+      assertThat(scratch.column("SELECT dedupe_key FROM anomalies ORDER BY id"))
+          .containsExactly("refund_without_payment:alipay:T-A:1", "refund_without_payment:wechat:RF-W");
+    } finally {
+      scratch.drop();
+    }
   }
 
   @Test

@@ -123,7 +123,15 @@ public final class TestDatabase {
   }
 
   public int update(String sql, Object... args) {
+    return updateInMode(null, sql, args);
+  }
+
+  /** @param sqlMode the session's sql_mode for this statement, or null for the server's */
+  public int updateInMode(String sqlMode, String sql, Object... args) {
     try (Connection c = connect(); var ps = c.prepareStatement(sql)) {
+      if (sqlMode != null) {
+        c.createStatement().execute("SET SESSION sql_mode = '" + sqlMode + "'");
+      }
       for (int i = 0; i < args.length; i++) {
         ps.setObject(i + 1, args[i]);
       }
