@@ -2,7 +2,10 @@
 # Starts paynotify with conf/application.yaml (or the file given as --config FILE).
 # Builds the jar first when it is missing. With an empty database.host it starts an embedded
 # MariaDB under data/ (kept across restarts); otherwise it uses the configured server.
+# A relative --config is the caller's: the script works in the installation directory and tells
+# the service where it was called from.
 set -euo pipefail
+CALLER_DIR="$PWD"
 cd "$(dirname "$0")/.."
 
 if [ ! -f target/paynotify.jar ] || [ ! -d target/lib ]; then
@@ -17,4 +20,4 @@ if [ -d target/embedded-db ]; then
   CP="$CP:target/embedded-db/*"
 fi
 # shellcheck disable=SC2086
-exec java $JAVA_OPTS -cp "$CP" paynotify.app.Main serve "$@"
+exec java $JAVA_OPTS -Dpaynotify.caller_dir="$CALLER_DIR" -cp "$CP" paynotify.app.Main serve "$@"

@@ -23,9 +23,10 @@ final class ServeCommand implements Callable<Integer> {
   /** Exit code for a configuration or environment problem the operator must fix. */
   static final int CONFIG_ERROR = 2;
 
-  @Option(names = "--config", defaultValue = "conf/application.yaml",
-      description = "YAML configuration file (default: ${DEFAULT-VALUE}).")
-  Path config;
+  // The default is the installation's (scripts/start.sh runs in it); a path given is the caller's.
+  @Option(names = "--config", converter = CallerPath.class,
+      description = "YAML configuration file (default: ${DEFAULT-VALUE} of the installation).")
+  Path config = Path.of("conf/application.yaml");
 
   private EmbeddedDatabase embedded;
 

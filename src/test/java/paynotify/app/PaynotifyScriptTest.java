@@ -23,8 +23,8 @@ import paynotify.testsupport.Cli;
 import paynotify.testsupport.TestDatabase;
 
 /**
- * scripts/paynotify as an operator runs it: from their own directory, with paths relative to it,
- * while the script works in its installation (where conf/ and target/ are).
+ * scripts/paynotify and scripts/start.sh as an operator runs them: from their own directory, with
+ * paths relative to it, while the script works in its installation (where conf/ and target/ are).
  */
 @Tag("db")
 class PaynotifyScriptTest {
@@ -62,11 +62,25 @@ class PaynotifyScriptTest {
     assertThat(withOwnConfig.exit()).as(withOwnConfig.err()).isZero();
   }
 
+  /** scripts/start.sh too: a relative --config is the caller's (here one with a bad key: exit 2 naming it). */
+  @Test
+  void startShReadsTheCallersRelativeConfig() throws Exception {
+    Files.writeString(caller.resolve("mine.yaml"), "http:\n  port: eighty\n");
+    Result start = script("start.sh", "--config", "mine.yaml");
+    assertThat(start.exit()).as(start.err()).isEqualTo(2);
+    assertThat(start.err().strip()).endsWith("paynotify: " + caller.toRealPath().resolve("mine.yaml")
+        + ": http.port: 'eighty' is not a whole number");
+  }
+
   private record Result(int exit, String out, String err) {}
 
-  /** scripts/paynotify of the installation, run in the caller's directory. */
   private Result paynotify(String... args) throws Exception {
-    List<String> command = new ArrayList<>(List.of(installation.resolve("scripts/paynotify").toString()));
+    return script("paynotify", args);
+  }
+
+  /** A script of the installation, run in the caller's directory. */
+  private Result script(String name, String... args) throws Exception {
+    List<String> command = new ArrayList<>(List.of(installation.resolve("scripts/" + name).toString()));
     command.addAll(List.of(args));
     ProcessBuilder builder = new ProcessBuilder(command).directory(caller.toFile())
         .redirectOutput(dir.resolve("out.txt").toFile()).redirectError(dir.resolve("err.txt").toFile());
@@ -83,7 +97,9 @@ class PaynotifyScriptTest {
    */
   private static Path install(Path home) throws IOException {
     Files.createDirectories(home.resolve("scripts"));
-    Files.copy(Path.of("scripts/paynotify"), home.resolve("scripts/paynotify"));
+    for (String script : List.of("paynotify", "start.sh")) {
+      Files.copy(Path.of("scripts", script), home.resolve("scripts/" + script));
+    }
     Path lib = Files.createDirectories(home.resolve("target/lib"));
     for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
       if (entry.endsWith(".jar")) {
