@@ -78,7 +78,7 @@ public final class EmbeddedDatabase implements AutoCloseable {
     }
   }
 
-  /** Starts it again on the same port and data. */
+  /** Starts it again on the same port and data (for the outage tests: stop, then restart). */
   public void restart() throws ManagedProcessException {
     db.start();
     recordPort(); // stop() removed it

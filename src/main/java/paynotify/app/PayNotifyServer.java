@@ -17,7 +17,6 @@ import paynotify.http.Readiness;
 import paynotify.store.Database;
 import paynotify.store.KeyPurge;
 import paynotify.store.RejectedLog;
-import paynotify.store.SqlQueries;
 
 /**
  * The running service on one Vert.x instance: the database pool, the notify verticle (one
@@ -61,16 +60,14 @@ public final class PayNotifyServer {
    */
   public static Future<PayNotifyServer> listen(Vertx vertx, AppConfig config, DatabaseSettings db) {
     Database database = connect(vertx, db);
-    EventBooking booking = new EventBooking(vertx, database, config.booking());
+    RejectedLog rejected = rejectedLog(vertx, db);
+    EventBooking booking = new EventBooking(vertx, database, rejected, config.booking());
     Readiness readiness = new Readiness();
     AtomicReference<NotifyVerticle> first = new AtomicReference<>();
     AppConfig.Retention r = config.retention();
-    // Refused requests are recorded on a connection of their own: a flood never takes the booking pool.
-    RejectedLog rejected = new RejectedLog(vertx, connect(vertx, db.withPool(1, 1)), RejectedLog.CAPACITY,
-        RejectedLog.REPORT_PERIOD);
     return vertx.deployVerticle(() -> {
           NotifyVerticle verticle = new NotifyVerticle(config.http(), config.channels().enabled(),
-              config.channels().disabled(), database, booking, rejected, readiness);
+              config.channels().disabled(), booking, readiness);
           first.compareAndSet(null, verticle);
           return verticle;
         }, new DeploymentOptions().setInstances(config.httpInstances()))
@@ -85,11 +82,16 @@ public final class PayNotifyServer {
    * notifications and starts the housekeeping timer.
    */
   public Future<PayNotifyServer> open() {
-    return db.inTransaction(conn -> conn.query(SqlQueries.PING).execute()).map(ping -> {
+    return db.ping().map(ping -> {
       readiness.markReady();
       housekeepingTimer = new Housekeeping(purge, pendingRefunds).schedule(vertx, purgeInterval);
       return this;
     });
+  }
+
+  /** Refused requests are recorded on a connection of their own: a flood never takes the booking pool. */
+  static RejectedLog rejectedLog(Vertx vertx, DatabaseSettings db) {
+    return new RejectedLog(vertx, connect(vertx, db.withPool(1, 1)), RejectedLog.CAPACITY, RejectedLog.REPORT_PERIOD);
   }
 
   static Database connect(Vertx vertx, DatabaseSettings db) {
@@ -122,6 +124,8 @@ public final class PayNotifyServer {
   public int port() {
     return port;
   }
+
+  // For tests: the periodic work and the refused-request queue, run or drained on demand.
 
   public KeyPurge purge() {
     return purge;

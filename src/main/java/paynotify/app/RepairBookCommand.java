@@ -2,15 +2,11 @@ package paynotify.app;
 
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import paynotify.booking.BookingResult;
 import paynotify.booking.EventBooking;
 import paynotify.booking.PaymentVerdict;
-import paynotify.booking.PaymentVerdict.OrderRow;
 import paynotify.channel.EventKind;
 import paynotify.channel.Money;
 import paynotify.channel.NotifyEvent;
@@ -19,7 +15,7 @@ import paynotify.reconcile.BillFormatException;
 import paynotify.reconcile.BillRow;
 import paynotify.store.Database;
 import paynotify.store.NotifyLog.Trace;
-import paynotify.store.SqlQueries;
+import paynotify.store.RejectedLog;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -52,19 +48,21 @@ final class RepairBookCommand extends CommandSupport {
     String payment = "payment of " + event.channel() + " trade " + tradeNo + " (order " + row.orderNo() + ", "
         + Money.format(row.amountCents()) + ", paid " + row.at() + ")";
     try (CliDatabase db = CliDatabase.open(config)) {
-      if (!apply) {
-        out().println(plan(db, event, payment));
-        out().flush();
-        return 0;
-      }
       Vertx vertx = Vertx.vertx();
       Database database = PayNotifyServer.connect(vertx, db.settings());
+      RejectedLog rejected = PayNotifyServer.rejectedLog(vertx, db.settings()); // a repair refuses nothing
       try {
-        BookingResult result = new EventBooking(vertx, database, db.config().booking())
-            .book(event, new Trace("repair", "cli", Buffer.buffer("repair book from " + billOptions.file + " line " + row.line())))
-            .await();
-        return report(result, payment);
+        EventBooking booking = new EventBooking(vertx, database, rejected, db.config().booking());
+        if (!apply) {
+          out().println(plan(booking.plan(event).await(), payment));
+          out().flush();
+          return 0;
+        }
+        Trace trace = new Trace("repair", "cli", Buffer.buffer("repair book from " + billOptions.file + " line "
+            + row.line()));
+        return report(booking.book(event, trace).await(), payment);
       } finally {
+        rejected.close().await();
         database.close().await();
         vertx.close().await();
       }
@@ -86,32 +84,16 @@ final class RepairBookCommand extends CommandSupport {
     return 0;
   }
 
-  /** What --apply would do, read from the database without changing it (the booking's own verdict). */
-  private static String plan(CliDatabase db, NotifyEvent e, String payment) throws SQLException {
-    try (Connection conn = db.connect();
-        PreparedStatement booked = conn.prepareStatement(SqlQueries.SELECT_PAYMENT);
-        PreparedStatement order = conn.prepareStatement(SqlQueries.SELECT_ORDER)) {
-      booked.setString(1, e.channel());
-      booked.setString(2, e.tradeNo());
-      try (ResultSet rs = booked.executeQuery()) {
-        if (rs.next()) {
-          return "nothing to do: trade " + e.tradeNo() + " already booked (order " + rs.getString(1) + ")";
-        }
-      }
-      order.setString(1, e.orderNo());
-      OrderRow row;
-      try (ResultSet rs = order.executeQuery()) {
-        row = rs.next() ? new OrderRow(rs.getString(1), rs.getLong(2), rs.getString(3), rs.getString(4)) : null;
-      }
-      if (row != null && row.status().equals("unpaid") && row.amountCents() == e.amountCents()) {
-        return "would book 1 " + payment + "; order " + e.orderNo() + " unpaid -> paid (run again with --apply)";
-      }
-      PaymentVerdict verdict = PaymentVerdict.judge(row, e);
-      return verdict.isAnomaly()
-          ? "would book 1 " + payment + " and record an anomaly: " + verdict.anomaly().code() + ": "
-              + verdict.detail() + " (run again with --apply)"
-          : "would book 1 " + payment + "; " + verdict.detail() + " (run again with --apply)";
+  /** What --apply would do, as the booking itself judges it (read, nothing written). */
+  private String plan(Optional<PaymentVerdict> verdict, String payment) {
+    if (verdict.isEmpty()) {
+      return "nothing to do: trade " + tradeNo + " already booked";
     }
+    PaymentVerdict v = verdict.get();
+    return v.isAnomaly()
+        ? "would book 1 " + payment + " and record an anomaly: " + v.anomaly().code() + ": " + v.detail()
+            + " (run again with --apply)"
+        : "would book 1 " + payment + "; " + v.detail() + " (run again with --apply)";
   }
 
   private BillRow paymentRow(Bill platformBill) throws Exception {

@@ -2,9 +2,7 @@ package paynotify.app;
 
 import io.vertx.core.Vertx;
 import java.net.BindException;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -13,25 +11,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import paynotify.app.AppConfig.DatabaseSettings;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
 
 /** Starts the service: config, (embedded) database, HTTP, then (waiting for the database) migrations. */
 @Command(name = "serve", mixinStandardHelpOptions = true,
     description = "Start the notify service (Ctrl-C or SIGTERM stops it).")
-final class ServeCommand implements Callable<Integer> {
+final class ServeCommand extends CommandSupport {
   private static final Logger LOG = LoggerFactory.getLogger(ServeCommand.class);
-  /** Exit code for a configuration or environment problem the operator must fix. */
-  static final int CONFIG_ERROR = 2;
-
-  // The default is the installation's (scripts/start.sh runs in it); a path given is the caller's.
-  @Option(names = "--config", converter = CallerPath.class,
-      description = "YAML configuration file (default: ${DEFAULT-VALUE} of the installation).")
-  Path config = Path.of("conf/application.yaml");
 
   private EmbeddedDatabase embedded;
 
+  /** Runs until stopped (exit 0); a configuration error stops the start with one line (exit 2). */
   @Override
-  public Integer call() throws InterruptedException {
+  int run() throws InterruptedException {
     Vertx vertx = Vertx.vertx();
     PayNotifyServer server;
     DatabaseSettings db;
@@ -46,12 +37,12 @@ final class ServeCommand implements Callable<Integer> {
       LOG.info("paynotify listening on http://{}:{} ({})", app.http().host(), server.port(),
           paths.isEmpty() ? "no channel configured yet" : paths);
       app.channels().disabled().forEach((path, hint) -> LOG.info("{} is off: {}", path, hint));
-    } catch (ConfigException e) {
-      return stopWith(vertx, e.getMessage());
     } catch (RuntimeException e) {
+      vertx.close();
+      stopEmbedded();
       if (e.getCause() instanceof BindException || e instanceof io.vertx.core.VertxException
           && String.valueOf(e.getMessage()).contains("Address already in use")) {
-        return stopWith(vertx, config + ": http.port: the port is already in use (" + e.getMessage() + ")");
+        throw new ConfigException(config + ": http.port: the port is already in use (" + e.getMessage() + ")");
       }
       throw e;
     }
@@ -73,8 +64,7 @@ final class ServeCommand implements Callable<Integer> {
     } catch (ConfigException e) {
       if (stopping.compareAndSet(false, true)) { // else SIGTERM came first: the hook stops
         stop(vertx, server, grace);
-        System.err.println("paynotify: " + e.getMessage());
-        return CONFIG_ERROR;
+        throw e;
       }
     }
     stopped.await();
@@ -108,13 +98,6 @@ final class ServeCommand implements Callable<Integer> {
           + db.embeddedDir().toAbsolutePath() + ": " + e.getMessage());
     }
     return db.at("127.0.0.1", embedded.port());
-  }
-
-  private int stopWith(Vertx vertx, String message) {
-    System.err.println("paynotify: " + message);
-    vertx.close();
-    stopEmbedded();
-    return CONFIG_ERROR;
   }
 
   private void stopEmbedded() {

@@ -30,9 +30,6 @@ import paynotify.store.NotifyLog.Trace;
  * A repeat found by a unique key is rolled back, and only then looked at.
  */
 final class BookingTransaction {
-  /** The layer that found a repeat through the idempotency key itself. */
-  static final String KEY = "key";
-
   /** What one kind of event writes, and how a repeat of it is told from a conflict. */
   interface Writes {
     /**
@@ -41,16 +38,16 @@ final class BookingTransaction {
      */
     Future<BookingResult> apply(SqlConnection conn, NotifyEvent e, String key);
 
-    /** For a repeat that {@code layer} found: what differs from what was booked, or null. */
-    Future<String> difference(SqlConnection conn, NotifyEvent e, String layer);
+    /** For a repeat that the second layer found: what differs from what was booked, or null. */
+    Future<String> difference(SqlConnection conn, NotifyEvent e);
   }
 
   /** Aborts the transaction (rollback) when a layer finds the event booked by someone else. */
   static final class SeenBefore extends RuntimeException {
-    final String layer;
+    final Layer layer;
 
-    SeenBefore(String layer) {
-      super(layer, null, false, false);
+    SeenBefore(Layer layer) {
+      super(layer.word, null, false, false);
       this.layer = layer;
     }
   }
@@ -73,7 +70,7 @@ final class BookingTransaction {
   }
 
   /** An insert whose duplicate-key error means "booked before, found by {@code layer}". */
-  static Future<RowSet<Row>> insert(SqlConnection conn, String sql, Tuple args, String layer) {
+  static Future<RowSet<Row>> insert(SqlConnection conn, String sql, Tuple args, Layer layer) {
     return conn.preparedQuery(sql).execute(args)
         .recover(err -> Future.failedFuture(DbErrors.isDuplicateKey(err) ? new SeenBefore(layer) : err));
   }
@@ -87,10 +84,10 @@ final class BookingTransaction {
     Future<RowSet<Row>> endReadView = conn.query("COMMIT").execute();
     return Future.all(precheck, endReadView).compose(done -> precheck).compose(booked -> {
       if (booked.size() > 0) {
-        return settle(conn, e, key, fingerprint, KEY, sameOrConflict(booked.iterator().next().getString(0),
+        return settle(conn, e, key, fingerprint, Layer.KEY, sameOrConflict(booked.iterator().next().getString(0),
             fingerprint, key), trace);
       }
-      Future<RowSet<Row>> keyRow = insert(conn, INSERT_KEY, Tuple.of(key, fingerprint), KEY);
+      Future<RowSet<Row>> keyRow = insert(conn, INSERT_KEY, Tuple.of(key, fingerprint), Layer.KEY);
       Future<BookingResult> written = writes.apply(conn, e, key);
       return Future.join(keyRow, written)
           .transform(all -> keyRow.failed() ? Future.<BookingResult>failedFuture(keyRow.cause()) : written)
@@ -100,11 +97,11 @@ final class BookingTransaction {
 
   /** After the rollback of an attempt that found the event booked by another transaction. */
   private static Future<BookingResult> repeat(SqlConnection conn, NotifyEvent e, String key, String fingerprint,
-      String layer, Trace trace, Writes writes) {
-    Future<String> difference = layer.equals(KEY)
+      Layer layer, Trace trace, Writes writes) {
+    Future<String> difference = layer == Layer.KEY
         ? conn.preparedQuery(SELECT_KEY_FINGERPRINT).execute(Tuple.of(key))
             .map(rows -> sameOrConflict(Rows.single(rows).getString(0), fingerprint, key))
-        : writes.difference(conn, e, layer);
+        : writes.difference(conn, e);
     return difference.compose(conflict -> settle(conn, e, key, fingerprint, layer, conflict, trace));
   }
 
@@ -115,9 +112,9 @@ final class BookingTransaction {
 
   /** Records a repeat in the current transaction: a duplicate, or a conflict (anomaly, booked nothing). */
   private static Future<BookingResult> settle(SqlConnection conn, NotifyEvent e, String key, String fingerprint,
-      String layer, String conflict, Trace trace) {
+      Layer layer, String conflict, Trace trace) {
     if (conflict == null) {
-      String detail = "already booked (found by " + layer + ")";
+      String detail = "already booked (found by " + layer.word + ")";
       return NotifyLog.record(conn, trace, Outcome.DUPLICATE.code(), key, detail)
           .map(new BookingResult(Outcome.DUPLICATE, detail));
     }

@@ -3,26 +3,65 @@ package paynotify.booking;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.sqlclient.Tuple;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import paynotify.booking.PaymentVerdict.OrderRow;
 import paynotify.channel.NotifyEvent;
 import paynotify.store.Database;
 import paynotify.store.NotifyLog;
 import paynotify.store.NotifyLog.Trace;
+import paynotify.store.RejectedLog;
 import paynotify.store.SqlQueries;
 
-/** Takes a verified event of any kind to where it is booked, and leaves its notify_log row. */
+/**
+ * What becomes of every request that reaches a notify endpoint, and the one owner of its trace in
+ * notify_log: a verified event is booked (its row written in the booking transaction, or alone for
+ * an event that books nothing), one that could not be booked leaves an error row, a refused request
+ * a bodiless row off the booking pool ({@link RejectedLog}). The HTTP side runs no SQL.
+ */
 public final class EventBooking {
+  private static final Logger LOG = LoggerFactory.getLogger(EventBooking.class);
+
   private final Database db;
+  private final RejectedLog rejected;
   private final BookingSettings settings;
   private final TransientRetry retry;
   private final BookingTransaction transaction;
   private final PaymentBooking payments = new PaymentBooking();
   private final RefundBooking refunds = new RefundBooking();
 
-  public EventBooking(Vertx vertx, Database db, BookingSettings settings) {
+  /** @param rejected where refused requests leave their trace, off the booking pool */
+  public EventBooking(Vertx vertx, Database db, RejectedLog rejected, BookingSettings settings) {
     this.db = db;
+    this.rejected = rejected;
     this.settings = settings;
     this.retry = new TransientRetry(vertx, settings.maxAttempts());
     this.transaction = new BookingTransaction(db, retry);
+  }
+
+  /** Whether bookings can run now (the /health check). */
+  public Future<Void> ping() {
+    return db.ping();
+  }
+
+  /**
+   * A request refused at verification ({@link Outcome#REJECTED}), or one our parsing did not foresee
+   * ({@link Outcome#ERROR}, with {@code bug}): its size, hash and prefix, never its body.
+   */
+  public void reject(Trace trace, Outcome outcome, String reason, Throwable bug) {
+    rejected.record(trace, outcome.code(), reason, bug);
+  }
+
+  /** A body that could not be read whole: a (rate-limited) log line, nothing to record. */
+  public void refuseUnread(String endpoint, String line) {
+    rejected.log(endpoint, line, null);
+  }
+
+  /** A verified event that was not booked (not known to be committed): its error row; the platform retries. */
+  public void failed(NotifyEvent event, Trace trace, Throwable err) {
+    NotifyLog.record(db, trace, Outcome.ERROR.code(), event.idempotencyKey(), err.toString())
+        .onFailure(e -> LOG.debug("notify_log not written either: {}", e.getMessage()));
   }
 
   public Future<BookingResult> book(NotifyEvent event, Trace trace) {
@@ -35,6 +74,18 @@ public final class EventBooking {
       case NONE -> logOnly(event, trace,
           new BookingResult(Outcome.IGNORED, "status " + event.channelStatus() + " books nothing"));
     };
+  }
+
+  /**
+   * What booking this payment would do now, read without writing (a repair's dry run): empty when
+   * its trade is booked already, else the verdict on its order.
+   */
+  public Future<Optional<PaymentVerdict>> plan(NotifyEvent payment) {
+    return db.inTransaction(conn -> conn.preparedQuery(SqlQueries.SELECT_PAYMENT)
+        .execute(Tuple.of(payment.channel(), payment.tradeNo()))
+        .compose(booked -> booked.size() > 0 ? Future.succeededFuture(Optional.<PaymentVerdict>empty())
+            : conn.preparedQuery(SqlQueries.SELECT_ORDER).execute(Tuple.of(payment.orderNo()))
+                .map(order -> Optional.of(PaymentVerdict.judge(OrderRow.of(order), payment)))));
   }
 
   /** A closed trade closes its order only while the order is unpaid. */

@@ -22,12 +22,10 @@ import paynotify.store.Anomalies.Anomaly;
  * anomaly, booked with the payment: the money is real). Only uk_trade_no finds a repeat here.
  */
 final class PaymentBooking implements BookingTransaction.Writes {
-  static final String TRADE = "trade";
-
   @Override
   public Future<BookingResult> apply(SqlConnection conn, NotifyEvent e, String key) {
     Future<RowSet<Row>> payment = BookingTransaction.insert(conn, INSERT_PAYMENT,
-        Tuple.of(e.channel(), e.tradeNo(), e.orderNo(), e.amountCents(), e.paidAt()), TRADE);
+        Tuple.of(e.channel(), e.tradeNo(), e.orderNo(), e.amountCents(), e.paidAt()), Layer.TRADE);
     Future<RowSet<Row>> order = conn.preparedQuery(MARK_ORDER_PAID)
         .execute(Tuple.of(e.paidAt(), e.channel(), e.tradeNo(), e.orderNo(), e.amountCents()));
     Future<RowSet<Row>> pendingRefunds = conn.preparedQuery(SETTLE_PENDING_REFUNDS)
@@ -35,7 +33,8 @@ final class PaymentBooking implements BookingTransaction.Writes {
     return Future.join(payment, order, pendingRefunds)
         .transform(all -> firstFailure(payment, order, pendingRefunds))
         .compose(v -> switch (order.result().rowCount()) {
-          case 1 -> Future.succeededFuture(new BookingResult(Outcome.PROCESSED, "order " + e.orderNo() + " unpaid -> paid"));
+          case 1 -> Future.succeededFuture(
+              new BookingResult(Outcome.PROCESSED, "order " + e.orderNo() + " unpaid -> paid"));
           case 0 -> judgeOrder(conn, e, key);
           default -> Future.failedFuture(new IllegalStateException("orders: " + order.result().rowCount()
               + " rows have order_no " + e.orderNo() + " and one payment would mark them all paid: rolled back;"
@@ -48,7 +47,7 @@ final class PaymentBooking implements BookingTransaction.Writes {
   }
 
   @Override
-  public Future<String> difference(SqlConnection conn, NotifyEvent e, String layer) {
+  public Future<String> difference(SqlConnection conn, NotifyEvent e) {
     return conn.preparedQuery(SELECT_PAYMENT).execute(Tuple.of(e.channel(), e.tradeNo())).map(rows -> {
       Row booked = Rows.single(rows);
       return booked.getString("order_no").equals(e.orderNo()) && booked.getLong("amount_cents") == e.amountCents()
@@ -74,10 +73,7 @@ final class PaymentBooking implements BookingTransaction.Writes {
    */
   private static Future<BookingResult> judgeOrder(SqlConnection conn, NotifyEvent e, String key) {
     return conn.preparedQuery(LOCK_ORDER).execute(Tuple.of(e.orderNo())).compose(rows -> {
-      Row r = Rows.first(rows);
-      OrderRow order = r == null ? null
-          : new OrderRow(r.getString("status"), r.getLong("amount_cents"), r.getString("channel"), r.getString("trade_no"));
-      PaymentVerdict verdict = PaymentVerdict.judge(order, e);
+      PaymentVerdict verdict = PaymentVerdict.judge(OrderRow.of(rows), e);
       if (!verdict.isAnomaly()) {
         return Future.succeededFuture(new BookingResult(Outcome.PROCESSED, verdict.detail()));
       }

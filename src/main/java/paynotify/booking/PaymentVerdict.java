@@ -1,19 +1,28 @@
 package paynotify.booking;
 
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.RowSet;
 import paynotify.channel.Money;
 import paynotify.channel.NotifyEvent;
 
 /**
- * Why a new payment (no payments row had its trade) could not move its order from unpaid to paid,
- * decided from the order row as it is now (locked while booking; as read, for a repair's dry run):
- * an anomaly a human must look at, or an order someone else already marked paid by this very trade
- * (the old notify.php during the cutover). Never a duplicate: only the payments row says that. The
+ * What a new payment (no payments row had its trade) does to its order, decided from the order row
+ * as it is now (locked while booking; as read, for a repair's dry run): it moves it from unpaid to
+ * paid, finds it already marked paid by this very trade (the old notify.php during the cutover), or
+ * is an anomaly a human must look at. Never a duplicate: only the payments row says that. The
  * payment itself is real money and is kept either way.
  */
 public record PaymentVerdict(AnomalyKind anomaly, String detail) {
 
   /** The order as read by {@code SELECT_ORDER} / {@code LOCK_ORDER}. */
-  public record OrderRow(String status, long amountCents, String channel, String tradeNo) {}
+  public record OrderRow(String status, long amountCents, String channel, String tradeNo) {
+    /** @return null when there is no row */
+    static OrderRow of(RowSet<Row> rows) {
+      Row r = Rows.first(rows);
+      return r == null ? null : new OrderRow(r.getString("status"), r.getLong("amount_cents"),
+          r.getString("channel"), r.getString("trade_no"));
+    }
+  }
 
   public boolean isAnomaly() {
     return anomaly != null;
@@ -26,9 +35,11 @@ public record PaymentVerdict(AnomalyKind anomaly, String detail) {
       return new PaymentVerdict(AnomalyKind.UNKNOWN_ORDER, paid + " for unknown order " + e.orderNo());
     }
     switch (order.status()) {
-      case "unpaid":
-        return new PaymentVerdict(AnomalyKind.AMOUNT_MISMATCH, paid + " but order " + e.orderNo() + " is for "
-            + Money.format(order.amountCents()) + ": order left unpaid");
+      case "unpaid": // MARK_ORDER_PAID's condition
+        return order.amountCents() == e.amountCents()
+            ? new PaymentVerdict(null, "order " + e.orderNo() + " unpaid -> paid")
+            : new PaymentVerdict(AnomalyKind.AMOUNT_MISMATCH, paid + " but order " + e.orderNo() + " is for "
+                + Money.format(order.amountCents()) + ": order left unpaid");
       case "paid":
       case "partially_refunded":
       case "refunded":

@@ -27,6 +27,7 @@ import paynotify.store.Database;
  */
 public final class PendingRefundCheck {
   private static final Logger LOG = LoggerFactory.getLogger(PendingRefundCheck.class);
+  private static final AnomalyKind STALE = AnomalyKind.REFUND_WITHOUT_PAYMENT;
   /** Trades settled per run: more wait for the next run. */
   static final int BATCH = 100;
 
@@ -58,7 +59,7 @@ public final class PendingRefundCheck {
           return settled;
         })
         .compose(settled -> db.inTransaction(conn -> conn.preparedQuery(FLAG_STALE_PENDING_REFUNDS)
-                .execute(Tuple.of(age.toSeconds())))
+                .execute(Tuple.of(STALE.code(), STALE.code(), age.toSeconds())))
             .map(flagged -> new Result(settled, flagged.rowCount())));
   }
 

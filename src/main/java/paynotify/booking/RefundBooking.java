@@ -16,8 +16,6 @@ import paynotify.channel.NotifyEvent;
  * else pending (待对账) until the payment's booking settles it, whichever comes first.
  */
 final class RefundBooking implements BookingTransaction.Writes {
-  static final String REFUND = "refund";
-
   @Override
   public Future<BookingResult> apply(SqlConnection conn, NotifyEvent e, String key) {
     NotifyEvent.Refund refund = e.refund();
@@ -25,7 +23,7 @@ final class RefundBooking implements BookingTransaction.Writes {
       Row payment = Rows.first(rows);
       Tuple refundRow = Tuple.of(e.channel(), e.refundScope(), refund.refundNo(), e.tradeNo(), e.orderNo(),
           e.amountCents(), refund.cumulative(), payment == null ? "pending" : "settled", refund.refundedAt());
-      return BookingTransaction.insert(conn, INSERT_REFUND, refundRow, REFUND).compose(inserted -> payment == null
+      return BookingTransaction.insert(conn, INSERT_REFUND, refundRow, Layer.REFUND).compose(inserted -> payment == null
           ? Future.succeededFuture(new BookingResult(Outcome.PROCESSED, "refund " + refund.refundNo()
               + " pending: trade " + e.tradeNo() + " is not booked yet (待对账); its payment will settle it"))
           : RefundSettlement.settle(conn, e.channel(), e.tradeNo(), payment.getString("order_no"),
@@ -34,7 +32,7 @@ final class RefundBooking implements BookingTransaction.Writes {
   }
 
   @Override
-  public Future<String> difference(SqlConnection conn, NotifyEvent e, String layer) {
+  public Future<String> difference(SqlConnection conn, NotifyEvent e) {
     Tuple id = Tuple.of(e.channel(), e.refundScope(), e.refund().refundNo());
     return conn.preparedQuery(SELECT_REFUND).execute(id).map(rows -> {
       Row booked = Rows.single(rows);

@@ -4,7 +4,7 @@ package paynotify.channel;
 public enum EventKind {
   /** The buyer paid: book it. */
   PAYMENT("pay"),
-  /** Money went back to the buyer (booked by a later issue; until then recorded as unhandled). */
+  /** Money went back to the buyer: a refund, booked against its trade's payment. */
   REFUND("refund"),
   /** An unpaid trade was closed by the platform. */
   CLOSE("close"),

@@ -25,11 +25,7 @@ import paynotify.channel.NotifyChannel.Reply;
 import paynotify.channel.NotifyEvent;
 import paynotify.channel.NotifyRequest;
 import paynotify.channel.RejectedNotification;
-import paynotify.store.Database;
-import paynotify.store.NotifyLog;
 import paynotify.store.NotifyLog.Trace;
-import paynotify.store.RejectedLog;
-import paynotify.store.SqlQueries;
 
 /**
  * The HTTP callback flow: read the raw body, let the channel verify it, book it, and answer the
@@ -42,9 +38,7 @@ public final class NotifyVerticle extends VerticleBase {
   private final HttpSettings settings;
   private final List<NotifyChannel> channels;
   private final Map<String, String> disabledChannels;
-  private final Database db;
   private final EventBooking booking;
-  private final RejectedLog rejected;
   private final Readiness readiness;
   private HttpServer server;
   /**
@@ -57,18 +51,15 @@ public final class NotifyVerticle extends VerticleBase {
   /**
    * @param channels         the configured channels
    * @param disabledChannels paths of known but unconfigured channels, with the config keys that enable them
-   * @param rejected         where refused requests leave their trace, off the booking pool
+   * @param booking          what becomes of each request, and its notify_log row
    * @param readiness        until ready, every notification and /health answer 503
    */
   public NotifyVerticle(HttpSettings settings, List<NotifyChannel> channels,
-      Map<String, String> disabledChannels, Database db, EventBooking booking, RejectedLog rejected,
-      Readiness readiness) {
+      Map<String, String> disabledChannels, EventBooking booking, Readiness readiness) {
     this.settings = settings;
     this.channels = channels;
     this.disabledChannels = disabledChannels;
-    this.db = db;
     this.booking = booking;
-    this.rejected = rejected;
     this.readiness = readiness;
   }
 
@@ -128,8 +119,8 @@ public final class NotifyVerticle extends VerticleBase {
 
     RawBody.read(ctx.request(), settings.maxBodyBytes()).onComplete(read -> {
       if (read.failed()) {
-        rejected.log(channel.endpoint(), channel.endpoint() + " notify from " + remote + " refused: "
-            + read.cause().getMessage(), null);
+        booking.refuseUnread(channel.endpoint(), channel.endpoint() + " notify from " + remote + " refused: "
+            + read.cause().getMessage());
         ctx.response().putHeader(HttpHeaders.CONNECTION, "close");
         boolean tooLarge = read.cause() instanceof RawBody.TooLarge;
         reply(ctx, channel.failure(tooLarge ? 413 : 400, tooLarge ? "body too large" : "unreadable body"));
@@ -142,11 +133,11 @@ public final class NotifyVerticle extends VerticleBase {
       try {
         event = channel.verify(request);
       } catch (RejectedNotification r) {
-        rejected.record(trace, Outcome.REJECTED.code(), r.reason() + ": " + r.getMessage(), null);
+        booking.reject(trace, Outcome.REJECTED, r.reason() + ": " + r.getMessage(), null);
         reply(ctx, channel.failure(r.status(), r.reason().name().toLowerCase()));
         return;
       } catch (RuntimeException bug) { // input our parsing did not foresee: refuse it, say so, keep serving
-        rejected.record(trace, Outcome.ERROR.code(), "unreadable: " + bug, bug);
+        booking.reject(trace, Outcome.ERROR, "unreadable: " + bug, bug);
         reply(ctx, channel.failure(500, "internal error"));
         return;
       }
@@ -176,8 +167,7 @@ public final class NotifyVerticle extends VerticleBase {
   private void fail(RoutingContext ctx, NotifyChannel channel, NotifyEvent event, Trace trace, Throwable err) {
     LOG.error("{} {} not booked, replied failure so the platform retries: {}", channel.endpoint(),
         event.idempotencyKey(), err.toString());
-    NotifyLog.record(db, trace, Outcome.ERROR.code(), event.idempotencyKey(), err.toString())
-        .onFailure(e -> LOG.debug("notify_log not written either: {}", e.getMessage()));
+    booking.failed(event, trace, err);
     reply(ctx, channel.failure(503, "not booked, retry later"));
   }
 
@@ -193,7 +183,7 @@ public final class NotifyVerticle extends VerticleBase {
           .end("{\"status\":\"waiting for the database\"}");
       return;
     }
-    db.inTransaction(conn -> conn.query(SqlQueries.PING).execute()).timeout(2, TimeUnit.SECONDS).onComplete(ping -> {
+    booking.ping().timeout(2, TimeUnit.SECONDS).onComplete(ping -> {
       int status = ping.succeeded() ? 200 : 503;
       String body = ping.succeeded() ? "{\"status\":\"ok\"}"
           : "{\"status\":\"database unavailable\"}";

@@ -59,18 +59,18 @@ final class BillSide {
   }
 
   private void record(BillRow row, String localOrderNo, Long localCents, boolean orderKnown) throws SQLException {
-    Reconciliation.bind(insert, row.line(), row.tradeNo(), row.orderNo(), row.amountCents(), localOrderNo, localCents,
+    ReconcileSql.bind(insert, row.line(), row.tradeNo(), row.orderNo(), row.amountCents(), localOrderNo, localCents,
         Timestamp.valueOf(row.at()), orderKnown);
   }
 
   private Map<String, Booked> booked(List<BillRow> payments) throws SQLException {
-    if (payments.size() != Reconciliation.BATCH) {
+    if (payments.size() != ReconcileSql.BATCH) {
       try (PreparedStatement oneOff = conn.prepareStatement(ReconcileSql.bookedTrades(payments.size()))) {
         return booked(oneOff, payments);
       }
     }
     if (fullBatch == null) {
-      fullBatch = conn.prepareStatement(ReconcileSql.bookedTrades(Reconciliation.BATCH));
+      fullBatch = conn.prepareStatement(ReconcileSql.bookedTrades(ReconcileSql.BATCH));
     }
     return booked(fullBatch, payments);
   }

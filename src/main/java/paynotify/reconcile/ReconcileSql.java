@@ -1,8 +1,27 @@
 package paynotify.reconcile;
 
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+
 /** The statements of reconciliation and of the duplicate audit, read together as SQL. */
 final class ReconcileSql {
   private ReconcileSql() {}
+
+  /** Rows per batch: bill rows inserted, trade ids looked up, rows fetched. */
+  static final int BATCH = 1000;
+
+  /** Binds {@code values} in order and adds the row to the statement's batch. */
+  static void bind(PreparedStatement insert, Object... values) throws SQLException {
+    set(insert, values);
+    insert.addBatch();
+  }
+
+  /** Binds {@code values} in order. */
+  static void set(PreparedStatement statement, Object... values) throws SQLException {
+    for (int i = 0; i < values.length; i++) {
+      statement.setObject(i + 1, values[i]);
+    }
+  }
 
   // The bill's trade ids, in the session only (the database, not this process, holds a large
   // bill); the key is the whole row, so a million of them load fast. A trade listed twice is kept once.

@@ -26,7 +26,6 @@ import paynotify.reconcile.Finding.Kind;
  * bill is known complete, then stream out.
  */
 public final class Reconciliation {
-  static final int BATCH = 1000;
   private static final List<BillRow> END = List.of();
 
   /** Receives findings one by one. */
@@ -152,7 +151,7 @@ public final class Reconciliation {
       s.execute("DROP TEMPORARY TABLE IF EXISTS audit_trades, audit_orders");
       for (String candidates : List.of(trades, orders)) {
         try (PreparedStatement create = on.prepareStatement(candidates)) {
-          set(create, scope);
+          ReconcileSql.set(create, scope);
           create.execute();
         }
       }
@@ -165,12 +164,12 @@ public final class Reconciliation {
   /** The parser's thread: every batch goes to both consumers, then END (also after a failure). */
   private static Bill.Summary parse(Bill bill, LongConsumer progress, BlockingQueue<List<BillRow>> toInsert,
       BlockingQueue<List<BillRow>> toLookUp) {
-    List<BillRow> batch = new ArrayList<>(BATCH);
+    List<BillRow> batch = new ArrayList<>(ReconcileSql.BATCH);
     long[] rows = {0};
     try {
       Bill.Summary summary = bill.read(row -> {
         batch.add(row);
-        if (batch.size() == BATCH) {
+        if (batch.size() == ReconcileSql.BATCH) {
           List<BillRow> full = List.copyOf(batch);
           put(toInsert, full);
           put(toLookUp, full);
@@ -222,25 +221,14 @@ public final class Reconciliation {
     }
     for (BillRow row : batch) {
       if (row.refund()) {
-        bind(insertRefund, row.refundNo(), row.outRefundNo(), row.tradeNo(), row.orderNo(), row.amountCents(),
-            Timestamp.valueOf(row.at()), row.line());
+        ReconcileSql.bind(insertRefund, row.refundNo(), row.outRefundNo(), row.tradeNo(), row.orderNo(),
+            row.amountCents(), Timestamp.valueOf(row.at()), row.line());
       } else {
-        bind(insertTrade, row.tradeNo());
+        ReconcileSql.bind(insertTrade, row.tradeNo());
       }
     }
     insertTrade.executeBatch();
     insertRefund.executeBatch();
-  }
-
-  static void bind(PreparedStatement insert, Object... values) throws SQLException {
-    set(insert, values);
-    insert.addBatch();
-  }
-
-  private static void set(PreparedStatement statement, Object... values) throws SQLException {
-    for (int i = 0; i < values.length; i++) {
-      statement.setObject(i + 1, values[i]);
-    }
   }
 
   private static Bill.Summary result(CompletableFuture<Bill.Summary> parsed) throws BillFormatException {
@@ -278,8 +266,8 @@ public final class Reconciliation {
   private void each(Connection on, String step, String sql, FindingSink sink, RowMapper mapper, Object... args)
       throws SQLException, IOException {
     try (PreparedStatement query = on.prepareStatement(sql)) {
-      set(query, args);
-      query.setFetchSize(BATCH);
+      ReconcileSql.set(query, args);
+      query.setFetchSize(ReconcileSql.BATCH);
       try (ResultSet rs = query.executeQuery()) {
         while (rs.next()) {
           sink.accept(mapper.map(rs));

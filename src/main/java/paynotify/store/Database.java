@@ -122,6 +122,11 @@ public final class Database {
     });
   }
 
+  /** Whether the database answers now: one round trip on a pooled session. */
+  public Future<Void> ping() {
+    return inTransaction(conn -> conn.query(SqlQueries.PING).execute()).mapEmpty();
+  }
+
   public Future<Void> close() {
     return pool.close();
   }

@@ -12,15 +12,20 @@ public final class NotifyLog {
 
   private NotifyLog() {}
 
-  /** Where a notification came from and what it carried. */
-  public record Trace(String channel, String remoteAddress, Buffer body) {}
+  /**
+   * Where a notification came from and what it carried.
+   *
+   * @param endpoint the path it came in by ({@code alipay}, {@code wechat_v2}, ...): notify_log.channel
+   *                 holds this, payments and refunds the platform
+   */
+  public record Trace(String endpoint, String remoteAddress, Buffer body) {}
 
   /** Writes the row in the caller's transaction (it commits with the booking, or not at all). */
   public static Future<Void> record(SqlConnection conn, Trace trace, String outcome, String idemKey, String detail) {
     Buffer body = trace.body();
     Buffer stored = body.length() > MAX_STORED_BODY ? body.slice(0, MAX_STORED_BODY) : body;
     return conn.preparedQuery(SqlQueries.INSERT_NOTIFY_LOG)
-        .execute(Tuple.of(trace.channel(), trace.remoteAddress(), outcome, idemKey, bounded(detail),
+        .execute(Tuple.of(trace.endpoint(), trace.remoteAddress(), outcome, idemKey, bounded(detail),
             body.length(), stored))
         .mapEmpty();
   }

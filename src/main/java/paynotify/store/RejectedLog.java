@@ -54,7 +54,7 @@ public final class RejectedLog {
   private final long reportTimer;
 
   /** One row of notify_log, without the body. */
-  private record Row(String channel, String remote, String outcome, String detail, int bodyBytes, String sha256,
+  private record Row(String endpoint, String remote, String outcome, String detail, int bodyBytes, String sha256,
       String prefix) {}
 
   /**
@@ -76,10 +76,10 @@ public final class RejectedLog {
    * @param cause a bug in our parsing (logged as an error, with its stack), or null
    */
   public void record(Trace trace, String outcome, String detail, Throwable cause) {
-    log(trace.channel(), trace.channel() + " notify from " + trace.remoteAddress() + " " + outcome + ": " + detail,
+    log(trace.endpoint(), trace.endpoint() + " notify from " + trace.remoteAddress() + " " + outcome + ": " + detail,
         cause);
     Buffer body = trace.body();
-    Row row = new Row(trace.channel(), trace.remoteAddress(), outcome, NotifyLog.bounded(detail), body.length(),
+    Row row = new Row(trace.endpoint(), trace.remoteAddress(), outcome, NotifyLog.bounded(detail), body.length(),
         sha256(body), printablePrefix(body));
     if (!queue.offer(row)) {
       dropped.increment();
@@ -133,7 +133,7 @@ public final class RejectedLog {
         + String.join(", ", Collections.nCopies(batch.size(), SqlQueries.REJECTED_NOTIFY_LOG_ROW));
     Tuple params = Tuple.tuple();
     for (Row r : batch) {
-      params.addString(r.channel()).addString(r.remote()).addString(r.outcome()).addString(r.detail())
+      params.addString(r.endpoint()).addString(r.remote()).addString(r.outcome()).addString(r.detail())
           .addInteger(r.bodyBytes()).addString(r.sha256()).addString(r.prefix());
     }
     db.inTransaction(conn -> conn.preparedQuery(sql).execute(params)).onComplete(done -> {

@@ -73,11 +73,12 @@ public final class SqlQueries {
           + " WHERE r.status = 'pending' LIMIT ?";
 
   // A refund still waiting for its payment after the retention: the payment was lost (or never was).
+  // Binds: the anomaly kind (twice: kind and dedupe key), the retention in seconds.
   public static final String FLAG_STALE_PENDING_REFUNDS =
       "INSERT INTO anomalies (kind, channel, order_no, trade_no, amount_cents, detail, dedupe_key)"
-          + " SELECT 'refund_without_payment', channel, order_no, trade_no, amount_cents,"
+          + " SELECT ?, channel, order_no, trade_no, amount_cents,"
           + " CONCAT('refund ', refund_no, ' of trade ', trade_no, ' still waits for its payment: check the bill'),"
-          + " CONCAT_WS(':', 'refund_without_payment', channel, NULLIF(refund_scope, ''), refund_no)"
+          + " CONCAT_WS(':', ?, channel, NULLIF(refund_scope, ''), refund_no)"
           + " FROM refunds WHERE status = 'pending' AND created_at < NOW(3) - INTERVAL ? SECOND"
           + " AND NOT EXISTS (SELECT 1 FROM payments p"
           + "   WHERE p.channel = refunds.channel AND p.trade_no = refunds.trade_no)"
