@@ -126,14 +126,13 @@ public record Channels(List<NotifyChannel> enabled, Map<String, String> disabled
     String text = k.inlineOrFile("key");
     require(k, "key_file", text);
     if (text.contains("BEGIN CERTIFICATE")) {
-      X509Certificate cert;
       try {
-        cert = PublicKeys.parseCertificate(text);
+        X509Certificate cert = PublicKeys.parseCertificate(text);
+        String serial = cert.getSerialNumber().toString(16).toUpperCase(Locale.ROOT);
+        return Map.entry(k.string("id", serial), cert.getPublicKey());
       } catch (IllegalArgumentException e) {
         throw k.error(keyName(k, "key"), e.getMessage());
       }
-      String serial = cert.getSerialNumber().toString(16).toUpperCase(Locale.ROOT);
-      return Map.entry(k.string("id", serial), cert.getPublicKey());
     }
     String id = k.string("id");
     require(k, "id", id);

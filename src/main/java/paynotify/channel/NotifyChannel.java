@@ -7,10 +7,7 @@ package paynotify.channel;
  */
 public interface NotifyChannel {
 
-  /**
-   * The endpoint's name in notify_log (its channel column) and in the log, e.g. {@code alipay},
-   * {@code wechat_v3}; not the {@link Platform} its bookings are stored under.
-   */
+  /** The endpoint's name in notify_log.channel and in the log, e.g. {@code wechat_v3}; not its {@link Platform}. */
   String endpoint();
 
   /** Where the platform sends notifications, e.g. {@code /notify/wechat/v3}. */

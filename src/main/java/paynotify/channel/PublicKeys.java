@@ -11,10 +11,7 @@ import java.security.interfaces.RSAPublicKey;
 import java.security.spec.X509EncodedKeySpec;
 import java.util.Base64;
 
-/**
- * Reads the RSA public keys that platforms hand out: PEM, or the bare base64 Alipay shows; and the
- * X.509 certificates that carry WeChat Pay's platform keys.
- */
+/** Reads the RSA public keys (PEM, or the bare base64 Alipay shows) and certificates that platforms hand out. */
 public final class PublicKeys {
   private PublicKeys() {}
 

@@ -75,19 +75,13 @@ public final class Signatures {
    * @return true only for a well-formed signature of {@code content} made with {@code key}'s pair
    */
   public static boolean verifyRsa(PublicKey key, String algorithm, byte[] content, String base64Signature) {
-    byte[] signature;
-    try {
-      signature = Base64.getDecoder().decode(base64Signature);
-    } catch (IllegalArgumentException e) {
-      return false;
-    }
     try {
       Signature verifier = Signature.getInstance(algorithm);
       verifier.initVerify(key);
       verifier.update(content);
-      return verifier.verify(signature);
-    } catch (GeneralSecurityException e) {
-      return false; // a signature of the wrong length or encoding: not the platform's
+      return verifier.verify(Base64.getDecoder().decode(base64Signature));
+    } catch (GeneralSecurityException | IllegalArgumentException e) {
+      return false; // not base64, or a signature of the wrong length or encoding: not the platform's
     }
   }
 }

@@ -7,10 +7,10 @@ import java.nio.charset.StandardCharsets;
 import java.security.PublicKey;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import paynotify.channel.Ids;
 import paynotify.channel.RejectedNotification;
 import paynotify.channel.RejectedNotification.Reason;
@@ -22,9 +22,9 @@ import paynotify.channel.Signatures;
  * that {@code Wechatpay-Serial} names. Verify only: signing needs WeChat's private key.
  */
 public final class WechatV3Signature {
-  static final String SIGNATURE_TYPE = "WECHATPAY2-SHA256-RSA2048";
+  private static final String SIGNATURE_TYPE = "WECHATPAY2-SHA256-RSA2048";
   /** WeChat sends these on purpose to check that forged signatures are refused. */
-  static final String PROBE_PREFIX = "WECHATPAY/SIGNTEST/";
+  private static final String PROBE_PREFIX = "WECHATPAY/SIGNTEST/";
   /** A certificate serial: at most 20 bytes (RFC 5280), with a sign byte. */
   private static final Pattern HEX_SERIAL = Pattern.compile("[0-9A-Fa-f]{1,42}");
 
@@ -38,13 +38,8 @@ public final class WechatV3Signature {
    *                     the original timestamp; replays are harmless, booking is idempotent)
    */
   WechatV3Signature(Map<String, PublicKey> platformKeys, Duration window, Clock clock) {
-    Map<String, PublicKey> byKeyId = new HashMap<>();
-    platformKeys.forEach((id, key) -> {
-      if (byKeyId.put(keyId(id), key) != null) {
-        throw new IllegalArgumentException("platform key " + id + " is listed twice");
-      }
-    });
-    this.platformKeys = Map.copyOf(byKeyId);
+    this.platformKeys = platformKeys.entrySet().stream() // a key listed twice: IllegalStateException
+        .collect(Collectors.toUnmodifiableMap(k -> keyId(k.getKey()), Map.Entry::getValue));
     this.window = window;
     this.clock = clock;
   }
