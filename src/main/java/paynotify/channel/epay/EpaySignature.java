@@ -22,7 +22,7 @@ public final class EpaySignature {
     this.key = key;
   }
 
-  /** The sign of {@code params}: for tests and tools that play the platform. */
+  /** The sign of {@code params}, as the platform computes it (tests play the platform with it). */
   public String sign(Map<String, String> params) {
     String content = Signatures.sortedContent(params, Set.of("sign", "sign_type"),
         value -> value.chars().allMatch(c -> PHP_TRIM.indexOf(c) >= 0));

@@ -34,7 +34,7 @@ public final class WechatV2Signature {
     this.signType = signType;
   }
 
-  /** The sign of {@code fields}: for tests and tools that play the platform. */
+  /** The sign of {@code fields}, as the platform computes it. */
   String sign(Map<String, String> fields) {
     String content = Signatures.sortedContent(fields, Set.of("sign"), String::isEmpty, "key=" + apiKey);
     byte[] digest = signType.equals(HMAC_SHA256) ? Signatures.hmacSha256(apiKey, content) : Signatures.md5(content);
