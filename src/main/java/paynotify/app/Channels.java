@@ -2,10 +2,7 @@ package paynotify.app;
 
 import java.nio.charset.StandardCharsets;
 import java.security.PublicKey;
-import java.security.cert.CertificateException;
-import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
-import java.io.ByteArrayInputStream;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,7 +18,9 @@ import paynotify.channel.alipay.AlipayChannel;
 import paynotify.channel.alipay.AlipaySignature;
 import paynotify.channel.epay.EpayChannel;
 import paynotify.channel.wechat.WechatV2Channel;
+import paynotify.channel.wechat.WechatV2Signature;
 import paynotify.channel.wechat.WechatV3Channel;
+import paynotify.channel.wechat.WechatV3Signature;
 
 /**
  * The notify channels, built from the configuration. A channel runs only when its section is
@@ -87,7 +86,7 @@ public record Channels(List<NotifyChannel> enabled, Map<String, String> disabled
       throw c.error(keyName(c, "wechat_v2.api_key"), "the API key (API密钥) has 32 characters, this has " + apiKey.length());
     }
     String signType = c.string("wechat_v2.sign_type", "MD5");
-    if (!WechatV2Channel.SIGN_TYPES.contains(signType)) {
+    if (!WechatV2Signature.SIGN_TYPES.contains(signType)) {
       throw c.error("wechat_v2.sign_type", "'" + signType + "' is not MD5 or HMAC-SHA256");
     }
     return new WechatV2Channel(apiKey, signType, appId, mchId);
@@ -114,7 +113,7 @@ public record Channels(List<NotifyChannel> enabled, Map<String, String> disabled
     Map<String, PublicKey> byId = new LinkedHashMap<>();
     for (ConfigReader k : keys) {
       Map.Entry<String, PublicKey> key = platformKey(k);
-      if (byId.put(WechatV3Channel.keyId(key.getKey()), key.getValue()) != null) {
+      if (byId.put(WechatV3Signature.keyId(key.getKey()), key.getValue()) != null) {
         throw k.error("id", "'" + key.getKey() + "' is listed twice");
       }
     }
@@ -128,12 +127,11 @@ public record Channels(List<NotifyChannel> enabled, Map<String, String> disabled
     require(k, "key_file", text);
     if (text.contains("BEGIN CERTIFICATE")) {
       try {
-        X509Certificate cert = (X509Certificate) CertificateFactory.getInstance("X.509")
-            .generateCertificate(new ByteArrayInputStream(text.getBytes(StandardCharsets.US_ASCII)));
+        X509Certificate cert = PublicKeys.parseCertificate(text);
         String serial = cert.getSerialNumber().toString(16).toUpperCase(Locale.ROOT);
         return Map.entry(k.string("id", serial), cert.getPublicKey());
-      } catch (CertificateException e) {
-        throw k.error(keyName(k, "key"), "not a readable X.509 certificate: " + e.getMessage());
+      } catch (IllegalArgumentException e) {
+        throw k.error(keyName(k, "key"), e.getMessage());
       }
     }
     String id = k.string("id");

@@ -3,7 +3,10 @@ package paynotify.channel;
 import java.util.Map;
 import java.util.regex.Pattern;
 
-/** Checks on the identifiers that idempotency depends on: present, bounded, unambiguous. */
+/**
+ * Checks on the identifiers a notification carries: those idempotency depends on (present, bounded,
+ * unambiguous) and the merchant's own.
+ */
 public final class Ids {
   // Printable ASCII without spaces: no padding or look-alike characters in a unique key.
   private static final Pattern ID = Pattern.compile("[\\x21-\\x7E]{1,64}");
@@ -21,6 +24,15 @@ public final class Ids {
           field + " must be 1-64 printable ASCII characters without spaces: '" + printable(value) + "'");
     }
     return value;
+  }
+
+  /** A merchant id of the notification ({@code field}) must be the configured one ({@code configKey}). */
+  public static void requireMerchant(String field, String got, String expected, String configKey)
+      throws RejectedNotification {
+    if (!expected.equals(got)) {
+      throw new RejectedNotification(RejectedNotification.Reason.WRONG_MERCHANT,
+          field + " '" + printable(got) + "' is not the configured " + configKey);
+    }
   }
 
   /** A short, log-safe rendering of untrusted input. */

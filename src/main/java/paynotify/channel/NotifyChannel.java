@@ -7,7 +7,7 @@ package paynotify.channel;
  */
 public interface NotifyChannel {
 
-  /** The endpoint's name in notify_log and in the log, e.g. {@code alipay}, {@code wechat_v3}. */
+  /** The endpoint's name in notify_log.channel and in the log, e.g. {@code wechat_v3}; not its {@link Platform}. */
   String endpoint();
 
   /** Where the platform sends notifications, e.g. {@code /notify/wechat/v3}. */

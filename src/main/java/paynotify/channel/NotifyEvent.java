@@ -5,8 +5,7 @@ import java.time.LocalDateTime;
 /**
  * A verified notification, normalised: what every channel hands to booking.
  *
- * @param channel       the platform, as stored with the booking: {@code alipay}, {@code wechat}
- *                      (API v2 and v3 share one trade id space), {@code epay}
+ * @param channel       the {@link Platform#code()}, as stored with the booking (payments.channel)
  * @param kind          what the notification asks of us
  * @param orderNo       the site's order number (out_trade_no)
  * @param tradeNo       the platform's trade id (null only for events that book nothing)
@@ -56,7 +55,7 @@ public record NotifyEvent(
   }
 
   /**
-   * Business-level key ({@code channel:pay:<trade>}, {@code channel:refund:[<trade>:]<refund id>}):
+   * Business-level key ({@code <platform>:pay:<trade>}, {@code <platform>:refund:[<trade>:]<refund id>}):
    * retries are re-signed with new timestamps, but keep this. Null without a trade id.
    */
   public String idempotencyKey() {

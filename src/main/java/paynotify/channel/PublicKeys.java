@@ -1,12 +1,17 @@
 package paynotify.channel;
 
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
+import java.security.cert.CertificateException;
+import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
 import java.security.interfaces.RSAPublicKey;
 import java.security.spec.X509EncodedKeySpec;
 import java.util.Base64;
 
-/** Reads the RSA public keys that platforms hand out: PEM, or the bare base64 Alipay shows. */
+/** Reads the RSA public keys (PEM, or the bare base64 Alipay shows) and certificates that platforms hand out. */
 public final class PublicKeys {
   private PublicKeys() {}
 
@@ -44,5 +49,19 @@ public final class PublicKeys {
           "RSA key has " + rsa.getModulus().bitLength() + " bits; at least 2048 expected");
     }
     return rsa;
+  }
+
+  /**
+   * Parses a PEM X.509 certificate.
+   *
+   * @throws IllegalArgumentException with a message an operator can act on
+   */
+  public static X509Certificate parseCertificate(String pem) {
+    try {
+      return (X509Certificate) CertificateFactory.getInstance("X.509")
+          .generateCertificate(new ByteArrayInputStream(pem.getBytes(StandardCharsets.US_ASCII)));
+    } catch (CertificateException e) {
+      throw new IllegalArgumentException("not a readable X.509 certificate: " + e.getMessage());
+    }
   }
 }

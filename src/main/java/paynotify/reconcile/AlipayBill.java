@@ -19,7 +19,7 @@ import java.util.zip.ZipException;
 import java.util.zip.ZipInputStream;
 import org.apache.commons.csv.CSVParser;
 import org.apache.commons.csv.CSVRecord;
-import paynotify.channel.alipay.AlipayChannel;
+import paynotify.channel.Platform;
 
 /**
  * Alipay's trade bill as downloaded: a zip whose entry names and content are GBK, holding
@@ -49,7 +49,7 @@ public final class AlipayBill implements Bill {
 
   @Override
   public String channel() {
-    return AlipayChannel.NAME;
+    return Platform.ALIPAY.code();
   }
 
   @Override

@@ -16,7 +16,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.commons.csv.CSVParser;
 import org.apache.commons.csv.CSVRecord;
-import paynotify.channel.wechat.WechatV2Channel;
+import paynotify.channel.Platform;
 
 /**
  * WeChat Pay's trade bill (type ALL): UTF-8 (a BOM may lead), every data value prefixed with one
@@ -52,7 +52,7 @@ public final class WechatBill implements Bill {
 
   @Override
   public String channel() {
-    return WechatV2Channel.PLATFORM;
+    return Platform.WECHAT.code();
   }
 
   @Override

@@ -2,16 +2,14 @@ package paynotify.testsupport;
 
 import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.TreeMap;
+import paynotify.channel.epay.EpaySignature;
 
 /**
  * Epay notifications as the reference platform (彩虹易支付) sends them: a GET query built like
- * PHP's http_build_query, signed by the rule of its Payment.php (written again here, from the
- * vectors' description, so that the service is not checked against its own code).
+ * PHP's http_build_query, signed by {@link EpaySignature} (the shared vectors, signed by the
+ * reference implementation, check that rule against the platform's).
  */
 public final class EpayNotifications {
   public static final JsonObject VECTORS = Vectors.load("epay");
@@ -34,17 +32,10 @@ public final class EpayNotifications {
     return p;
   }
 
-  /** md5(ksorted non-empty k=v pairs joined with & . key), then sign and sign_type appended. */
-  public static Map<String, String> signed(Map<String, String> params, String key) throws Exception {
-    StringBuilder content = new StringBuilder();
-    new TreeMap<>(params).forEach((k, v) -> {
-      if (!v.trim().isEmpty()) {
-        content.append(content.length() == 0 ? "" : "&").append(k).append('=').append(v);
-      }
-    });
+  /** Signed with {@code key}: sign and sign_type appended. */
+  public static Map<String, String> signed(Map<String, String> params, String key) {
     Map<String, String> signed = new LinkedHashMap<>(params);
-    signed.put("sign", HexFormat.of().formatHex(
-        MessageDigest.getInstance("MD5").digest((content + key).getBytes(StandardCharsets.UTF_8))));
+    signed.put("sign", new EpaySignature(key).sign(params));
     signed.put("sign_type", "MD5");
     return signed;
   }

@@ -13,8 +13,8 @@ import paynotify.channel.Money;
 import paynotify.channel.NotifyEvent;
 import paynotify.channel.NotifyRequest;
 import paynotify.channel.PlainTextReplies;
+import paynotify.channel.Platform;
 import paynotify.channel.PlatformTime;
-import paynotify.channel.RejectedNotification.Reason;
 import paynotify.channel.RejectedNotification;
 
 /**
@@ -22,8 +22,6 @@ import paynotify.channel.RejectedNotification;
  * Parsed once in the charset the notification names, verified, then normalised.
  */
 public final class AlipayChannel implements PlainTextReplies {
-  public static final String NAME = "alipay";
-
   private static final Set<String> CHARSETS = Set.of("utf-8", "gbk", "gb2312", "gb18030");
 
   private final AlipaySignature signature;
@@ -39,7 +37,7 @@ public final class AlipayChannel implements PlainTextReplies {
 
   @Override
   public String endpoint() {
-    return NAME;
+    return "alipay";
   }
 
   @Override
@@ -53,17 +51,10 @@ public final class AlipayChannel implements PlainTextReplies {
     Charset charset = charsetOf(body);
     Map<String, String> params = FormBody.decode(body, charset);
 
-    String sign = params.get("sign");
-    if (sign == null || sign.isBlank()) {
-      throw new RejectedNotification(Reason.MISSING_SIGNATURE, "no sign parameter");
-    }
-    if (!signature.verify(params, sign, charset)) {
-      throw new RejectedNotification(Reason.BAD_SIGNATURE,
-          "signature does not verify with the configured Alipay public key (alipay.public_key_file)");
-    }
-    requireMerchant(params, "app_id", appId, "alipay.app_id");
+    signature.verify(params, charset);
+    Ids.requireMerchant("app_id", params.get("app_id"), appId, "alipay.app_id");
     if (sellerId != null) {
-      requireMerchant(params, "seller_id", sellerId, "alipay.seller_id");
+      Ids.requireMerchant("seller_id", params.get("seller_id"), sellerId, "alipay.seller_id");
     }
 
     String orderNo = Ids.require(params, "out_trade_no");
@@ -75,7 +66,7 @@ public final class AlipayChannel implements PlainTextReplies {
       return refund(params, orderNo, tradeNo, status);
     }
     LocalDateTime paidAt = kind == EventKind.PAYMENT ? paidAt(params) : null;
-    return new NotifyEvent(NAME, kind, orderNo, tradeNo, totalCents, paidAt, status);
+    return new NotifyEvent(Platform.ALIPAY.code(), kind, orderNo, tradeNo, totalCents, paidAt, status);
   }
 
   /**
@@ -88,8 +79,9 @@ public final class AlipayChannel implements PlainTextReplies {
     String refundNo = params.getOrDefault("out_biz_no", "").isEmpty()
         ? Ids.require(Map.of("refund", tradeNo + "#" + refunded), "refund")
         : Ids.require(params, "out_biz_no");
-    return NotifyEvent.refund(NAME, orderNo, tradeNo, refunded, status, new NotifyEvent.Refund(refundNo,
-        NotifyEvent.Scope.TRADE, true, PlatformTime.parseOrNull(params.get("gmt_refund"))));
+    return NotifyEvent.refund(Platform.ALIPAY.code(), orderNo, tradeNo, refunded, status,
+        new NotifyEvent.Refund(refundNo, NotifyEvent.Scope.TRADE, true,
+            PlatformTime.parseOrNull(params.get("gmt_refund"))));
   }
 
   /**
@@ -118,15 +110,6 @@ public final class AlipayChannel implements PlainTextReplies {
   private static LocalDateTime paidAt(Map<String, String> params) throws RejectedNotification {
     String field = params.containsKey("gmt_payment") ? "gmt_payment" : "notify_time";
     return PlatformTime.paidAt(field, params.get(field), PlatformTime.Form.DASHED);
-  }
-
-  private static void requireMerchant(Map<String, String> params, String field, String expected, String configKey)
-      throws RejectedNotification {
-    String got = params.get(field);
-    if (!expected.equals(got)) {
-      throw new RejectedNotification(Reason.WRONG_MERCHANT,
-          field + " '" + Ids.printable(got) + "' is not the configured " + configKey);
-    }
   }
 
   private static Charset charsetOf(byte[] body) throws RejectedNotification {

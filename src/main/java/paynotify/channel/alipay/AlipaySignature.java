@@ -3,8 +3,10 @@ package paynotify.channel.alipay;
 import java.nio.charset.Charset;
 import java.security.PublicKey;
 import java.util.Map;
-import java.util.TreeMap;
-import paynotify.channel.RsaSignatures;
+import java.util.Set;
+import paynotify.channel.RejectedNotification;
+import paynotify.channel.RejectedNotification.Reason;
+import paynotify.channel.Signatures;
 
 /**
  * Alipay's notify signature, as {@code AlipaySignature.rsaCheckV1} in alipay-sdk-java checks it.
@@ -33,28 +35,20 @@ public final class AlipaySignature {
     this.algorithm = algorithm;
   }
 
-  /**
-   * The signed content (SDK {@code getSignCheckContentV1}): every parameter but {@code sign} and
-   * {@code sign_type}, blank values dropped, sorted by name, {@code k=v} joined with {@code &},
-   * values exactly as decoded (never re-encoded or trimmed).
-   */
+  /** The signed content (SDK {@code getSignCheckContentV1}): all but sign and sign_type, blank values dropped. */
   static String signContent(Map<String, String> params) {
-    StringBuilder content = new StringBuilder();
-    for (Map.Entry<String, String> p : new TreeMap<>(params).entrySet()) {
-      String name = p.getKey();
-      if (name.equals("sign") || name.equals("sign_type") || p.getValue().isBlank()) {
-        continue;
-      }
-      if (content.length() > 0) {
-        content.append('&');
-      }
-      content.append(name).append('=').append(p.getValue());
-    }
-    return content.toString();
+    return Signatures.sortedContent(params, Set.of("sign", "sign_type"), String::isBlank);
   }
 
-  /** True when {@code sign} is a valid signature of the parameters in {@code charset}. */
-  public boolean verify(Map<String, String> params, String sign, Charset charset) {
-    return RsaSignatures.verify(alipayPublicKey, algorithm.jca, signContent(params).getBytes(charset), sign);
+  /** Passes when {@code sign} is a valid signature of the parameters, encoded in {@code charset}. */
+  public void verify(Map<String, String> params, Charset charset) throws RejectedNotification {
+    String sign = params.get("sign");
+    if (sign == null || sign.isBlank()) {
+      throw new RejectedNotification(Reason.MISSING_SIGNATURE, "no sign parameter");
+    }
+    if (!Signatures.verifyRsa(alipayPublicKey, algorithm.jca, signContent(params).getBytes(charset), sign)) {
+      throw new RejectedNotification(Reason.BAD_SIGNATURE,
+          "signature does not verify with the configured Alipay public key (alipay.public_key_file)");
+    }
   }
 }

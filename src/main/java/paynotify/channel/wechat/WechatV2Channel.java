@@ -2,10 +2,8 @@ package paynotify.channel.wechat;
 
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
-import java.security.MessageDigest;
 import java.util.Base64;
 import java.util.HexFormat;
-import java.util.List;
 import java.util.Map;
 import javax.crypto.Cipher;
 import javax.crypto.spec.SecretKeySpec;
@@ -15,40 +13,32 @@ import paynotify.channel.Money;
 import paynotify.channel.NotifyChannel;
 import paynotify.channel.NotifyEvent;
 import paynotify.channel.NotifyRequest;
+import paynotify.channel.Platform;
 import paynotify.channel.PlatformTime;
 import paynotify.channel.RejectedNotification;
 import paynotify.channel.RejectedNotification.Reason;
+import paynotify.channel.Signatures;
 
 /**
  * WeChat Pay API v2 notifications ({@code POST /notify/wechat/v2}, XML). Payment notifications
- * carry a {@code sign}; refund notifications carry none and are authenticated by {@code req_info}
- * decrypting with the API key.
+ * carry a {@code sign} ({@link WechatV2Signature}); refund notifications carry none and are
+ * authenticated by {@code req_info} decrypting with the API key.
  */
 public final class WechatV2Channel implements NotifyChannel {
-  /** The platform name stored with bookings: v2 and v3 share WeChat Pay's transaction ids. */
-  public static final String PLATFORM = "wechat";
-
   private static final String XML = "text/xml; charset=utf-8";
   private static final Reply SUCCESS = new Reply(200, XML,
       "<xml><return_code><![CDATA[SUCCESS]]></return_code><return_msg><![CDATA[OK]]></return_msg></xml>");
 
-  /** The values of wechat_v2.sign_type, as WeChat writes them in {@code <sign_type>}. */
-  public static final List<String> SIGN_TYPES = List.of(WechatV2Signature.MD5, WechatV2Signature.HMAC_SHA256);
-
   private final WechatV2Signature signature;
-  private final String signType;
   private final SecretKeySpec refundKey;
   private final String appId;
   private final String mchId;
 
-  /** @param signType one of {@link #SIGN_TYPES}: the merchant's, the only one accepted */
+  /** @param signType one of {@link WechatV2Signature#SIGN_TYPES}: the merchant's, the only one accepted */
   public WechatV2Channel(String apiKey, String signType, String appId, String mchId) {
-    if (!SIGN_TYPES.contains(signType)) {
-      throw new IllegalArgumentException("sign type " + signType + " is not one of " + SIGN_TYPES);
-    }
-    this.signature = new WechatV2Signature(apiKey);
-    this.signType = signType;
-    this.refundKey = refundKey(apiKey);
+    this.signature = new WechatV2Signature(apiKey, signType);
+    this.refundKey = new SecretKeySpec(
+        HexFormat.of().formatHex(Signatures.md5(apiKey)).getBytes(StandardCharsets.US_ASCII), "AES");
     this.appId = appId;
     this.mchId = mchId;
   }
@@ -80,21 +70,7 @@ public final class WechatV2Channel implements NotifyChannel {
     if (fields.containsKey("req_info")) {
       return refund(fields);
     }
-    String sign = fields.get("sign");
-    if (sign == null || sign.isEmpty()) {
-      throw new RejectedNotification(Reason.MISSING_SIGNATURE, "no sign element");
-    }
-    // The algorithm is the merchant's, never the request's: taking it from <sign_type> would let
-    // anyone who can forge MD5 in for a merchant on HMAC-SHA256. A notification may leave it out.
-    String declared = fields.get("sign_type");
-    if (declared != null && !declared.equals(signType)) {
-      throw new RejectedNotification(Reason.BAD_SIGNATURE, "sign_type '" + Ids.printable(declared)
-          + "' is not the configured wechat_v2.sign_type (" + signType + ")");
-    }
-    if (!signature.verify(fields, signType, sign)) {
-      throw new RejectedNotification(Reason.BAD_SIGNATURE, "sign does not verify with the configured API key"
-          + " (wechat_v2.api_key_file) and wechat_v2.sign_type (" + signType + ")");
-    }
+    signature.verify(fields);
     requireSuccess(fields, "return_code");
     requireMerchant(fields);
 
@@ -103,10 +79,10 @@ public final class WechatV2Channel implements NotifyChannel {
     String resultCode = fields.getOrDefault("result_code", "");
     if (!resultCode.equals("SUCCESS")) { // a failed payment: genuine, nothing to book
       String tradeNo = fields.getOrDefault("transaction_id", "").isEmpty() ? null : Ids.require(fields, "transaction_id");
-      return new NotifyEvent(PLATFORM, EventKind.NONE, orderNo, tradeNo, amountCents, null, resultCode);
+      return new NotifyEvent(Platform.WECHAT.code(), EventKind.NONE, orderNo, tradeNo, amountCents, null, resultCode);
     }
-    return new NotifyEvent(PLATFORM, EventKind.PAYMENT, orderNo, Ids.require(fields, "transaction_id"), amountCents,
-        PlatformTime.paidAt("time_end", fields.get("time_end"), PlatformTime.Form.COMPACT), resultCode);
+    return new NotifyEvent(Platform.WECHAT.code(), EventKind.PAYMENT, orderNo, Ids.require(fields, "transaction_id"),
+        amountCents, PlatformTime.paidAt("time_end", fields.get("time_end"), PlatformTime.Form.COMPACT), resultCode);
   }
 
   /** Refund notify: authentic when req_info decrypts (AES-256-ECB, key = lower-case hex md5 of the API key). */
@@ -128,32 +104,22 @@ public final class WechatV2Channel implements NotifyChannel {
     long refunded = Money.cents("refund_fee", info.get("refund_fee"));
     String status = info.getOrDefault("refund_status", "");
     if (!status.equals("SUCCESS")) { // CHANGE (failed) or REFUNDCLOSE: recorded, no money moved
-      return new NotifyEvent(PLATFORM, EventKind.NONE, orderNo, tradeNo, refunded, null, "refund " + status);
+      return new NotifyEvent(Platform.WECHAT.code(), EventKind.NONE, orderNo, tradeNo, refunded, null,
+          "refund " + status);
     }
-    return NotifyEvent.refund(PLATFORM, orderNo, tradeNo, refunded, status,
+    return NotifyEvent.refund(Platform.WECHAT.code(), orderNo, tradeNo, refunded, status,
         new NotifyEvent.Refund(Ids.require(info, "refund_id"), NotifyEvent.Scope.PLATFORM, false,
             PlatformTime.parseOrNull(info.get("success_time"))));
   }
 
   private void requireMerchant(Map<String, String> fields) throws RejectedNotification {
-    if (!appId.equals(fields.get("appid")) || !mchId.equals(fields.get("mch_id"))) {
-      throw new RejectedNotification(Reason.WRONG_MERCHANT, "appid '" + Ids.printable(fields.get("appid"))
-          + "' / mch_id '" + Ids.printable(fields.get("mch_id")) + "' are not wechat_v2.appid / wechat_v2.mch_id");
-    }
+    Ids.requireMerchant("appid", fields.get("appid"), appId, "wechat_v2.appid");
+    Ids.requireMerchant("mch_id", fields.get("mch_id"), mchId, "wechat_v2.mch_id");
   }
 
   private static void requireSuccess(Map<String, String> fields, String name) throws RejectedNotification {
     if (!"SUCCESS".equals(fields.get(name))) {
       throw RejectedNotification.malformed(name + " is '" + Ids.printable(fields.get(name)) + "', not SUCCESS");
-    }
-  }
-
-  private static SecretKeySpec refundKey(String apiKey) {
-    try {
-      byte[] md5 = MessageDigest.getInstance("MD5").digest(apiKey.getBytes(StandardCharsets.UTF_8));
-      return new SecretKeySpec(HexFormat.of().formatHex(md5).getBytes(StandardCharsets.US_ASCII), "AES");
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("MD5 is part of every JDK", e);
     }
   }
 }

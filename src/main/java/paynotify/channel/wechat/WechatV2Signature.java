@@ -1,61 +1,62 @@
 package paynotify.channel.wechat;
 
-import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
-import java.security.MessageDigest;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
+import java.util.Set;
+import paynotify.channel.Ids;
+import paynotify.channel.RejectedNotification;
+import paynotify.channel.RejectedNotification.Reason;
+import paynotify.channel.Signatures;
 
 /**
  * WeChat Pay API v2 {@code sign}, as {@code SignUtils.createSign} in weixin-java-pay computes it:
  * every field but {@code sign} with a non-empty value ({@code sign_type} included, and fields the
- * platform adds later), sorted by name, {@code k=v} joined with {@code &}, then {@code &key=} and
- * the API key; MD5 or HMAC-SHA256 (keyed with the API key), upper-case hex.
+ * platform adds later), sorted by name, {@code k=v} joined with {@code &}, then {@code key=} and
+ * the API key; MD5 or HMAC-SHA256 (keyed with the API key), upper-case hex. Refund notifications
+ * carry no sign: {@link WechatV2Channel} authenticates them by decrypting {@code req_info}.
  */
-final class WechatV2Signature {
+public final class WechatV2Signature {
   static final String MD5 = "MD5";
   static final String HMAC_SHA256 = "HMAC-SHA256";
+  /** The values of wechat_v2.sign_type, as WeChat writes them in {@code <sign_type>}. */
+  public static final List<String> SIGN_TYPES = List.of(MD5, HMAC_SHA256);
 
   private final String apiKey;
+  private final String signType;
 
-  WechatV2Signature(String apiKey) {
+  /** @param signType one of {@link #SIGN_TYPES}: the merchant's, the only one accepted */
+  WechatV2Signature(String apiKey, String signType) {
+    if (!SIGN_TYPES.contains(signType)) {
+      throw new IllegalArgumentException("sign type " + signType + " is not one of " + SIGN_TYPES);
+    }
     this.apiKey = apiKey;
+    this.signType = signType;
   }
 
-  static String content(Map<String, String> fields, String apiKey) {
-    StringBuilder content = new StringBuilder();
-    for (Map.Entry<String, String> f : new TreeMap<>(fields).entrySet()) {
-      if (!f.getKey().equals("sign") && !f.getValue().isEmpty()) {
-        content.append(f.getKey()).append('=').append(f.getValue()).append('&');
-      }
+  /** The sign of {@code fields}, as the platform computes it. */
+  String sign(Map<String, String> fields) {
+    String content = Signatures.sortedContent(fields, Set.of("sign"), String::isEmpty, "key=" + apiKey);
+    byte[] digest = signType.equals(HMAC_SHA256) ? Signatures.hmacSha256(apiKey, content) : Signatures.md5(content);
+    return HexFormat.of().withUpperCase().formatHex(digest);
+  }
+
+  /** Passes when the {@code sign} field is the sign of the others, compared in constant time. */
+  void verify(Map<String, String> fields) throws RejectedNotification {
+    String sign = fields.get("sign");
+    if (sign == null || sign.isEmpty()) {
+      throw new RejectedNotification(Reason.MISSING_SIGNATURE, "no sign element");
     }
-    return content.append("key=").append(apiKey).toString();
-  }
-
-  /** The sign of {@code fields} with {@code signType} (MD5 or HMAC-SHA256). */
-  String sign(Map<String, String> fields, String signType) {
-    byte[] content = content(fields, apiKey).getBytes(StandardCharsets.UTF_8);
-    try {
-      byte[] digest;
-      if (signType.equals(HMAC_SHA256)) {
-        Mac mac = Mac.getInstance("HmacSHA256");
-        mac.init(new SecretKeySpec(apiKey.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
-        digest = mac.doFinal(content);
-      } else {
-        digest = MessageDigest.getInstance("MD5").digest(content);
-      }
-      return HexFormat.of().withUpperCase().formatHex(digest);
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("MD5 and HmacSHA256 are part of every JDK", e);
+    // The algorithm is the merchant's, never the request's: taking it from <sign_type> would let
+    // anyone who can forge MD5 in for a merchant on HMAC-SHA256. A notification may leave it out.
+    String declared = fields.get("sign_type");
+    if (declared != null && !declared.equals(signType)) {
+      throw new RejectedNotification(Reason.BAD_SIGNATURE, "sign_type '" + Ids.printable(declared)
+          + "' is not the configured wechat_v2.sign_type (" + signType + ")");
     }
-  }
-
-  /** Constant-time comparison, so that response timing tells nothing about the expected sign. */
-  boolean verify(Map<String, String> fields, String signType, String sign) {
-    return MessageDigest.isEqual(sign(fields, signType).getBytes(StandardCharsets.US_ASCII),
-        sign.getBytes(StandardCharsets.US_ASCII));
+    if (!Signatures.sameSign(sign(fields), sign)) {
+      throw new RejectedNotification(Reason.BAD_SIGNATURE, "sign does not verify with the configured API key"
+          + " (wechat_v2.api_key_file) and wechat_v2.sign_type (" + signType + ")");
+    }
   }
 }

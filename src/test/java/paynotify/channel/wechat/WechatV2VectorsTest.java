@@ -71,7 +71,7 @@ class WechatV2VectorsTest {
         fields.put("sign_type", signType);
       }
       String sdk = SignUtils.createSign(fields, signType, WechatV2Notifications.API_KEY, new String[0]);
-      assertThat(new WechatV2Signature(WechatV2Notifications.API_KEY).sign(fields, signType)).isEqualTo(sdk);
+      assertThat(new WechatV2Signature(WechatV2Notifications.API_KEY, signType).sign(fields)).isEqualTo(sdk);
     }
   }
 

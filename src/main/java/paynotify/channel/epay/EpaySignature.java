@@ -1,0 +1,43 @@
+package paynotify.channel.epay;
+
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.Set;
+import paynotify.channel.RejectedNotification;
+import paynotify.channel.RejectedNotification.Reason;
+import paynotify.channel.Signatures;
+
+/**
+ * The epay {@code sign}, as {@code Payment.php} of the reference implementation (彩虹易支付) computes
+ * it: {@code md5(sorted params but sign and sign_type, values empty after PHP trim() skipped, k=v
+ * joined with & + merchant key)}, the key appended directly (no {@code &key=}), lower-case hex.
+ */
+public final class EpaySignature {
+  /** PHP trim() strips these only (Java's strip() would take more). */
+  private static final String PHP_TRIM = " \t\n\r\0\u000B";
+
+  private final String key;
+
+  public EpaySignature(String key) {
+    this.key = key;
+  }
+
+  /** The sign of {@code params}, as the platform computes it (tests play the platform with it). */
+  public String sign(Map<String, String> params) {
+    String content = Signatures.sortedContent(params, Set.of("sign", "sign_type"),
+        value -> value.chars().allMatch(c -> PHP_TRIM.indexOf(c) >= 0));
+    return HexFormat.of().formatHex(Signatures.md5(content + key));
+  }
+
+  /** Passes when the {@code sign} parameter is the sign of the others, compared in constant time. */
+  public void verify(Map<String, String> params) throws RejectedNotification {
+    String sign = params.get("sign");
+    if (sign == null || sign.isEmpty()) {
+      throw new RejectedNotification(Reason.MISSING_SIGNATURE, "no sign parameter");
+    }
+    if (!Signatures.sameSign(sign(params), sign)) {
+      throw new RejectedNotification(Reason.BAD_SIGNATURE,
+          "sign does not verify with the configured key (epay.key_file)");
+    }
+  }
+}

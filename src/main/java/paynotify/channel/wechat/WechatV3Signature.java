@@ -1,0 +1,109 @@
+package paynotify.channel.wechat;
+
+import io.vertx.core.MultiMap;
+import java.io.ByteArrayOutputStream;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.security.PublicKey;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import paynotify.channel.Ids;
+import paynotify.channel.RejectedNotification;
+import paynotify.channel.RejectedNotification.Reason;
+import paynotify.channel.Signatures;
+
+/**
+ * WeChat Pay API v3 notify signature, as wechatpay-java's {@code NotificationParser} checks it:
+ * SHA256withRSA over {@code timestamp\nnonce\nbody\n} (the RAW body bytes) with the platform key
+ * that {@code Wechatpay-Serial} names. Verify only: signing needs WeChat's private key.
+ */
+public final class WechatV3Signature {
+  private static final String SIGNATURE_TYPE = "WECHATPAY2-SHA256-RSA2048";
+  /** WeChat sends these on purpose to check that forged signatures are refused. */
+  private static final String PROBE_PREFIX = "WECHATPAY/SIGNTEST/";
+  /** A certificate serial: at most 20 bytes (RFC 5280), with a sign byte. */
+  private static final Pattern HEX_SERIAL = Pattern.compile("[0-9A-Fa-f]{1,42}");
+
+  private final Map<String, PublicKey> platformKeys;
+  private final Duration window;
+  private final Clock clock;
+
+  /**
+   * @param platformKeys several at once: WeChat moves callbacks between keys gradually
+   * @param window       zero: no timestamp check (the official SDK has none, and retries may carry
+   *                     the original timestamp; replays are harmless, booking is idempotent)
+   */
+  WechatV3Signature(Map<String, PublicKey> platformKeys, Duration window, Clock clock) {
+    this.platformKeys = platformKeys.entrySet().stream() // a key listed twice: IllegalStateException
+        .collect(Collectors.toUnmodifiableMap(k -> keyId(k.getKey()), Map.Entry::getValue));
+    this.window = window;
+    this.clock = clock;
+  }
+
+  /**
+   * What a platform key is looked up by. A certificate serial is a number: WeChat writes it as
+   * upper-case hex of its bytes (a leading '0' kept), BigInteger.toString(16) drops that zero, and
+   * wechatpay-java looks certificates up by the value ({@code new BigInteger(serial, 16)}). So hex
+   * names the key by its value, in any case; anything else (PUB_KEY_ID_...) must match exactly.
+   * Safe: the serial only selects the key; the signature must still verify with it.
+   */
+  public static String keyId(String serialOrId) {
+    if (!HEX_SERIAL.matcher(serialOrId).matches()) {
+      return serialOrId;
+    }
+    return new BigInteger(serialOrId, 16).toString(16).toUpperCase(Locale.ROOT);
+  }
+
+  /** Passes when the {@code Wechatpay-*} headers carry a valid, current signature of {@code body}. */
+  void verify(MultiMap headers, byte[] body) throws RejectedNotification {
+    String timestamp = headers.get("Wechatpay-Timestamp");
+    String nonce = headers.get("Wechatpay-Nonce");
+    String signature = headers.get("Wechatpay-Signature");
+    String serial = headers.get("Wechatpay-Serial");
+    if (timestamp == null || nonce == null || signature == null || serial == null) {
+      throw new RejectedNotification(Reason.MISSING_SIGNATURE, "a Wechatpay-Timestamp/Nonce/Signature/Serial header is missing");
+    }
+    String type = headers.get("Wechatpay-Signature-Type");
+    if (type != null && !type.equals(SIGNATURE_TYPE)) {
+      throw new RejectedNotification(Reason.BAD_SIGNATURE, "signature type '" + Ids.printable(type) + "' is not " + SIGNATURE_TYPE);
+    }
+    if (signature.startsWith(PROBE_PREFIX)) {
+      throw new RejectedNotification(Reason.BAD_SIGNATURE, "WeChat Pay's signature probe, refused as it expects");
+    }
+    PublicKey key = platformKeys.get(keyId(serial));
+    if (key == null) {
+      throw new RejectedNotification(Reason.UNKNOWN_SERIAL, "Wechatpay-Serial '" + Ids.printable(serial)
+          + "' is none of wechat_v3.platform_keys (add the new WeChat Pay public key or certificate)");
+    }
+    checkWindow(timestamp);
+    if (!Signatures.verifyRsa(key, "SHA256withRSA", signedMessage(timestamp, nonce, body), signature)) {
+      throw new RejectedNotification(Reason.BAD_SIGNATURE, "Wechatpay-Signature does not verify with platform key " + serial);
+    }
+  }
+
+  private void checkWindow(String timestamp) throws RejectedNotification {
+    long seconds;
+    try {
+      seconds = Long.parseLong(timestamp);
+    } catch (NumberFormatException e) {
+      throw RejectedNotification.malformed("Wechatpay-Timestamp is not a number: '" + Ids.printable(timestamp) + "'");
+    }
+    if (!window.isZero() && Math.abs(clock.instant().getEpochSecond() - seconds) >= window.toSeconds()) {
+      throw new RejectedNotification(Reason.STALE_TIMESTAMP, "Wechatpay-Timestamp " + seconds
+          + " is outside wechat_v3.timestamp_window_seconds (" + window.toSeconds() + ")");
+    }
+  }
+
+  /** timestamp \n nonce \n raw body \n, byte for byte (re-serialised JSON would not verify). */
+  private static byte[] signedMessage(String timestamp, String nonce, byte[] body) {
+    ByteArrayOutputStream message = new ByteArrayOutputStream(body.length + 64);
+    message.writeBytes((timestamp + "\n" + nonce + "\n").getBytes(StandardCharsets.UTF_8));
+    message.writeBytes(body);
+    message.write('\n');
+    return message.toByteArray();
+  }
+}
