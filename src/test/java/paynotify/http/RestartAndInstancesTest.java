@@ -9,23 +9,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import paynotify.testsupport.DatabaseTestBase;
 import paynotify.testsupport.Http.Reply;
-import paynotify.testsupport.TestDatabase;
 import paynotify.testsupport.TestService;
 
 /** 3. Every guarantee lives in the database: a restart or a second instance changes nothing. */
-@Tag("db")
-class RestartAndInstancesTest {
-  private static final TestDatabase db = TestDatabase.get();
-
-  @BeforeEach
-  void emptyTables() {
-    db.reset();
-  }
-
+class RestartAndInstancesTest extends DatabaseTestBase {
   @Test
   void duplicateAfterRestartIsStillADuplicate() {
     db.insertOrder("R1", 4200);

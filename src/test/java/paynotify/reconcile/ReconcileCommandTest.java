@@ -15,20 +15,17 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import paynotify.testsupport.AlipayBillGenerator;
 import paynotify.testsupport.Cli;
+import paynotify.testsupport.DatabaseTestBase;
 import paynotify.testsupport.SampleBills;
-import paynotify.testsupport.TestDatabase;
 
 /** `paynotify reconcile` on the sample bills: exactly the answer key, nothing missed, nothing extra. */
-@Tag("db")
-class ReconcileCommandTest {
-  private static final TestDatabase db = TestDatabase.get();
+class ReconcileCommandTest extends DatabaseTestBase {
   private static final Set<String> BILL_KINDS = Set.of("missing_local", "missing_platform", "amount_mismatch",
       "refund_missing_local", "refund_missing_platform", "refund_amount_mismatch");
   private static final Set<String> REFUND_KINDS =
@@ -39,7 +36,6 @@ class ReconcileCommandTest {
 
   @BeforeEach
   void loadTheSampleState() {
-    db.reset();
     SampleBills.loadLocalState();
   }
 
@@ -107,7 +103,7 @@ class ReconcileCommandTest {
 
   @Test
   void aBillThatMatchesTheBookingsExitsZero() throws Exception {
-    db.reset();
+    db.reset(); // not the sample state: only this bill's payments
     Path bill = AlipayBillGenerator.write(dir.resolve("clean.csv.zip"), 500,
         row -> payment("alipay", row.tradeNo(), row.orderNo(), row.amountCents(), row.paidAt()));
     Cli.Result r = Cli.run("reconcile", "--channel", "alipay", "--bill", bill.toString());
@@ -220,7 +216,7 @@ class ReconcileCommandTest {
 
   @Test
   void theDuplicateAuditInReconcileCoversOnlyTheBillsChannelAndWindow() throws Exception {
-    db.reset();
+    db.reset(); // not the sample state: only this bill's payments
     Path bill = AlipayBillGenerator.write(dir.resolve("day.csv.zip"), 20,
         row -> payment("alipay", row.tradeNo(), row.orderNo(), row.amountCents(), row.paidAt()));
     // Orders paid twice on the day before, and on the other channel the same day: other bills' findings.

@@ -6,18 +6,15 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.Tag;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
 import paynotify.app.AppConfig.DatabaseSettings;
 import paynotify.app.DatabaseMigrations;
+import paynotify.testsupport.DatabaseTestBase;
 import paynotify.testsupport.TestDatabase;
 
 /** 4. A NULL in a unique key disables it: every idempotency column is NOT NULL. */
-@Tag("db")
-class SchemaTest {
-  private static final TestDatabase db = TestDatabase.get();
-
+class SchemaTest extends DatabaseTestBase {
   @Test
   void everyColumnOfEveryUniqueKeyIsNotNull() throws Exception {
     List<String> uniqueColumns = new ArrayList<>();
