@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import paynotify.testsupport.ChannelFixture;
 import paynotify.testsupport.DatabaseTestBase;
+import paynotify.testsupport.Http.Reply;
 import paynotify.testsupport.KeepAliveClient;
 import paynotify.testsupport.KeepAliveClient.Exchange;
 import paynotify.testsupport.KeepAliveClient.Fate;
@@ -71,7 +72,7 @@ class GracefulShutdownTest extends DatabaseTestBase {
         Collectors.groupingBy(e -> e.getValue().fate(), Collectors.mapping(Map.Entry::getKey, Collectors.toList())));
     List<String> succeeded = new ArrayList<>();
     sent.forEach((trade, ex) -> {
-      if (ex.fate() == Fate.ANSWERED && alipay.success().test(new paynotify.testsupport.Http.Reply(ex.status(), ex.body()))) {
+      if (ex.fate() == Fate.ANSWERED && alipay.success().test(new Reply(ex.status(), ex.body()))) {
         succeeded.add(trade);
       }
     });

@@ -6,6 +6,8 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
@@ -24,7 +26,7 @@ import paynotify.testsupport.TestDatabase;
  */
 public final class ReconcileBench {
   public static void main(String[] args) throws Exception {
-    Map<String, String> opt = new java.util.HashMap<>();
+    Map<String, String> opt = new HashMap<>();
     for (int i = 0; i + 1 < args.length; i += 2) {
       opt.put(args[i].replaceFirst("^--", ""), args[i + 1]);
     }
@@ -94,7 +96,7 @@ public final class ReconcileBench {
       long peakKb = Long.parseLong(stderr.strip().lines().reduce((a, b) -> b).orElse("0").strip());
 
       JsonObject json = new JsonObject(Files.readString(report));
-      Map<String, Set<String>> found = new java.util.HashMap<>();
+      Map<String, Set<String>> found = new HashMap<>();
       json.getJsonArray("findings").stream().map(JsonObject.class::cast).forEach(f ->
           found.computeIfAbsent(f.getString("kind"), k -> new HashSet<>()).add(f.getString("trade_no")));
       boolean exact = found.getOrDefault("missing_local", Set.of()).equals(missingLocal)
@@ -115,7 +117,7 @@ public final class ReconcileBench {
   }
 
   private static void add(PreparedStatement insert, String channel, String trade, String order, long cents, String at)
-      throws java.sql.SQLException {
+      throws SQLException {
     insert.setString(1, channel);
     insert.setString(2, trade);
     insert.setString(3, order);

@@ -5,8 +5,10 @@ import static paynotify.testsupport.AlipayNotifications.payment;
 import static paynotify.testsupport.AlipayNotifications.retry;
 import static paynotify.testsupport.AlipayNotifications.signedBody;
 
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -151,7 +153,7 @@ class AlipayNotifyFlowTest extends ServiceTestBase {
     db.insertOrder("A8", 100);
     Map<String, String> params = payment("A8", "T8", "1.00");
     params.put("sign_type", "RSA2");
-    params.put("sign", java.util.Base64.getEncoder().encodeToString(new byte[256]));
+    params.put("sign", Base64.getEncoder().encodeToString(new byte[256]));
     assertThat(service.postAlipay(AlipayNotifications.form(params, StandardCharsets.UTF_8)))
         .isEqualTo(new Reply(401, "fail"));
     assertNothingBooked("A8");
@@ -241,7 +243,7 @@ class AlipayNotifyFlowTest extends ServiceTestBase {
     params.put("charset", "gbk");
     params.put("subject", "测试商品·年度会员");
     String body = AlipayNotifications.signedBody(params, AlipayNotifications.PRIVATE_KEY,
-        java.nio.charset.Charset.forName("GBK"));
+        Charset.forName("GBK"));
     Reply reply = Http.post(service.port(), "/notify/alipay", "application/x-www-form-urlencoded; charset=gbk",
         body.getBytes(StandardCharsets.US_ASCII));
     assertThat(reply).isEqualTo(new Reply(200, "success"));

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -116,7 +117,7 @@ class ReconcileCommandTest extends DatabaseTestBase {
     String detail = SampleBills.alipayDetail();
     byte[] zip = Files.readAllBytes(SampleBills.ALIPAY);
     Map<String, Path> bad = new HashMap<>();
-    bad.put("cut-zip", Files.write(dir.resolve("cut.csv.zip"), java.util.Arrays.copyOf(zip, zip.length / 2)));
+    bad.put("cut-zip", Files.write(dir.resolve("cut.csv.zip"), Arrays.copyOf(zip, zip.length / 2)));
     byte[] garbled = zip.clone();
     for (int i = 200; i < 260; i++) {
       garbled[i] ^= 0x5A;

@@ -1,6 +1,7 @@
 package paynotify.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static paynotify.testsupport.AlipayNotifications.payment;
 import static paynotify.testsupport.AlipayNotifications.retry;
 import static paynotify.testsupport.AlipayNotifications.signedBody;
@@ -64,7 +65,7 @@ class KeyPurgeTest extends DatabaseTestBase {
 
   @Test
   void batchSizeAboveOneThousandIsRefused() {
-    org.assertj.core.api.Assertions.assertThatThrownBy(
+    assertThatThrownBy(
         () -> new KeyPurge(pool, Duration.ofDays(7), Duration.ofDays(30), 1001))
         .isInstanceOf(IllegalArgumentException.class);
   }

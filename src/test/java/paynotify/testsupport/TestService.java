@@ -1,6 +1,7 @@
 package paynotify.testsupport;
 
 import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -57,7 +58,7 @@ public final class TestService implements AutoCloseable {
             .put("mchid", WechatV3Notifications.MCH_ID)
             .put("appid", WechatV3Notifications.APP_ID)
             .put("apiv3_key", WechatV3Notifications.APIV3_KEY)
-            .put("platform_keys", new io.vertx.core.json.JsonArray().add(new JsonObject()
+            .put("platform_keys", new JsonArray().add(new JsonObject()
                 .put("id", WechatV3Notifications.PUBLIC_KEY_ID)
                 .put("key", WechatV3Notifications.PUBLIC_KEY_PEM))))
         .put("epay", new JsonObject()
