@@ -39,6 +39,7 @@ import paynotify.app.AppConfig.DatabaseSettings;
 import paynotify.app.DatabaseMigrations;
 import paynotify.app.EmbeddedDatabase;
 import paynotify.channel.Money;
+import paynotify.store.SqlQueries;
 import paynotify.testsupport.AlipayNotifications;
 import paynotify.testsupport.ChannelFixture;
 import paynotify.testsupport.EpayNotifications;
@@ -439,7 +440,7 @@ public final class NotifyBench {
     }
   }
 
-  /** The ceiling: INSERT key, INSERT payment, UPDATE order, COMMIT, straight over JDBC. */
+  /** The ceiling: the service's INSERT_KEY, INSERT_PAYMENT, MARK_ORDER_PAID, COMMIT, straight over JDBC. */
   static final class Ceiling {
     /** Books orders {@code prefix}{@code from} .. +{@code count} with {@code c} connections. */
     static Result run(DatabaseSettings db, String prefix, int offset, int count, int c) throws Exception {
@@ -453,12 +454,9 @@ public final class NotifyBench {
         workers.add(threads.submit(() -> {
           try (Connection conn = DriverManager.getConnection(DatabaseMigrations.jdbcUrl(db)
               + "&useServerPrepStmts=true&cachePrepStmts=true", db.user(), db.password());
-              PreparedStatement key = conn.prepareStatement(
-                  "INSERT INTO idempotent_keys (idem_key, fingerprint) VALUES (?, ?)");
-              PreparedStatement payment = conn.prepareStatement(
-                  "INSERT INTO payments (channel, trade_no, order_no, amount_cents, paid_at) VALUES (?, ?, ?, ?, ?)");
-              PreparedStatement order = conn.prepareStatement("UPDATE orders SET status = 'paid', paid_at = ?,"
-                  + " channel = ?, trade_no = ? WHERE order_no = ? AND status = 'unpaid' AND amount_cents = ?")) {
+              PreparedStatement key = conn.prepareStatement(SqlQueries.INSERT_KEY);
+              PreparedStatement payment = conn.prepareStatement(SqlQueries.INSERT_PAYMENT);
+              PreparedStatement order = conn.prepareStatement(SqlQueries.MARK_ORDER_PAID)) {
             conn.setAutoCommit(false);
             Timestamp now = new Timestamp(System.currentTimeMillis());
             for (int j = next.getAndIncrement(); j < count; j = next.getAndIncrement()) {

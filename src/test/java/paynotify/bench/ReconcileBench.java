@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import paynotify.app.AppConfig.DatabaseSettings;
 import paynotify.app.DatabaseMigrations;
 import paynotify.app.EmbeddedDatabase;
+import paynotify.store.SqlQueries;
 import paynotify.testsupport.AlipayBillGenerator;
 import paynotify.testsupport.TestDatabase;
 
@@ -47,8 +48,7 @@ public final class ReconcileBench {
       Path bill = work.resolve("20880000000000000000_20260314.csv.zip");
       try (Connection conn = DriverManager.getConnection(DatabaseMigrations.jdbcUrl(db)
           + "&rewriteBatchedStatements=true", "root", "");
-          PreparedStatement insert = conn.prepareStatement("INSERT INTO payments"
-              + " (channel, trade_no, order_no, amount_cents, paid_at) VALUES (?, ?, ?, ?, ?)")) {
+          PreparedStatement insert = conn.prepareStatement(SqlQueries.INSERT_PAYMENT)) {
         conn.setAutoCommit(false);
         int[] n = {0};
         AlipayBillGenerator.write(bill, rows, row -> {
