@@ -63,8 +63,9 @@ class PaymentVerdictTest {
 
   @Test
   void aClosedOrderIsPaidAfterClose() {
-    assertThat(judge(new OrderRow("closed", 1000, null, null))).isEqualTo(new PaymentVerdict(AnomalyKind.PAID_AFTER_CLOSE,
-        "alipay trade T1 paid 10.00 after order O1 was closed: reopen it or refund the buyer"));
+    assertThat(judge(new OrderRow("closed", 1000, null, null))).isEqualTo(
+        new PaymentVerdict(AnomalyKind.PAID_AFTER_CLOSE,
+            "alipay trade T1 paid 10.00 after order O1 was closed: reopen it or refund the buyer"));
   }
 
   @Test

@@ -11,7 +11,7 @@ import paynotify.app.AppConfig.DatabaseSettings;
 import paynotify.app.PayNotifyServer;
 import paynotify.testsupport.Http.Reply;
 
-/** The real service on its own Vert.x instance and pool, on a free port, Alipay configured. */
+/** The real service on its own Vert.x instance and pool, on a free port, every channel configured. */
 public final class TestService implements AutoCloseable {
   private static final String FORM = "application/x-www-form-urlencoded; charset=utf-8";
 
