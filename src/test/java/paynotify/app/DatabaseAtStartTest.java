@@ -7,26 +7,23 @@ import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import paynotify.app.AppConfig.DatabaseSettings;
 import paynotify.testsupport.ChannelFixture;
+import paynotify.testsupport.DatabaseTestBase;
 import paynotify.testsupport.Http;
 import paynotify.testsupport.ServiceProcess;
 import paynotify.testsupport.TcpRelay;
-import paynotify.testsupport.TestDatabase;
 
 /**
  * A database that does not answer yet at start (MariaDB still booting after a reboot) is waited
  * for in a real process: 503 meanwhile, then migrate and serve without a restart. A database that
  * answers but refuses the settings is a configuration error: exit 2 and one line.
  */
-@Tag("db")
-class DatabaseAtStartTest {
+class DatabaseAtStartTest extends DatabaseTestBase {
   /** A database of its own, created empty, so that the process really migrates it once it is reached. */
   private static final String LATE = "paynotify_late";
-  private static final TestDatabase db = TestDatabase.get();
   private static final ChannelFixture alipay = ChannelFixture.alipay();
 
   @TempDir

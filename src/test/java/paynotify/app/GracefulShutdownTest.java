@@ -16,15 +16,15 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import paynotify.testsupport.ChannelFixture;
+import paynotify.testsupport.DatabaseTestBase;
+import paynotify.testsupport.Http.Reply;
 import paynotify.testsupport.KeepAliveClient;
 import paynotify.testsupport.KeepAliveClient.Exchange;
 import paynotify.testsupport.KeepAliveClient.Fate;
 import paynotify.testsupport.ServiceProcess;
-import paynotify.testsupport.TestDatabase;
 
 /**
  * SIGTERM to a real process under load from keep-alive clients: every request that reached the
@@ -32,11 +32,9 @@ import paynotify.testsupport.TestDatabase;
  * connection is reset or cut mid-answer. A connection may only end cleanly before a request was
  * taken, and such a request was not booked.
  */
-@Tag("db")
-class GracefulShutdownTest {
+class GracefulShutdownTest extends DatabaseTestBase {
   private static final int CLIENTS = 32;
   private static final int ORDERS_PER_CLIENT = 1000; // as the order insert below counts
-  private static final TestDatabase db = TestDatabase.get();
   private static final ChannelFixture alipay = ChannelFixture.alipay();
 
   @TempDir
@@ -44,7 +42,6 @@ class GracefulShutdownTest {
 
   @Test
   void sigtermUnderLoadAnswersWhatItTook() throws Exception {
-    db.reset();
     // Orders GS0 .. GS31999: client c books c*1000 onwards (recursion kept under the servers' 1000 limit).
     db.update("INSERT INTO orders (order_no, amount_cents) WITH RECURSIVE n(i) AS "
         + "(SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 999) "
@@ -75,7 +72,7 @@ class GracefulShutdownTest {
         Collectors.groupingBy(e -> e.getValue().fate(), Collectors.mapping(Map.Entry::getKey, Collectors.toList())));
     List<String> succeeded = new ArrayList<>();
     sent.forEach((trade, ex) -> {
-      if (ex.fate() == Fate.ANSWERED && alipay.success().test(new paynotify.testsupport.Http.Reply(ex.status(), ex.body()))) {
+      if (ex.fate() == Fate.ANSWERED && alipay.success().test(new Reply(ex.status(), ex.body()))) {
         succeeded.add(trade);
       }
     });

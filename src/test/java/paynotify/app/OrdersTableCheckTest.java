@@ -3,15 +3,12 @@ package paynotify.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import paynotify.testsupport.DatabaseTestBase;
 import paynotify.testsupport.TestDatabase;
 
 /** The site's own orders table, checked at start: its order number must be UNIQUE on its own. */
-@Tag("db")
-class OrdersTableCheckTest {
-  private static final TestDatabase db = TestDatabase.get();
-
+class OrdersTableCheckTest extends DatabaseTestBase {
   @Test
   void aSiteTableWhoseOrderNumberIsNotUniqueStopsTheStart() {
     TestDatabase site = db.scratch(TestDatabase.NAME + "_site");

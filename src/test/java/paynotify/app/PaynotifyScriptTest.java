@@ -15,21 +15,17 @@ import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import paynotify.testsupport.AlipayBillGenerator;
 import paynotify.testsupport.Cli;
-import paynotify.testsupport.TestDatabase;
+import paynotify.testsupport.DatabaseTestBase;
 
 /**
  * scripts/paynotify and scripts/start.sh as an operator runs them: from their own directory, with
  * paths relative to it, while the script works in its installation (where conf/ and target/ are).
  */
-@Tag("db")
-class PaynotifyScriptTest {
-  private static final TestDatabase db = TestDatabase.get();
-
+class PaynotifyScriptTest extends DatabaseTestBase {
   @TempDir
   Path dir;
 
@@ -42,7 +38,6 @@ class PaynotifyScriptTest {
     Files.createDirectories(installation.resolve("conf"));
     Files.copy(Cli.config(), installation.resolve("conf/application.yaml"));
     caller = Files.createDirectories(dir.resolve("home/operator"));
-    db.reset();
     AlipayBillGenerator.write(caller.resolve("bills/day.csv.zip"), 10, row -> db.update("INSERT INTO payments"
         + " (channel, trade_no, order_no, amount_cents, paid_at) VALUES ('alipay', ?, ?, ?, ?)", row.tradeNo(),
         row.orderNo(), row.amountCents(), row.paidAt()));

@@ -1,5 +1,6 @@
 package paynotify.bench;
 
+import com.alipay.api.internal.util.AlipaySignature;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -20,10 +21,12 @@ import java.security.spec.PKCS8EncodedKeySpec;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
+import java.sql.Timestamp;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -35,6 +38,8 @@ import java.util.stream.IntStream;
 import paynotify.app.AppConfig.DatabaseSettings;
 import paynotify.app.DatabaseMigrations;
 import paynotify.app.EmbeddedDatabase;
+import paynotify.channel.Money;
+import paynotify.store.SqlQueries;
 import paynotify.testsupport.AlipayNotifications;
 import paynotify.testsupport.ChannelFixture;
 import paynotify.testsupport.EpayNotifications;
@@ -355,7 +360,7 @@ public final class NotifyBench {
   }
 
   private static Map<String, String> options(String[] args) {
-    Map<String, String> opt = new java.util.HashMap<>();
+    Map<String, String> opt = new HashMap<>();
     for (int i = 0; i + 1 < args.length; i += 2) {
       opt.put(args[i].replaceFirst("^--", ""), args[i + 1]);
     }
@@ -418,9 +423,9 @@ public final class NotifyBench {
 
     @Override
     public Notification make(String orderNo, String tradeNo, long cents, int attempt) throws Exception {
-      Map<String, String> p = AlipayNotifications.payment(orderNo, tradeNo, paynotify.channel.Money.format(cents));
+      Map<String, String> p = AlipayNotifications.payment(orderNo, tradeNo, Money.format(cents));
       p.put("notify_time", LocalDateTime.of(2026, 11, 29, 10, 0).plusSeconds(attempt).toString().replace('T', ' '));
-      String content = com.alipay.api.internal.util.AlipaySignature.getSignCheckContentV1(new java.util.HashMap<>(p));
+      String content = AlipaySignature.getSignCheckContentV1(new HashMap<>(p));
       Signature s = Signature.getInstance("SHA256withRSA");
       s.initSign(key);
       s.update(content.getBytes(StandardCharsets.UTF_8));
@@ -435,7 +440,7 @@ public final class NotifyBench {
     }
   }
 
-  /** The ceiling: INSERT key, INSERT payment, UPDATE order, COMMIT, straight over JDBC. */
+  /** The ceiling: the service's INSERT_KEY, INSERT_PAYMENT, MARK_ORDER_PAID, COMMIT, straight over JDBC. */
   static final class Ceiling {
     /** Books orders {@code prefix}{@code from} .. +{@code count} with {@code c} connections. */
     static Result run(DatabaseSettings db, String prefix, int offset, int count, int c) throws Exception {
@@ -449,14 +454,11 @@ public final class NotifyBench {
         workers.add(threads.submit(() -> {
           try (Connection conn = DriverManager.getConnection(DatabaseMigrations.jdbcUrl(db)
               + "&useServerPrepStmts=true&cachePrepStmts=true", db.user(), db.password());
-              PreparedStatement key = conn.prepareStatement(
-                  "INSERT INTO idempotent_keys (idem_key, fingerprint) VALUES (?, ?)");
-              PreparedStatement payment = conn.prepareStatement(
-                  "INSERT INTO payments (channel, trade_no, order_no, amount_cents, paid_at) VALUES (?, ?, ?, ?, ?)");
-              PreparedStatement order = conn.prepareStatement("UPDATE orders SET status = 'paid', paid_at = ?,"
-                  + " channel = ?, trade_no = ? WHERE order_no = ? AND status = 'unpaid' AND amount_cents = ?")) {
+              PreparedStatement key = conn.prepareStatement(SqlQueries.INSERT_KEY);
+              PreparedStatement payment = conn.prepareStatement(SqlQueries.INSERT_PAYMENT);
+              PreparedStatement order = conn.prepareStatement(SqlQueries.MARK_ORDER_PAID)) {
             conn.setAutoCommit(false);
-            java.sql.Timestamp now = new java.sql.Timestamp(System.currentTimeMillis());
+            Timestamp now = new Timestamp(System.currentTimeMillis());
             for (int j = next.getAndIncrement(); j < count; j = next.getAndIncrement()) {
               long sent = System.nanoTime();
               int i = offset + j;

@@ -6,6 +6,8 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
@@ -14,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import paynotify.app.AppConfig.DatabaseSettings;
 import paynotify.app.DatabaseMigrations;
 import paynotify.app.EmbeddedDatabase;
+import paynotify.store.SqlQueries;
 import paynotify.testsupport.AlipayBillGenerator;
 import paynotify.testsupport.TestDatabase;
 
@@ -24,7 +27,7 @@ import paynotify.testsupport.TestDatabase;
  */
 public final class ReconcileBench {
   public static void main(String[] args) throws Exception {
-    Map<String, String> opt = new java.util.HashMap<>();
+    Map<String, String> opt = new HashMap<>();
     for (int i = 0; i + 1 < args.length; i += 2) {
       opt.put(args[i].replaceFirst("^--", ""), args[i + 1]);
     }
@@ -45,8 +48,7 @@ public final class ReconcileBench {
       Path bill = work.resolve("20880000000000000000_20260314.csv.zip");
       try (Connection conn = DriverManager.getConnection(DatabaseMigrations.jdbcUrl(db)
           + "&rewriteBatchedStatements=true", "root", "");
-          PreparedStatement insert = conn.prepareStatement("INSERT INTO payments"
-              + " (channel, trade_no, order_no, amount_cents, paid_at) VALUES (?, ?, ?, ?, ?)")) {
+          PreparedStatement insert = conn.prepareStatement(SqlQueries.INSERT_PAYMENT)) {
         conn.setAutoCommit(false);
         int[] n = {0};
         AlipayBillGenerator.write(bill, rows, row -> {
@@ -94,7 +96,7 @@ public final class ReconcileBench {
       long peakKb = Long.parseLong(stderr.strip().lines().reduce((a, b) -> b).orElse("0").strip());
 
       JsonObject json = new JsonObject(Files.readString(report));
-      Map<String, Set<String>> found = new java.util.HashMap<>();
+      Map<String, Set<String>> found = new HashMap<>();
       json.getJsonArray("findings").stream().map(JsonObject.class::cast).forEach(f ->
           found.computeIfAbsent(f.getString("kind"), k -> new HashSet<>()).add(f.getString("trade_no")));
       boolean exact = found.getOrDefault("missing_local", Set.of()).equals(missingLocal)
@@ -115,7 +117,7 @@ public final class ReconcileBench {
   }
 
   private static void add(PreparedStatement insert, String channel, String trade, String order, long cents, String at)
-      throws java.sql.SQLException {
+      throws SQLException {
     insert.setString(1, channel);
     insert.setString(2, trade);
     insert.setString(3, order);

@@ -7,6 +7,7 @@ import static paynotify.testsupport.AlipayNotifications.signedBody;
 
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Path;
+import java.sql.DriverManager;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -77,7 +78,7 @@ class FailureBeforeCommitTest extends ServiceTestBase {
     try (EmbeddedDatabase own = EmbeddedDatabase.start(dir, TestDatabase.NAME)) {
       var settings = TestDatabase.settings("127.0.0.1", own.port(), "");
       TestDatabase.createFresh(settings);
-      try (var c = java.sql.DriverManager.getConnection(DatabaseMigrations.jdbcUrl(settings), "root", "");
+      try (var c = DriverManager.getConnection(DatabaseMigrations.jdbcUrl(settings), "root", "");
           var s = c.createStatement()) {
         s.execute("INSERT INTO orders (order_no, amount_cents) VALUES ('D1', 1234)");
       }
@@ -94,7 +95,7 @@ class FailureBeforeCommitTest extends ServiceTestBase {
         assertThat(Http.get(onOwn.port(), "/health").status()).isEqualTo(200);
         assertThat(onOwn.postAlipay(signedBody(retry(params, 1)))).isEqualTo(new Reply(200, "success"));
       }
-      try (var c = java.sql.DriverManager.getConnection(DatabaseMigrations.jdbcUrl(settings), "root", "");
+      try (var c = DriverManager.getConnection(DatabaseMigrations.jdbcUrl(settings), "root", "");
           var s = c.createStatement();
           var rs = s.executeQuery("SELECT (SELECT COUNT(*) FROM payments WHERE trade_no = 'TD1'),"
               + " (SELECT status FROM orders WHERE order_no = 'D1'),"

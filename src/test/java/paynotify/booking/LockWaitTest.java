@@ -10,27 +10,17 @@ import java.sql.Connection;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import paynotify.app.AppConfig.DatabaseSettings;
+import paynotify.testsupport.DatabaseTestBase;
 import paynotify.testsupport.Http.Reply;
-import paynotify.testsupport.TestDatabase;
 import paynotify.testsupport.TestService;
 
 /**
  * A booking stuck behind a row lock: lock-wait timeouts (1205) are retried a bounded number of
  * times, and a request that outlives http.request_timeout_ms is answered with failure.
  */
-@Tag("db")
-class LockWaitTest {
-  private static final TestDatabase db = TestDatabase.get();
-
-  @BeforeEach
-  void emptyTables() {
-    db.reset();
-  }
-
+class LockWaitTest extends DatabaseTestBase {
   /** The service's sessions give up on a row lock after one second. */
   private static DatabaseSettings oneSecondLockWait() {
     DatabaseSettings s = db.settings();

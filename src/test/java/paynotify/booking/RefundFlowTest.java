@@ -10,6 +10,7 @@ import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -17,6 +18,7 @@ import paynotify.testsupport.ChannelFixture;
 import paynotify.testsupport.Http.Reply;
 import paynotify.testsupport.Notification;
 import paynotify.testsupport.ServiceTestBase;
+import paynotify.testsupport.WechatV3Notifications;
 
 /**
  * Refunds on every channel that has them, over real HTTP on the real database: once, in any
@@ -181,19 +183,10 @@ class RefundFlowTest extends ServiceTestBase {
   }
 
   private static List<String> refunds() {
-    List<String> rows = new ArrayList<>();
-    try (var c = db.connect(); var rs = c.createStatement()
-        .executeQuery("SELECT CONCAT(refund_no, ' ', trade_no, ' ', status) FROM refunds ORDER BY id")) {
-      while (rs.next()) {
-        rows.add(rs.getString(1));
-      }
-    } catch (java.sql.SQLException e) {
-      throw new IllegalStateException(e);
-    }
-    return rows;
+    return db.column("SELECT CONCAT(refund_no, ' ', trade_no, ' ', status) FROM refunds ORDER BY id");
   }
 
-  @org.junit.jupiter.api.Test
+  @Test
   void refundStillWaitingAfterTheRetentionBecomesOneAnomalyAndALatePaymentStillSettlesIt() throws Exception {
     ChannelFixture ch = ChannelFixture.wechatV3();
     db.insertOrder("R10", 100);
@@ -241,7 +234,7 @@ class RefundFlowTest extends ServiceTestBase {
   }
 
   /** A refund booked before V4 kept its key alipay:refund:<out_biz_no>: its retry after the upgrade is a duplicate. */
-  @org.junit.jupiter.api.Test
+  @Test
   void anAlipayRefundBookedBeforeTheUpgradeIsADuplicateWhenRetried() throws Exception {
     ChannelFixture ch = ChannelFixture.alipay();
     db.insertOrder("RU", 1000);
@@ -256,7 +249,7 @@ class RefundFlowTest extends ServiceTestBase {
   }
 
   /** Alipay's ids are up to 64 characters each: the longest refund key (143 characters) is booked. */
-  @org.junit.jupiter.api.Test
+  @Test
   void theLongestAlipayRefundKeyFits() throws Exception {
     ChannelFixture ch = ChannelFixture.alipay();
     String trade = "T".repeat(64);
@@ -289,12 +282,11 @@ class RefundFlowTest extends ServiceTestBase {
     assertThat(db.count("SELECT COUNT(*) FROM anomalies")).isZero();
   }
 
-  @org.junit.jupiter.api.Test
+  @Test
   void abnormalRefundIsRecordedAndMovesNoMoney() {
     db.insertOrder("R11", 100);
-    assertThat(service.send(paynotify.testsupport.WechatV3Notifications.payment("R11", "T-R11", 100)).status())
-        .isEqualTo(204);
-    assertThat(service.send(paynotify.testsupport.WechatV3Notifications.refund("R11", "T-R11", 100, "RF-R11", 100,
+    assertThat(service.send(WechatV3Notifications.payment("R11", "T-R11", 100)).status()).isEqualTo(204);
+    assertThat(service.send(WechatV3Notifications.refund("R11", "T-R11", 100, "RF-R11", 100,
         "ABNORMAL")).status()).isEqualTo(204);
     assertThat(db.orderStatus("R11")).isEqualTo("paid");
     assertThat(db.count("SELECT COUNT(*) FROM refunds")).isZero();

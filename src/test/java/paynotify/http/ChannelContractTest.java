@@ -6,52 +6,53 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import paynotify.testsupport.ChannelFixture;
+import paynotify.testsupport.Http;
 import paynotify.testsupport.Http.Reply;
 import paynotify.testsupport.Notification;
 import paynotify.testsupport.ServiceTestBase;
 import paynotify.testsupport.TestService;
 
 /**
- * The same guarantees on every channel besides Alipay (which has its own, older tests): each
- * channel only parses and verifies, and the one booking transaction does the rest.
+ * The same guarantees on every channel: each channel only parses and verifies, and the one
+ * booking transaction does the rest. A channel's own rules are tested beside it.
  */
 class ChannelContractTest extends ServiceTestBase {
 
   static Stream<ChannelFixture> channels() {
-    return Stream.of(ChannelFixture.wechatV2(), ChannelFixture.wechatV3(), ChannelFixture.epay());
+    return Stream.of(ChannelFixture.alipay(), ChannelFixture.wechatV2(), ChannelFixture.wechatV3(),
+        ChannelFixture.epay());
   }
 
+  // 1. The same notification delivered again, as is or re-signed as real retries are.
   @ParameterizedTest(name = "{0}")
   @MethodSource("channels")
-  void firstDeliveryBooksAndTheSecondIsADuplicate(ChannelFixture ch) throws Exception {
+  void firstDeliveryBooksAndTheSameOrARetryIsADuplicate(ChannelFixture ch) throws Exception {
     db.insertOrder("C1", 8888);
-    assertThat(service.send(ch.payment("C1", "T-C1", 8888, 0))).matches(ch.success());
+    Notification first = ch.payment("C1", "T-C1", 8888, 0);
+    assertThat(service.send(first)).matches(ch.success());
+    assertThat(service.send(first)).matches(ch.success());
     assertThat(service.send(ch.payment("C1", "T-C1", 8888, 1))).matches(ch.success());
 
     assertThat(db.payments("T-C1")).isEqualTo(1);
     assertThat(db.string("SELECT CONCAT(channel, ' ', order_no, ' ', amount_cents) FROM payments"))
         .isEqualTo(ch.platform() + " C1 8888");
-    assertThat(db.orderStatus("C1")).isEqualTo("paid");
-    assertThat(db.outcomes(ch.platform() + ":pay:T-C1")).isEqualTo("processed,duplicate");
+    assertThat(db.string("SELECT CONCAT(status, ' ', channel, ' ', trade_no) FROM orders WHERE order_no = 'C1'"))
+        .isEqualTo("paid " + ch.platform() + " T-C1");
+    assertThat(db.outcomes(ch.platform() + ":pay:T-C1")).isEqualTo("processed,duplicate,duplicate");
   }
 
+  // 2. 20+ concurrent copies.
   @ParameterizedTest(name = "{0}")
   @MethodSource("channels")
   void concurrentCopiesBookOnce(ChannelFixture ch) throws Exception {
-    db.insertOrder("C2", 1999);
-    List<CompletableFuture<Reply>> replies = new ArrayList<>();
-    for (int i = 0; i < 24; i++) {
-      replies.add(service.sendAsync(ch.payment("C2", "T-C2", 1999, i)));
-    }
-    assertThat(replies).allSatisfy(r -> assertThat(r.join()).matches(ch.success()));
-    assertThat(db.payments("T-C2")).isEqualTo(1);
-    assertThat(db.count("SELECT COUNT(*) FROM notify_log WHERE outcome = 'processed'")).isEqualTo(1);
-    assertThat(db.count("SELECT COUNT(*) FROM notify_log WHERE outcome = 'duplicate'")).isEqualTo(23);
+    assertCopiesBookOnce(ch, service);
   }
 
+  // 3. Every guarantee lives in the database: a restart or a second instance changes nothing.
   @ParameterizedTest(name = "{0}")
   @MethodSource("channels")
   void bookedBeforeARestartIsADuplicateAfterIt(ChannelFixture ch) throws Exception {
@@ -68,20 +69,93 @@ class ChannelContractTest extends ServiceTestBase {
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("channels")
+  void twoInstancesOnOneDatabaseBookOnce(ChannelFixture ch) throws Exception {
+    try (TestService a = TestService.start(); TestService b = TestService.start()) {
+      assertThat(a.port()).isNotEqualTo(b.port());
+      assertCopiesBookOnce(ch, a, b);
+    }
+  }
+
+  // 7. Real money that does not fit the order: booked, anomaly recorded, acknowledged.
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("channels")
+  void amountMismatchIsBookedAsAnomalyAndOrderStaysUnpaid(ChannelFixture ch) throws Exception {
+    db.insertOrder("C7", 10000);
+    assertThat(service.send(ch.payment("C7", "T-C7", 100, 0))).matches(ch.success());
+
+    assertThat(db.orderStatus("C7")).isEqualTo("unpaid");
+    assertBookedWithAnomaly(ch, "T-C7", "amount_mismatch", "anomaly");
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("channels")
+  void unknownOrderIsBookedAsAnomaly(ChannelFixture ch) throws Exception {
+    assertThat(service.send(ch.payment("NO-SUCH", "T-C7u", 500, 0))).matches(ch.success());
+    assertBookedWithAnomaly(ch, "T-C7u", "unknown_order", "anomaly");
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("channels")
+  void secondPaymentOfAPaidOrderIsAnAnomaly(ChannelFixture ch) throws Exception {
+    db.insertOrder("C7s", 500);
+    assertThat(service.send(ch.payment("C7s", "T-C7s-1", 500, 0))).matches(ch.success());
+    assertThat(service.send(ch.payment("C7s", "T-C7s-2", 500, 0))).matches(ch.success());
+
+    assertThat(db.count("SELECT COUNT(*) FROM payments WHERE order_no = 'C7s'")).isEqualTo(2);
+    assertThat(db.string("SELECT trade_no FROM orders WHERE order_no = 'C7s'")).isEqualTo("T-C7s-1");
+    assertThat(anomalyKinds("T-C7s-2")).isEqualTo("second_payment");
+    assertThat(anomalyKinds("T-C7s-1")).isNull();
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("channels")
+  void paymentAfterCloseIsAnAnomaly(ChannelFixture ch) throws Exception {
+    db.insertOrder("C7c", 500);
+    db.update("UPDATE orders SET status = 'closed' WHERE order_no = 'C7c'");
+    assertThat(service.send(ch.payment("C7c", "T-C7c", 500, 0))).matches(ch.success());
+    assertThat(db.orderStatus("C7c")).isEqualTo("closed");
+    assertBookedWithAnomaly(ch, "T-C7c", "paid_after_close", "anomaly");
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("channels")
+  void anomalyIsRecordedOnceHoweverOftenItIsDelivered(ChannelFixture ch) throws Exception {
+    db.insertOrder("C7d", 10000);
+    for (int i = 0; i < 3; i++) {
+      assertThat(service.send(ch.payment("C7d", "T-C7d", 100, i))).matches(ch.success());
+    }
+    assertThat(db.count("SELECT COUNT(*) FROM anomalies")).isEqualTo(1);
+    assertThat(db.outcomes(ch.platform() + ":pay:T-C7d")).isEqualTo("anomaly,duplicate,duplicate");
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("channels")
+  void sameTradeWithOtherAmountIsAConflictNotASecondBooking(ChannelFixture ch) throws Exception {
+    db.insertOrder("C7k", 500);
+    assertThat(service.send(ch.payment("C7k", "T-C7k", 500, 0))).matches(ch.success());
+    assertThat(service.send(ch.payment("C7k", "T-C7k", 600, 1))).matches(ch.success());
+
+    assertThat(db.string("SELECT amount_cents FROM payments WHERE trade_no = 'T-C7k'")).isEqualTo("500");
+    assertBookedWithAnomaly(ch, "T-C7k", "conflict", "processed,conflict");
+  }
+
+  // 8. Forged or foreign notifications.
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("channels")
   void signatureWithAnotherKeyIsRejected(ChannelFixture ch) throws Exception {
-    assertRefusedAndNothingBooked(ch, ch.signedByAnotherKey("C4", "T-C4", 100));
+    assertRefusedAndNothingBooked(ch, ch.signedByAnotherKey("C4", "T-C4", 100), 401);
   }
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("channels")
   void anotherMerchantIsRejected(ChannelFixture ch) throws Exception {
-    assertRefusedAndNothingBooked(ch, ch.forAnotherMerchant("C4", "T-C4", 100));
+    assertRefusedAndNothingBooked(ch, ch.forAnotherMerchant("C4", "T-C4", 100), 403);
   }
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("channels")
   void tamperedAmountIsRejected(ChannelFixture ch) throws Exception {
-    assertRefusedAndNothingBooked(ch, ch.amountTampered("C4", "T-C4", 100));
+    assertRefusedAndNothingBooked(ch, ch.amountTampered("C4", "T-C4", 100), 401);
   }
 
   @ParameterizedTest(name = "{0}")
@@ -91,14 +165,49 @@ class ChannelContractTest extends ServiceTestBase {
     Notification oversized = new Notification("POST", genuine.path(), genuine.headers(), new byte[70_000], null);
     Reply reply = service.send(oversized);
     assertThat(reply.status()).isEqualTo(413);
+    assertThat(reply).matches(ch.refusal());
     assertThat(db.count("SELECT COUNT(*) FROM payments")).isZero();
   }
 
-  private static void assertRefusedAndNothingBooked(ChannelFixture ch, Notification n) {
+  @Test
+  void healthAnswersWhileTheDatabaseDoes() throws Exception {
+    assertThat(Http.get(service.port(), "/health").status()).isEqualTo(200);
+  }
+
+  /** 24 copies of one payment at once, each re-signed, spread over {@code targets}: booked once. */
+  private static void assertCopiesBookOnce(ChannelFixture ch, TestService... targets) throws Exception {
+    db.insertOrder("C2", 1999);
+    List<CompletableFuture<Reply>> replies = new ArrayList<>();
+    for (int i = 0; i < 24; i++) {
+      replies.add(targets[i % targets.length].sendAsync(ch.payment("C2", "T-C2", 1999, i)));
+    }
+    assertThat(replies).allSatisfy(r -> assertThat(r.join()).matches(ch.success()));
+    assertThat(db.payments("T-C2")).isEqualTo(1);
+    assertThat(db.count("SELECT COUNT(*) FROM idempotent_keys")).isEqualTo(1);
+    assertThat(db.orderStatus("C2")).isEqualTo("paid");
+    assertThat(db.count("SELECT COUNT(*) FROM notify_log WHERE outcome = 'processed'")).isEqualTo(1);
+    assertThat(db.count("SELECT COUNT(*) FROM notify_log WHERE outcome = 'duplicate'")).isEqualTo(23);
+  }
+
+  /** The payment is real money: booked once, and the anomaly recorded for a human. */
+  private static void assertBookedWithAnomaly(ChannelFixture ch, String tradeNo, String kind, String outcomes) {
+    assertThat(db.payments(tradeNo)).isEqualTo(1);
+    assertThat(anomalyKinds(tradeNo)).isEqualTo(kind);
+    assertThat(db.outcomes(ch.platform() + ":pay:" + tradeNo)).isEqualTo(outcomes);
+  }
+
+  private static String anomalyKinds(String tradeNo) {
+    return db.string("SELECT GROUP_CONCAT(kind ORDER BY id) FROM anomalies WHERE trade_no = ?", tradeNo);
+  }
+
+  private static void assertRefusedAndNothingBooked(ChannelFixture ch, Notification n, int status) {
     db.insertOrder("C4", 100);
-    assertThat(service.send(n)).matches(ch.refusal());
+    Reply reply = service.send(n);
+    assertThat(reply.status()).isEqualTo(status);
+    assertThat(reply).matches(ch.refusal());
     assertThat(db.count("SELECT COUNT(*) FROM payments")).isZero();
     assertThat(db.count("SELECT COUNT(*) FROM idempotent_keys")).isZero();
+    assertThat(db.count("SELECT COUNT(*) FROM anomalies")).isZero();
     assertThat(db.orderStatus("C4")).isEqualTo("unpaid");
     service.awaitRejectedRecorded();
     assertThat(db.string("SELECT outcome FROM notify_log")).isEqualTo("rejected");

@@ -3,21 +3,16 @@ package paynotify.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import paynotify.testsupport.DatabaseTestBase;
 import paynotify.testsupport.Http.Reply;
-import paynotify.testsupport.TestDatabase;
 import paynotify.testsupport.TestService;
 import paynotify.testsupport.WechatV2Notifications;
 
 /** A channel that is not configured answers 404 and books nothing. */
-@Tag("db")
-class UnconfiguredChannelTest {
-
+class UnconfiguredChannelTest extends DatabaseTestBase {
   @Test
   void unconfiguredChannelAnswers404() {
-    TestDatabase db = TestDatabase.get();
-    db.reset();
     db.insertOrder("U1", 100);
     JsonObject off = new JsonObject().put("wechat_v2", new JsonObject().put("appid", "").put("mch_id", "").put("api_key", ""));
     try (TestService service = TestService.start(db.settings(), off)) {

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -62,7 +63,7 @@ class BillReadingTest {
   @Test
   void corruptZipIsRefused() throws Exception {
     byte[] zip = Files.readAllBytes(SampleBills.ALIPAY);
-    Path corrupt = Files.write(dir.resolve("corrupt.csv.zip"), java.util.Arrays.copyOf(zip, zip.length / 2));
+    Path corrupt = Files.write(dir.resolve("corrupt.csv.zip"), Arrays.copyOf(zip, zip.length / 2));
     assertThatThrownBy(() -> new AlipayBill(corrupt).read(row -> { }))
         .isInstanceOf(BillFormatException.class).hasMessageContaining("corrupt.csv.zip");
   }

@@ -6,22 +6,19 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import paynotify.testsupport.AlipayBillGenerator;
 import paynotify.testsupport.Cli;
-import paynotify.testsupport.TestDatabase;
+import paynotify.testsupport.DatabaseTestBase;
 
 /** Memory does not grow with the bill: 200,000 rows (and as many findings) in a JVM held to 64 MB. */
-@Tag("db")
-class LargeBillMemoryTest {
+class LargeBillMemoryTest extends DatabaseTestBase {
   @TempDir
   Path dir;
 
   @Test
   void twoHundredThousandRowsFitInSixtyFourMegabytes() throws Exception {
-    TestDatabase.get().reset();
     Path bill = AlipayBillGenerator.write(dir.resolve("big.csv.zip"), 200_000, row -> { });
     Path out = dir.resolve("report.txt");
     Path err = dir.resolve("err.txt");

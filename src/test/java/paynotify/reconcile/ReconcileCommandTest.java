@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,20 +16,17 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import paynotify.testsupport.AlipayBillGenerator;
 import paynotify.testsupport.Cli;
+import paynotify.testsupport.DatabaseTestBase;
 import paynotify.testsupport.SampleBills;
-import paynotify.testsupport.TestDatabase;
 
 /** `paynotify reconcile` on the sample bills: exactly the answer key, nothing missed, nothing extra. */
-@Tag("db")
-class ReconcileCommandTest {
-  private static final TestDatabase db = TestDatabase.get();
+class ReconcileCommandTest extends DatabaseTestBase {
   private static final Set<String> BILL_KINDS = Set.of("missing_local", "missing_platform", "amount_mismatch",
       "refund_missing_local", "refund_missing_platform", "refund_amount_mismatch");
   private static final Set<String> REFUND_KINDS =
@@ -39,7 +37,6 @@ class ReconcileCommandTest {
 
   @BeforeEach
   void loadTheSampleState() {
-    db.reset();
     SampleBills.loadLocalState();
   }
 
@@ -107,7 +104,7 @@ class ReconcileCommandTest {
 
   @Test
   void aBillThatMatchesTheBookingsExitsZero() throws Exception {
-    db.reset();
+    db.reset(); // not the sample state: only this bill's payments
     Path bill = AlipayBillGenerator.write(dir.resolve("clean.csv.zip"), 500,
         row -> payment("alipay", row.tradeNo(), row.orderNo(), row.amountCents(), row.paidAt()));
     Cli.Result r = Cli.run("reconcile", "--channel", "alipay", "--bill", bill.toString());
@@ -120,7 +117,7 @@ class ReconcileCommandTest {
     String detail = SampleBills.alipayDetail();
     byte[] zip = Files.readAllBytes(SampleBills.ALIPAY);
     Map<String, Path> bad = new HashMap<>();
-    bad.put("cut-zip", Files.write(dir.resolve("cut.csv.zip"), java.util.Arrays.copyOf(zip, zip.length / 2)));
+    bad.put("cut-zip", Files.write(dir.resolve("cut.csv.zip"), Arrays.copyOf(zip, zip.length / 2)));
     byte[] garbled = zip.clone();
     for (int i = 200; i < 260; i++) {
       garbled[i] ^= 0x5A;
@@ -220,7 +217,7 @@ class ReconcileCommandTest {
 
   @Test
   void theDuplicateAuditInReconcileCoversOnlyTheBillsChannelAndWindow() throws Exception {
-    db.reset();
+    db.reset(); // not the sample state: only this bill's payments
     Path bill = AlipayBillGenerator.write(dir.resolve("day.csv.zip"), 20,
         row -> payment("alipay", row.tradeNo(), row.orderNo(), row.amountCents(), row.paidAt()));
     // Orders paid twice on the day before, and on the other channel the same day: other bills' findings.

@@ -4,26 +4,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import paynotify.testsupport.AlipayNotifications;
 import paynotify.testsupport.Cli;
+import paynotify.testsupport.DatabaseTestBase;
 import paynotify.testsupport.Http.Reply;
 import paynotify.testsupport.SampleBills;
-import paynotify.testsupport.TestDatabase;
 import paynotify.testsupport.TestService;
 
 /** `repair book` and `anomalies`: fixes that say what they would do, do it once, and leave a record. */
-@Tag("db")
-class RepairAndAnomaliesTest {
-  private static final TestDatabase db = TestDatabase.get();
+class RepairAndAnomaliesTest extends DatabaseTestBase {
   // A payment of the Alipay sample bill whose notification was lost (answer key: missing_local).
   private static final String TRADE = "2026031422001477480730061433";
   private static final String ORDER = "PN2026031439096925";
 
   @BeforeEach
   void loadTheSampleState() {
-    db.reset();
     SampleBills.loadLocalState();
   }
 

@@ -1,6 +1,7 @@
 package paynotify.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static paynotify.testsupport.AlipayNotifications.payment;
 import static paynotify.testsupport.AlipayNotifications.retry;
 import static paynotify.testsupport.AlipayNotifications.signedBody;
@@ -15,80 +16,76 @@ import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import paynotify.testsupport.DatabaseTestBase;
 import paynotify.testsupport.Http.Reply;
-import paynotify.testsupport.TestDatabase;
 import paynotify.testsupport.TestService;
 
 /** 9. Expired keys go, in bounded batches; uk_trade_no still catches a re-push after that. */
-@Tag("db")
 @ExtendWith(VertxExtension.class)
-class KeyPurgeTest {
-  private static final TestDatabase testDb = TestDatabase.get();
-  private Database db;
+class KeyPurgeTest extends DatabaseTestBase {
+  private Database pool;
 
   @BeforeEach
   void setUp(Vertx vertx) {
-    testDb.reset();
-    var s = testDb.settings();
-    db = Database.connect(vertx, new MySQLConnectOptions().setHost(s.host()).setPort(s.port())
+    var s = db.settings();
+    pool = Database.connect(vertx, new MySQLConnectOptions().setHost(s.host()).setPort(s.port())
         .setDatabase(s.name()).setUser(s.user()).setPassword(s.password()), new PoolOptions(), new NetClientOptions(), Database.sessionSetup(5));
   }
 
   @AfterEach
   void tearDown() {
-    db.close();
+    pool.close();
   }
 
   @Test
   void purgeRemovesOnlyExpiredKeysInBatches(VertxTestContext ctx) {
     // 2,500 keys 8 days old, 10 keys 6 days old, 3 notify_log rows 31 days old, 2 recent ones.
-    testDb.update("INSERT INTO idempotent_keys (idem_key, fingerprint, created_at)"
+    db.update("INSERT INTO idempotent_keys (idem_key, fingerprint, created_at)"
         + " SELECT CONCAT('alipay:pay:old-', seq), REPEAT('a', 64), NOW(3) - INTERVAL 8 DAY FROM seq_1_to_2500");
-    testDb.update("INSERT INTO idempotent_keys (idem_key, fingerprint, created_at)"
+    db.update("INSERT INTO idempotent_keys (idem_key, fingerprint, created_at)"
         + " SELECT CONCAT('alipay:pay:new-', seq), REPEAT('a', 64), NOW(3) - INTERVAL 6 DAY FROM seq_1_to_10");
-    testDb.update("INSERT INTO notify_log (channel, outcome, body_bytes, received_at)"
+    db.update("INSERT INTO notify_log (channel, outcome, body_bytes, received_at)"
         + " SELECT 'alipay', 'processed', 0, NOW(3) - INTERVAL 31 DAY FROM seq_1_to_3");
-    testDb.update("INSERT INTO notify_log (channel, outcome, body_bytes) SELECT 'alipay', 'processed', 0 FROM seq_1_to_2");
+    db.update("INSERT INTO notify_log (channel, outcome, body_bytes) SELECT 'alipay', 'processed', 0 FROM seq_1_to_2");
 
-    KeyPurge purge = new KeyPurge(db, Duration.ofDays(7), Duration.ofDays(30), 1000);
+    KeyPurge purge = new KeyPurge(pool, Duration.ofDays(7), Duration.ofDays(30), 1000);
     purge.runOnce().onComplete(ctx.succeeding(report -> ctx.verify(() -> {
       assertThat(report.keysDeleted()).isEqualTo(2500);
       assertThat(report.logRowsDeleted()).isEqualTo(3);
       // keys: 1000 + 1000 + 500 (short batch: done); notify_log: 3 (short batch: done)
       assertThat(report.statements()).isEqualTo(4);
-      assertThat(testDb.count("SELECT COUNT(*) FROM idempotent_keys WHERE idem_key LIKE 'alipay:pay:old-%'")).isZero();
-      assertThat(testDb.count("SELECT COUNT(*) FROM idempotent_keys")).isEqualTo(10);
-      assertThat(testDb.count("SELECT COUNT(*) FROM notify_log")).isEqualTo(2);
+      assertThat(db.count("SELECT COUNT(*) FROM idempotent_keys WHERE idem_key LIKE 'alipay:pay:old-%'")).isZero();
+      assertThat(db.count("SELECT COUNT(*) FROM idempotent_keys")).isEqualTo(10);
+      assertThat(db.count("SELECT COUNT(*) FROM notify_log")).isEqualTo(2);
       ctx.completeNow();
     })));
   }
 
   @Test
   void batchSizeAboveOneThousandIsRefused() {
-    org.assertj.core.api.Assertions.assertThatThrownBy(
-        () -> new KeyPurge(db, Duration.ofDays(7), Duration.ofDays(30), 1001))
+    assertThatThrownBy(
+        () -> new KeyPurge(pool, Duration.ofDays(7), Duration.ofDays(30), 1001))
         .isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test
   void duplicateOlderThanRetentionIsCaughtByTradeNo() {
-    testDb.insertOrder("P1", 300);
+    db.insertOrder("P1", 300);
     Map<String, String> params = payment("P1", "TP1", "3.00");
     try (TestService service = TestService.start()) {
       assertThat(service.postAlipay(signedBody(params))).isEqualTo(new Reply(200, "success"));
-      testDb.update("UPDATE idempotent_keys SET created_at = NOW(3) - INTERVAL 8 DAY");
+      db.update("UPDATE idempotent_keys SET created_at = NOW(3) - INTERVAL 8 DAY");
 
       var report = service.server().purge().runOnce().await();
       assertThat(report.keysDeleted()).isEqualTo(1);
-      assertThat(testDb.count("SELECT COUNT(*) FROM idempotent_keys")).isZero();
+      assertThat(db.count("SELECT COUNT(*) FROM idempotent_keys")).isZero();
 
       assertThat(service.postAlipay(signedBody(retry(params, 1)))).isEqualTo(new Reply(200, "success"));
     }
-    assertThat(testDb.payments("TP1")).isEqualTo(1);
-    assertThat(testDb.outcomes("alipay:pay:TP1")).isEqualTo("processed,duplicate");
-    assertThat(testDb.string("SELECT detail FROM notify_log WHERE outcome = 'duplicate'")).contains("trade");
+    assertThat(db.payments("TP1")).isEqualTo(1);
+    assertThat(db.outcomes("alipay:pay:TP1")).isEqualTo("processed,duplicate");
+    assertThat(db.string("SELECT detail FROM notify_log WHERE outcome = 'duplicate'")).contains("trade");
   }
 }

@@ -12,30 +12,20 @@ import io.vertx.sqlclient.PoolOptions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import paynotify.testsupport.DatabaseTestBase;
 import paynotify.testsupport.ServerSetting;
-import paynotify.testsupport.TestDatabase;
 
 /** Every pooled session is the one we configured, whatever the server's defaults; one we could not configure is never used. */
-@Tag("db")
 @ExtendWith(VertxExtension.class)
-class SessionSetupTest {
-  private static final TestDatabase testDb = TestDatabase.get();
-
-  @BeforeEach
-  void emptyTables() {
-    testDb.reset();
-  }
-
+class SessionSetupTest extends DatabaseTestBase {
   @Test
   void sessionsArePinnedWhateverTheServerDefaults(Vertx vertx) throws Exception {
-    try (ServerSetting rc = ServerSetting.isolation(testDb, "READ-COMMITTED");
-        ServerSetting lax = ServerSetting.set(testDb, "sql_mode", "")) {
-      Database db = connect(vertx, Database.sessionSetup(5));
-      String session = db.inTransaction(conn -> conn.query(
+    try (ServerSetting rc = ServerSetting.isolation(db, "READ-COMMITTED");
+        ServerSetting lax = ServerSetting.set(db, "sql_mode", "")) {
+      Database pool = connect(vertx, Database.sessionSetup(5));
+      String session = pool.inTransaction(conn -> conn.query(
               "SELECT CONCAT_WS(' ', @@autocommit + 0, @@innodb_lock_wait_timeout, @@sql_mode) AS s,"
                   + " (SELECT COUNT(*) FROM information_schema.SESSION_VARIABLES"
                   + "  WHERE VARIABLE_NAME IN ('TX_ISOLATION', 'TRANSACTION_ISOLATION')"
@@ -43,7 +33,7 @@ class SessionSetupTest {
           .map(rows -> rows.iterator().next().getString("s") + " rr=" + (rows.iterator().next().getLong("rr") > 0)))
           .await(10, TimeUnit.SECONDS);
       assertThat(session).startsWith("0 5 STRICT_ALL_TABLES").endsWith("rr=true");
-      db.close();
+      pool.close();
     }
   }
 
@@ -52,23 +42,23 @@ class SessionSetupTest {
     // The second statement fails, so the first one's autocommit=0 never took (one SET is atomic).
     List<String> failing = new ArrayList<>();
     failing.add("SET SESSION autocommit = 0, paynotify_no_such_variable = 1");
-    Database db = connect(vertx, failing);
+    Database pool = connect(vertx, failing);
 
     // Were the session pooled anyway, the INSERT would commit on its own and survive the ROLLBACK.
     // Three times on a pool of one: the session is ended, so its slot is free for the next attempt
     // (held, the second attempt would wait for it and time out instead).
     for (int i = 0; i < 3; i++) {
-      Future<Object> attempt = db.inTransaction(conn -> conn
+      Future<Object> attempt = pool.inTransaction(conn -> conn
           .query("INSERT INTO orders (order_no, amount_cents) VALUES ('S1', 100)").execute()
           .compose(inserted -> Future.failedFuture("the booking fails after its first statement")));
       assertThatThrownBy(() -> attempt.await(10, TimeUnit.SECONDS)).hasMessage("Connection was closed");
     }
-    assertThat(testDb.count("SELECT COUNT(*) FROM orders WHERE order_no = 'S1'")).isZero();
-    db.close();
+    assertThat(db.count("SELECT COUNT(*) FROM orders WHERE order_no = 'S1'")).isZero();
+    pool.close();
   }
 
   private static Database connect(Vertx vertx, List<String> sessionSetup) {
-    var s = testDb.settings();
+    var s = db.settings();
     return Database.connect(vertx, new MySQLConnectOptions().setHost(s.host()).setPort(s.port())
             .setDatabase(s.name()).setUser(s.user()).setPassword(s.password()),
         new PoolOptions().setMaxSize(1).setConnectionTimeout(5).setConnectionTimeoutUnit(TimeUnit.SECONDS),

@@ -1,7 +1,10 @@
 package paynotify.testsupport;
 
+import java.nio.charset.StandardCharsets;
+import java.security.KeyPairGenerator;
 import java.util.Map;
 import java.util.function.Predicate;
+import paynotify.channel.Money;
 
 /**
  * How to make a channel's notifications in tests, so that one contract test runs the same
@@ -89,15 +92,15 @@ public interface ChannelFixture {
     return new Base("alipay", "alipay", PLAIN_SUCCESS, PLAIN_REFUSAL) {
       public Notification payment(String orderNo, String tradeNo, long cents, int attempt) {
         return alipayForm(AlipayNotifications.retry(
-            AlipayNotifications.payment(orderNo, tradeNo, paynotify.channel.Money.format(cents)), attempt));
+            AlipayNotifications.payment(orderNo, tradeNo, Money.format(cents)), attempt));
       }
 
       public Notification refund(String orderNo, String tradeNo, long paidCents, String refundNo, long refundCents,
           long refundedSoFar, int attempt) {
         Map<String, String> p = AlipayNotifications.retry(
-            AlipayNotifications.payment(orderNo, tradeNo, paynotify.channel.Money.format(paidCents)), attempt);
+            AlipayNotifications.payment(orderNo, tradeNo, Money.format(paidCents)), attempt);
         p.put("trade_status", refundedSoFar >= paidCents ? "TRADE_CLOSED" : "TRADE_SUCCESS");
-        p.put("refund_fee", paynotify.channel.Money.format(refundedSoFar));
+        p.put("refund_fee", Money.format(refundedSoFar));
         p.put("gmt_refund", "2026-11-29 14:02:33.512");
         p.put("out_biz_no", refundNo);
         return alipayForm(p);
@@ -109,18 +112,18 @@ public interface ChannelFixture {
 
       public Notification signedByAnotherKey(String orderNo, String tradeNo, long cents) {
         return Notification.post("/notify/alipay", "application/x-www-form-urlencoded", AlipayNotifications.signedBody(
-            AlipayNotifications.payment(orderNo, tradeNo, paynotify.channel.Money.format(cents)),
-            AlipayNotifications.OTHER_PRIVATE_KEY, java.nio.charset.StandardCharsets.UTF_8));
+            AlipayNotifications.payment(orderNo, tradeNo, Money.format(cents)),
+            AlipayNotifications.OTHER_PRIVATE_KEY, StandardCharsets.UTF_8));
       }
 
       public Notification forAnotherMerchant(String orderNo, String tradeNo, long cents) {
-        Map<String, String> p = AlipayNotifications.payment(orderNo, tradeNo, paynotify.channel.Money.format(cents));
+        Map<String, String> p = AlipayNotifications.payment(orderNo, tradeNo, Money.format(cents));
         p.put("app_id", "2021000000000000");
         return alipayForm(p);
       }
 
       public Notification amountTampered(String orderNo, String tradeNo, long cents) {
-        String amount = paynotify.channel.Money.format(cents);
+        String amount = Money.format(cents);
         Notification n = alipayForm(AlipayNotifications.payment(orderNo, tradeNo, amount));
         return n.withBody(new String(n.body()).replace("total_amount=" + amount, "total_amount=" + (cents + 1) + ".00"));
       }
@@ -178,7 +181,7 @@ public interface ChannelFixture {
       }
 
       public Notification signedByAnotherKey(String orderNo, String tradeNo, long cents) throws Exception {
-        var other = java.security.KeyPairGenerator.getInstance("RSA");
+        var other = KeyPairGenerator.getInstance("RSA");
         other.initialize(2048);
         return WechatV3Notifications.notification(WechatV3Notifications.transaction(orderNo, tradeNo, cents),
             System.currentTimeMillis() / 1000, other.generateKeyPair().getPrivate(), WechatV3Notifications.PUBLIC_KEY_ID);
@@ -202,26 +205,26 @@ public interface ChannelFixture {
   static ChannelFixture epay() {
     return new Base("epay", "epay", PLAIN_SUCCESS, PLAIN_REFUSAL) {
       public Notification payment(String orderNo, String tradeNo, long cents, int attempt) throws Exception {
-        Map<String, String> p = EpayNotifications.payment(orderNo, tradeNo, paynotify.channel.Money.format(cents));
+        Map<String, String> p = EpayNotifications.payment(orderNo, tradeNo, Money.format(cents));
         p.put("param", "attempt=" + attempt);
         return EpayNotifications.get(EpayNotifications.signed(p, EpayNotifications.KEY));
       }
 
       public Notification signedByAnotherKey(String orderNo, String tradeNo, long cents) throws Exception {
         return EpayNotifications.get(EpayNotifications.signed(
-            EpayNotifications.payment(orderNo, tradeNo, paynotify.channel.Money.format(cents)), EpayNotifications.OTHER_KEY));
+            EpayNotifications.payment(orderNo, tradeNo, Money.format(cents)), EpayNotifications.OTHER_KEY));
       }
 
       public Notification forAnotherMerchant(String orderNo, String tradeNo, long cents) throws Exception {
-        Map<String, String> p = EpayNotifications.payment(orderNo, tradeNo, paynotify.channel.Money.format(cents));
+        Map<String, String> p = EpayNotifications.payment(orderNo, tradeNo, Money.format(cents));
         p.put("pid", "9999");
         return EpayNotifications.get(EpayNotifications.signed(p, EpayNotifications.KEY));
       }
 
       public Notification amountTampered(String orderNo, String tradeNo, long cents) throws Exception {
         Map<String, String> signed = EpayNotifications.signed(
-            EpayNotifications.payment(orderNo, tradeNo, paynotify.channel.Money.format(cents)), EpayNotifications.KEY);
-        signed.put("money", paynotify.channel.Money.format(cents * 100));
+            EpayNotifications.payment(orderNo, tradeNo, Money.format(cents)), EpayNotifications.KEY);
+        signed.put("money", Money.format(cents * 100));
         return EpayNotifications.get(signed);
       }
     };

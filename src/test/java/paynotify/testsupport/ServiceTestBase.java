@@ -2,13 +2,9 @@ package paynotify.testsupport;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Tag;
 
 /** One running service per test class on the test database, emptied before every test. */
-@Tag("db")
-public abstract class ServiceTestBase {
-  protected static final TestDatabase db = TestDatabase.get();
+public abstract class ServiceTestBase extends DatabaseTestBase {
   protected static TestService service;
 
   @BeforeAll
@@ -27,9 +23,8 @@ public abstract class ServiceTestBase {
     service = TestService.start();
   }
 
-  @BeforeEach
-  void emptyTables() {
+  @Override
+  protected void beforeReset() {
     service.awaitRejectedRecorded(); // a batch of the previous test's must not land in this one
-    db.reset();
   }
 }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.List;
@@ -27,7 +28,7 @@ public final class TcpRelay implements AutoCloseable {
   public static TcpRelay open(int port, String targetHost, int targetPort) throws IOException {
     ServerSocket listener = new ServerSocket();
     listener.setReuseAddress(true);
-    listener.bind(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+    listener.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
     return new TcpRelay(listener, targetHost, targetPort);
   }
 

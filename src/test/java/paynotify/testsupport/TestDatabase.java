@@ -3,10 +3,13 @@ package paynotify.testsupport;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import paynotify.app.AppConfig.DatabaseSettings;
 import paynotify.app.DatabaseMigrations;
 import paynotify.app.EmbeddedDatabase;
@@ -128,12 +131,9 @@ public final class TestDatabase {
 
   /** @param sqlMode the session's sql_mode for this statement, or null for the server's */
   public int updateInMode(String sqlMode, String sql, Object... args) {
-    try (Connection c = connect(); var ps = c.prepareStatement(sql)) {
+    try (Connection c = connect(); PreparedStatement ps = prepare(c, sql, args)) {
       if (sqlMode != null) {
         c.createStatement().execute("SET SESSION sql_mode = '" + sqlMode + "'");
-      }
-      for (int i = 0; i < args.length; i++) {
-        ps.setObject(i + 1, args[i]);
       }
       return ps.executeUpdate();
     } catch (SQLException e) {
@@ -149,34 +149,29 @@ public final class TestDatabase {
 
   /** The first column of the first row, or null when there is no row. */
   public String string(String sql, Object... args) {
-    try (Connection c = connect(); var ps = c.prepareStatement(sql)) {
-      for (int i = 0; i < args.length; i++) {
-        ps.setObject(i + 1, args[i]);
+    List<String> values = column(sql, args);
+    return values.isEmpty() ? null : values.get(0);
+  }
+
+  /** The first column of every row. */
+  public List<String> column(String sql, Object... args) {
+    try (Connection c = connect(); PreparedStatement ps = prepare(c, sql, args); ResultSet rs = ps.executeQuery()) {
+      List<String> values = new ArrayList<>();
+      while (rs.next()) {
+        values.add(rs.getString(1));
       }
-      try (ResultSet rs = ps.executeQuery()) {
-        return rs.next() ? rs.getString(1) : null;
-      }
+      return values;
     } catch (SQLException e) {
       throw new IllegalStateException(sql, e);
     }
   }
 
-  /** The first column of every row. */
-  public java.util.List<String> column(String sql, Object... args) {
-    java.util.List<String> values = new java.util.ArrayList<>();
-    try (Connection c = connect(); var ps = c.prepareStatement(sql)) {
-      for (int i = 0; i < args.length; i++) {
-        ps.setObject(i + 1, args[i]);
-      }
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          values.add(rs.getString(1));
-        }
-      }
-    } catch (SQLException e) {
-      throw new IllegalStateException(sql, e);
+  private static PreparedStatement prepare(Connection c, String sql, Object... args) throws SQLException {
+    PreparedStatement ps = c.prepareStatement(sql);
+    for (int i = 0; i < args.length; i++) {
+      ps.setObject(i + 1, args[i]);
     }
-    return values;
+    return ps;
   }
 
   public void insertOrder(String orderNo, long amountCents) {

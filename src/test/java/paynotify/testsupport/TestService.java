@@ -1,6 +1,7 @@
 package paynotify.testsupport;
 
 import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -10,7 +11,7 @@ import paynotify.app.AppConfig.DatabaseSettings;
 import paynotify.app.PayNotifyServer;
 import paynotify.testsupport.Http.Reply;
 
-/** The real service on its own Vert.x instance and pool, on a free port, Alipay configured. */
+/** The real service on its own Vert.x instance and pool, on a free port, every channel configured. */
 public final class TestService implements AutoCloseable {
   private static final String FORM = "application/x-www-form-urlencoded; charset=utf-8";
 
@@ -57,7 +58,7 @@ public final class TestService implements AutoCloseable {
             .put("mchid", WechatV3Notifications.MCH_ID)
             .put("appid", WechatV3Notifications.APP_ID)
             .put("apiv3_key", WechatV3Notifications.APIV3_KEY)
-            .put("platform_keys", new io.vertx.core.json.JsonArray().add(new JsonObject()
+            .put("platform_keys", new JsonArray().add(new JsonObject()
                 .put("id", WechatV3Notifications.PUBLIC_KEY_ID)
                 .put("key", WechatV3Notifications.PUBLIC_KEY_PEM))))
         .put("epay", new JsonObject()

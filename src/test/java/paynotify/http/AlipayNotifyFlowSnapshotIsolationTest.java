@@ -1,8 +1,0 @@
-package paynotify.http;
-
-import org.junit.jupiter.api.extension.ExtendWith;
-import paynotify.testsupport.SnapshotIsolationOn;
-
-/** Every payment booking scenario again on a server with innodb_snapshot_isolation=ON. */
-@ExtendWith(SnapshotIsolationOn.class)
-class AlipayNotifyFlowSnapshotIsolationTest extends AlipayNotifyFlowTest {}
