@@ -8,6 +8,7 @@ import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.RowSet;
 import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
+import java.util.Locale;
 import paynotify.channel.NotifyEvent;
 import paynotify.store.Anomalies;
 import paynotify.store.Anomalies.Anomaly;
@@ -47,7 +48,7 @@ final class BookingTransaction {
     final Layer layer;
 
     SeenBefore(Layer layer) {
-      super(layer.word, null, false, false);
+      super(layer.name(), null, false, false);
       this.layer = layer;
     }
   }
@@ -114,7 +115,7 @@ final class BookingTransaction {
   private static Future<BookingResult> settle(SqlConnection conn, NotifyEvent e, String key, String fingerprint,
       Layer layer, String conflict, Trace trace) {
     if (conflict == null) {
-      String detail = "already booked (found by " + layer.word + ")";
+      String detail = "already booked (found by " + layer.name().toLowerCase(Locale.ROOT) + ")";
       return NotifyLog.record(conn, trace, Outcome.DUPLICATE.code(), key, detail)
           .map(new BookingResult(Outcome.DUPLICATE, detail));
     }
