@@ -5,7 +5,9 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.sql.Statement;
 import paynotify.app.AppConfig.DatabaseSettings;
+import paynotify.store.Database;
 
 /**
  * The database, for the command-line tools: the configured server, or the embedded one (the
@@ -66,10 +68,21 @@ final class CliDatabase implements AutoCloseable {
     return settings;
   }
 
-  /** A new JDBC connection; batches are sent as multi-row statements. */
+  /**
+   * A new JDBC connection; batches are sent as multi-row statements. Its session is pinned like the
+   * service's (isolation, strict sql_mode), never the server's defaults.
+   */
   Connection connect() throws SQLException {
-    return DriverManager.getConnection(DatabaseMigrations.jdbcUrl(settings) + "&rewriteBatchedStatements=true",
-        settings.user(), settings.password());
+    Connection conn = DriverManager.getConnection(DatabaseMigrations.jdbcUrl(settings)
+        + "&rewriteBatchedStatements=true", settings.user(), settings.password());
+    try (Statement session = conn.createStatement()) {
+      conn.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+      session.execute("SET SESSION sql_mode = '" + Database.SQL_MODE + "'");
+    } catch (SQLException e) {
+      conn.close();
+      throw e;
+    }
+    return conn;
   }
 
   @Override

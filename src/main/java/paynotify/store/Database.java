@@ -29,6 +29,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class Database {
   private static final Logger LOG = LoggerFactory.getLogger(Database.class);
+  /** Strict: a value that does not fit a column is an error, never silently cut. */
+  public static final String SQL_MODE =
+      "STRICT_ALL_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION";
   private final Pool pool;
 
   private Database(Pool pool) {
@@ -56,8 +59,7 @@ public final class Database {
     return List.of(
         "SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ",
         "SET SESSION autocommit = 0, innodb_lock_wait_timeout = " + lockWaitSeconds
-            + ", sql_mode = 'STRICT_ALL_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,ERROR_FOR_DIVISION_BY_ZERO,"
-            + "NO_ENGINE_SUBSTITUTION', completion_type = 'NO_CHAIN'");
+            + ", sql_mode = '" + SQL_MODE + "', completion_type = 'NO_CHAIN'");
   }
 
   /**
