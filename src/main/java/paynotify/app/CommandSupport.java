@@ -2,6 +2,9 @@ package paynotify.app;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import io.vertx.sqlclient.ClosedConnectionException;
+import io.vertx.sqlclient.DatabaseException;
+import java.net.ConnectException;
 import java.sql.SQLException;
 import java.util.concurrent.Callable;
 import paynotify.reconcile.BillFormatException;
@@ -24,7 +27,7 @@ abstract class CommandSupport implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
-  // The default is the installation's (scripts/paynotify runs in it); a path given is the caller's.
+  // The default is the installation's (scripts/paynotify and start.sh run in it); a path given is the caller's.
   @Option(names = "--config", converter = CallerPath.class,
       description = "YAML configuration file (default: ${DEFAULT-VALUE} of the installation).")
   Path config = Path.of("conf/application.yaml");
@@ -38,8 +41,8 @@ abstract class CommandSupport implements Callable<Integer> {
       return run();
     } catch (BillFormatException | ConfigException e) {
       return fail(UNUSABLE, e.getMessage());
-    } catch (SQLException e) {
-      return fail(DATABASE, "database: " + e.getMessage());
+    } catch (SQLException | DatabaseException | ClosedConnectionException | ConnectException e) {
+      return fail(DATABASE, "database: " + e.getMessage()); // JDBC, or the Vert.x client (repair book)
     }
   }
 

@@ -2,10 +2,10 @@ package paynotify.app;
 
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import paynotify.booking.BookingResult;
 import paynotify.booking.EventBooking;
+import paynotify.booking.EventBooking.PaymentPlan;
 import paynotify.booking.PaymentVerdict;
 import paynotify.channel.EventKind;
 import paynotify.channel.Money;
@@ -85,11 +85,11 @@ final class RepairBookCommand extends CommandSupport {
   }
 
   /** What --apply would do, as the booking itself judges it (read, nothing written). */
-  private String plan(Optional<PaymentVerdict> verdict, String payment) {
-    if (verdict.isEmpty()) {
-      return "nothing to do: trade " + tradeNo + " already booked";
+  private String plan(PaymentPlan plan, String payment) {
+    if (plan.bookedFor() != null) {
+      return "nothing to do: trade " + tradeNo + " already booked (order " + plan.bookedFor() + ")";
     }
-    PaymentVerdict v = verdict.get();
+    PaymentVerdict v = plan.verdict();
     return v.isAnomaly()
         ? "would book 1 " + payment + " and record an anomaly: " + v.anomaly().code() + ": " + v.detail()
             + " (run again with --apply)"

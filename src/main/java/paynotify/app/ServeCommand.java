@@ -22,7 +22,7 @@ final class ServeCommand extends CommandSupport {
 
   /** Runs until stopped (exit 0); a configuration error stops the start with one line (exit 2). */
   @Override
-  int run() throws InterruptedException {
+  int run() throws Exception {
     Vertx vertx = Vertx.vertx();
     PayNotifyServer server;
     DatabaseSettings db;
@@ -37,11 +37,10 @@ final class ServeCommand extends CommandSupport {
       LOG.info("paynotify listening on http://{}:{} ({})", app.http().host(), server.port(),
           paths.isEmpty() ? "no channel configured yet" : paths);
       app.channels().disabled().forEach((path, hint) -> LOG.info("{} is off: {}", path, hint));
-    } catch (RuntimeException e) {
+    } catch (Exception e) { // await() rethrows a bind failure as it is: a checked BindException
       vertx.close();
       stopEmbedded();
-      if (e.getCause() instanceof BindException || e instanceof io.vertx.core.VertxException
-          && String.valueOf(e.getMessage()).contains("Address already in use")) {
+      if (e instanceof BindException || e.getCause() instanceof BindException) {
         throw new ConfigException(config + ": http.port: the port is already in use (" + e.getMessage() + ")");
       }
       throw e;

@@ -3,7 +3,6 @@ package paynotify.booking;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.sqlclient.Tuple;
-import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import paynotify.booking.PaymentVerdict.OrderRow;
@@ -77,15 +76,20 @@ public final class EventBooking {
   }
 
   /**
-   * What booking this payment would do now, read without writing (a repair's dry run): empty when
-   * its trade is booked already, else the verdict on its order.
+   * What booking this payment would do now, read without writing (a repair's dry run).
+   *
+   * @param bookedFor the order its trade is booked for already (then no verdict), else null
+   * @param verdict   what it would do to its order, else null
    */
-  public Future<Optional<PaymentVerdict>> plan(NotifyEvent payment) {
+  public record PaymentPlan(String bookedFor, PaymentVerdict verdict) {}
+
+  public Future<PaymentPlan> plan(NotifyEvent payment) {
     return db.inTransaction(conn -> conn.preparedQuery(SqlQueries.SELECT_PAYMENT)
         .execute(Tuple.of(payment.channel(), payment.tradeNo()))
-        .compose(booked -> booked.size() > 0 ? Future.succeededFuture(Optional.<PaymentVerdict>empty())
+        .compose(booked -> booked.size() > 0
+            ? Future.succeededFuture(new PaymentPlan(booked.iterator().next().getString("order_no"), null))
             : conn.preparedQuery(SqlQueries.SELECT_ORDER).execute(Tuple.of(payment.orderNo()))
-                .map(order -> Optional.of(PaymentVerdict.judge(OrderRow.of(order), payment)))));
+                .map(order -> new PaymentPlan(null, PaymentVerdict.judge(OrderRow.of(order), payment)))));
   }
 
   /** A closed trade closes its order only while the order is unpaid. */

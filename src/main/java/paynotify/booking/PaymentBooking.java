@@ -74,6 +74,11 @@ final class PaymentBooking implements BookingTransaction.Writes {
   private static Future<BookingResult> judgeOrder(SqlConnection conn, NotifyEvent e, String key) {
     return conn.preparedQuery(LOCK_ORDER).execute(Tuple.of(e.orderNo())).compose(rows -> {
       PaymentVerdict verdict = PaymentVerdict.judge(OrderRow.of(rows), e);
+      if (verdict.movesOrder()) { // SQL found no such row, Java does: the amount column compares otherwise
+        return Future.failedFuture(new IllegalStateException("orders: order " + e.orderNo() + " reads as unpaid for "
+            + e.amountCents() + " cents but MARK_ORDER_PAID matched no row: rolled back; check the amount column's"
+            + " type (integer cents)"));
+      }
       if (!verdict.isAnomaly()) {
         return Future.succeededFuture(new BookingResult(Outcome.PROCESSED, verdict.detail()));
       }

@@ -12,7 +12,12 @@ import paynotify.channel.NotifyEvent;
  * is an anomaly a human must look at. Never a duplicate: only the payments row says that. The
  * payment itself is real money and is kept either way.
  */
-public record PaymentVerdict(AnomalyKind anomaly, String detail) {
+public record PaymentVerdict(AnomalyKind anomaly, String detail, boolean movesOrder) {
+
+  /** A verdict that leaves the order as it is. */
+  public PaymentVerdict(AnomalyKind anomaly, String detail) {
+    this(anomaly, detail, false);
+  }
 
   /** The order as read by {@code SELECT_ORDER} / {@code LOCK_ORDER}. */
   public record OrderRow(String status, long amountCents, String channel, String tradeNo) {
@@ -37,7 +42,7 @@ public record PaymentVerdict(AnomalyKind anomaly, String detail) {
     switch (order.status()) {
       case "unpaid": // MARK_ORDER_PAID's condition
         return order.amountCents() == e.amountCents()
-            ? new PaymentVerdict(null, "order " + e.orderNo() + " unpaid -> paid")
+            ? new PaymentVerdict(null, "order " + e.orderNo() + " unpaid -> paid", true)
             : new PaymentVerdict(AnomalyKind.AMOUNT_MISMATCH, paid + " but order " + e.orderNo() + " is for "
                 + Money.format(order.amountCents()) + ": order left unpaid");
       case "paid":

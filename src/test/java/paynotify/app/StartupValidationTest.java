@@ -2,6 +2,8 @@ package paynotify.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -61,6 +63,14 @@ class StartupValidationTest {
   void halfConfiguredWechatV3NamesWhatIsMissing() throws Exception {
     refused("wechat_v3:\n  mchid: \"1900012345\"\n  appid: wx1\n  apiv3_key: JxTibTGfBFMWxrOZjX7ALW59t7U2Ea03\n",
         "wechat_v3.platform_keys: missing");
+  }
+
+  @Test
+  void portInUseNamesTheKey() throws Exception {
+    try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      refused("http:\n  port: " + taken.getLocalPort() + "\ndatabase:\n  host: 127.0.0.1\n  port: 1\n",
+          "http.port: the port is already in use");
+    }
   }
 
   /** Serving this configuration stops the process: exit 2, its last line the file and {@code expected}. */

@@ -31,6 +31,27 @@ class OrderRowVerdictTest extends ServiceTestBase {
     }
   }
 
+  /**
+   * An amount column SQL compares otherwise than Java reads it (DECIMAL 10.004 read as 1000 cents): the
+   * order did not move, the row seems to say it should have; never "processed" with the order left unpaid.
+   */
+  @Test
+  void anOrderThatReadsAsPayableButDidNotMoveIsRefused() throws Exception {
+    db.update("ALTER TABLE orders MODIFY amount_cents DECIMAL(12, 2) NOT NULL");
+    try {
+      db.update("INSERT INTO orders (order_no, amount_cents) VALUES ('DX1', 1000.40)");
+
+      assertThat(service.send(alipay.payment("DX1", "T-DX1", 1000, 0)).status()).isEqualTo(503);
+
+      assertThat(db.payments("T-DX1")).isZero();
+      assertThat(db.orderStatus("DX1")).isEqualTo("unpaid");
+      assertThat(db.string("SELECT detail FROM notify_log")).contains("MARK_ORDER_PAID matched no row");
+    } finally {
+      db.update("DELETE FROM orders");
+      db.update("ALTER TABLE orders MODIFY amount_cents BIGINT NOT NULL");
+    }
+  }
+
   /** The old notify.php, during the cutover, marked the order paid: the payment is still real money. */
   @Test
   void anOrderMarkedPaidByThisTradeOutsidePaynotifyKeepsItsPayment() throws Exception {

@@ -53,7 +53,7 @@ class RepairAndAnomaliesTest extends DatabaseTestBase {
     Cli.Result again = repair(true);
     assertThat(again.exit()).isZero();
     assertThat(again.out()).startsWith("nothing to do: trade " + TRADE + " already booked");
-    assertThat(repair(false).out()).startsWith("nothing to do");
+    assertThat(repair(false).out()).startsWith("nothing to do: trade " + TRADE + " already booked (order " + ORDER + ")");
     assertThat(db.payments(TRADE)).isEqualTo(1);
 
     // and the bill no longer reports it
