@@ -12,6 +12,7 @@ import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import paynotify.channel.EventKind;
+import paynotify.channel.NotifyEvent;
 import paynotify.store.Database;
 
 /**
@@ -70,7 +71,7 @@ public final class PendingRefundCheck {
           return conn.preparedQuery(SETTLE_PENDING_REFUNDS).execute(Tuple.of(channel, tradeNo))
               .compose(pending -> pending.rowCount() == 0 ? Future.succeededFuture()
                   : RefundSettlement.settle(conn, channel, tradeNo, payment.getString("order_no"),
-                          payment.getLong("amount_cents"), channel + ":" + EventKind.PAYMENT.keyPart + ":" + tradeNo)
+                          payment.getLong("amount_cents"), NotifyEvent.key(channel, EventKind.PAYMENT, tradeNo))
                       .onSuccess(r -> LOG.warn("{} pending refund(s) of {} trade {} found beside its booked payment,"
                           + " settled now: {}", pending.rowCount(), channel, tradeNo, r.detail()))
                       .mapEmpty());

@@ -61,9 +61,14 @@ public record NotifyEvent(
   public String idempotencyKey() {
     if (refund != null) {
       String scope = refundScope();
-      return channel + ":" + kind.keyPart + ":" + (scope.isEmpty() ? "" : scope + ":") + refund.refundNo();
+      return key(channel, kind, (scope.isEmpty() ? "" : scope + ":") + refund.refundNo());
     }
-    return tradeNo == null ? null : channel + ":" + kind.keyPart + ":" + tradeNo;
+    return tradeNo == null ? null : key(channel, kind, tradeNo);
+  }
+
+  /** The key of the event of {@code kind} named {@code id} by the platform: {@code channel:kind:id}. */
+  public static String key(String channel, EventKind kind, String id) {
+    return channel + ":" + kind.keyPart + ":" + id;
   }
 
   /** What a refund id is unique within, as stored in refunds.refund_scope: its trade, or "" (the platform). */
