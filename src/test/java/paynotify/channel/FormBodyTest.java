@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import paynotify.testsupport.HostileBodies;
 
 class FormBodyTest {
   @Test
@@ -47,20 +48,10 @@ class FormBodyTest {
    */
   @Test
   void megabyteOfNamesWithoutValuesIsDecodedInOnePass() {
-    byte[] body = namesWithoutValues(1024 * 1024);
+    byte[] body = HostileBodies.namesWithoutValues(1024 * 1024);
     Map<String, String> params = assertTimeoutPreemptively(Duration.ofSeconds(2),
         () -> FormBody.decode(body, StandardCharsets.UTF_8));
     assertThat(params).hasSizeGreaterThan(100_000).containsEntry("n0", "");
     assertThat(assertTimeoutPreemptively(Duration.ofSeconds(2), () -> FormBody.rawValue(body, "charset"))).isNull();
-  }
-
-  /** {@code n0&n1&n2&...}, padded with 'z' to exactly {@code size} bytes. */
-  private static byte[] namesWithoutValues(int size) {
-    StringBuilder names = new StringBuilder(size + 16);
-    for (int i = 0; names.length() < size; i++) {
-      names.append('n').append(i).append('&');
-    }
-    names.setLength(names.lastIndexOf("&", size - 1) + 1);
-    return (names + "z".repeat(size - names.length())).getBytes(StandardCharsets.US_ASCII);
   }
 }
