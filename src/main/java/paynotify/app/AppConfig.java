@@ -15,6 +15,7 @@ import java.util.Map;
 import paynotify.booking.BookingSettings;
 import paynotify.http.HttpSettings;
 import paynotify.store.KeyPurge;
+import paynotify.store.OrdersTable;
 
 /**
  * The validated configuration (conf/application.yaml, overridden by PAYNOTIFY_* environment
@@ -26,10 +27,11 @@ public record AppConfig(
     DatabaseSettings database,
     Channels channels,
     Retention retention,
-    BookingSettings booking) {
+    BookingSettings booking,
+    OrdersTable orders) {
 
-  static final List<String> SECTIONS =
-      List.of("http", "database", "alipay", "wechat_v2", "wechat_v3", "epay", "retention", "booking");
+  static final List<String> SECTIONS = List.of("http", "database", "alipay", "wechat_v2", "wechat_v3", "epay",
+      "retention", "booking", "orders", "orders.columns", "orders.status_values");
 
   /**
    * Where the database is. {@code host == null} means the embedded MariaDB under
@@ -89,7 +91,8 @@ public record AppConfig(
     int instances = c.integer("http.instances", Runtime.getRuntime().availableProcessors(), 1, 64);
     return new AppConfig(http, instances, database(c), Channels.from(c, Clock.systemUTC()), retention(c),
         new BookingSettings(c.integer("booking.max_attempts", 3, 1, 10),
-            c.bool("booking.trade_closed_closes_order", false)));
+            c.bool("booking.trade_closed_closes_order", false)),
+        OrdersMapping.read(c));
   }
 
   private static DatabaseSettings database(ConfigReader c) {

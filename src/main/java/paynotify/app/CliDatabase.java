@@ -48,7 +48,7 @@ final class CliDatabase implements AutoCloseable {
         db = db.at("127.0.0.1", started.port());
       }
     }
-    DatabaseMigrations.migrate(db, configFile.toString());
+    DatabaseMigrations.migrate(db, config.orders(), configFile.toString());
     return new CliDatabase(config, db, started);
   }
 
@@ -77,7 +77,7 @@ final class CliDatabase implements AutoCloseable {
         + "&rewriteBatchedStatements=true", settings.user(), settings.password());
     try (Statement session = conn.createStatement()) {
       conn.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
-      session.execute("SET SESSION sql_mode = '" + Database.SQL_MODE + "'");
+      session.execute("SET SESSION sql_mode = '" + Database.SQL_MODE + "', time_zone = '" + Database.TIME_ZONE + "'");
     } catch (SQLException e) {
       conn.close();
       throw e;

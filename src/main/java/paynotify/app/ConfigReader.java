@@ -37,9 +37,15 @@ final class ConfigReader {
   /** Overlays {@code PAYNOTIFY_*} variables onto {@code root}, matching nested sections by prefix. */
   static JsonObject withEnv(JsonObject root, Map<String, String> env, Iterable<String> sections) {
     JsonObject merged = root.copy();
-    for (String section : sections) {
-      if (!(merged.getValue(section) instanceof JsonObject)) {
-        merged.put(section, new JsonObject());
+    for (String section : sections) { // parents before their nested sections (orders, orders.columns)
+      JsonObject parent = merged;
+      String[] path = section.split("\\.");
+      for (int i = 0; i < path.length - 1; i++) {
+        parent = parent.getJsonObject(path[i]);
+      }
+      String name = path[path.length - 1];
+      if (!(parent.getValue(name) instanceof JsonObject)) {
+        parent.put(name, new JsonObject());
       }
     }
     env.forEach((name, value) -> {
@@ -105,6 +111,13 @@ final class ConfigReader {
     }
     String text = value.toString().trim();
     return text.isEmpty() ? null : text;
+  }
+
+  /**
+   * An optional name: {@code fallback} when the key is absent, null when it is set to "" (none).
+   */
+  String optional(String key, String fallback) {
+    return raw(key) == null ? fallback : string(key);
   }
 
   String string(String key, String fallback) {

@@ -4,6 +4,7 @@ import java.sql.SQLException;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.FlywayException;
 import paynotify.app.AppConfig.DatabaseSettings;
+import paynotify.store.OrdersTable;
 
 /** Brings the schema up to date with the Flyway scripts in migrations/ (shipped in the jar). */
 public final class DatabaseMigrations {
@@ -17,12 +18,13 @@ public final class DatabaseMigrations {
   /**
    * Migrates, then checks the site's orders table ({@link OrdersTableCheck}).
    *
+   * @param orders the site's orders table, as mapped
    * @param source where the settings came from, for the error message
    * @return the number of migrations applied
    */
-  public static int migrate(DatabaseSettings db, String source) {
+  public static int migrate(DatabaseSettings db, OrdersTable orders, String source) {
     try {
-      return run(db, source);
+      return run(db, orders, source);
     } catch (FlywayException | IllegalStateException e) {
       throw refused(db, source, e);
     }
@@ -32,7 +34,7 @@ public final class DatabaseMigrations {
    * Migrates and checks the orders table; a failure to reach the database is thrown as it is, for
    * a caller that waits for a database not up yet. A table that will not do is a {@link ConfigException}.
    */
-  static int run(DatabaseSettings db, String source) {
+  static int run(DatabaseSettings db, OrdersTable orders, String source) {
     int applied = Flyway.configure()
         .dataSource(jdbcUrl(db), db.user(), db.password())
         .locations("classpath:db/migration")
@@ -43,7 +45,7 @@ public final class DatabaseMigrations {
         .load()
         .migrate()
         .migrationsExecuted;
-    OrdersTableCheck.check(db, source);
+    OrdersTableCheck.check(db, orders, source);
     return applied;
   }
 

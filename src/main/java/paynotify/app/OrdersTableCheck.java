@@ -2,42 +2,231 @@ package paynotify.app;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import paynotify.app.AppConfig.DatabaseSettings;
+import paynotify.store.OrdersTable;
+import paynotify.store.OrdersTable.Columns;
+import paynotify.store.OrdersTable.StatusValues;
 
 /**
- * The site's orders table, checked at start for what exactly-once needs of it: an order number
- * that is a UNIQUE key on its own. Without one, one payment would mark every row with that number
- * paid (the booking refuses such a payment, but the site should hear of it before a buyer pays).
+ * The site's orders table, checked at start against its mapping ({@code orders:}) for what
+ * booking needs of it, each problem one line naming the key to fix: the table and every mapped
+ * column exist, the order number is a UNIQUE key on its own (else one payment could mark several
+ * orders paid), the amount column holds the configured unit exactly, and each status value fits
+ * the status column. Status values stored in the table that map to nothing are only a warning:
+ * booking leaves such orders alone and says so.
  */
 final class OrdersTableCheck {
-  // A unique index whose only column is order_no (a unique (order_no, x) allows repeated numbers).
+  private static final Logger LOG = LoggerFactory.getLogger(OrdersTableCheck.class);
+  private static final Set<String> INTEGERS = Set.of("tinyint", "smallint", "mediumint", "int", "integer", "bigint");
+  private static final Set<String> TEXTS = Set.of("char", "varchar", "tinytext", "text", "mediumtext", "longtext");
+  private static final Set<String> TIMES = Set.of("datetime", "timestamp");
+  /** Stored status values listed in the warning, at most. */
+  private static final int LISTED = 20;
+
+  private static final String COLUMNS =
+      "SELECT COLUMN_NAME, DATA_TYPE, COLUMN_TYPE, NUMERIC_SCALE, CHARACTER_MAXIMUM_LENGTH"
+          + " FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?";
+
+  // A unique index whose only column is the order number (a unique (order_no, x) allows repeated numbers).
   private static final String UNIQUE_ORDER_NO =
       "SELECT COUNT(*) FROM information_schema.STATISTICS s"
-          + " WHERE s.TABLE_SCHEMA = DATABASE() AND s.TABLE_NAME = 'orders' AND s.NON_UNIQUE = 0"
-          + " AND s.COLUMN_NAME = 'order_no' AND s.SEQ_IN_INDEX = 1"
+          + " WHERE s.TABLE_SCHEMA = DATABASE() AND s.TABLE_NAME = ? AND s.NON_UNIQUE = 0"
+          + " AND s.COLUMN_NAME = ? AND s.SEQ_IN_INDEX = 1"
           + " AND NOT EXISTS (SELECT 1 FROM information_schema.STATISTICS t WHERE t.TABLE_SCHEMA = s.TABLE_SCHEMA"
           + "   AND t.TABLE_NAME = s.TABLE_NAME AND t.INDEX_NAME = s.INDEX_NAME AND t.SEQ_IN_INDEX = 2)";
 
-  private OrdersTableCheck() {}
+  /** A column as information_schema describes it. */
+  private record Column(String name, String dataType, String columnType, Long scale, Long length) {}
+
+  private final OrdersTable orders;
+  private final String source;
+  private final String database;
+
+  private OrdersTableCheck(OrdersTable orders, String source, String database) {
+    this.orders = orders;
+    this.source = source;
+    this.database = database;
+  }
 
   /**
    * @param source where the settings came from, for the message
    * @throws ConfigException when the table will not do
    */
-  static void check(DatabaseSettings db, String source) {
-    try (Connection c = DriverManager.getConnection(DatabaseMigrations.jdbcUrl(db), db.user(), db.password());
-        ResultSet rs = c.createStatement().executeQuery(UNIQUE_ORDER_NO)) {
-      rs.next();
-      if (rs.getLong(1) == 0) {
-        throw new ConfigException(source + ": database: table orders of " + db + " has no UNIQUE key on order_no"
-            + " alone, so one payment could mark several orders paid; find repeated numbers with SELECT order_no"
-            + " FROM orders GROUP BY order_no HAVING COUNT(*) > 1, then ALTER TABLE orders ADD UNIQUE KEY"
-            + " uk_order_no (order_no)");
-      }
+  static void check(DatabaseSettings db, OrdersTable orders, String source) {
+    try (Connection c = DriverManager.getConnection(DatabaseMigrations.jdbcUrl(db), db.user(), db.password())) {
+      new OrdersTableCheck(orders, source, db.toString()).check(c);
     } catch (SQLException e) { // the cause tells a database not up yet from one that refuses
       throw new IllegalStateException("cannot read the orders table: " + e.getMessage(), e);
     }
+  }
+
+  private void check(Connection c) throws SQLException {
+    Map<String, Column> table = columns(c);
+    if (table.isEmpty()) {
+      throw problem("orders.table", "no table " + orders.table() + " in " + database
+          + ": name the site's orders table (the one its notify.php marks paid)");
+    }
+    Columns mapped = orders.columns();
+    Column orderNo = column(table, "order_no", mapped.orderNo());
+    Column amount = column(table, "amount", mapped.amount());
+    Column status = column(table, "status", mapped.status());
+    Column paidAt = mapped.paidAt() == null ? null : column(table, "paid_at", mapped.paidAt());
+    Column channel = mapped.channel() == null ? null : column(table, "channel", mapped.channel());
+    Column tradeNo = mapped.tradeNo() == null ? null : column(table, "trade_no", mapped.tradeNo());
+    unique(c, orderNo);
+    amount(amount);
+    if (paidAt != null && !TIMES.contains(paidAt.dataType())) {
+      throw problem("orders.columns.paid_at", column(paidAt) + " is " + paidAt.columnType()
+          + ", not DATETIME or TIMESTAMP: set paid_at to \"\" to leave it alone");
+    }
+    text("orders.columns.channel", channel);
+    text("orders.columns.trade_no", tradeNo);
+    statusValues(status);
+    unmappedStatuses(c, status);
+  }
+
+  private Map<String, Column> columns(Connection c) throws SQLException {
+    Map<String, Column> columns = new LinkedHashMap<>();
+    try (PreparedStatement q = c.prepareStatement(COLUMNS)) {
+      q.setString(1, orders.table());
+      try (ResultSet rs = q.executeQuery()) {
+        while (rs.next()) {
+          columns.put(rs.getString(1).toLowerCase(Locale.ROOT), new Column(rs.getString(1),
+              rs.getString(2).toLowerCase(Locale.ROOT), rs.getString(3), rs.getObject(4, Long.class),
+              rs.getObject(5, Long.class)));
+        }
+      }
+    }
+    return columns;
+  }
+
+  private Column column(Map<String, Column> table, String key, String name) {
+    Column column = table.get(name.toLowerCase(Locale.ROOT)); // column names are case-insensitive in MySQL
+    if (column == null) {
+      throw problem("orders.columns." + key, "table " + orders.table() + " has no column " + name + " (it has "
+          + String.join(", ", table.values().stream().map(Column::name).toList()) + ")");
+    }
+    return column;
+  }
+
+  private void unique(Connection c, Column orderNo) throws SQLException {
+    try (PreparedStatement q = c.prepareStatement(UNIQUE_ORDER_NO)) {
+      q.setString(1, orders.table());
+      q.setString(2, orderNo.name());
+      try (ResultSet rs = q.executeQuery()) {
+        rs.next();
+        if (rs.getLong(1) == 0) {
+          String t = orders.table();
+          String o = orderNo.name();
+          throw problem("orders.columns.order_no", "table " + t + " of " + database + " has no UNIQUE key on " + o
+              + " alone, so one payment could mark several orders paid; find repeated numbers with SELECT " + o
+              + " FROM " + t + " GROUP BY " + o + " HAVING COUNT(*) > 1, then ALTER TABLE " + t
+              + " ADD UNIQUE KEY uk_" + o + " (" + o + ")");
+        }
+      }
+    }
+  }
+
+  private void amount(Column amount) {
+    boolean fits = switch (orders.unit()) {
+      case CENTS -> INTEGERS.contains(amount.dataType());
+      case YUAN -> amount.dataType().equals("decimal") && Long.valueOf(2).equals(amount.scale());
+    };
+    if (!fits) {
+      throw problem("orders.columns.amount", column(amount) + " is " + amount.columnType() + ", which does not hold "
+          + (orders.unit() == OrdersTable.AmountUnit.CENTS
+              ? "cents: orders.amount_unit cents needs an integer column (yuan: a DECIMAL(*,2) one)"
+              : "yuan exactly: orders.amount_unit yuan needs a DECIMAL(*,2) column (cents: an integer one)"));
+    }
+  }
+
+  private void text(String key, Column column) {
+    if (column != null && !TEXTS.contains(column.dataType())) {
+      throw problem(key, column(column) + " is " + column.columnType() + ", not a text column: set it to \"\" to"
+          + " leave it alone");
+    }
+  }
+
+  /** Each configured value must be one the status column can hold as it is. */
+  private void statusValues(Column status) {
+    StatusValues v = orders.values();
+    String[][] values = {{"unpaid", v.unpaid()}, {"paid", v.paid()}, {"closed", v.closed()},
+        {"partially_refunded", v.partiallyRefunded()}, {"refunded", v.refunded()}};
+    List<String> members = enumMembers(status.columnType());
+    for (String[] entry : values) {
+      String value = entry[1];
+      if (value == null) {
+        continue;
+      }
+      String why = null;
+      if (INTEGERS.contains(status.dataType()) && !value.matches("-?[0-9]{1,18}")) {
+        why = "is not a whole number, and " + column(status) + " is " + status.columnType();
+      } else if (members != null && !members.contains(value)) {
+        why = "is not one of " + column(status) + "'s values " + members;
+      } else if (TEXTS.contains(status.dataType()) && status.length() != null && value.length() > status.length()) {
+        why = "is longer than " + column(status) + " (" + status.columnType() + ")";
+      }
+      if (why != null) {
+        throw problem("orders.status_values." + entry[0], "'" + value + "' " + why + ": give the value as the site"
+            + " stores it");
+      }
+    }
+  }
+
+  private static List<String> enumMembers(String columnType) {
+    if (!columnType.toLowerCase(Locale.ROOT).startsWith("enum(")) {
+      return null;
+    }
+    List<String> members = new ArrayList<>();
+    Matcher m = Pattern.compile("'((?:[^']|'')*)'").matcher(columnType);
+    while (m.find()) {
+      members.add(m.group(1).replace("''", "'"));
+    }
+    return members;
+  }
+
+  /** Orders in a status that maps to nothing are left alone by booking: worth a line at start, not a stop. */
+  private void unmappedStatuses(Connection c, Column status) throws SQLException {
+    String s = "`" + status.name() + "`";
+    List<String> unmapped = new ArrayList<>();
+    long orders = 0;
+    try (ResultSet rs = c.createStatement().executeQuery("SELECT " + s + ", COUNT(*) FROM `" + this.orders.table()
+        + "` GROUP BY " + s)) {
+      while (rs.next()) {
+        Object stored = rs.getObject(1);
+        if (stored != null && this.orders.values().of(stored) == null) {
+          orders += rs.getLong(2);
+          if (unmapped.size() < LISTED) {
+            unmapped.add(String.valueOf(stored));
+          }
+        }
+      }
+    }
+    if (!unmapped.isEmpty()) {
+      LOG.warn("{}: orders.status_values: {} holds {} ({} orders) that map to no status: a payment for such an order"
+          + " is booked with an anomaly (unexpected_order_status) and the order is left as it is; map the value if"
+          + " it means unpaid, paid, closed or refunded", source, column(status), String.join(", ", unmapped), orders);
+    }
+  }
+
+  private String column(Column column) {
+    return "column " + orders.table() + "." + column.name();
+  }
+
+  private ConfigException problem(String key, String what) {
+    return new ConfigException(source + ": " + key + ": " + what);
   }
 }

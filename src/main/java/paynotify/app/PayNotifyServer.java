@@ -61,7 +61,7 @@ public final class PayNotifyServer {
   public static Future<PayNotifyServer> listen(Vertx vertx, AppConfig config, DatabaseSettings db) {
     Database database = connect(vertx, db);
     RejectedLog rejected = rejectedLog(vertx, db);
-    EventBooking booking = new EventBooking(vertx, database, rejected, config.booking());
+    EventBooking booking = new EventBooking(vertx, database, rejected, config.booking(), config.orders());
     Readiness readiness = new Readiness();
     AtomicReference<NotifyVerticle> first = new AtomicReference<>();
     AppConfig.Retention r = config.retention();
@@ -73,7 +73,7 @@ public final class PayNotifyServer {
         }, new DeploymentOptions().setInstances(config.httpInstances()))
         .map(id -> new PayNotifyServer(vertx, database, id, first.get().actualPort(), readiness, r.purgeInterval(),
             new KeyPurge(database, r.keys(), r.notifyLog(), r.batchSize()),
-            new PendingRefundCheck(database, r.keys()), rejected))
+            new PendingRefundCheck(database, config.orders(), r.keys()), rejected))
         .onFailure(err -> rejected.close().eventually(database::close));
   }
 

@@ -32,7 +32,7 @@ final class ReconcileCommand extends CommandSupport {
         Connection lookups = db.connect();
         Connection recording = reportOptions.recording(db);
         Report report = reportOptions.report(out(), recording)) {
-      Reconciliation reconciliation = new Reconciliation(conn, lookups)
+      Reconciliation reconciliation = new Reconciliation(conn, lookups, db.config().orders())
           .timed(verbose ? phase -> System.err.println("paynotify: " + phase) : phase -> { });
       long start = System.nanoTime();
       Bill.Summary read = reconciliation.load(platformBill, rows -> progress(rows, start));

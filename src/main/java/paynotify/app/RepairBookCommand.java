@@ -52,7 +52,8 @@ final class RepairBookCommand extends CommandSupport {
       Database database = PayNotifyServer.connect(vertx, db.settings());
       RejectedLog rejected = PayNotifyServer.rejectedLog(vertx, db.settings()); // a repair refuses nothing
       try {
-        EventBooking booking = new EventBooking(vertx, database, rejected, db.config().booking());
+        EventBooking booking = new EventBooking(vertx, database, rejected, db.config().booking(),
+            db.config().orders());
         if (!apply) {
           out().println(plan(booking.plan(event).await(), payment));
           out().flush();

@@ -10,6 +10,7 @@ import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import paynotify.app.AppConfig.DatabaseSettings;
+import paynotify.store.OrdersTable;
 import picocli.CommandLine.Command;
 
 /** Starts the service: config, (embedded) database, HTTP, then (waiting for the database) migrations. */
@@ -27,8 +28,10 @@ final class ServeCommand extends CommandSupport {
     PayNotifyServer server;
     DatabaseSettings db;
     Duration grace;
+    OrdersTable orders;
     try {
       AppConfig app = AppConfig.load(vertx, config, System.getenv()).await();
+      orders = app.orders();
       grace = app.http().shutdownGrace();
       db = startDatabase(app.database());
       // Listening before the database answers: the platforms get 503 and retry, not a refused connection.
@@ -56,7 +59,7 @@ final class ServeCommand extends CommandSupport {
     }, "paynotify-shutdown"));
     try {
       int applied = new DatabaseWait(vertx, db, config.toString())
-          .until(() -> vertx.executeBlocking(() -> DatabaseMigrations.run(db, config.toString()), false)
+          .until(() -> vertx.executeBlocking(() -> DatabaseMigrations.run(db, orders, config.toString()), false)
               .compose(n -> server.open().map(n)))
           .await();
       LOG.info("database {} ready ({} migrations applied): booking notifications", db, applied);

@@ -8,6 +8,11 @@ public enum AnomalyKind {
   AMOUNT_MISMATCH,
   /** The order was already paid by another trade: the buyer paid twice and needs a refund. */
   SECOND_PAYMENT,
+  /**
+   * The order was already marked paid outside paynotify, and neither its table (no trade_no column,
+   * or none written) nor our payments say by which trade: perhaps this one, perhaps a second payment.
+   */
+  ALREADY_PAID,
   /** Paid after the order was closed. */
   PAID_AFTER_CLOSE,
   /** The order has a status this service does not know. */

@@ -5,11 +5,11 @@ import io.vertx.core.Vertx;
 import io.vertx.sqlclient.Tuple;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import paynotify.booking.PaymentVerdict.OrderRow;
 import paynotify.channel.NotifyEvent;
 import paynotify.store.Database;
 import paynotify.store.NotifyLog;
 import paynotify.store.NotifyLog.Trace;
+import paynotify.store.OrdersTable;
 import paynotify.store.RejectedLog;
 import paynotify.store.SqlQueries;
 
@@ -27,14 +27,21 @@ public final class EventBooking {
   private final BookingSettings settings;
   private final TransientRetry retry;
   private final BookingTransaction transaction;
-  private final PaymentBooking payments = new PaymentBooking();
-  private final RefundBooking refunds = new RefundBooking();
+  private final OrdersTable orders;
+  private final PaymentBooking payments;
+  private final RefundBooking refunds;
 
-  /** @param rejected where refused requests leave their trace, off the booking pool */
-  public EventBooking(Vertx vertx, Database db, RejectedLog rejected, BookingSettings settings) {
+  /**
+   * @param rejected where refused requests leave their trace, off the booking pool
+   * @param orders   the site's orders table, as mapped
+   */
+  public EventBooking(Vertx vertx, Database db, RejectedLog rejected, BookingSettings settings, OrdersTable orders) {
     this.db = db;
     this.rejected = rejected;
     this.settings = settings;
+    this.orders = orders;
+    this.payments = new PaymentBooking(orders);
+    this.refunds = new RefundBooking(orders);
     this.retry = new TransientRetry(vertx, settings.maxAttempts());
     this.transaction = new BookingTransaction(db, retry);
   }
@@ -88,14 +95,14 @@ public final class EventBooking {
         .execute(Tuple.of(payment.channel(), payment.tradeNo()))
         .compose(booked -> booked.size() > 0
             ? Future.succeededFuture(new PaymentPlan(booked.iterator().next().getString("order_no"), null))
-            : conn.preparedQuery(SqlQueries.SELECT_ORDER).execute(Tuple.of(payment.orderNo()))
-                .map(order -> new PaymentPlan(null, PaymentVerdict.judge(OrderRow.of(order), payment)))));
+            : orders.find(conn, payment.orderNo(), false)
+                .map(order -> new PaymentPlan(null, PaymentVerdict.judge(order, payment)))));
   }
 
   /** A closed trade closes its order only while the order is unpaid. */
   private Future<BookingResult> closeOrder(NotifyEvent e, Trace trace) {
-    return db.inTransaction(conn -> conn.preparedQuery(SqlQueries.CLOSE_ORDER).execute(Tuple.of(e.orderNo()))
-        .map(updated -> updated.rowCount() == 1
+    return db.inTransaction(conn -> orders.close(conn, e.orderNo())
+        .map(closed -> closed
             ? new BookingResult(Outcome.PROCESSED, "order " + e.orderNo() + " unpaid -> closed")
             : new BookingResult(Outcome.IGNORED, "order " + e.orderNo() + " is not unpaid (or unknown): left as it is"))
         .compose(result -> NotifyLog.record(conn, trace, result.outcome().code(), e.idempotencyKey(), result.detail())

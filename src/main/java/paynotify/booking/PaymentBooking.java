@@ -1,20 +1,20 @@
 package paynotify.booking;
 
 import static paynotify.store.SqlQueries.INSERT_PAYMENT;
-import static paynotify.store.SqlQueries.LOCK_ORDER;
-import static paynotify.store.SqlQueries.MARK_ORDER_PAID;
 import static paynotify.store.SqlQueries.SELECT_PAYMENT;
 import static paynotify.store.SqlQueries.SETTLE_PENDING_REFUNDS;
+import static paynotify.store.SqlQueries.SET_PAYMENT_MOVED_ORDER;
 
 import io.vertx.core.Future;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.RowSet;
 import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
-import paynotify.booking.PaymentVerdict.OrderRow;
+import java.util.Locale;
 import paynotify.channel.NotifyEvent;
 import paynotify.store.Anomalies;
 import paynotify.store.Anomalies.Anomaly;
+import paynotify.store.OrdersTable;
 
 /**
  * A payment's writes: the payment row (uk_trade_no), the order unpaid -> paid, and the refunds
@@ -22,26 +22,26 @@ import paynotify.store.Anomalies.Anomaly;
  * anomaly, booked with the payment: the money is real). Only uk_trade_no finds a repeat here.
  */
 final class PaymentBooking implements BookingTransaction.Writes {
+  private final OrdersTable orders;
+
+  PaymentBooking(OrdersTable orders) {
+    this.orders = orders;
+  }
+
   @Override
   public Future<BookingResult> apply(SqlConnection conn, NotifyEvent e, String key) {
     Future<RowSet<Row>> payment = BookingTransaction.insert(conn, INSERT_PAYMENT,
         Tuple.of(e.channel(), e.tradeNo(), e.orderNo(), e.amountCents(), e.paidAt()), Layer.TRADE);
-    Future<RowSet<Row>> order = conn.preparedQuery(MARK_ORDER_PAID)
-        .execute(Tuple.of(e.paidAt(), e.channel(), e.tradeNo(), e.orderNo(), e.amountCents()));
+    Future<Boolean> order = orders.markPaid(conn, e.channel(), e.tradeNo(), e.orderNo(), e.amountCents(), e.paidAt());
     Future<RowSet<Row>> pendingRefunds = conn.preparedQuery(SETTLE_PENDING_REFUNDS)
         .execute(Tuple.of(e.channel(), e.tradeNo()));
     return Future.join(payment, order, pendingRefunds)
         .transform(all -> firstFailure(payment, order, pendingRefunds))
-        .compose(v -> switch (order.result().rowCount()) {
-          case 1 -> Future.succeededFuture(
-              new BookingResult(Outcome.PROCESSED, "order " + e.orderNo() + " unpaid -> paid"));
-          case 0 -> judgeOrder(conn, e, key);
-          default -> Future.failedFuture(new IllegalStateException("orders: " + order.result().rowCount()
-              + " rows have order_no " + e.orderNo() + " and one payment would mark them all paid: rolled back;"
-              + " the order number must be a UNIQUE key of orders"));
-        })
+        .compose(v -> order.result()
+            ? Future.succeededFuture(new BookingResult(Outcome.PROCESSED, "order " + e.orderNo() + " unpaid -> paid"))
+            : judgeOrder(conn, e, key))
         .compose(result -> pendingRefunds.result().rowCount() == 0 ? Future.succeededFuture(result)
-            : RefundSettlement.settle(conn, e.channel(), e.tradeNo(), e.orderNo(), e.amountCents(), key)
+            : RefundSettlement.settle(conn, orders, e.channel(), e.tradeNo(), e.orderNo(), e.amountCents(), key)
                 .map(settled -> result.then(new BookingResult(settled.outcome(),
                     pendingRefunds.result().rowCount() + " pending refund(s) settled: " + settled.detail()))));
   }
@@ -71,16 +71,17 @@ final class PaymentBooking implements BookingTransaction.Writes {
    * The order did not move, and the payment is new (its insert passed uk_trade_no): an anomaly, or
    * an order marked paid by this trade outside paynotify. Both keep the payment: the money is real.
    */
-  private static Future<BookingResult> judgeOrder(SqlConnection conn, NotifyEvent e, String key) {
-    return conn.preparedQuery(LOCK_ORDER).execute(Tuple.of(e.orderNo())).compose(rows -> {
-      PaymentVerdict verdict = PaymentVerdict.judge(OrderRow.of(rows), e);
+  private Future<BookingResult> judgeOrder(SqlConnection conn, NotifyEvent e, String key) {
+    return orders.find(conn, e.orderNo(), true).compose(found -> {
+      PaymentVerdict verdict = PaymentVerdict.judge(found, e);
       if (verdict.movesOrder()) { // SQL found no such row, Java does: the amount column compares otherwise
         return Future.failedFuture(new IllegalStateException("orders: order " + e.orderNo() + " reads as unpaid for "
-            + e.amountCents() + " cents but MARK_ORDER_PAID matched no row: rolled back; check the amount column's"
-            + " type (integer cents)"));
+            + e.amountCents() + " cents but MARK_ORDER_PAID matched no row: rolled back; check the type of"
+            + " orders.columns.amount (amount_unit " + orders.unit().name().toLowerCase(Locale.ROOT) + ")"));
       }
-      if (!verdict.isAnomaly()) {
-        return Future.succeededFuture(new BookingResult(Outcome.PROCESSED, verdict.detail()));
+      if (verdict.markedByThisTrade()) { // its refunds move the order, as if this booking had marked it
+        return conn.preparedQuery(SET_PAYMENT_MOVED_ORDER).execute(Tuple.of(e.channel(), e.tradeNo()))
+            .map(new BookingResult(Outcome.PROCESSED, verdict.detail()));
       }
       String kind = verdict.anomaly().code();
       Anomaly anomaly = new Anomaly(kind, e.channel(), e.orderNo(), e.tradeNo(), e.amountCents(),

@@ -14,6 +14,7 @@ import org.slf4j.LoggerFactory;
 import paynotify.channel.EventKind;
 import paynotify.channel.NotifyEvent;
 import paynotify.store.Database;
+import paynotify.store.OrdersTable;
 
 /**
  * The periodic look at refunds still pending:
@@ -33,13 +34,15 @@ public final class PendingRefundCheck {
   static final int BATCH = 100;
 
   private final Database db;
+  private final OrdersTable orders;
   private final Duration age;
 
   /** What one run did. */
   public record Result(int tradesSettled, int flagged) {}
 
-  public PendingRefundCheck(Database db, Duration age) {
+  public PendingRefundCheck(Database db, OrdersTable orders, Duration age) {
     this.db = db;
+    this.orders = orders;
     this.age = age;
   }
 
@@ -70,7 +73,7 @@ public final class PendingRefundCheck {
           Row payment = Rows.single(payments);
           return conn.preparedQuery(SETTLE_PENDING_REFUNDS).execute(Tuple.of(channel, tradeNo))
               .compose(pending -> pending.rowCount() == 0 ? Future.succeededFuture()
-                  : RefundSettlement.settle(conn, channel, tradeNo, payment.getString("order_no"),
+                  : RefundSettlement.settle(conn, orders, channel, tradeNo, payment.getString("order_no"),
                           payment.getLong("amount_cents"), NotifyEvent.key(channel, EventKind.PAYMENT, tradeNo))
                       .onSuccess(r -> LOG.warn("{} pending refund(s) of {} trade {} found beside its booked payment,"
                           + " settled now: {}", pending.rowCount(), channel, tradeNo, r.detail()))

@@ -9,6 +9,7 @@ import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
 import paynotify.channel.NotifyEvent;
+import paynotify.store.OrdersTable;
 
 /**
  * A refund's writes: lock the trade's payment (this serialises the trade's refunds and its
@@ -16,6 +17,12 @@ import paynotify.channel.NotifyEvent;
  * else pending (待对账) until the payment's booking settles it, whichever comes first.
  */
 final class RefundBooking implements BookingTransaction.Writes {
+  private final OrdersTable orders;
+
+  RefundBooking(OrdersTable orders) {
+    this.orders = orders;
+  }
+
   @Override
   public Future<BookingResult> apply(SqlConnection conn, NotifyEvent e, String key) {
     NotifyEvent.Refund refund = e.refund();
@@ -26,7 +33,7 @@ final class RefundBooking implements BookingTransaction.Writes {
       return BookingTransaction.insert(conn, INSERT_REFUND, refundRow, Layer.REFUND).compose(inserted -> payment == null
           ? Future.succeededFuture(new BookingResult(Outcome.PROCESSED, "refund " + refund.refundNo()
               + " pending: trade " + e.tradeNo() + " is not booked yet (待对账); its payment will settle it"))
-          : RefundSettlement.settle(conn, e.channel(), e.tradeNo(), payment.getString("order_no"),
+          : RefundSettlement.settle(conn, orders, e.channel(), e.tradeNo(), payment.getString("order_no"),
               payment.getLong("amount_cents"), key));
     });
   }

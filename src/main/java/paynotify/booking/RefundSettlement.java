@@ -1,7 +1,5 @@
 package paynotify.booking;
 
-import static paynotify.store.SqlQueries.MARK_ORDER_PARTIALLY_REFUNDED;
-import static paynotify.store.SqlQueries.MARK_ORDER_REFUNDED;
 import static paynotify.store.SqlQueries.REFUNDED_TOTAL;
 
 import io.vertx.core.Future;
@@ -10,6 +8,7 @@ import io.vertx.sqlclient.Tuple;
 import paynotify.channel.Money;
 import paynotify.store.Anomalies;
 import paynotify.store.Anomalies.Anomaly;
+import paynotify.store.OrdersTable;
 
 /**
  * Settled refunds against their payment, inside the booking transaction: the trade's refunded
@@ -25,17 +24,17 @@ final class RefundSettlement {
    * @param paidCents what the trade paid
    * @param key       the booking's idempotency key, to name an over-refund anomaly
    */
-  static Future<BookingResult> settle(SqlConnection conn, String channel, String tradeNo, String orderNo,
-      long paidCents, String key) {
+  static Future<BookingResult> settle(SqlConnection conn, OrdersTable orders, String channel, String tradeNo,
+      String orderNo, long paidCents, String key) {
     return conn.preparedQuery(REFUNDED_TOTAL).execute(Tuple.of(channel, tradeNo)).compose(rows -> {
       long refunded = rows.iterator().next().getLong(0);
       boolean full = refunded >= paidCents;
-      return conn.preparedQuery(full ? MARK_ORDER_REFUNDED : MARK_ORDER_PARTIALLY_REFUNDED)
-          .execute(Tuple.of(orderNo, channel, tradeNo))
+      String to = full ? "refunded" : "partially_refunded";
+      return orders.markRefunded(conn, orderNo, channel, tradeNo, full)
           .compose(moved -> {
             String detail = "trade " + tradeNo + " refunded " + Money.format(refunded) + " of "
-                + Money.format(paidCents) + (moved.rowCount() == 1
-                    ? ", order " + orderNo + " -> " + (full ? "refunded" : "partially_refunded") : "");
+                + Money.format(paidCents) + (moved == null ? ", order status left alone (orders.status_values." + to
+                    + " is empty)" : moved ? ", order " + orderNo + " -> " + to : "");
             if (refunded <= paidCents) {
               return Future.succeededFuture(new BookingResult(Outcome.PROCESSED, detail));
             }

@@ -11,6 +11,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import paynotify.store.OrdersTable;
 
 /**
  * The bill's side of a reconciliation, one batch at a time, on its own session: what was booked
@@ -20,13 +21,15 @@ import java.util.Set;
 final class BillSide {
   private final Connection conn;
   private final String channel;
+  private final OrdersTable orders;
   /** The statement for a full batch, the common case, prepared once. */
   private PreparedStatement fullBatch;
   private PreparedStatement insert;
 
-  BillSide(Connection conn, String channel) {
+  BillSide(Connection conn, String channel, OrdersTable orders) {
     this.conn = conn;
     this.channel = channel;
+    this.orders = orders;
   }
 
   private record Booked(String orderNo, long amountCents) {}
@@ -96,7 +99,7 @@ final class BillSide {
     if (orders.isEmpty()) {
       return known;
     }
-    try (PreparedStatement query = conn.prepareStatement(ReconcileSql.knownOrders(orders.size()))) {
+    try (PreparedStatement query = conn.prepareStatement(this.orders.knownOrders(orders.size()))) {
       for (int i = 0; i < orders.size(); i++) {
         query.setString(i + 1, orders.get(i));
       }

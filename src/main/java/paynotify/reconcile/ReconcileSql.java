@@ -48,10 +48,6 @@ final class ReconcileSql {
         + "?, ".repeat(ids - 1) + "?)";
   }
 
-  static String knownOrders(int ids) {
-    return "SELECT order_no FROM orders WHERE order_no IN (" + "?, ".repeat(ids - 1) + "?)";
-  }
-
   static final String CREATE_BILL_SIDE =
       "CREATE TEMPORARY TABLE bill_side (line BIGINT NOT NULL, trade_no VARCHAR(64) NOT NULL,"
           + " order_no VARCHAR(64) NULL, amount_cents BIGINT NOT NULL, local_order_no VARCHAR(64) NULL,"

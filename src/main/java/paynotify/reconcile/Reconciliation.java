@@ -16,6 +16,7 @@ import java.util.concurrent.CompletionException;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 import paynotify.reconcile.Finding.Kind;
+import paynotify.store.OrdersTable;
 
 /**
  * A bill against the bookings, both directions, for the bill's channel and window only (a
@@ -35,6 +36,7 @@ public final class Reconciliation {
 
   private final Connection conn;
   private final Connection lookups;
+  private final OrdersTable orders;
   private Consumer<String> timings = phase -> { };
   private long phaseStart = System.nanoTime();
   /** The session whose audit_* tables are ready (compare() prepares them on the idle one). */
@@ -44,13 +46,17 @@ public final class Reconciliation {
 
   /** For the duplicate audit alone. */
   public Reconciliation(Connection conn) {
-    this(conn, conn);
+    this(conn, conn, OrdersTable.DEFAULT);
   }
 
-  /** @param lookups a second connection: the bill's side is looked up on it while the bill loads */
-  public Reconciliation(Connection conn, Connection lookups) {
+  /**
+   * @param lookups a second connection: the bill's side is looked up on it while the bill loads
+   * @param orders  the site's orders table, where an unbooked trade's order is looked for
+   */
+  public Reconciliation(Connection conn, Connection lookups, OrdersTable orders) {
     this.conn = conn;
     this.lookups = lookups;
+    this.orders = orders;
   }
 
   /** Tells {@code sink} how long each step took ({@code --verbose}). */
@@ -79,7 +85,7 @@ public final class Reconciliation {
     BlockingQueue<List<BillRow>> toLookUp = new ArrayBlockingQueue<>(4);
     CompletableFuture<Bill.Summary> parsed = CompletableFuture.supplyAsync(() -> parse(bill, progress, toInsert,
         toLookUp));
-    BillSide billSide = new BillSide(lookups, bill.channel());
+    BillSide billSide = new BillSide(lookups, bill.channel(), orders);
     CompletableFuture<SQLException> lookedUp = CompletableFuture.supplyAsync(() -> drain(toLookUp, billSide::lookUp));
     SQLException inserting = drain(toInsert, this::insert);
     SQLException lookingUp = lookedUp.join();

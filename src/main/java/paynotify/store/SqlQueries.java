@@ -22,15 +22,15 @@ public final class SqlQueries {
   public static final String SELECT_PAYMENT =
       "SELECT order_no, amount_cents FROM payments WHERE channel = ? AND trade_no = ?";
 
-  // Layer 3, the order moves unpaid -> paid once; 0 rows means "look at the order and decide".
-  public static final String MARK_ORDER_PAID =
-      "UPDATE orders SET status = 'paid', paid_at = ?, channel = ?, trade_no = ?"
-          + " WHERE order_no = ? AND status = 'unpaid' AND amount_cents = ?";
+  // Layer 3, the order moves unpaid -> paid once: the site's table, in its own names (OrdersTable).
+  // The payment that moved its order says so (moved_order), so a table without trade columns still
+  // tells which trade paid an order.
+  public static final String SELECT_PAYMENT_THAT_MOVED_ORDER =
+      "SELECT channel, trade_no FROM payments WHERE order_no = ? AND moved_order LIMIT 1";
 
-  public static final String SELECT_ORDER =
-      "SELECT status, amount_cents, channel, trade_no FROM orders WHERE order_no = ?";
-
-  public static final String LOCK_ORDER = SELECT_ORDER + " FOR UPDATE";
+  // The order was found marked paid by this very trade outside paynotify (the old notify.php).
+  public static final String SET_PAYMENT_MOVED_ORDER =
+      "UPDATE payments SET moved_order = TRUE WHERE channel = ? AND trade_no = ?";
 
   // Refunds: uk_refund_no is their second layer. The payment row, locked, serialises every refund
   // of a trade with its payment, so each settlement sees the ones committed before it.
@@ -57,14 +57,8 @@ public final class SqlQueries {
           + " + COALESCE(MAX(CASE WHEN cumulative THEN amount_cents END), 0)"
           + " FROM refunds WHERE channel = ? AND trade_no = ? AND status = 'settled' FOR UPDATE";
 
-  // The order only moves forward: paid -> partially_refunded -> refunded. Only the order this trade paid.
-  public static final String MARK_ORDER_PARTIALLY_REFUNDED =
-      "UPDATE orders SET status = 'partially_refunded'"
-          + " WHERE order_no = ? AND channel = ? AND trade_no = ? AND status = 'paid'";
-
-  public static final String MARK_ORDER_REFUNDED =
-      "UPDATE orders SET status = 'refunded'"
-          + " WHERE order_no = ? AND channel = ? AND trade_no = ? AND status IN ('paid', 'partially_refunded')";
+  // The order only moves forward (paid -> partially_refunded -> refunded), and only the order this
+  // trade paid: OrdersTable.markRefunded.
 
   // Refunds left pending although their payment is booked: the hourly check settles them.
   public static final String TRADES_WITH_STRANDED_REFUNDS =
@@ -83,9 +77,6 @@ public final class SqlQueries {
           + " AND NOT EXISTS (SELECT 1 FROM payments p"
           + "   WHERE p.channel = refunds.channel AND p.trade_no = refunds.trade_no)"
           + " ON DUPLICATE KEY UPDATE anomalies.kind = anomalies.kind";
-
-  public static final String CLOSE_ORDER =
-      "UPDATE orders SET status = 'closed' WHERE order_no = ? AND status = 'unpaid'";
 
   // Recording the same finding twice (a conflicting copy delivered again) adds nothing.
   public static final String INSERT_ANOMALY =

@@ -58,6 +58,9 @@ import paynotify.testsupport.WechatV3Notifications;
  */
 public final class NotifyBench {
   private static final String FORM = "application/x-www-form-urlencoded; charset=utf-8";
+  /** The ceiling's order update: the one a notify.php runs (the service's is OrdersTable's, on a mapped table). */
+  private static final String MARK_ORDER_PAID = "UPDATE orders SET status = 'paid', paid_at = ?, channel = ?,"
+      + " trade_no = ? WHERE order_no = ? AND status = 'unpaid' AND amount_cents = ?";
 
   public static void main(String[] args) throws Exception {
     Map<String, String> opt = options(args);
@@ -456,7 +459,7 @@ public final class NotifyBench {
               + "&useServerPrepStmts=true&cachePrepStmts=true", db.user(), db.password());
               PreparedStatement key = conn.prepareStatement(SqlQueries.INSERT_KEY);
               PreparedStatement payment = conn.prepareStatement(SqlQueries.INSERT_PAYMENT);
-              PreparedStatement order = conn.prepareStatement(SqlQueries.MARK_ORDER_PAID)) {
+              PreparedStatement order = conn.prepareStatement(MARK_ORDER_PAID)) {
             conn.setAutoCommit(false);
             Timestamp now = new Timestamp(System.currentTimeMillis());
             for (int j = next.getAndIncrement(); j < count; j = next.getAndIncrement()) {

@@ -6,9 +6,10 @@ import java.time.LocalDateTime;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import paynotify.booking.PaymentVerdict.OrderRow;
 import paynotify.channel.EventKind;
 import paynotify.channel.NotifyEvent;
+import paynotify.store.OrdersTable;
+import paynotify.store.OrdersTable.Order;
 
 /** The booking rules for a new payment that did not move its order from unpaid to paid, for every order status. */
 class PaymentVerdictTest {
@@ -16,8 +17,13 @@ class PaymentVerdictTest {
   private static final NotifyEvent PAID = new NotifyEvent("alipay", EventKind.PAYMENT, "O1", "T1", 1000,
       LocalDateTime.of(2026, 3, 14, 12, 0), "TRADE_SUCCESS");
 
-  private static PaymentVerdict judge(OrderRow order) {
+  private static PaymentVerdict judge(Order order) {
     return PaymentVerdict.judge(order, PAID);
+  }
+
+  /** An order of the default table, its status as stored there. */
+  private static Order order(String status, long cents, String paidByChannel, String paidByTrade) {
+    return new Order(OrdersTable.DEFAULT.values().of(status), status, cents, paidByChannel, paidByTrade);
   }
 
   @Test
@@ -28,27 +34,27 @@ class PaymentVerdictTest {
 
   @Test
   void anUnpaidOrderForAnotherAmountStaysUnpaid() {
-    assertThat(judge(new OrderRow("unpaid", 900, null, null))).isEqualTo(new PaymentVerdict(AnomalyKind.AMOUNT_MISMATCH,
+    assertThat(judge(order("unpaid", 900, null, null))).isEqualTo(new PaymentVerdict(AnomalyKind.AMOUNT_MISMATCH,
         "alipay trade T1 paid 10.00 but order O1 is for 9.00: order left unpaid"));
   }
 
   @ParameterizedTest
   @ValueSource(strings = {"paid", "partially_refunded", "refunded"})
   void anOrderPaidByAnotherTradeIsASecondPayment(String status) {
-    assertThat(judge(new OrderRow(status, 1000, "alipay", "T0"))).isEqualTo(new PaymentVerdict(
+    assertThat(judge(order(status, 1000, "alipay", "T0"))).isEqualTo(new PaymentVerdict(
         AnomalyKind.SECOND_PAYMENT,
         "alipay trade T1 paid 10.00 but order O1 was already paid by alipay trade T0: the buyer needs a refund"));
   }
 
   @Test
   void theSameTradeIdOnAnotherPlatformIsAnotherTrade() {
-    assertThat(judge(new OrderRow("paid", 1000, "wechat", "T1")).anomaly()).isEqualTo(AnomalyKind.SECOND_PAYMENT);
+    assertThat(judge(order("paid", 1000, "wechat", "T1")).anomaly()).isEqualTo(AnomalyKind.SECOND_PAYMENT);
   }
 
   @ParameterizedTest
   @ValueSource(strings = {"paid", "partially_refunded", "refunded"})
   void anOrderMarkedPaidByThisTradeForItsAmountIsNoAnomaly(String status) {
-    PaymentVerdict verdict = judge(new OrderRow(status, 1000, "alipay", "T1"));
+    PaymentVerdict verdict = judge(order(status, 1000, "alipay", "T1"));
     assertThat(verdict.isAnomaly()).isFalse();
     assertThat(verdict.detail())
         .isEqualTo("order O1 was already marked paid by this trade outside paynotify: payment recorded");
@@ -56,21 +62,21 @@ class PaymentVerdictTest {
 
   @Test
   void anOrderMarkedPaidByThisTradeForAnotherAmountIsAnAmountMismatch() {
-    assertThat(judge(new OrderRow("paid", 900, "alipay", "T1"))).isEqualTo(new PaymentVerdict(
+    assertThat(judge(order("paid", 900, "alipay", "T1"))).isEqualTo(new PaymentVerdict(
         AnomalyKind.AMOUNT_MISMATCH,
         "alipay trade T1 paid 10.00 but order O1 was already marked paid by this trade outside paynotify for 9.00"));
   }
 
   @Test
   void aClosedOrderIsPaidAfterClose() {
-    assertThat(judge(new OrderRow("closed", 1000, null, null))).isEqualTo(
+    assertThat(judge(order("closed", 1000, null, null))).isEqualTo(
         new PaymentVerdict(AnomalyKind.PAID_AFTER_CLOSE,
             "alipay trade T1 paid 10.00 after order O1 was closed: reopen it or refund the buyer"));
   }
 
   @Test
   void anUnexpectedStatusIsNamed() {
-    assertThat(judge(new OrderRow("shipped", 1000, null, null))).isEqualTo(new PaymentVerdict(
+    assertThat(judge(order("shipped", 1000, null, null))).isEqualTo(new PaymentVerdict(
         AnomalyKind.UNEXPECTED_ORDER_STATUS, "alipay trade T1 paid 10.00 but order O1 has status 'shipped'"));
   }
 }

@@ -43,7 +43,7 @@ class SchemaTest extends DatabaseTestBase {
           + " ('refund_without_payment', 'alipay', 'T-A', 'waits', 'refund_without_payment:alipay:1'),"
           + " ('refund_without_payment', 'wechat', 'T-W', 'waits', 'refund_without_payment:wechat:RF-W')");
 
-      DatabaseMigrations.migrate(at, "test");
+      DatabaseMigrations.migrate(at, OrdersTable.DEFAULT, "test");
 
       assertThat(scratch.column("SELECT CONCAT(channel, ' [', refund_scope, '] ', refund_no, ' ', trade_no, ' ',"
           + " amount_cents, ' ', status) FROM refunds ORDER BY id"))

@@ -23,16 +23,17 @@ class SessionSetupTest extends DatabaseTestBase {
   @Test
   void sessionsArePinnedWhateverTheServerDefaults(Vertx vertx) throws Exception {
     try (ServerSetting rc = ServerSetting.isolation(db, "READ-COMMITTED");
-        ServerSetting lax = ServerSetting.set(db, "sql_mode", "")) {
+        ServerSetting lax = ServerSetting.set(db, "sql_mode", "");
+        ServerSetting utc = ServerSetting.set(db, "time_zone", "+00:00")) {
       Database pool = connect(vertx, Database.sessionSetup(5));
       String session = pool.inTransaction(conn -> conn.query(
-              "SELECT CONCAT_WS(' ', @@autocommit + 0, @@innodb_lock_wait_timeout, @@sql_mode) AS s,"
+              "SELECT CONCAT_WS(' ', @@autocommit + 0, @@innodb_lock_wait_timeout, @@time_zone, @@sql_mode) AS s,"
                   + " (SELECT COUNT(*) FROM information_schema.SESSION_VARIABLES"
                   + "  WHERE VARIABLE_NAME IN ('TX_ISOLATION', 'TRANSACTION_ISOLATION')"
                   + "  AND VARIABLE_VALUE = 'REPEATABLE-READ') AS rr").execute()
           .map(rows -> rows.iterator().next().getString("s") + " rr=" + (rows.iterator().next().getLong("rr") > 0)))
           .await(10, TimeUnit.SECONDS);
-      assertThat(session).startsWith("0 5 STRICT_ALL_TABLES").endsWith("rr=true");
+      assertThat(session).startsWith("0 5 +08:00 STRICT_ALL_TABLES").endsWith("rr=true");
       pool.close();
     }
   }

@@ -13,6 +13,7 @@ import java.util.List;
 import paynotify.app.AppConfig.DatabaseSettings;
 import paynotify.app.DatabaseMigrations;
 import paynotify.app.EmbeddedDatabase;
+import paynotify.store.OrdersTable;
 
 /**
  * The real database the tests run on, one per JVM: the embedded MariaDB by default, or the
@@ -68,7 +69,7 @@ public final class TestDatabase {
   /** Drops and recreates the test database on that server, then runs the real migrations. */
   public static void createFresh(DatabaseSettings db) {
     recreate(db);
-    DatabaseMigrations.migrate(db, "test");
+    DatabaseMigrations.migrate(db, OrdersTable.DEFAULT, "test");
   }
 
   public static DatabaseSettings settings(String host, int port, String password) {
