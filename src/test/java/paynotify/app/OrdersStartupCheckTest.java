@@ -37,9 +37,9 @@ class OrdersStartupCheckTest extends DatabaseTestBase {
     refused(dujiaoka.overrides(), "orders.table");
   }
 
-  /** paid_at: dujiaoka has none, and a mapping that leaves the default (paid_at) in place names one. */
+  /** paid_at left out of the mapping: its default (paid_at, today's schema) is a column dujiaoka does not have. */
   @ParameterizedTest(name = "{0}: {1}")
-  @CsvSource({"amount, price", "paid_at, paid_at"})
+  @CsvSource({"amount, price", "paid_at,"})
   void missingColumnNamesItsKey(String key, String column) throws Exception {
     dujiaoka.create();
     refused(dujiaoka.overridesWith("columns." + key, column), "orders.columns." + key);

@@ -105,7 +105,10 @@ public record SiteTable(String shape, TestDatabase db, String createTable, Strin
     return new JsonObject().put("orders", orders.copy());
   }
 
-  /** {@link #overrides()} with one key of the {@code orders:} section changed, e.g. {@code columns.amount}. */
+  /**
+   * {@link #overrides()} with one key of the {@code orders:} section changed, e.g. {@code columns.amount};
+   * a null value leaves the key out, so that its default applies.
+   */
   public JsonObject overridesWith(String key, Object value) {
     JsonObject overrides = overrides();
     JsonObject section = overrides.getJsonObject("orders");
@@ -113,7 +116,11 @@ public record SiteTable(String shape, TestDatabase db, String createTable, Strin
     for (int i = 0; i < path.length - 1; i++) {
       section = section.getJsonObject(path[i]);
     }
-    section.put(path[path.length - 1], value);
+    if (value == null) {
+      section.remove(path[path.length - 1]);
+    } else {
+      section.put(path[path.length - 1], value);
+    }
     return overrides;
   }
 
