@@ -203,10 +203,12 @@ final class OrdersTableCheck {
     String s = "`" + status.name() + "`";
     List<String> unmapped = new ArrayList<>();
     long orders = 0;
-    try (ResultSet rs = c.createStatement().executeQuery("SELECT " + s + ", COUNT(*) FROM `" + this.orders.table()
+    try (ResultSet rs = c.createStatement().executeQuery("SELECT CAST(" + s + " AS CHAR), COUNT(*) FROM `" + this.orders.table()
         + "` GROUP BY " + s)) {
       while (rs.next()) {
-        Object stored = rs.getObject(1);
+        // As text: the driver reads a TINYINT(1) (dujiaoka's status) as a boolean, 4 and 1 alike as true.
+        String text = rs.getString(1);
+        Object stored = text != null && INTEGERS.contains(status.dataType()) ? Long.valueOf(text) : text;
         if (stored != null && this.orders.values().of(stored) == null) {
           orders += rs.getLong(2);
           if (unmapped.size() < LISTED) {
