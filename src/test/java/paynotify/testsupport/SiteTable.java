@@ -1,7 +1,12 @@
 package paynotify.testsupport;
 
 import io.vertx.core.json.JsonObject;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Collectors;
 
 /**
  * A site's own orders table, of a shape paynotify meets in the wild: its CREATE TABLE, the
@@ -15,44 +20,27 @@ import java.math.BigDecimal;
  */
 public record SiteTable(String shape, TestDatabase db, String createTable, String insertSql, JsonObject orders,
     String unpaid, String paid, String closed, String afterPartialRefund, String afterFullRefund) {
+  /** dujiaoka's CREATE TABLE orders, as the demo script uses it too: the statement, without comments and ';'. */
+  private static final String DUJIAOKA_ORDERS = dujiaokaOrders();
+
+  private static String dujiaokaOrders() {
+    try {
+      return Files.readAllLines(Path.of("docs/examples/dujiaoka-orders.sql")).stream()
+          .filter(line -> !line.startsWith("--")).collect(Collectors.joining("\n")).replaceAll(";\\s*$", "");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
 
   /**
    * dujiaoka (独角数卡), its orders table as database/sql/install.sql of github.com/assimon/dujiaoka
-   * creates it (renamed: the test database has paynotify's own orders). Amounts in yuan (DECIMAL),
+   * creates it (docs/examples/dujiaoka-orders.sql; renamed: the test database has paynotify's own orders). Amounts in yuan (DECIMAL),
    * status 1 待支付 / 2 待处理 / 3 处理中 / 4 已完成 / 5 处理失败 / 6 异常 / -1 过期; no paid_at, no channel.
    * paynotify marks a paid order 2 (待处理: dujiaoka then delivers it) and leaves refunds to the site.
    */
   public static SiteTable dujiaoka(TestDatabase db) {
-    return new SiteTable("dujiaoka", db, """
-        CREATE TABLE dujiaoka_orders (
-          `id` bigint NOT NULL AUTO_INCREMENT,
-          `order_sn` varchar(150) CHARACTER SET utf8 COLLATE utf8_unicode_ci NOT NULL,
-          `goods_id` int NOT NULL,
-          `coupon_id` int DEFAULT '0',
-          `title` varchar(200) CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci NOT NULL,
-          `type` tinyint(1) NOT NULL DEFAULT '1',
-          `goods_price` decimal(10,2) NOT NULL DEFAULT '0.00',
-          `buy_amount` int NOT NULL DEFAULT '1',
-          `coupon_discount_price` decimal(10,2) NOT NULL DEFAULT '0.00',
-          `wholesale_discount_price` decimal(10,2) NOT NULL DEFAULT '0.00',
-          `total_price` decimal(10,2) NOT NULL DEFAULT '0.00',
-          `actual_price` decimal(10,2) NOT NULL DEFAULT '0.00',
-          `search_pwd` varchar(200) CHARACTER SET utf8 COLLATE utf8_unicode_ci DEFAULT '',
-          `email` varchar(200) CHARACTER SET utf8 COLLATE utf8_unicode_ci NOT NULL,
-          `info` text CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci,
-          `pay_id` int DEFAULT NULL,
-          `buy_ip` varchar(50) CHARACTER SET utf8 COLLATE utf8_unicode_ci NOT NULL,
-          `trade_no` varchar(200) CHARACTER SET utf8 COLLATE utf8_unicode_ci DEFAULT '',
-          `status` tinyint(1) NOT NULL DEFAULT '1',
-          `coupon_ret_back` tinyint(1) NOT NULL DEFAULT '0',
-          `created_at` timestamp NULL DEFAULT NULL,
-          `updated_at` timestamp NULL DEFAULT NULL,
-          `deleted_at` timestamp NULL DEFAULT NULL,
-          PRIMARY KEY (`id`),
-          UNIQUE KEY `idx_order_sn` (`order_sn`) USING BTREE,
-          KEY `idx_goods_id` (`goods_id`) USING BTREE,
-          KEY `idex_email` (`email`) USING BTREE
-        ) ENGINE=InnoDB DEFAULT CHARSET=utf8 COLLATE=utf8_unicode_ci""",
+    return new SiteTable("dujiaoka", db,
+        DUJIAOKA_ORDERS.replace("CREATE TABLE orders", "CREATE TABLE dujiaoka_orders"),
         // an expression of INSERT ... SET may use the columns set before it: the order's prices
         "INSERT INTO dujiaoka_orders SET order_sn = ?, actual_price = ?, goods_price = actual_price,"
             + " total_price = actual_price, goods_id = 1, title = '月卡', email = 'buyer@example.com',"
