@@ -38,7 +38,14 @@ public record AppConfig(
    * {@code embeddedDir}.
    */
   public record DatabaseSettings(String host, int port, String name, String user, String password, int poolSize,
-      int maxWaitQueue, Duration connectTimeout, int lockWaitSeconds, Path embeddedDir) {
+      int maxWaitQueue, Duration connectTimeout, int lockWaitSeconds, Path embeddedDir, DatabaseSecurity security) {
+
+    /** Without TLS or a server key (MariaDB, or the embedded server). */
+    public DatabaseSettings(String host, int port, String name, String user, String password, int poolSize,
+        int maxWaitQueue, Duration connectTimeout, int lockWaitSeconds, Path embeddedDir) {
+      this(host, port, name, user, password, poolSize, maxWaitQueue, connectTimeout, lockWaitSeconds, embeddedDir,
+          DatabaseSecurity.NONE);
+    }
 
     public boolean embedded() {
       return host == null;
@@ -47,13 +54,13 @@ public record AppConfig(
     /** The same settings aimed at another server (the embedded one, once it runs). */
     public DatabaseSettings at(String newHost, int newPort) {
       return new DatabaseSettings(newHost, newPort, name, user, password, poolSize, maxWaitQueue, connectTimeout,
-          lockWaitSeconds, embeddedDir);
+          lockWaitSeconds, embeddedDir, security);
     }
 
     /** The same server with a pool of another size. */
     public DatabaseSettings withPool(int size, int waitQueue) {
       return new DatabaseSettings(host, port, name, user, password, size, waitQueue, connectTimeout, lockWaitSeconds,
-          embeddedDir);
+          embeddedDir, security);
     }
 
     @Override
@@ -108,7 +115,8 @@ public record AppConfig(
         c.integer("database.max_wait_queue", 256, 1, 100_000),
         Duration.ofMillis(c.number("database.connect_timeout_ms", 5_000, 100, 60_000)),
         c.integer("database.lock_wait_timeout_seconds", 5, 1, 50),
-        Path.of(c.string("database.embedded.data_dir", "data/mariadb")));
+        Path.of(c.string("database.embedded.data_dir", "data/mariadb")),
+        DatabaseSecurity.from(c));
   }
 
   private static Retention retention(ConfigReader c) {

@@ -12,7 +12,7 @@ public final class DatabaseMigrations {
 
   public static String jdbcUrl(DatabaseSettings db) {
     return "jdbc:mariadb://" + db.host() + ":" + db.port() + "/" + db.name()
-        + "?connectTimeout=" + db.connectTimeout().toMillis();
+        + "?connectTimeout=" + db.connectTimeout().toMillis() + db.security().jdbcParameters();
   }
 
   /**
@@ -51,10 +51,16 @@ public final class DatabaseMigrations {
 
   /** The one line that says why the database cannot be used and which keys to look at. */
   static ConfigException refused(DatabaseSettings db, String source, Throwable e) {
+    String security = DatabaseSecurityErrors.advice(e, db.security().tls());
+    if (security != null) {
+      return new ConfigException(source + ": database: cannot connect to " + db + ": " + security);
+    }
     SQLException sql = sqlCause(e);
     String check = switch (sql == null ? 0 : sql.getErrorCode()) {
       case 1049 -> "database.name: create that database first, or name the site's";
-      case 1044, 1045, 1698 -> "database.user and its password (PAYNOTIFY_DATABASE_PASSWORD or database.password_file)";
+      case 1044, 1045, 1698 -> "database.user and its password (PAYNOTIFY_DATABASE_PASSWORD or database.password_file)"
+          // MySQL refuses a password encrypted with another server's key as a wrong password
+          + (db.security().publicKeyFile() != null ? ", and that database.server_public_key_file is this server's" : "");
       default -> "database.host, port, name, user and password";
     };
     return new ConfigException(source + ": database: cannot migrate " + db + ": " + rootMessage(e)

@@ -61,6 +61,11 @@ final class DatabaseWait {
    * opposed to an answer from it. The driver marks the former with SQL state class 08.
    */
   static boolean notUpYet(Throwable err) {
+    // TLS or the server key: the JDBC refusal says 08000, but only a setting changes it. (The server's "Bad
+    // handshake" to a TLS request is an answer, below, whatever database.tls.)
+    if (DatabaseSecurityErrors.advice(err, false) != null) {
+      return false;
+    }
     for (Throwable t = err; t != null; t = t.getCause() == t ? null : t.getCause()) {
       if (t instanceof SQLException sql) {
         return sql.getSQLState() != null && sql.getSQLState().startsWith("08");

@@ -104,6 +104,7 @@ public final class PayNotifyServer {
         .setCharset("utf8mb4")
         .setCachePreparedStatements(true)
         .setUseAffectedRows(true); // rowCount() = rows changed, which is what the races are decided by
+    db.security().applyTo(connect);
     // The defaults (unbounded wait queue, 30 s to get a connection) would let a stalled database
     // pile up requests; bounded, a notification fails fast and the platform retries.
     PoolOptions options = new PoolOptions()

@@ -66,11 +66,54 @@ class StartupValidationTest {
   }
 
   @Test
+  void missingServerPublicKeyFileNamesTheKey() throws Exception {
+    serverKeyRefused(null, "file %s does not exist");
+  }
+
+  @Test
+  void serverPublicKeyFileThatHoldsNoKeyNamesTheKey() throws Exception {
+    // A certificate is no public key: MySQL's public_key.pem is. (Whether MySQL 8 then accepts the key cannot be
+    // tested here: MariaDB has no caching_sha2_password.)
+    serverKeyRefused("-----BEGIN CERTIFICATE-----\nbm90\n-----END CERTIFICATE-----\n",
+        "not an RSA public key in PEM (-----BEGIN PUBLIC KEY-----) in %s");
+  }
+
+  @Test
+  void damagedServerPublicKeyNamesTheKey() throws Exception {
+    serverKeyRefused("-----BEGIN PUBLIC KEY-----\nbm90IGEga2V5\n-----END PUBLIC KEY-----\n",
+        "not a usable RSA public key in %s");
+  }
+
+  @Test
+  void caFileThatHoldsNoCertificateNamesTheKey() throws Exception {
+    Path ca = Files.writeString(dir.resolve("ca.pem"), "not a certificate\n");
+    refused("database:\n  tls: true\n  tls_ca_file: " + ca + "\n",
+        "database.tls_ca_file: not a PEM certificate (-----BEGIN CERTIFICATE-----) in " + ca);
+  }
+
+  @Test
+  void caFileWithoutTlsNamesBothKeys() throws Exception {
+    Path ca = Files.writeString(dir.resolve("ca.pem"), "unused\n");
+    refused("database:\n  tls_ca_file: " + ca + "\n",
+        "database.tls_ca_file: is set but database.tls is false: set database.tls: true to use it");
+  }
+
+  @Test
   void portInUseNamesTheKey() throws Exception {
     try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       refused("http:\n  port: " + taken.getLocalPort() + "\ndatabase:\n  host: 127.0.0.1\n  port: 1\n",
           "http.port: the port is already in use");
     }
+  }
+
+  /** database.server_public_key_file naming a file of {@code content} (null: none) is refused: {@code problem}, %s the file. */
+  private void serverKeyRefused(String content, String problem) throws Exception {
+    Path key = dir.resolve("public_key.pem");
+    if (content != null) {
+      Files.writeString(key, content);
+    }
+    refused("database:\n  server_public_key_file: " + key + "\n",
+        "database.server_public_key_file: " + problem.formatted(key));
   }
 
   /** Serving this configuration stops the process: exit 2, its last line the file and {@code expected}. */
