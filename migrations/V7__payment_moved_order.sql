@@ -5,4 +5,4 @@
 -- Rows booked before this migration were booked on tables with trade columns, which still decide
 -- for them; an older instance during a rolling upgrade inserts FALSE, which those columns overrule too.
 ALTER TABLE payments
-  ADD COLUMN moved_order BOOLEAN NOT NULL DEFAULT FALSE AFTER paid_at;
+  ADD COLUMN moved_order BOOLEAN NOT NULL DEFAULT FALSE; -- last: added in place (MySQL 8.0 INSTANT), no rebuild

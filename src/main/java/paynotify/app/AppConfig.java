@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import paynotify.booking.BookingSettings;
 import paynotify.http.HttpSettings;
+import paynotify.store.Database;
 import paynotify.store.KeyPurge;
 import paynotify.store.OrdersTable;
 
@@ -38,13 +39,14 @@ public record AppConfig(
    * {@code embeddedDir}.
    */
   public record DatabaseSettings(String host, int port, String name, String user, String password, int poolSize,
-      int maxWaitQueue, Duration connectTimeout, int lockWaitSeconds, Path embeddedDir, DatabaseSecurity security) {
+      int maxWaitQueue, Duration connectTimeout, int lockWaitSeconds, Path embeddedDir, DatabaseSecurity security,
+      String timeZone) {
 
-    /** Without TLS or a server key (MariaDB, or the embedded server). */
+    /** Without TLS or a server key (MariaDB, or the embedded server), in Beijing time. */
     public DatabaseSettings(String host, int port, String name, String user, String password, int poolSize,
         int maxWaitQueue, Duration connectTimeout, int lockWaitSeconds, Path embeddedDir) {
       this(host, port, name, user, password, poolSize, maxWaitQueue, connectTimeout, lockWaitSeconds, embeddedDir,
-          DatabaseSecurity.NONE);
+          DatabaseSecurity.NONE, Database.BEIJING);
     }
 
     public boolean embedded() {
@@ -54,13 +56,13 @@ public record AppConfig(
     /** The same settings aimed at another server (the embedded one, once it runs). */
     public DatabaseSettings at(String newHost, int newPort) {
       return new DatabaseSettings(newHost, newPort, name, user, password, poolSize, maxWaitQueue, connectTimeout,
-          lockWaitSeconds, embeddedDir, security);
+          lockWaitSeconds, embeddedDir, security, timeZone);
     }
 
     /** The same server with a pool of another size. */
     public DatabaseSettings withPool(int size, int waitQueue) {
       return new DatabaseSettings(host, port, name, user, password, size, waitQueue, connectTimeout, lockWaitSeconds,
-          embeddedDir, security);
+          embeddedDir, security, timeZone);
     }
 
     @Override
@@ -96,10 +98,19 @@ public record AppConfig(
         c.bool("http.behind_proxy", false),
         Duration.ofMillis(c.number("http.shutdown_grace_ms", 10_000, 0, 120_000)));
     int instances = c.integer("http.instances", Runtime.getRuntime().availableProcessors(), 1, 64);
+    OrdersTable orders = OrdersMapping.read(c);
     return new AppConfig(http, instances, database(c), Channels.from(c, Clock.systemUTC()), retention(c),
-        new BookingSettings(c.integer("booking.max_attempts", 3, 1, 10),
-            c.bool("booking.trade_closed_closes_order", false)),
-        OrdersMapping.read(c));
+        booking(c, orders),
+        orders);
+  }
+
+  private static BookingSettings booking(ConfigReader c, OrdersTable orders) {
+    boolean closes = c.bool("booking.trade_closed_closes_order", false);
+    if (closes && orders.values().closed() == null) {
+      throw c.error("booking.trade_closed_closes_order", "true needs the value a closed order has:"
+          + " orders.status_values.closed is empty");
+    }
+    return new BookingSettings(c.integer("booking.max_attempts", 3, 1, 10), closes);
   }
 
   private static DatabaseSettings database(ConfigReader c) {
@@ -116,7 +127,17 @@ public record AppConfig(
         Duration.ofMillis(c.number("database.connect_timeout_ms", 5_000, 100, 60_000)),
         c.integer("database.lock_wait_timeout_seconds", 5, 1, 50),
         Path.of(c.string("database.embedded.data_dir", "data/mariadb")),
-        DatabaseSecurity.from(c));
+        DatabaseSecurity.from(c),
+        timeZone(c));
+  }
+
+  /** An offset such as +08:00: zone names need the server's time zone tables, which many servers lack. */
+  private static String timeZone(ConfigReader c) {
+    String zone = c.string("database.time_zone", Database.BEIJING);
+    if (!zone.matches("[+-](0[0-9]|1[0-3]):[0-5][0-9]")) {
+      throw c.error("database.time_zone", "'" + zone + "' is not an offset from UTC such as +08:00 or +00:00");
+    }
+    return zone;
   }
 
   private static Retention retention(ConfigReader c) {

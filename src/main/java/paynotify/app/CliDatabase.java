@@ -77,7 +77,7 @@ final class CliDatabase implements AutoCloseable {
         + "&rewriteBatchedStatements=true", settings.user(), settings.password());
     try (Statement session = conn.createStatement()) {
       conn.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
-      session.execute("SET SESSION sql_mode = '" + Database.SQL_MODE + "', time_zone = '" + Database.TIME_ZONE + "'");
+      session.execute("SET SESSION sql_mode = '" + Database.SQL_MODE + "', time_zone = '" + settings.timeZone() + "'");
     } catch (SQLException e) {
       conn.close();
       throw e;

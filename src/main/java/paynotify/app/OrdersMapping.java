@@ -52,7 +52,7 @@ final class OrdersMapping {
     StatusValues values = new StatusValues(
         required(c, "orders.status_values.unpaid", dv.unpaid()),
         required(c, "orders.status_values.paid", dv.paid()),
-        required(c, "orders.status_values.closed", dv.closed()),
+        c.optional("orders.status_values.closed", dv.closed()),
         c.optional("orders.status_values.partially_refunded", dv.partiallyRefunded()),
         c.optional("orders.status_values.refunded", dv.refunded()));
     distinct(c, "orders.status_values", "unpaid", values.unpaid(), "paid", values.paid(),

@@ -5,6 +5,7 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -35,6 +36,14 @@ final class OrdersTableCheck {
   private static final Set<String> TIMES = Set.of("datetime", "timestamp");
   /** Stored status values listed in the warning, at most. */
   private static final int LISTED = 20;
+  /** Rows the warning looks at: a bound on what every start costs on a large table. */
+  private static final int SAMPLED = 100_000;
+  /** The longest trade id (Alipay's trade_no: 64) and channel code ("alipay", "wechat") written. */
+  private static final long TRADE_NO_LENGTH = 64;
+  private static final long CHANNEL_LENGTH = 6;
+
+  private static final String ENGINE =
+      "SELECT ENGINE FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?";
 
   private static final String COLUMNS =
       "SELECT COLUMN_NAME, DATA_TYPE, COLUMN_TYPE, NUMERIC_SCALE, CHARACTER_MAXIMUM_LENGTH"
@@ -74,11 +83,8 @@ final class OrdersTableCheck {
   }
 
   private void check(Connection c) throws SQLException {
+    engine(c);
     Map<String, Column> table = columns(c);
-    if (table.isEmpty()) {
-      throw problem("orders.table", "no table " + orders.table() + " in " + database
-          + ": name the site's orders table (the one its notify.php marks paid)");
-    }
     Columns mapped = orders.columns();
     Column orderNo = column(table, "order_no", mapped.orderNo());
     Column amount = column(table, "amount", mapped.amount());
@@ -92,10 +98,32 @@ final class OrdersTableCheck {
       throw problem("orders.columns.paid_at", column(paidAt) + " is " + paidAt.columnType()
           + ", not DATETIME or TIMESTAMP: set paid_at to \"\" to leave it alone");
     }
-    text("orders.columns.channel", channel);
-    text("orders.columns.trade_no", tradeNo);
+    text("orders.columns.channel", channel, CHANNEL_LENGTH);
+    text("orders.columns.trade_no", tradeNo, TRADE_NO_LENGTH);
     statusValues(status);
     unmappedStatuses(c, status);
+  }
+
+  /**
+   * The order moves in the booking's transaction, with our payment row: a table that cannot roll
+   * back (MyISAM, Aria) would keep an order marked paid by a booking that was rolled back.
+   */
+  private void engine(Connection c) throws SQLException {
+    try (PreparedStatement q = c.prepareStatement(ENGINE)) {
+      q.setString(1, orders.table());
+      try (ResultSet rs = q.executeQuery()) {
+        if (!rs.next()) {
+          throw problem("orders.table", "no table " + orders.table() + " in " + database
+              + ": name the site's orders table (the one its notify.php marks paid)");
+        }
+        String engine = rs.getString(1);
+        if (!"InnoDB".equalsIgnoreCase(engine)) {
+          throw problem("orders.table", "table " + orders.table() + " is " + (engine == null ? "a view" : engine)
+              + ", not InnoDB: an order marked paid must roll back with its booking; ALTER TABLE " + orders.table()
+              + " ENGINE = InnoDB (after a backup)");
+        }
+      }
+    }
   }
 
   private Map<String, Column> columns(Connection c) throws SQLException {
@@ -153,10 +181,11 @@ final class OrdersTableCheck {
     }
   }
 
-  private void text(String key, Column column) {
-    if (column != null && !TEXTS.contains(column.dataType())) {
-      throw problem(key, column(column) + " is " + column.columnType() + ", not a text column: set it to \"\" to"
-          + " leave it alone");
+  /** Strict sessions refuse a value too long for its column: every booking of such a trade would fail. */
+  private void text(String key, Column column, long length) {
+    if (column != null && (!TEXTS.contains(column.dataType()) || column.length() != null && column.length() < length)) {
+      throw problem(key, column(column) + " is " + column.columnType() + ": it needs a text column of at least "
+          + length + " characters, or set it to \"\" to leave it alone");
     }
   }
 
@@ -198,21 +227,24 @@ final class OrdersTableCheck {
     return members;
   }
 
-  /** Orders in a status that maps to nothing are left alone by booking: worth a line at start, not a stop. */
+  /**
+   * Orders in a status that maps to nothing are left alone by booking: worth a line at start, not a
+   * stop. Looks at the first {@link #SAMPLED} rows only, so that a large table costs every start little.
+   */
   private void unmappedStatuses(Connection c, Column status) throws SQLException {
-    String s = "`" + status.name() + "`";
     List<String> unmapped = new ArrayList<>();
-    long orders = 0;
-    try (ResultSet rs = c.createStatement().executeQuery("SELECT CAST(" + s + " AS CHAR), COUNT(*) FROM `" + this.orders.table()
-        + "` GROUP BY " + s)) {
+    long count = 0;
+    String sql = "SELECT CAST(s AS CHAR), COUNT(*) FROM (SELECT `" + status.name() + "` AS s FROM `" + orders.table()
+        + "` LIMIT " + SAMPLED + ") sample GROUP BY s";
+    try (Statement q = c.createStatement(); ResultSet rs = q.executeQuery(sql)) {
       while (rs.next()) {
         // As text: the driver reads a TINYINT(1) (dujiaoka's status) as a boolean, 4 and 1 alike as true.
         String text = rs.getString(1);
         Object stored = text != null && INTEGERS.contains(status.dataType()) ? Long.valueOf(text) : text;
-        if (stored != null && this.orders.values().of(stored) == null) {
-          orders += rs.getLong(2);
+        if (stored != null && orders.values().of(stored) == null) {
+          count += rs.getLong(2);
           if (unmapped.size() < LISTED) {
-            unmapped.add(String.valueOf(stored));
+            unmapped.add(text);
           }
         }
       }
@@ -220,7 +252,7 @@ final class OrdersTableCheck {
     if (!unmapped.isEmpty()) {
       LOG.warn("{}: orders.status_values: {} holds {} ({} orders) that map to no status: a payment for such an order"
           + " is booked with an anomaly (unexpected_order_status) and the order is left as it is; map the value if"
-          + " it means unpaid, paid, closed or refunded", source, column(status), String.join(", ", unmapped), orders);
+          + " it means unpaid, paid, closed or refunded", source, column(status), String.join(", ", unmapped), count);
     }
   }
 

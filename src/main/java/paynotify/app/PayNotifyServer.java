@@ -119,7 +119,7 @@ public final class PayNotifyServer {
     // by a failed session setup, or a half-open one.
     NetClientOptions tcp = new NetClientOptions().setConnectTimeout((int) db.connectTimeout().toMillis())
         .setIdleTimeout(360).setIdleTimeoutUnit(TimeUnit.SECONDS);
-    return Database.connect(vertx, connect, options, tcp, Database.sessionSetup(db.lockWaitSeconds()));
+    return Database.connect(vertx, connect, options, tcp, Database.sessionSetup(db.lockWaitSeconds(), db.timeZone()));
   }
 
   public int port() {

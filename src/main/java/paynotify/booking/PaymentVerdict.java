@@ -35,14 +35,23 @@ public record PaymentVerdict(AnomalyKind anomaly, String detail, boolean movesOr
           + " has status '" + order.storedStatus() + "'");
     }
     return switch (order.status()) {
-      case UNPAID -> order.amountCents() == e.amountCents() // the condition of the UPDATE that marks it paid
+      case UNPAID -> dueIsPaid(order, e) // the condition of the UPDATE that marks it paid
           ? new PaymentVerdict(null, "order " + e.orderNo() + " unpaid -> paid", true, false)
           : new PaymentVerdict(AnomalyKind.AMOUNT_MISMATCH, paid + " but order " + e.orderNo() + " is for "
-              + Money.format(order.amountCents()) + ": order left unpaid");
+              + due(order) + ": order left unpaid");
       case PAID, PARTIALLY_REFUNDED, REFUNDED -> alreadyPaid(order, e, paid);
       case CLOSED -> new PaymentVerdict(AnomalyKind.PAID_AFTER_CLOSE, paid + " after order " + e.orderNo()
           + " was closed: reopen it or refund the buyer");
     };
+  }
+
+  private static boolean dueIsPaid(Order order, NotifyEvent e) {
+    return order.amountCents() != null && order.amountCents() == e.amountCents();
+  }
+
+  /** What the order is for; a site's NULL amount is no amount, never a match. */
+  private static String due(Order order) {
+    return order.amountCents() == null ? "no amount (NULL)" : Money.format(order.amountCents());
   }
 
   private static PaymentVerdict alreadyPaid(Order order, NotifyEvent e, String paid) {
@@ -53,10 +62,9 @@ public record PaymentVerdict(AnomalyKind anomaly, String detail, boolean movesOr
     boolean sameChannel = order.paidByChannel() == null || order.paidByChannel().equals(e.channel());
     if (sameChannel && order.paidByTrade().equals(e.tradeNo())) {
       String marked = "order " + e.orderNo() + " was already marked paid by this trade outside paynotify";
-      return order.amountCents() == e.amountCents()
+      return dueIsPaid(order, e)
           ? new PaymentVerdict(null, marked + ": payment recorded", false, true)
-          : new PaymentVerdict(AnomalyKind.AMOUNT_MISMATCH, paid + " but " + marked + " for "
-              + Money.format(order.amountCents()));
+          : new PaymentVerdict(AnomalyKind.AMOUNT_MISMATCH, paid + " but " + marked + " for " + due(order));
     }
     return new PaymentVerdict(AnomalyKind.SECOND_PAYMENT, paid + " but order " + e.orderNo() + " was already paid by "
         + (order.paidByChannel() == null ? "" : order.paidByChannel() + " ") + "trade " + order.paidByTrade()

@@ -32,8 +32,8 @@ public final class Database {
   /** Strict: a value that does not fit a column is an error, never silently cut. */
   public static final String SQL_MODE =
       "STRICT_ALL_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION";
-  /** The session's zone: Beijing time, as the platforms write it ({@link #sessionSetup}). */
-  public static final String TIME_ZONE = "+08:00";
+  /** The platforms' zone, and the sessions' unless {@code database.time_zone} says otherwise. */
+  public static final String BEIJING = "+08:00";
   private final Pool pool;
 
   private Database(Pool pool) {
@@ -50,22 +50,22 @@ public final class Database {
    *       stays pending beside its paid order. The statement form works on MySQL and MariaDB
    *       alike (the variable is tx_isolation on one, transaction_isolation on the other).
    *   <li>Strict mode: a value that does not fit a column is an error, never silently cut.
-   *   <li>time_zone +08:00: the platforms' times are Beijing wall-clock, and so is paid_at as written
-   *       (a site's TIMESTAMP paid_at column thus gets the right instant); NOW() for created_at and
-   *       the retention windows is in the same frame, whatever the server's zone. A fixed offset,
-   *       not 'Asia/Shanghai': servers without time zone tables know no zone names (China has no DST).
+   *   <li>time_zone: the zone of the site's DATETIME columns ({@code database.time_zone}, Beijing time
+   *       by default, as the platforms write theirs): NOW() for the site's ON UPDATE columns and
+   *       triggers, our created_at and the retention windows are all in it, whatever the server's zone.
    *   <li>completion_type NO_CHAIN: a COMMIT only commits (a server's RELEASE would end the session
    *       at the COMMIT that ends the pre-check's read view, before the booking's writes).
    * </ul>
    *
    * @param lockWaitSeconds how long a statement waits for a row lock before failing with 1205
    *                        (then the booking is retried)
+   * @param timeZone        an offset such as +08:00
    */
-  public static List<String> sessionSetup(int lockWaitSeconds) {
+  public static List<String> sessionSetup(int lockWaitSeconds, String timeZone) {
     return List.of(
         "SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ",
         "SET SESSION autocommit = 0, innodb_lock_wait_timeout = " + lockWaitSeconds
-            + ", sql_mode = '" + SQL_MODE + "', time_zone = '" + TIME_ZONE + "', completion_type = 'NO_CHAIN'");
+            + ", sql_mode = '" + SQL_MODE + "', time_zone = '" + timeZone + "', completion_type = 'NO_CHAIN'");
   }
 
   /**

@@ -30,7 +30,11 @@ public final class OrdersTable {
       return this == CENTS ? cents : BigDecimal.valueOf(cents, 2);
     }
 
-    long read(Row row, int column) {
+    /** Null when the column is (a site's NULL amount matches no payment). */
+    Long read(Row row, int column) {
+      if (row.getValue(column) == null) {
+        return null;
+      }
       return this == CENTS ? row.getLong(column) : row.getBigDecimal(column).movePointRight(2).longValueExact();
     }
   }
@@ -71,10 +75,11 @@ public final class OrdersTable {
    *
    * @param status        what its stored status means, null when it maps to none
    * @param storedStatus  as the site stores it, for messages
+   * @param amountCents   null when the site's amount column is NULL
    * @param paidByChannel the channel that paid it, null when not known (or the table has no channel column)
    * @param paidByTrade   the trade that paid it, null when not known
    */
-  public record Order(OrderStatus status, String storedStatus, long amountCents, String paidByChannel,
+  public record Order(OrderStatus status, String storedStatus, Long amountCents, String paidByChannel,
       String paidByTrade) {}
 
   /** Today's schema: what V1 creates, and what an install without an orders: section acts on. */
@@ -98,39 +103,49 @@ public final class OrdersTable {
     this.columns = columns;
     this.unit = unit;
     this.values = values;
-    String t = quote(table);
-    String orderNo = quote(columns.orderNo());
-    String status = quote(columns.status());
 
-    // Marks the order paid and, in the same statement, records on our payment row that it was this
-    // payment that did (the row was inserted just before, in this transaction). Binds: channel,
-    // trade_no, paid value, [paid_at, channel, trade_no,] order_no, unpaid value, amount.
-    StringBuilder set = new StringBuilder("o." + status + " = ?");
-    for (String optional : new String[] {columns.paidAt(), columns.channel(), columns.tradeNo()}) {
-      if (optional != null) {
-        set.append(", o.").append(quote(optional)).append(" = ?");
-      }
-    }
-    this.markPaid = "UPDATE " + t + " o JOIN payments p ON p.channel = ? AND p.trade_no = ?"
-        + " SET " + set + ", p.moved_order = TRUE"
-        + " WHERE o." + orderNo + " = ? AND o." + status + " = ? AND o." + quote(columns.amount()) + " = ?";
+    // Paid: the order, and in the same statement our payment row (inserted just before, in this
+    // transaction), which records that this payment is the one that paid it. paid_at comes in
+    // Beijing time, the platforms' clock, and is written in the session's zone, the site's.
+    String optional = (columns.paidAt() == null ? "" : ", o.{paid_at} = CONVERT_TZ(?, '" + Database.BEIJING
+        + "', @@time_zone)") + (columns.channel() == null ? "" : ", o.{channel} = ?")
+        + (columns.tradeNo() == null ? "" : ", o.{trade_no} = ?");
+    this.markPaid = sql("UPDATE {orders} o JOIN payments p ON p.channel = ? AND p.trade_no = ?"
+        + " SET o.{status} = ?" + optional + ", p.moved_order = TRUE"
+        + " WHERE o.{order_no} = ? AND CAST(o.{order_no} AS CHAR) = ? AND o.{status} = ? AND o.{amount} = ?");
 
-    this.selectOrder = "SELECT " + status + ", " + quote(columns.amount()) + ", "
-        + (columns.channel() == null ? "NULL" : quote(columns.channel())) + ", "
-        + (columns.tradeNo() == null ? "NULL" : quote(columns.tradeNo()))
-        + " FROM " + t + " WHERE " + orderNo + " = ?";
+    // Every statement names the order twice: an integer order_no column alone would take the
+    // platform's '0123' or '123abc' for order 123; as text it must read exactly as echoed.
+    this.selectOrder = sql("SELECT {status}, {amount}, " + (columns.channel() == null ? "NULL" : "{channel}") + ", "
+        + (columns.tradeNo() == null ? "NULL" : "{trade_no}")
+        + " FROM {orders} WHERE {order_no} = ? AND CAST({order_no} AS CHAR) = ?");
 
-    this.closeOrder = "UPDATE " + t + " SET " + status + " = ? WHERE " + orderNo + " = ? AND " + status + " = ?";
+    this.closeOrder = sql("UPDATE {orders} SET {status} = ?"
+        + " WHERE {order_no} = ? AND CAST({order_no} AS CHAR) = ? AND {status} = ?");
 
-    // A refund moves only the order its trade paid. Binds: new value, order_no, old value(s), then
-    // the trade (paidByThisTradeArgs).
+    // A refund moves only the order its own trade paid: as the site's columns say, or (without
+    // them) as our payment row does.
     String paidByThisTrade = columns.tradeNo() == null
         ? "EXISTS (SELECT 1 FROM payments p WHERE p.channel = ? AND p.trade_no = ? AND p.moved_order)"
-        : (columns.channel() == null ? "" : quote(columns.channel()) + " = ? AND ") + quote(columns.tradeNo()) + " = ?";
-    String refundUpdate = "UPDATE " + t + " SET " + status + " = ? WHERE " + orderNo + " = ? AND " + status;
-    this.markPartiallyRefunded = refundUpdate + " = ? AND " + paidByThisTrade;
-    this.markRefunded = refundUpdate + (values.partiallyRefunded() == null ? " = ?" : " IN (?, ?)")
-        + " AND " + paidByThisTrade;
+        : (columns.channel() == null ? "" : "{channel} = ? AND ") + "{trade_no} = ?";
+    String refund = "UPDATE {orders} SET {status} = ? WHERE {order_no} = ? AND CAST({order_no} AS CHAR) = ?";
+    this.markPartiallyRefunded = sql(refund + " AND {status} = ? AND " + paidByThisTrade);
+    this.markRefunded = sql(refund + " AND {status} " + (values.partiallyRefunded() == null ? "= ?" : "IN (?, ?)")
+        + " AND " + paidByThisTrade);
+  }
+
+  /** A statement with the mapped names, quoted, in place of {orders}, {order_no}, {status} ... */
+  private String sql(String template) {
+    String[][] names = {{"orders", table}, {"order_no", columns.orderNo()}, {"amount", columns.amount()},
+        {"status", columns.status()}, {"paid_at", columns.paidAt()}, {"channel", columns.channel()},
+        {"trade_no", columns.tradeNo()}};
+    String sql = template;
+    for (String[] name : names) {
+      if (name[1] != null) { // an unmapped column is in no template
+        sql = sql.replace("{" + name[0] + "}", quote(name[1]));
+      }
+    }
+    return sql;
   }
 
   /** A table or column name from the config: letters, digits, _ and $ only (no quoting tricks). */
@@ -182,7 +197,7 @@ public final class OrdersTable {
     if (columns.tradeNo() != null) {
       args.add(tradeNo);
     }
-    args.addAll(List.of(orderNo, values.unpaid(), unit.bind(cents)));
+    args.addAll(List.of(orderNo, orderNo, values.unpaid(), unit.bind(cents)));
     return conn.preparedQuery(markPaid).execute(Tuple.from(args)).map(rows -> {
       if (rows.rowCount() > 2) { // several order rows and our payment row: never commit that
         throw new IllegalStateException("orders: " + (rows.rowCount() - 1) + " rows have " + columns.orderNo() + " "
@@ -199,7 +214,7 @@ public final class OrdersTable {
    * of it could deadlock with a refund of that trade, which locks its payment before its order).
    */
   public Future<Order> find(SqlConnection conn, String orderNo, boolean lock) {
-    return conn.preparedQuery(selectOrder + (lock ? " FOR UPDATE" : "")).execute(Tuple.of(orderNo))
+    return conn.preparedQuery(selectOrder + (lock ? " FOR UPDATE" : "")).execute(Tuple.of(orderNo, orderNo))
         .compose(rows -> {
           if (rows.size() == 0) {
             return Future.succeededFuture(null);
@@ -207,7 +222,7 @@ public final class OrdersTable {
           Row r = rows.iterator().next();
           Object stored = r.getValue(0);
           OrderStatus status = values.of(stored);
-          long cents = unit.read(r, 1);
+          Long cents = unit.read(r, 1);
           if (namesTrade()) {
             return Future.succeededFuture(new Order(status, String.valueOf(stored), cents, r.getString(2),
                 r.getString(3)));
@@ -221,7 +236,7 @@ public final class OrdersTable {
 
   /** Unpaid -> closed; true when it moved. */
   public Future<Boolean> close(SqlConnection conn, String orderNo) {
-    return conn.preparedQuery(closeOrder).execute(Tuple.of(values.closed(), orderNo, values.unpaid()))
+    return conn.preparedQuery(closeOrder).execute(Tuple.of(values.closed(), orderNo, orderNo, values.unpaid()))
         .map(rows -> rows.rowCount() == 1);
   }
 
@@ -235,7 +250,7 @@ public final class OrdersTable {
     if (target == null) {
       return Future.succeededFuture(null);
     }
-    List<Object> args = new ArrayList<>(List.of(target, orderNo, values.paid()));
+    List<Object> args = new ArrayList<>(List.of(target, orderNo, orderNo, values.paid()));
     if (full && values.partiallyRefunded() != null) {
       args.add(values.partiallyRefunded());
     }

@@ -26,7 +26,7 @@ public final class SqlQueries {
   // The payment that moved its order says so (moved_order), so a table without trade columns still
   // tells which trade paid an order.
   public static final String SELECT_PAYMENT_THAT_MOVED_ORDER =
-      "SELECT channel, trade_no FROM payments WHERE order_no = ? AND moved_order LIMIT 1";
+      "SELECT channel, trade_no FROM payments WHERE order_no = ? AND moved_order ORDER BY id LIMIT 1";
 
   // The order was found marked paid by this very trade outside paynotify (the old notify.php).
   public static final String SET_PAYMENT_MOVED_ORDER =

@@ -13,6 +13,7 @@ import javax.net.ssl.SSLHandshakeException;
 import org.flywaydb.core.internal.exception.FlywaySqlException;
 import org.junit.jupiter.api.Test;
 import paynotify.app.AppConfig.DatabaseSettings;
+import paynotify.store.Database;
 
 /**
  * The clients' own words for a connection whose security does not fit the server, each turned into the one line
@@ -87,7 +88,8 @@ class DatabaseSecurityErrorsTest {
   @Test
   void wrongPasswordWithAServerKeyNamesTheKeyToo() {
     DatabaseSettings withKey = new DatabaseSettings("db.example", 3306, "shop", "shop", "secret", 8, 256,
-        Duration.ofSeconds(5), 5, null, new DatabaseSecurity(false, null, Path.of("/etc/paynotify/mysql.pem"), "PEM"));
+        Duration.ofSeconds(5), 5, null, new DatabaseSecurity(false, null, Path.of("/etc/paynotify/mysql.pem"), "PEM"),
+        Database.BEIJING);
     Throwable denied = new SQLException("Access denied for user 'shop'@'10.0.0.2' (using password: YES)", "28000", 1045);
     assertThat(DatabaseMigrations.refused(withKey, "conf/application.yaml", denied).getMessage())
         .endsWith("(check database.user and its password (PAYNOTIFY_DATABASE_PASSWORD or database.password_file),"

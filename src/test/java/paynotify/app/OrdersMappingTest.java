@@ -76,8 +76,27 @@ class OrdersMappingTest {
   @Test
   void requiredNamesAndValuesAreNotEmpty() {
     refused("{\"orders\": {\"columns\": {\"amount\": \"\"}}}", "app.yaml: orders.columns.amount: must not be empty");
-    refused("{\"orders\": {\"status_values\": {\"closed\": \"\"}}}",
-        "app.yaml: orders.status_values.closed: must not be empty");
+    refused("{\"orders\": {\"status_values\": {\"paid\": \"\"}}}",
+        "app.yaml: orders.status_values.paid: must not be empty");
+  }
+
+  /** A 0/1 pay_status has no closed value: closing is then never done, and cannot be asked for. */
+  @Test
+  void withoutAClosedValueOrdersAreNeverClosed() {
+    assertThat(read("{\"orders\": {\"status_values\": {\"unpaid\": 0, \"paid\": 1, \"closed\": \"\"}}}", Map.of())
+        .values().closed()).isNull();
+    refused("{\"orders\": {\"status_values\": {\"closed\": \"\"}}, \"booking\": {\"trade_closed_closes_order\": true}}",
+        "app.yaml: booking.trade_closed_closes_order: true needs the value a closed order has:"
+            + " orders.status_values.closed is empty");
+  }
+
+  @Test
+  void theSessionZoneIsAnOffset() {
+    assertThat(AppConfig.from(new JsonObject(), "app.yaml", Map.of()).database().timeZone()).isEqualTo("+08:00");
+    assertThat(AppConfig.from(new JsonObject(), "app.yaml", Map.of("PAYNOTIFY_DATABASE_TIME_ZONE", "+00:00"))
+        .database().timeZone()).isEqualTo("+00:00");
+    refused("{\"database\": {\"time_zone\": \"Asia/Shanghai\"}}",
+        "app.yaml: database.time_zone: 'Asia/Shanghai' is not an offset from UTC such as +08:00 or +00:00");
   }
 
   @Test

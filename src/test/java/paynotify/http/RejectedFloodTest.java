@@ -125,7 +125,7 @@ class RejectedFloodTest extends ServiceTestBase {
     Vertx vertx = Vertx.vertx();
     try {
       Database nowhere = Database.connect(vertx, new MySQLConnectOptions().setHost("127.0.0.1").setPort(closedPort),
-          new PoolOptions().setMaxSize(1), new NetClientOptions().setConnectTimeout(500), Database.sessionSetup(5));
+          new PoolOptions().setMaxSize(1), new NetClientOptions().setConnectTimeout(500), Database.sessionSetup(5, Database.BEIJING));
       RejectedLog log = new RejectedLog(vertx, nowhere, 10, Duration.ofMillis(300));
       for (int i = 0; i < 25; i++) {
         log.record(new Trace("alipay", "192.0.2.1", Buffer.buffer("junk " + i)), "rejected", "BAD_SIGNATURE: x", null);

@@ -31,7 +31,7 @@ class KeyPurgeTest extends DatabaseTestBase {
   void setUp(Vertx vertx) {
     var s = db.settings();
     pool = Database.connect(vertx, new MySQLConnectOptions().setHost(s.host()).setPort(s.port())
-        .setDatabase(s.name()).setUser(s.user()).setPassword(s.password()), new PoolOptions(), new NetClientOptions(), Database.sessionSetup(5));
+        .setDatabase(s.name()).setUser(s.user()).setPassword(s.password()), new PoolOptions(), new NetClientOptions(), Database.sessionSetup(5, Database.BEIJING));
   }
 
   @AfterEach

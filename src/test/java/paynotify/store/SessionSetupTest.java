@@ -25,7 +25,7 @@ class SessionSetupTest extends DatabaseTestBase {
     try (ServerSetting rc = ServerSetting.isolation(db, "READ-COMMITTED");
         ServerSetting lax = ServerSetting.set(db, "sql_mode", "");
         ServerSetting utc = ServerSetting.set(db, "time_zone", "+00:00")) {
-      Database pool = connect(vertx, Database.sessionSetup(5));
+      Database pool = connect(vertx, Database.sessionSetup(5, Database.BEIJING));
       String session = pool.inTransaction(conn -> conn.query(
               "SELECT CONCAT_WS(' ', @@autocommit + 0, @@innodb_lock_wait_timeout, @@time_zone, @@sql_mode) AS s,"
                   + " (SELECT COUNT(*) FROM information_schema.SESSION_VARIABLES"
