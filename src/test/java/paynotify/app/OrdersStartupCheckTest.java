@@ -53,6 +53,22 @@ class OrdersStartupCheckTest extends DatabaseTestBase {
     refused(dujiaoka.overrides(), "orders.columns.order_no");
   }
 
+  /** An old shop's MyISAM table cannot roll an order back with a booking that failed after marking it paid. */
+  @Test
+  void aTableThatCannotRollBackIsRefused() throws Exception {
+    dujiaoka.create();
+    db.update("ALTER TABLE " + dujiaoka.table() + " ENGINE = MyISAM");
+    refused(dujiaoka.overrides(), "orders.table", "not InnoDB");
+  }
+
+  /** A strict session refuses an Alipay trade number (up to 64 characters) in a VARCHAR(32): every booking would fail. */
+  @Test
+  void aTradeNumberColumnTooShortIsRefused() throws Exception {
+    dujiaoka.create();
+    db.update("ALTER TABLE " + dujiaoka.table() + " MODIFY trade_no VARCHAR(32) DEFAULT ''");
+    refused(dujiaoka.overrides(), "orders.columns.trade_no", "at least 64");
+  }
+
   @Test
   void integerAmountInYuanIsRefused() throws Exception {
     payStatus.create();

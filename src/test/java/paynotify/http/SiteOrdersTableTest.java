@@ -140,8 +140,9 @@ class SiteOrdersTableTest extends DatabaseTestBase {
   }
 
   /**
-   * Neither table has a channel column: which trade paid the order comes from paynotify's payments,
-   * so refunding the second payment of an order paid twice leaves the order paid.
+   * Neither table has a channel column: the trade_no column alone says which trade paid the order,
+   * so refunding the second payment of an order paid twice leaves the order paid. (A table with no
+   * trade column at all: TableWithoutTradeColumnsTest.)
    */
   @ParameterizedTest(name = "{0} {1}")
   @MethodSource("sitesAndRefundChannels")
