@@ -88,6 +88,34 @@ public record SiteTable(String shape, TestDatabase db, String createTable, Strin
         "0", "1", "2", "3", "4");
   }
 
+  /**
+   * A table that records only a status (no trade_no, channel or paid_at column), refunds mapped: which
+   * trade paid an order is then known from paynotify's payments.moved_order alone.
+   */
+  public static SiteTable statusOnly(TestDatabase db) {
+    return new SiteTable("status_only", db, "CREATE TABLE shop_orders (id INT AUTO_INCREMENT PRIMARY KEY,"
+        + " out_trade_no VARCHAR(32) NOT NULL, total_fee INT NOT NULL, pay_status TINYINT NOT NULL DEFAULT 0,"
+        + " UNIQUE KEY (out_trade_no))",
+        "INSERT INTO shop_orders (out_trade_no, total_fee) VALUES (?, ?)",
+        new JsonObject()
+            .put("table", "shop_orders")
+            .put("columns", new JsonObject().put("order_no", "out_trade_no").put("amount", "total_fee")
+                .put("status", "pay_status").put("paid_at", "").put("channel", "").put("trade_no", ""))
+            .put("amount_unit", "cents")
+            .put("status_values", new JsonObject().put("unpaid", 0).put("paid", 1).put("closed", 2)
+                .put("partially_refunded", 3).put("refunded", 4)),
+        "0", "1", "2", "3", "4");
+  }
+
+  /** The same table in {@code other} under {@code name}: dujiaoka's own {@code orders}, say. */
+  public SiteTable as(TestDatabase other, String name) {
+    String table = table();
+    return new SiteTable(shape, other,
+        createTable.replace("CREATE TABLE " + table + " ", "CREATE TABLE " + name + " "),
+        insertSql.replace("INSERT INTO " + table + " ", "INSERT INTO " + name + " "), orders.copy().put("table", name),
+        unpaid, paid, closed, afterPartialRefund, afterFullRefund);
+  }
+
   /** The configuration overrides that point paynotify at this table. */
   public JsonObject overrides() {
     return new JsonObject().put("orders", orders.copy());
