@@ -2,13 +2,13 @@ package paynotify.booking;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import paynotify.testsupport.ChannelFixture;
 import paynotify.testsupport.DatabaseTestBase;
+import paynotify.testsupport.SiteTable;
 import paynotify.testsupport.TestService;
 
 /**
@@ -19,30 +19,25 @@ import paynotify.testsupport.TestService;
  */
 class TableWithoutTradeColumnsTest extends DatabaseTestBase {
   private static final ChannelFixture ALIPAY = ChannelFixture.alipay();
+  private static final SiteTable SHOP = SiteTable.statusOnly(db); // 0 unpaid, 1 paid, 3 partially, 4 refunded
   private static TestService service;
 
   @BeforeAll
   static void start() {
-    db.update("DROP TABLE IF EXISTS shop_orders");
-    db.update("CREATE TABLE shop_orders (id INT AUTO_INCREMENT PRIMARY KEY, out_trade_no VARCHAR(32) NOT NULL,"
-        + " total_fee INT NOT NULL, pay_status TINYINT NOT NULL DEFAULT 0, UNIQUE KEY (out_trade_no))");
-    service = TestService.start(db.settings(), new JsonObject().put("orders", new JsonObject()
-        .put("table", "shop_orders")
-        .put("columns", new JsonObject().put("order_no", "out_trade_no").put("amount", "total_fee")
-            .put("status", "pay_status").put("paid_at", "").put("channel", "").put("trade_no", ""))
-        .put("status_values", new JsonObject().put("unpaid", 0).put("paid", 1).put("closed", 2)
-            .put("partially_refunded", 3).put("refunded", 4))));
+    SHOP.drop();
+    SHOP.create();
+    service = TestService.start(db.settings(), SHOP.overrides());
   }
 
   @AfterAll
   static void stop() {
     service.close();
-    db.update("DROP TABLE shop_orders");
+    SHOP.drop();
   }
 
   @BeforeEach
   void noOrders() {
-    db.update("DELETE FROM shop_orders");
+    SHOP.empty();
   }
 
   @Test
@@ -79,7 +74,7 @@ class TableWithoutTradeColumnsTest extends DatabaseTestBase {
   @Test
   void anOrderPaidOutsidePaynotifyIsLeftToAHuman() throws Exception {
     order("S3", 1000);
-    db.update("UPDATE shop_orders SET pay_status = 1 WHERE out_trade_no = 'S3'"); // the old notify.php
+    SHOP.setStatus("S3", 1); // the old notify.php
     assertThat(service.send(ALIPAY.payment("S3", "T-S3", 1000, 0))).matches(ALIPAY.success());
 
     assertThat(db.payments("T-S3")).isEqualTo(1);
@@ -100,10 +95,10 @@ class TableWithoutTradeColumnsTest extends DatabaseTestBase {
   }
 
   private static void order(String orderNo, int fen) {
-    db.update("INSERT INTO shop_orders (out_trade_no, total_fee) VALUES (?, ?)", orderNo, fen);
+    SHOP.insertOrder(orderNo, fen);
   }
 
   private static String status(String orderNo) {
-    return db.string("SELECT pay_status FROM shop_orders WHERE out_trade_no = ?", orderNo);
+    return SHOP.status(orderNo);
   }
 }
