@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import paynotify.booking.BookingSettings;
+import paynotify.forward.ForwardSettings;
 import paynotify.http.HttpSettings;
 import paynotify.store.Database;
 import paynotify.store.KeyPurge;
@@ -29,10 +30,11 @@ public record AppConfig(
     Channels channels,
     Retention retention,
     BookingSettings booking,
-    OrdersTable orders) {
+    OrdersTable orders,
+    ForwardSettings forward) {
 
   static final List<String> SECTIONS = List.of("http", "database", "alipay", "wechat_v2", "wechat_v3", "epay",
-      "retention", "booking", "orders", "orders.columns", "orders.status_values");
+      "retention", "booking", "orders", "orders.columns", "orders.status_values", "forward");
 
   /**
    * Where the database is. {@code host == null} means the embedded MariaDB under
@@ -71,8 +73,9 @@ public record AppConfig(
     }
   }
 
-  /** How long keys and notify_log rows are kept, and how often the purge runs. */
-  public record Retention(Duration keys, Duration notifyLog, Duration purgeInterval, int batchSize) {}
+  /** How long keys, notify_log rows and delivered events are kept, and how often the purge runs. */
+  public record Retention(Duration keys, Duration notifyLog, Duration deliveredEvents, Duration purgeInterval,
+      int batchSize) {}
 
   /** Reads {@code file} (YAML) with vertx-config, then validates it. */
   public static Future<AppConfig> load(Vertx vertx, Path file, Map<String, String> env) {
@@ -101,7 +104,8 @@ public record AppConfig(
     OrdersTable orders = OrdersMapping.read(c);
     return new AppConfig(http, instances, database(c), Channels.from(c, Clock.systemUTC()), retention(c),
         booking(c, orders),
-        orders);
+        orders,
+        ForwardConfig.read(c));
   }
 
   private static BookingSettings booking(ConfigReader c, OrdersTable orders) {
@@ -144,6 +148,7 @@ public record AppConfig(
     return new Retention(
         Duration.ofDays(c.number("retention.idempotent_keys_days", 7, 1, 3650)),
         Duration.ofDays(c.number("retention.notify_log_days", 30, 1, 3650)),
+        Duration.ofDays(c.number("retention.forward_events_days", 30, 1, 3650)),
         Duration.ofSeconds(c.number("retention.purge_interval_seconds", 3600, 1, 86_400)),
         c.integer("retention.purge_batch_size", KeyPurge.MAX_BATCH, 1, KeyPurge.MAX_BATCH));
   }

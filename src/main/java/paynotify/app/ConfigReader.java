@@ -100,6 +100,29 @@ final class ConfigReader {
     return node;
   }
 
+  /**
+   * A list of values: a YAML list, or (from the environment) one string of values separated by
+   * commas or spaces; null when absent.
+   */
+  List<String> list(String key) {
+    Object value = raw(key);
+    if (value == null) {
+      return null;
+    }
+    if (value instanceof JsonArray array) {
+      List<String> items = new ArrayList<>();
+      for (Object item : array) {
+        if (item == null || item instanceof JsonObject || item instanceof JsonArray) {
+          throw error(key, "expected a list of values");
+        }
+        items.add(item.toString().trim());
+      }
+      return items;
+    }
+    String text = value.toString().trim();
+    return text.isEmpty() ? List.of() : List.of(text.split("[,\\s]+"));
+  }
+
   /** The trimmed value, or null when absent or empty. */
   String string(String key) {
     Object value = raw(key);

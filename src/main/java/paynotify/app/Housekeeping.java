@@ -28,8 +28,8 @@ final class Housekeeping {
       }
       running = true;
       purge.runOnce()
-          .onSuccess(r -> LOG.info("purge: {} expired keys, {} notify_log rows deleted", r.keysDeleted(),
-              r.logRowsDeleted()))
+          .onSuccess(r -> LOG.info("purge: {} expired keys, {} notify_log rows, {} delivered events deleted",
+              r.keysDeleted(), r.logRowsDeleted(), r.eventsDeleted()))
           .compose(r -> pendingRefunds.runOnce())
           .onSuccess(r -> {
             if (r.flagged() > 0) {

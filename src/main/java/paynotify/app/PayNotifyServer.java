@@ -11,7 +11,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import paynotify.app.AppConfig.DatabaseSettings;
 import paynotify.booking.EventBooking;
+import paynotify.booking.ForwardOutbox;
 import paynotify.booking.PendingRefundCheck;
+import paynotify.forward.ForwardRelay;
 import paynotify.http.NotifyVerticle;
 import paynotify.http.Readiness;
 import paynotify.store.Database;
@@ -23,6 +25,10 @@ import paynotify.store.RejectedLog;
  * instance per event loop, sharing the port and the pool) and the housekeeping timer.
  */
 public final class PayNotifyServer {
+  /** The forward relay's connections, and how often it looks for due events. */
+  private static final int RELAY_POOL = 2;
+  private static final long RELAY_PERIOD_MS = 500;
+
   private final Vertx vertx;
   private final Database db;
   private final String deploymentId;
@@ -32,10 +38,12 @@ public final class PayNotifyServer {
   private final KeyPurge purge;
   private final PendingRefundCheck pendingRefunds;
   private final RejectedLog rejected;
+  private final ForwardRelay relay;
   private volatile Long housekeepingTimer; // set by open()
 
   private PayNotifyServer(Vertx vertx, Database db, String deploymentId, int port, Readiness readiness,
-      Duration purgeInterval, KeyPurge purge, PendingRefundCheck pendingRefunds, RejectedLog rejected) {
+      Duration purgeInterval, KeyPurge purge, PendingRefundCheck pendingRefunds, RejectedLog rejected,
+      ForwardRelay relay) {
     this.vertx = vertx;
     this.db = db;
     this.deploymentId = deploymentId;
@@ -45,6 +53,7 @@ public final class PayNotifyServer {
     this.purge = purge;
     this.pendingRefunds = pendingRefunds;
     this.rejected = rejected;
+    this.relay = relay;
   }
 
   /** Starts on an already migrated database; fails if it does not answer. */
@@ -61,20 +70,25 @@ public final class PayNotifyServer {
   public static Future<PayNotifyServer> listen(Vertx vertx, AppConfig config, DatabaseSettings db) {
     Database database = connect(vertx, db);
     RejectedLog rejected = rejectedLog(vertx, db);
-    EventBooking booking = new EventBooking(vertx, database, rejected, config.booking(), config.orders());
+    ForwardOutbox outbox = outbox(config);
+    EventBooking booking = new EventBooking(vertx, database, rejected, config.booking(), config.orders(), outbox);
+    // The relay's own small pool: the site being down or slow never takes a booking's connection.
+    ForwardRelay relay = config.forward() == null ? null
+        : new ForwardRelay(vertx, connect(vertx, db, RELAY_POOL, "READ COMMITTED"), config.forward());
     Readiness readiness = new Readiness();
     AtomicReference<NotifyVerticle> first = new AtomicReference<>();
     AppConfig.Retention r = config.retention();
     return vertx.deployVerticle(() -> {
           NotifyVerticle verticle = new NotifyVerticle(config.http(), config.channels().enabled(),
-              config.channels().disabled(), booking, readiness);
+              config.channels().disabled(), booking, readiness, relay == null ? null : relay::backlog);
           first.compareAndSet(null, verticle);
           return verticle;
         }, new DeploymentOptions().setInstances(config.httpInstances()))
         .map(id -> new PayNotifyServer(vertx, database, id, first.get().actualPort(), readiness, r.purgeInterval(),
-            new KeyPurge(database, r.keys(), r.notifyLog(), r.batchSize()),
-            new PendingRefundCheck(database, config.orders(), r.keys()), rejected))
-        .onFailure(err -> rejected.close().eventually(database::close));
+            new KeyPurge(database, r.keys(), r.notifyLog(), r.deliveredEvents(), r.batchSize()),
+            new PendingRefundCheck(database, config.orders(), outbox, r.keys()), rejected, relay))
+        .onFailure(err -> rejected.close().eventually(database::close)
+            .eventually(() -> relay == null ? Future.succeededFuture() : relay.stop()));
   }
 
   /**
@@ -85,8 +99,16 @@ public final class PayNotifyServer {
     return db.ping().map(ping -> {
       readiness.markReady();
       housekeepingTimer = new Housekeeping(purge, pendingRefunds).schedule(vertx, purgeInterval);
+      if (relay != null) {
+        relay.start(RELAY_PERIOD_MS);
+      }
       return this;
     });
+  }
+
+  /** What the site is told, in the booking transaction: nothing while forward.url is not set. */
+  static ForwardOutbox outbox(AppConfig config) {
+    return config.forward() == null ? ForwardOutbox.OFF : new ForwardOutbox(config.forward().events());
   }
 
   /** Refused requests are recorded on a connection of their own: a flood never takes the booking pool. */
@@ -95,6 +117,10 @@ public final class PayNotifyServer {
   }
 
   static Database connect(Vertx vertx, DatabaseSettings db) {
+    return connect(vertx, db, db.poolSize(), "REPEATABLE READ");
+  }
+
+  private static Database connect(Vertx vertx, DatabaseSettings db, int poolSize, String isolation) {
     MySQLConnectOptions connect = new MySQLConnectOptions()
         .setHost(db.host())
         .setPort(db.port())
@@ -108,7 +134,7 @@ public final class PayNotifyServer {
     // The defaults (unbounded wait queue, 30 s to get a connection) would let a stalled database
     // pile up requests; bounded, a notification fails fast and the platform retries.
     PoolOptions options = new PoolOptions()
-        .setMaxSize(db.poolSize())
+        .setMaxSize(poolSize)
         .setMaxWaitQueueSize(db.maxWaitQueue())
         .setConnectionTimeout((int) db.connectTimeout().toMillis())
         .setConnectionTimeoutUnit(TimeUnit.MILLISECONDS)
@@ -119,7 +145,8 @@ public final class PayNotifyServer {
     // by a failed session setup, or a half-open one.
     NetClientOptions tcp = new NetClientOptions().setConnectTimeout((int) db.connectTimeout().toMillis())
         .setIdleTimeout(360).setIdleTimeoutUnit(TimeUnit.SECONDS);
-    return Database.connect(vertx, connect, options, tcp, Database.sessionSetup(db.lockWaitSeconds(), db.timeZone()));
+    return Database.connect(vertx, connect, options, tcp, Database.sessionSetup(db.lockWaitSeconds(), db.timeZone(),
+        isolation));
   }
 
   public int port() {
@@ -140,6 +167,11 @@ public final class PayNotifyServer {
     return rejected;
   }
 
+  /** Null when forwarding is off. */
+  public ForwardRelay forwardRelay() {
+    return relay;
+  }
+
   /**
    * Stops taking connections, answers the requests in flight (within http.shutdown_grace_ms),
    * then closes the pool.
@@ -148,6 +180,7 @@ public final class PayNotifyServer {
     if (housekeepingTimer != null) {
       vertx.cancelTimer(housekeepingTimer);
     }
-    return vertx.undeploy(deploymentId).eventually(rejected::close).eventually(db::close);
+    return vertx.undeploy(deploymentId).eventually(rejected::close)
+        .eventually(() -> relay == null ? Future.succeededFuture() : relay.stop()).eventually(db::close);
   }
 }

@@ -53,7 +53,7 @@ final class RepairBookCommand extends CommandSupport {
       RejectedLog rejected = PayNotifyServer.rejectedLog(vertx, db.settings()); // a repair refuses nothing
       try {
         EventBooking booking = new EventBooking(vertx, database, rejected, db.config().booking(),
-            db.config().orders());
+            db.config().orders(), PayNotifyServer.outbox(db.config()));
         if (!apply) {
           out().println(plan(booking.plan(event).await(), payment));
           out().flush();

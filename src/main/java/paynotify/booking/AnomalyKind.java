@@ -3,28 +3,51 @@ package paynotify.booking;
 /** Kinds of anomalies booking records; stored lower-case in anomalies.kind. */
 public enum AnomalyKind {
   /** A payment for an order_no the site does not know. */
-  UNKNOWN_ORDER,
+  UNKNOWN_ORDER("find the order the buyer meant and fulfil it, or refund the payment"),
   /** Paid amount differs from the order's amount: the order stays unpaid. */
-  AMOUNT_MISMATCH,
+  AMOUNT_MISMATCH("check the order's price: fulfil it and settle the difference, or refund the payment"),
   /** The order was already paid by another trade: the buyer paid twice and needs a refund. */
-  SECOND_PAYMENT,
+  SECOND_PAYMENT("refund this second payment to the buyer"),
   /**
    * The order was already marked paid outside paynotify, and neither its table (no trade_no column,
    * or none written) nor our payments say by which trade: perhaps this one, perhaps a second payment.
    */
-  ALREADY_PAID,
+  ALREADY_PAID("check whether this trade is the one that paid the order; if not, refund it"),
   /** Paid after the order was closed. */
-  PAID_AFTER_CLOSE,
+  PAID_AFTER_CLOSE("reopen and fulfil the order, or refund the buyer"),
   /** The order has a status this service does not know. */
-  UNEXPECTED_ORDER_STATUS,
+  UNEXPECTED_ORDER_STATUS("look at the order: the payment is recorded, the order was left as it is"),
   /** Same idempotency key or trade, different business content. */
-  CONFLICT,
+  CONFLICT("compare with the platform's bill: nothing was booked twice, the second version was not booked"),
   /** More refunded on a trade than it paid. */
-  OVER_REFUND,
+  OVER_REFUND("check the trade's refunds on the platform"),
   /** A refund still waiting for its payment after the retention (flagged by the periodic check). */
-  REFUND_WITHOUT_PAYMENT;
+  REFUND_WITHOUT_PAYMENT("reconcile the day's bill; book a lost payment with paynotify repair book"),
+  /** An event the site was never told of: its endpoint kept failing until the last retry. */
+  FORWARD_FAILED("fix the site's endpoint, then paynotify forward retry --all-failed");
+
+  private final String action;
+
+  AnomalyKind(String action) {
+    this.action = action;
+  }
 
   public String code() {
     return name().toLowerCase(java.util.Locale.ROOT);
+  }
+
+  /** What a person should do about it: told to the site with anomaly.created. */
+  public String action() {
+    return action;
+  }
+
+  /** The kind stored as {@code code}, or null for one this version does not know. */
+  public static AnomalyKind of(String code) {
+    for (AnomalyKind kind : values()) {
+      if (kind.code().equals(code)) {
+        return kind;
+      }
+    }
+    return null;
   }
 }

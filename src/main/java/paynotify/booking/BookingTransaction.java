@@ -10,7 +10,6 @@ import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
 import java.util.Locale;
 import paynotify.channel.NotifyEvent;
-import paynotify.store.Anomalies;
 import paynotify.store.Anomalies.Anomaly;
 import paynotify.store.Database;
 import paynotify.store.DbErrors;
@@ -55,10 +54,12 @@ final class BookingTransaction {
 
   private final Database db;
   private final TransientRetry retry;
+  private final ForwardOutbox outbox;
 
-  BookingTransaction(Database db, TransientRetry retry) {
+  BookingTransaction(Database db, TransientRetry retry, ForwardOutbox outbox) {
     this.db = db;
     this.retry = retry;
+    this.outbox = outbox;
   }
 
   Future<BookingResult> book(NotifyEvent event, Trace trace, Writes writes) {
@@ -76,7 +77,7 @@ final class BookingTransaction {
         .recover(err -> Future.failedFuture(DbErrors.isDuplicateKey(err) ? new SeenBefore(layer) : err));
   }
 
-  private static Future<BookingResult> attempt(SqlConnection conn, NotifyEvent e, String key, String fingerprint,
+  private Future<BookingResult> attempt(SqlConnection conn, NotifyEvent e, String key, String fingerprint,
       Trace trace, Writes writes) {
     Future<RowSet<Row>> precheck = conn.preparedQuery(SELECT_KEY_FINGERPRINT).execute(Tuple.of(key));
     // Sent with it, unawaited: ends the read view that plain SELECT opened. The writes' locking reads
@@ -97,7 +98,7 @@ final class BookingTransaction {
   }
 
   /** After the rollback of an attempt that found the event booked by another transaction. */
-  private static Future<BookingResult> repeat(SqlConnection conn, NotifyEvent e, String key, String fingerprint,
+  private Future<BookingResult> repeat(SqlConnection conn, NotifyEvent e, String key, String fingerprint,
       Layer layer, Trace trace, Writes writes) {
     Future<String> difference = layer == Layer.KEY
         ? conn.preparedQuery(SELECT_KEY_FINGERPRINT).execute(Tuple.of(key))
@@ -112,7 +113,7 @@ final class BookingTransaction {
   }
 
   /** Records a repeat in the current transaction: a duplicate, or a conflict (anomaly, booked nothing). */
-  private static Future<BookingResult> settle(SqlConnection conn, NotifyEvent e, String key, String fingerprint,
+  private Future<BookingResult> settle(SqlConnection conn, NotifyEvent e, String key, String fingerprint,
       Layer layer, String conflict, Trace trace) {
     if (conflict == null) {
       String detail = "already booked (found by " + layer.name().toLowerCase(Locale.ROOT) + ")";
@@ -122,7 +123,7 @@ final class BookingTransaction {
     String kind = AnomalyKind.CONFLICT.code();
     Anomaly anomaly = new Anomaly(kind, e.channel(), e.orderNo(), e.tradeNo(), e.amountCents(), conflict,
         kind + ":" + key + ":" + fingerprint.substring(0, 16));
-    return Anomalies.record(conn, anomaly)
+    return outbox.recordAnomaly(conn, anomaly)
         .compose(v -> NotifyLog.record(conn, trace, Outcome.CONFLICT.code(), key, conflict))
         .map(new BookingResult(Outcome.CONFLICT, conflict));
   }

@@ -28,22 +28,26 @@ public final class EventBooking {
   private final TransientRetry retry;
   private final BookingTransaction transaction;
   private final OrdersTable orders;
+  private final ForwardOutbox outbox;
   private final PaymentBooking payments;
   private final RefundBooking refunds;
 
   /**
    * @param rejected where refused requests leave their trace, off the booking pool
    * @param orders   the site's orders table, as mapped
+   * @param outbox   what the site is told ({@link ForwardOutbox#OFF}: nothing)
    */
-  public EventBooking(Vertx vertx, Database db, RejectedLog rejected, BookingSettings settings, OrdersTable orders) {
+  public EventBooking(Vertx vertx, Database db, RejectedLog rejected, BookingSettings settings, OrdersTable orders,
+      ForwardOutbox outbox) {
     this.db = db;
     this.rejected = rejected;
     this.settings = settings;
     this.orders = orders;
-    this.payments = new PaymentBooking(orders);
-    this.refunds = new RefundBooking(orders);
+    this.outbox = outbox;
+    this.payments = new PaymentBooking(orders, outbox);
+    this.refunds = new RefundBooking(orders, outbox);
     this.retry = new TransientRetry(vertx, settings.maxAttempts());
-    this.transaction = new BookingTransaction(db, retry);
+    this.transaction = new BookingTransaction(db, retry, outbox);
   }
 
   /** Whether bookings can run now (the /health check). */
@@ -102,6 +106,7 @@ public final class EventBooking {
   /** A closed trade closes its order only while the order is unpaid. */
   private Future<BookingResult> closeOrder(NotifyEvent e, Trace trace) {
     return db.inTransaction(conn -> orders.close(conn, e.orderNo())
+        .compose(closed -> closed ? outbox.orderClosed(conn, e).map(true) : Future.succeededFuture(false))
         .map(closed -> closed
             ? new BookingResult(Outcome.PROCESSED, "order " + e.orderNo() + " unpaid -> closed")
             : new BookingResult(Outcome.IGNORED, "order " + e.orderNo() + " is not unpaid (or unknown): left as it is"))

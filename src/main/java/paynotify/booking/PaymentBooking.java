@@ -12,7 +12,6 @@ import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
 import java.util.Locale;
 import paynotify.channel.NotifyEvent;
-import paynotify.store.Anomalies;
 import paynotify.store.Anomalies.Anomaly;
 import paynotify.store.OrdersTable;
 
@@ -23,9 +22,11 @@ import paynotify.store.OrdersTable;
  */
 final class PaymentBooking implements BookingTransaction.Writes {
   private final OrdersTable orders;
+  private final ForwardOutbox outbox;
 
-  PaymentBooking(OrdersTable orders) {
+  PaymentBooking(OrdersTable orders, ForwardOutbox outbox) {
     this.orders = orders;
+    this.outbox = outbox;
   }
 
   @Override
@@ -33,15 +34,16 @@ final class PaymentBooking implements BookingTransaction.Writes {
     Future<RowSet<Row>> payment = BookingTransaction.insert(conn, INSERT_PAYMENT,
         Tuple.of(e.channel(), e.tradeNo(), e.orderNo(), e.amountCents(), e.paidAt()), Layer.TRADE);
     Future<Boolean> order = orders.markPaid(conn, e.channel(), e.tradeNo(), e.orderNo(), e.amountCents(), e.paidAt());
+    Future<Void> told = outbox.paymentIfOrderMoved(conn, e);
     Future<RowSet<Row>> pendingRefunds = conn.preparedQuery(SETTLE_PENDING_REFUNDS)
         .execute(Tuple.of(e.channel(), e.tradeNo()));
-    return Future.join(payment, order, pendingRefunds)
-        .transform(all -> firstFailure(payment, order, pendingRefunds))
+    return Future.join(payment, order, told, pendingRefunds)
+        .transform(all -> firstFailure(payment, order, told, pendingRefunds))
         .compose(v -> order.result()
             ? Future.succeededFuture(new BookingResult(Outcome.PROCESSED, "order " + e.orderNo() + " unpaid -> paid"))
             : judgeOrder(conn, e, key))
         .compose(result -> pendingRefunds.result().rowCount() == 0 ? Future.succeededFuture(result)
-            : RefundSettlement.settle(conn, orders, e.channel(), e.tradeNo(), e.orderNo(), e.amountCents(), key)
+            : RefundSettlement.settle(conn, orders, outbox, e.channel(), e.tradeNo(), e.orderNo(), e.amountCents(), key)
                 .map(settled -> result.then(new BookingResult(settled.outcome(),
                     pendingRefunds.result().rowCount() + " pending refund(s) settled: " + settled.detail()))));
   }
@@ -86,7 +88,7 @@ final class PaymentBooking implements BookingTransaction.Writes {
       String kind = verdict.anomaly().code();
       Anomaly anomaly = new Anomaly(kind, e.channel(), e.orderNo(), e.tradeNo(), e.amountCents(),
           verdict.detail(), kind + ":" + key);
-      return Anomalies.record(conn, anomaly)
+      return outbox.recordAnomaly(conn, anomaly)
           .map(new BookingResult(Outcome.ANOMALY, kind + ": " + verdict.detail()));
     });
   }

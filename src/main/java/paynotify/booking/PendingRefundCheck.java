@@ -35,14 +35,16 @@ public final class PendingRefundCheck {
 
   private final Database db;
   private final OrdersTable orders;
+  private final ForwardOutbox outbox;
   private final Duration age;
 
   /** What one run did. */
   public record Result(int tradesSettled, int flagged) {}
 
-  public PendingRefundCheck(Database db, OrdersTable orders, Duration age) {
+  public PendingRefundCheck(Database db, OrdersTable orders, ForwardOutbox outbox, Duration age) {
     this.db = db;
     this.orders = orders;
+    this.outbox = outbox;
     this.age = age;
   }
 
@@ -73,7 +75,7 @@ public final class PendingRefundCheck {
           Row payment = Rows.single(payments);
           return conn.preparedQuery(SETTLE_PENDING_REFUNDS).execute(Tuple.of(channel, tradeNo))
               .compose(pending -> pending.rowCount() == 0 ? Future.succeededFuture()
-                  : RefundSettlement.settle(conn, orders, channel, tradeNo, payment.getString("order_no"),
+                  : RefundSettlement.settle(conn, orders, outbox, channel, tradeNo, payment.getString("order_no"),
                           payment.getLong("amount_cents"), NotifyEvent.key(channel, EventKind.PAYMENT, tradeNo))
                       .onSuccess(r -> LOG.warn("{} pending refund(s) of {} trade {} found beside its booked payment,"
                           + " settled now: {}", pending.rowCount(), channel, tradeNo, r.detail()))

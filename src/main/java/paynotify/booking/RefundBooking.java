@@ -18,9 +18,11 @@ import paynotify.store.OrdersTable;
  */
 final class RefundBooking implements BookingTransaction.Writes {
   private final OrdersTable orders;
+  private final ForwardOutbox outbox;
 
-  RefundBooking(OrdersTable orders) {
+  RefundBooking(OrdersTable orders, ForwardOutbox outbox) {
     this.orders = orders;
+    this.outbox = outbox;
   }
 
   @Override
@@ -33,7 +35,7 @@ final class RefundBooking implements BookingTransaction.Writes {
       return BookingTransaction.insert(conn, INSERT_REFUND, refundRow, Layer.REFUND).compose(inserted -> payment == null
           ? Future.succeededFuture(new BookingResult(Outcome.PROCESSED, "refund " + refund.refundNo()
               + " pending: trade " + e.tradeNo() + " is not booked yet (待对账); its payment will settle it"))
-          : RefundSettlement.settle(conn, orders, e.channel(), e.tradeNo(), payment.getString("order_no"),
+          : RefundSettlement.settle(conn, orders, outbox, e.channel(), e.tradeNo(), payment.getString("order_no"),
               payment.getLong("amount_cents"), key));
     });
   }

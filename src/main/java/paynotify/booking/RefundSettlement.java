@@ -6,7 +6,6 @@ import io.vertx.core.Future;
 import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
 import paynotify.channel.Money;
-import paynotify.store.Anomalies;
 import paynotify.store.Anomalies.Anomaly;
 import paynotify.store.OrdersTable;
 
@@ -24,13 +23,14 @@ final class RefundSettlement {
    * @param paidCents what the trade paid
    * @param key       the booking's idempotency key, to name an over-refund anomaly
    */
-  static Future<BookingResult> settle(SqlConnection conn, OrdersTable orders, String channel, String tradeNo,
-      String orderNo, long paidCents, String key) {
+  static Future<BookingResult> settle(SqlConnection conn, OrdersTable orders, ForwardOutbox outbox, String channel,
+      String tradeNo, String orderNo, long paidCents, String key) {
     return conn.preparedQuery(REFUNDED_TOTAL).execute(Tuple.of(channel, tradeNo)).compose(rows -> {
       long refunded = rows.iterator().next().getLong(0);
       boolean full = refunded >= paidCents;
       String to = full ? "refunded" : "partially_refunded";
-      return orders.markRefunded(conn, orderNo, channel, tradeNo, full)
+      Future<Boolean> order = orders.markRefunded(conn, orderNo, channel, tradeNo, full);
+      return outbox.refundsSettled(conn, channel, tradeNo, orderNo, refunded).compose(told -> order)
           .compose(moved -> {
             String detail = "trade " + tradeNo + " refunded " + Money.format(refunded) + " of "
                 + Money.format(paidCents) + (moved == null ? ", order status left alone (orders.status_values." + to
@@ -39,7 +39,7 @@ final class RefundSettlement {
               return Future.succeededFuture(new BookingResult(Outcome.PROCESSED, detail));
             }
             String kind = AnomalyKind.OVER_REFUND.code();
-            return Anomalies.record(conn, new Anomaly(kind, channel, orderNo, tradeNo, refunded,
+            return outbox.recordAnomaly(conn, new Anomaly(kind, channel, orderNo, tradeNo, refunded,
                     detail + ": more refunded than paid", kind + ":" + key))
                 .map(new BookingResult(Outcome.ANOMALY, kind + ": " + detail));
           });

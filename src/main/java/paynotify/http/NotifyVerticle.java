@@ -7,6 +7,7 @@ import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.AllowForwardHeaders;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -15,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import paynotify.booking.BookingResult;
@@ -25,6 +27,7 @@ import paynotify.channel.NotifyChannel.Reply;
 import paynotify.channel.NotifyEvent;
 import paynotify.channel.NotifyRequest;
 import paynotify.channel.RejectedNotification;
+import paynotify.forward.ForwardRelay.Backlog;
 import paynotify.store.NotifyLog.Trace;
 
 /**
@@ -40,6 +43,8 @@ public final class NotifyVerticle extends VerticleBase {
   private final Map<String, String> disabledChannels;
   private final EventBooking booking;
   private final Readiness readiness;
+  /** Pending and failed events of the forward relay for /health; null when forwarding is off. */
+  private final Supplier<Future<Backlog>> forwardBacklog;
   private HttpServer server;
   /**
    * Connections Vert.x is shutting down: it closes each after its reply, which says so (exactly
@@ -55,12 +60,14 @@ public final class NotifyVerticle extends VerticleBase {
    * @param readiness        until ready, every notification and /health answer 503
    */
   public NotifyVerticle(HttpSettings settings, List<NotifyChannel> channels,
-      Map<String, String> disabledChannels, EventBooking booking, Readiness readiness) {
+      Map<String, String> disabledChannels, EventBooking booking, Readiness readiness,
+      Supplier<Future<Backlog>> forwardBacklog) {
     this.settings = settings;
     this.channels = channels;
     this.disabledChannels = disabledChannels;
     this.booking = booking;
     this.readiness = readiness;
+    this.forwardBacklog = forwardBacklog;
   }
 
   @Override
@@ -183,12 +190,15 @@ public final class NotifyVerticle extends VerticleBase {
           .end("{\"status\":\"waiting for the database\"}");
       return;
     }
-    booking.ping().timeout(2, TimeUnit.SECONDS).onComplete(ping -> {
-      int status = ping.succeeded() ? 200 : 503;
-      String body = ping.succeeded() ? "{\"status\":\"ok\"}"
-          : "{\"status\":\"database unavailable\"}";
-      ctx.response().setStatusCode(status).putHeader(HttpHeaders.CONTENT_TYPE, "application/json").end(body);
-    });
+    booking.ping().timeout(2, TimeUnit.SECONDS)
+        .compose(ping -> forwardBacklog == null ? Future.succeededFuture(new JsonObject().put("status", "ok"))
+            : forwardBacklog.get().timeout(2, TimeUnit.SECONDS)
+                .map(b -> new JsonObject().put("pending", b.pending()).put("failed", b.failed()))
+                .otherwise(new JsonObject().put("error", "backlog unreadable"))
+                .map(forward -> new JsonObject().put("status", "ok").put("forward", forward)))
+        .onComplete(health -> ctx.response().setStatusCode(health.succeeded() ? 200 : 503)
+            .putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
+            .end(health.succeeded() ? health.result().encode() : "{\"status\":\"database unavailable\"}"));
   }
 
   private void reply(RoutingContext ctx, Reply reply) {

@@ -5,7 +5,7 @@ import io.vertx.sqlclient.Tuple;
 import java.time.Duration;
 
 /**
- * Deletes idempotency keys and notify_log rows older than their retention, in batches of at most
+ * Deletes idempotency keys, notify_log rows and delivered events older than their retention, in batches of at most
  * {@code batchSize} rows per statement until none are left. Asynchronous: it never blocks the
  * event loop, and each short DELETE holds its locks only briefly. An expired key is harmless to
  * lose: uk_trade_no still recognises a re-push of an old payment.
@@ -16,35 +16,40 @@ public final class KeyPurge {
   private final Database db;
   private final Duration keyRetention;
   private final Duration logRetention;
+  private final Duration eventRetention;
   private final int batchSize;
 
   /** What one run deleted, and in how many statements. */
-  public record Report(long keysDeleted, long logRowsDeleted, int statements) {}
+  public record Report(long keysDeleted, long logRowsDeleted, long eventsDeleted, int statements) {}
 
-  public KeyPurge(Database db, Duration keyRetention, Duration logRetention, int batchSize) {
+  /** @param eventRetention how long delivered events (forward_events) are kept */
+  public KeyPurge(Database db, Duration keyRetention, Duration logRetention, Duration eventRetention, int batchSize) {
     if (batchSize < 1 || batchSize > MAX_BATCH) {
       throw new IllegalArgumentException("batch size must be 1.." + MAX_BATCH);
     }
     this.db = db;
     this.keyRetention = keyRetention;
     this.logRetention = logRetention;
+    this.eventRetention = eventRetention;
     this.batchSize = batchSize;
   }
 
   public Future<Report> runOnce() {
-    return drain(SqlQueries.PURGE_KEYS, keyRetention, new Report(0, 0, 0), true)
-        .compose(r -> drain(SqlQueries.PURGE_NOTIFY_LOG, logRetention, r, false));
+    int[] statements = {0};
+    return drain(SqlQueries.PURGE_KEYS, keyRetention, 0, statements)
+        .compose(keys -> drain(SqlQueries.PURGE_NOTIFY_LOG, logRetention, 0, statements)
+            .compose(log -> drain(SqlQueries.PURGE_DELIVERED_EVENTS, eventRetention, 0, statements)
+                .map(events -> new Report(keys, log, events, statements[0]))));
   }
 
-  private Future<Report> drain(String sql, Duration retention, Report sofar, boolean keys) {
-    // Each batch commits on its own: locks are held for one short statement only.
+  /** Deletes with {@code sql} until a batch comes back short; each batch commits on its own (short locks). */
+  private Future<Long> drain(String sql, Duration retention, long sofar, int[] statements) {
     return db.inTransaction(conn -> conn.preparedQuery(sql).execute(Tuple.of(retention.toSeconds(), batchSize)))
         .compose(result -> {
-          int deleted = result.rowCount();
-          Report next = keys
-              ? new Report(sofar.keysDeleted() + deleted, sofar.logRowsDeleted(), sofar.statements() + 1)
-              : new Report(sofar.keysDeleted(), sofar.logRowsDeleted() + deleted, sofar.statements() + 1);
-          return deleted < batchSize ? Future.succeededFuture(next) : drain(sql, retention, next, keys);
+          statements[0]++;
+          long deleted = sofar + result.rowCount();
+          return result.rowCount() < batchSize ? Future.succeededFuture(deleted)
+              : drain(sql, retention, deleted, statements);
         });
   }
 }

@@ -83,6 +83,55 @@ public final class SqlQueries {
       "INSERT INTO anomalies (kind, channel, order_no, trade_no, amount_cents, detail, dedupe_key)"
           + " VALUES (?, ?, ?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE id = id";
 
+  // The outbox (forward_events): an event for the site, written in the transaction that booked what
+  // it tells. Its event_id names what it tells, so telling it again adds no row.
+  public static final String INSERT_FORWARD_EVENT =
+      "INSERT INTO forward_events (event_id, type, order_no, body) VALUES (?, ?, ?, ?)"
+          + " ON DUPLICATE KEY UPDATE forward_events.id = forward_events.id";
+
+  // payment.succeeded only for the payment that moved its order, which the UPDATE just before said
+  // on our payment row: sent with it, no round trip. Binds: the event's four, channel, trade_no.
+  public static final String INSERT_FORWARD_EVENT_IF_ORDER_MOVED =
+      "INSERT INTO forward_events (event_id, type, order_no, body) SELECT ?, ?, ?, ? FROM DUAL"
+          + " WHERE EXISTS (SELECT 1 FROM payments WHERE channel = ? AND trade_no = ? AND moved_order)"
+          + " ON DUPLICATE KEY UPDATE forward_events.id = forward_events.id";
+
+  // A trade's settled refunds, each told once (refund.succeeded): cumulative amounts in ascending order.
+  public static final String SETTLED_REFUNDS =
+      "SELECT refund_scope, refund_no, amount_cents, cumulative, refunded_at FROM refunds"
+          + " WHERE channel = ? AND trade_no = ? AND status = 'settled' ORDER BY amount_cents, id";
+
+  // The relay, on its own READ COMMITTED sessions (no gap locks in the way of bookings' inserts).
+  // Claim: due rows no other instance holds, skipped if another claim has them locked right now.
+  public static final String CLAIM_DUE_EVENTS =
+      "SELECT id, event_id, type, order_no, body, attempts FROM forward_events WHERE state = 'pending' AND next_attempt_at <= NOW(3)"
+          + " AND (lease_until IS NULL OR lease_until < NOW(3)) ORDER BY next_attempt_at, id LIMIT ?"
+          + " FOR UPDATE SKIP LOCKED";
+
+  // ... and lease them, committed before anything is sent. Binds: owner, lease in ms, id.
+  public static final String LEASE_EVENT =
+      "UPDATE forward_events SET lease_owner = ?, lease_until = NOW(3) + INTERVAL ? * 1000 MICROSECOND WHERE id = ?";
+
+  // The outcome of an attempt, written only while this instance still holds the lease.
+  public static final String EVENT_DELIVERED =
+      "UPDATE forward_events SET state = 'delivered', delivered_at = NOW(3), attempts = attempts + 1,"
+          + " lease_owner = NULL, lease_until = NULL, last_error = NULL WHERE id = ? AND lease_owner = ?";
+
+  // Binds: seconds until the next attempt, the error, id, owner.
+  public static final String EVENT_RETRY_LATER =
+      "UPDATE forward_events SET attempts = attempts + 1, next_attempt_at = NOW(3) + INTERVAL ? SECOND,"
+          + " lease_owner = NULL, lease_until = NULL, last_error = ? WHERE id = ? AND lease_owner = ?";
+
+  public static final String EVENT_FAILED =
+      "UPDATE forward_events SET state = 'failed', attempts = attempts + 1, lease_owner = NULL, lease_until = NULL,"
+          + " last_error = ? WHERE id = ? AND lease_owner = ?";
+
+  public static final String FORWARD_BACKLOG =
+      "SELECT state, COUNT(*) FROM forward_events WHERE state IN ('pending', 'failed') GROUP BY state";
+
+  public static final String PURGE_DELIVERED_EVENTS =
+      "DELETE FROM forward_events WHERE state = 'delivered' AND delivered_at < NOW(3) - INTERVAL ? SECOND LIMIT ?";
+
   public static final String INSERT_NOTIFY_LOG =
       "INSERT INTO notify_log (channel, remote_addr, outcome, idem_key, detail, body_bytes, raw_body)"
           + " VALUES (?, ?, ?, ?, ?, ?, ?)";

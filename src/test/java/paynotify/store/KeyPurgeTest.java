@@ -50,12 +50,12 @@ class KeyPurgeTest extends DatabaseTestBase {
         + " SELECT 'alipay', 'processed', 0, NOW(3) - INTERVAL 31 DAY FROM seq_1_to_3");
     db.update("INSERT INTO notify_log (channel, outcome, body_bytes) SELECT 'alipay', 'processed', 0 FROM seq_1_to_2");
 
-    KeyPurge purge = new KeyPurge(pool, Duration.ofDays(7), Duration.ofDays(30), 1000);
+    KeyPurge purge = new KeyPurge(pool, Duration.ofDays(7), Duration.ofDays(30), Duration.ofDays(30), 1000);
     purge.runOnce().onComplete(ctx.succeeding(report -> ctx.verify(() -> {
       assertThat(report.keysDeleted()).isEqualTo(2500);
       assertThat(report.logRowsDeleted()).isEqualTo(3);
-      // keys: 1000 + 1000 + 500 (short batch: done); notify_log: 3 (short batch: done)
-      assertThat(report.statements()).isEqualTo(4);
+      // keys: 1000 + 1000 + 500 (short batch: done); notify_log: 3 (short batch: done); events: none
+      assertThat(report.statements()).isEqualTo(5);
       assertThat(db.count("SELECT COUNT(*) FROM idempotent_keys WHERE idem_key LIKE 'alipay:pay:old-%'")).isZero();
       assertThat(db.count("SELECT COUNT(*) FROM idempotent_keys")).isEqualTo(10);
       assertThat(db.count("SELECT COUNT(*) FROM notify_log")).isEqualTo(2);
@@ -66,7 +66,7 @@ class KeyPurgeTest extends DatabaseTestBase {
   @Test
   void batchSizeAboveOneThousandIsRefused() {
     assertThatThrownBy(
-        () -> new KeyPurge(pool, Duration.ofDays(7), Duration.ofDays(30), 1001))
+        () -> new KeyPurge(pool, Duration.ofDays(7), Duration.ofDays(30), Duration.ofDays(30), 1001))
         .isInstanceOf(IllegalArgumentException.class);
   }
 

@@ -1,0 +1,149 @@
+package paynotify.booking;
+
+import static paynotify.store.SqlQueries.INSERT_FORWARD_EVENT;
+import static paynotify.store.SqlQueries.INSERT_FORWARD_EVENT_IF_ORDER_MOVED;
+import static paynotify.store.SqlQueries.SETTLED_REFUNDS;
+
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.SqlConnection;
+import io.vertx.sqlclient.Tuple;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Set;
+import paynotify.channel.EventKind;
+import paynotify.channel.NotifyEvent;
+import paynotify.store.Anomalies;
+import paynotify.store.Anomalies.Anomaly;
+
+/**
+ * What the site is told (forward_events, the outbox), written in the very transaction that booked
+ * it: a rolled-back booking tells nothing, a committed one is delivered by the relay however the
+ * process ends. Each event's id is derived from what it tells (the booking's idempotency key, an
+ * anomaly's dedupe key), so telling it again adds nothing and every delivery carries the same id.
+ */
+public final class ForwardOutbox {
+  public static final String PAYMENT_SUCCEEDED = "payment.succeeded";
+  public static final String REFUND_SUCCEEDED = "refund.succeeded";
+  public static final String ORDER_CLOSED = "order.closed";
+  public static final String ANOMALY_CREATED = "anomaly.created";
+  public static final Set<String> TYPES = Set.of(PAYMENT_SUCCEEDED, REFUND_SUCCEEDED, ORDER_CLOSED, ANOMALY_CREATED);
+
+  /** Forwarding off: anomalies are recorded, nothing is told. */
+  public static final ForwardOutbox OFF = new ForwardOutbox(Set.of());
+
+  private static final ZoneOffset BEIJING = ZoneOffset.ofHours(8);
+
+  private final Set<String> types;
+
+  /** @param types the event types the site asked for (forward.events) */
+  public ForwardOutbox(Set<String> types) {
+    this.types = Set.copyOf(types);
+  }
+
+  /** payment.succeeded, sent right after the UPDATE that marks the order paid: only if that moved it. */
+  Future<Void> paymentIfOrderMoved(SqlConnection conn, NotifyEvent e) {
+    if (!types.contains(PAYMENT_SUCCEEDED)) {
+      return Future.succeededFuture();
+    }
+    JsonObject data = new JsonObject().put("order_no", e.orderNo()).put("channel", e.channel())
+        .put("trade_no", e.tradeNo()).put("amount_cents", e.amountCents()).put("paid_at", time(e.paidAt()));
+    Tuple row = row(PAYMENT_SUCCEEDED, e.idempotencyKey(), e.orderNo(), data).addString(e.channel())
+        .addString(e.tradeNo());
+    return conn.preparedQuery(INSERT_FORWARD_EVENT_IF_ORDER_MOVED).execute(row).mapEmpty();
+  }
+
+  /**
+   * refund.succeeded for each settled refund of the trade not told yet (a settlement can settle
+   * several: the ones that waited for their payment).
+   *
+   * @param refundedCents the trade's refunded total, as this settlement computed it
+   */
+  Future<Void> refundsSettled(SqlConnection conn, String channel, String tradeNo, String orderNo,
+      long refundedCents) {
+    if (!types.contains(REFUND_SUCCEEDED)) {
+      return Future.succeededFuture();
+    }
+    return conn.preparedQuery(SETTLED_REFUNDS).execute(Tuple.of(channel, tradeNo)).compose(rows -> {
+      List<Tuple> events = new ArrayList<>();
+      long cumulativeBefore = 0; // Alipay's amounts are the trade's running totals: its own is the step
+      for (Row r : rows) {
+        long amount = r.getLong("amount_cents");
+        boolean cumulative = ((Number) r.getValue("cumulative")).intValue() != 0;
+        String scope = r.getString("refund_scope");
+        String refundNo = r.getString("refund_no");
+        JsonObject data = new JsonObject().put("order_no", orderNo).put("channel", channel).put("trade_no", tradeNo)
+            .put("refund_no", refundNo).put("amount_cents", cumulative ? amount - cumulativeBefore : amount)
+            .put("refunded_total_cents", refundedCents).put("refunded_at", time(r.getLocalDateTime("refunded_at")));
+        if (cumulative) {
+          cumulativeBefore = amount;
+        }
+        String key = NotifyEvent.key(channel, EventKind.REFUND, (scope.isEmpty() ? "" : scope + ":") + refundNo);
+        events.add(row(REFUND_SUCCEEDED, key, orderNo, data));
+      }
+      return events.isEmpty() ? Future.succeededFuture()
+          : conn.preparedQuery(INSERT_FORWARD_EVENT).executeBatch(events).mapEmpty();
+    });
+  }
+
+  /** order.closed: a closed trade closed its order. */
+  Future<Void> orderClosed(SqlConnection conn, NotifyEvent e) {
+    if (!types.contains(ORDER_CLOSED)) {
+      return Future.succeededFuture();
+    }
+    JsonObject data = new JsonObject().put("order_no", e.orderNo()).put("channel", e.channel())
+        .put("trade_no", e.tradeNo());
+    return conn.preparedQuery(INSERT_FORWARD_EVENT)
+        .execute(row(ORDER_CLOSED, e.idempotencyKey(), e.orderNo(), data)).mapEmpty();
+  }
+
+  /** Records the anomaly and, told once like the anomaly itself (same dedupe key), anomaly.created. */
+  public Future<Void> recordAnomaly(SqlConnection conn, Anomaly a) {
+    AnomalyKind kind = AnomalyKind.of(a.kind());
+    Future<Void> recorded = Anomalies.record(conn, a);
+    if (!types.contains(ANOMALY_CREATED) || kind == AnomalyKind.FORWARD_FAILED) { // never tell of not telling
+      return recorded;
+    }
+    JsonObject data = new JsonObject().put("kind", a.kind()).put("detail", a.detail())
+        .put("action", kind == null ? null : kind.action()).put("order_no", a.orderNo()).put("channel", a.channel())
+        .put("trade_no", a.tradeNo()).put("amount_cents", a.amountCents());
+    Future<Void> told = conn.preparedQuery(INSERT_FORWARD_EVENT)
+        .execute(row(ANOMALY_CREATED, a.dedupeKey(), a.orderNo(), data)).mapEmpty();
+    return Future.all(recorded, told).mapEmpty();
+  }
+
+  /** event_id, type, order_no, body: the JSON the site gets, fixed now, the same at every attempt. */
+  private static Tuple row(String type, String origin, String orderNo, JsonObject data) {
+    String id = eventId(type + ":" + origin);
+    JsonObject body = new JsonObject().put("id", id).put("type", type)
+        .put("created_at", OffsetDateTime.now(BEIJING).truncatedTo(ChronoUnit.SECONDS)
+            .format(DateTimeFormatter.ISO_OFFSET_DATE_TIME))
+        .put("data", data);
+    return Tuple.of(id, type, orderNo, body.encode());
+  }
+
+  /** {@code evt_} and 32 hex digits of the SHA-256 of what the event tells: stable, opaque, fixed length. */
+  static String eventId(String origin) {
+    try {
+      byte[] hash = MessageDigest.getInstance("SHA-256").digest(origin.getBytes(StandardCharsets.UTF_8));
+      return "evt_" + HexFormat.of().formatHex(hash, 0, 16);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** A platform time (Beijing wall clock) with its offset, or null. */
+  private static String time(LocalDateTime beijing) {
+    return beijing == null ? null : beijing.atOffset(BEIJING).format(DateTimeFormatter.ISO_OFFSET_DATE_TIME);
+  }
+}

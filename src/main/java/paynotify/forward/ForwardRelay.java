@@ -1,0 +1,187 @@
+package paynotify.forward;
+
+import static paynotify.store.SqlQueries.CLAIM_DUE_EVENTS;
+import static paynotify.store.SqlQueries.EVENT_DELIVERED;
+import static paynotify.store.SqlQueries.EVENT_FAILED;
+import static paynotify.store.SqlQueries.EVENT_RETRY_LATER;
+import static paynotify.store.SqlQueries.FORWARD_BACKLOG;
+import static paynotify.store.SqlQueries.LEASE_EVENT;
+
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.PoolOptions;
+import io.vertx.core.http.RequestOptions;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.Tuple;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import paynotify.booking.AnomalyKind;
+import paynotify.store.Anomalies;
+import paynotify.store.Anomalies.Anomaly;
+import paynotify.store.Database;
+
+/**
+ * Delivers the outbox (forward_events) to the site, at least once, on its own connections and HTTP
+ * client: a site down or slow never holds a booking. Each round claims due events in a short
+ * transaction (FOR UPDATE SKIP LOCKED, so instances do not wait on each other) and leases them to
+ * this instance; the lease is committed before anything is sent, so no two instances send an event
+ * at the same moment, and an instance that dies mid-send leaves a lease that expires and is taken
+ * over. An answer 2xx within the timeout delivers the event; anything else is retried on the
+ * schedule, and after the last try the event is failed and an anomaly says so.
+ */
+public final class ForwardRelay {
+  private static final Logger LOG = LoggerFactory.getLogger(ForwardRelay.class);
+  /** Events claimed and sent at once, at most: the HTTP client's pool has as many connections. */
+  static final int BATCH = 8;
+  private static final long BACKLOG_CACHE_MS = 5_000;
+
+  private final Vertx vertx;
+  private final Database db;
+  private final ForwardSettings settings;
+  private final ForwardSignature signature;
+  private final HttpClient http;
+  /** This instance, as lease_owner. */
+  private final String owner = UUID.randomUUID().toString();
+  private boolean running;
+  private Long timer;
+  private Future<Backlog> backlog;
+  private long backlogAt;
+
+  /** Events waiting to be delivered, and events given up on (forward retry). */
+  public record Backlog(long pending, long failed) {}
+
+  private record Claimed(long id, String eventId, String type, String orderNo, byte[] body, int attempts) {}
+
+  /** @param db a pool of its own (READ COMMITTED: its claims take no gap locks in bookings' way) */
+  public ForwardRelay(Vertx vertx, Database db, ForwardSettings settings) {
+    this.vertx = vertx;
+    this.db = db;
+    this.settings = settings;
+    this.signature = new ForwardSignature(settings.secret());
+    int timeout = (int) settings.timeout().toMillis();
+    this.http = vertx.createHttpClient(new HttpClientOptions().setConnectTimeout(timeout)
+        .setIdleTimeout(timeout).setIdleTimeoutUnit(TimeUnit.MILLISECONDS), new PoolOptions().setHttp1MaxSize(BATCH));
+  }
+
+  /** Runs a round every {@code periodMs}, never two at once. */
+  public void start(long periodMs) {
+    timer = vertx.setPeriodic(periodMs, id -> {
+      if (running) {
+        return;
+      }
+      running = true;
+      runOnce().onFailure(err -> LOG.warn("forward: round failed, next one tries again: {}", err.getMessage()))
+          .onComplete(ar -> running = false);
+    });
+  }
+
+  /** Claims the due events and sends them; completes when their outcomes are written. */
+  public Future<Integer> runOnce() {
+    return claim().compose(claimed -> {
+      List<Future<Void>> sent = new ArrayList<>();
+      for (Claimed event : claimed) {
+        sent.add(send(event).transform(ar -> record(event, ar.succeeded() ? null : reason(ar.cause()))));
+      }
+      return Future.join(sent).map(claimed.size());
+    });
+  }
+
+  /** Pending and failed events, read at most every few seconds (the /health endpoint asks often). */
+  public synchronized Future<Backlog> backlog() {
+    long now = System.currentTimeMillis();
+    if (backlog == null || now - backlogAt > BACKLOG_CACHE_MS || backlog.failed()) {
+      backlogAt = now;
+      backlog = db.inTransaction(conn -> conn.query(FORWARD_BACKLOG).execute()).map(rows -> {
+        long pending = 0;
+        long failed = 0;
+        for (Row r : rows) {
+          if ("pending".equals(r.getString(0))) {
+            pending = r.getLong(1);
+          } else {
+            failed = r.getLong(1);
+          }
+        }
+        return new Backlog(pending, failed);
+      });
+    }
+    return backlog;
+  }
+
+  public Future<Void> stop() {
+    if (timer != null) {
+      vertx.cancelTimer(timer);
+    }
+    return http.close().eventually(db::close);
+  }
+
+  private Future<List<Claimed>> claim() {
+    return db.inTransaction(conn -> conn.preparedQuery(CLAIM_DUE_EVENTS).execute(Tuple.of(BATCH)).compose(rows -> {
+      List<Claimed> claimed = new ArrayList<>();
+      List<Tuple> leases = new ArrayList<>();
+      for (Row r : rows) {
+        claimed.add(new Claimed(r.getLong("id"), r.getString("event_id"), r.getString("type"), r.getString("order_no"),
+            r.getString("body").getBytes(StandardCharsets.UTF_8), r.getInteger("attempts")));
+        leases.add(Tuple.of(owner, settings.lease().toMillis(), r.getLong("id")));
+      }
+      return leases.isEmpty() ? Future.succeededFuture(claimed)
+          : conn.preparedQuery(LEASE_EVENT).executeBatch(leases).map(claimed);
+    }));
+  }
+
+  private Future<Void> send(Claimed event) {
+    RequestOptions request = new RequestOptions().setMethod(HttpMethod.POST)
+        .setAbsoluteURI(settings.url().toString())
+        .setIdleTimeout(settings.timeout().toMillis())
+        .putHeader("Content-Type", "application/json")
+        .putHeader("User-Agent", "paynotify")
+        .putHeader("Paynotify-Event-Id", event.eventId())
+        .putHeader("Paynotify-Signature", signature.header(System.currentTimeMillis() / 1000, event.body()));
+    return http.request(request)
+        .compose(req -> req.send(Buffer.buffer(event.body())))
+        .compose(resp -> resp.body().map(b -> resp.statusCode()))
+        .timeout(settings.timeout().toMillis(), TimeUnit.MILLISECONDS)
+        .compose(status -> status / 100 == 2 ? Future.succeededFuture()
+            : Future.failedFuture(new IllegalStateException("the site answered HTTP " + status)));
+  }
+
+  /** Writes the attempt's outcome, as long as this instance still holds the event. */
+  private Future<Void> record(Claimed event, String error) {
+    if (error == null) {
+      return db.inTransaction(conn -> conn.preparedQuery(EVENT_DELIVERED).execute(Tuple.of(event.id(), owner)))
+          .mapEmpty();
+    }
+    int attempt = event.attempts() + 1;
+    String what = "forward: event " + event.eventId() + " (" + event.type() + ", order " + event.orderNo() + ")";
+    if (attempt <= settings.schedule().size()) {
+      long wait = settings.schedule().get(attempt - 1).toSeconds();
+      LOG.warn("{} not delivered, attempt {}: {}; next in {} s", what, attempt, error, wait);
+      return db.inTransaction(conn -> conn.preparedQuery(EVENT_RETRY_LATER)
+          .execute(Tuple.of(wait, error, event.id(), owner))).mapEmpty();
+    }
+    LOG.error("{} not delivered after {} attempts, given up: {}; see paynotify forward list --failed", what, attempt,
+        error);
+    String kind = AnomalyKind.FORWARD_FAILED.code();
+    Anomaly anomaly = new Anomaly(kind, "forward", event.orderNo(), null, null, (what.substring("forward: ".length())
+        + " not delivered after " + attempt + " attempts: " + error), kind + ":" + event.eventId());
+    return db.inTransaction(conn -> conn.preparedQuery(EVENT_FAILED).execute(Tuple.of(error, event.id(), owner))
+        .compose(failed -> failed.rowCount() == 1 ? Anomalies.record(conn, anomaly) : Future.succeededFuture()));
+  }
+
+  /** Why an attempt failed, in a line (never the secret: it is in no request field but the signature). */
+  private String reason(Throwable err) {
+    String why = err instanceof TimeoutException || err.getClass().getSimpleName().contains("Timeout")
+        ? "no answer within " + settings.timeout().toMillis() + " ms"
+        : err.getMessage() == null ? err.getClass().getSimpleName() : err.getMessage();
+    return why.length() > 400 ? why.substring(0, 400) : why;
+  }
+}
