@@ -1,11 +1,11 @@
 package paynotify.forward;
 
 import static paynotify.store.SqlQueries.CLAIM_DUE_EVENTS;
-import static paynotify.store.SqlQueries.EVENT_DELIVERED;
 import static paynotify.store.SqlQueries.EVENT_FAILED;
 import static paynotify.store.SqlQueries.EVENT_RETRY_LATER;
 import static paynotify.store.SqlQueries.FORWARD_BACKLOG;
-import static paynotify.store.SqlQueries.LEASE_EVENT;
+import static paynotify.store.SqlQueries.eventsDelivered;
+import static paynotify.store.SqlQueries.leaseEvents;
 
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -52,8 +52,8 @@ public final class ForwardRelay {
   private final HttpClient http;
   /** This instance, as lease_owner. */
   private final String owner = UUID.randomUUID().toString();
-  private boolean running;
-  private Long timer;
+  private volatile boolean stopped;
+  private volatile Long timer;
   private Future<Backlog> backlog;
   private long backlogAt;
 
@@ -73,26 +73,40 @@ public final class ForwardRelay {
         .setIdleTimeout(timeout).setIdleTimeoutUnit(TimeUnit.MILLISECONDS), new PoolOptions().setHttp1MaxSize(BATCH));
   }
 
-  /** Runs a round every {@code periodMs}, never two at once. */
+  /**
+   * Runs a round every {@code periodMs}, never two at once; after a full batch the next one at once,
+   * so that a backlog (a burst of payments, the site back up after downtime) drains at full speed.
+   */
   public void start(long periodMs) {
-    timer = vertx.setPeriodic(periodMs, id -> {
-      if (running) {
-        return;
-      }
-      running = true;
-      runOnce().onFailure(err -> LOG.warn("forward: round failed, next one tries again: {}", err.getMessage()))
-          .onComplete(ar -> running = false);
-    });
+    timer = vertx.setTimer(periodMs, id -> runOnce()
+        .onFailure(err -> LOG.warn("forward: round failed, next one tries again: {}", err.getMessage()))
+        .onComplete(ar -> {
+          if (!stopped) {
+            start(ar.succeeded() && ar.result() == BATCH ? 1 : periodMs);
+          }
+        }));
   }
 
-  /** Claims the due events and sends them; completes when their outcomes are written. */
+  /**
+   * Claims the due events and sends them; completes when their outcomes are written: the delivered
+   * ones in one statement, each failure on its own (the rare case).
+   */
   public Future<Integer> runOnce() {
     return claim().compose(claimed -> {
-      List<Future<Void>> sent = new ArrayList<>();
-      for (Claimed event : claimed) {
-        sent.add(send(event).transform(ar -> record(event, ar.succeeded() ? null : reason(ar.cause()))));
-      }
-      return Future.join(sent).map(claimed.size());
+      List<Future<Void>> sent = claimed.stream().map(this::send).toList();
+      return Future.join(sent).transform(all -> {
+        List<Long> delivered = new ArrayList<>();
+        List<Future<Void>> written = new ArrayList<>();
+        for (int i = 0; i < claimed.size(); i++) {
+          if (sent.get(i).succeeded()) {
+            delivered.add(claimed.get(i).id());
+          } else {
+            written.add(failed(claimed.get(i), reason(sent.get(i).cause())));
+          }
+        }
+        written.add(delivered(delivered));
+        return Future.join(written).map(claimed.size());
+      });
     });
   }
 
@@ -118,6 +132,7 @@ public final class ForwardRelay {
   }
 
   public Future<Void> stop() {
+    stopped = true;
     if (timer != null) {
       vertx.cancelTimer(timer);
     }
@@ -127,14 +142,14 @@ public final class ForwardRelay {
   private Future<List<Claimed>> claim() {
     return db.inTransaction(conn -> conn.preparedQuery(CLAIM_DUE_EVENTS).execute(Tuple.of(BATCH)).compose(rows -> {
       List<Claimed> claimed = new ArrayList<>();
-      List<Tuple> leases = new ArrayList<>();
+      Tuple lease = Tuple.of(owner, settings.lease().toMillis());
       for (Row r : rows) {
         claimed.add(new Claimed(r.getLong("id"), r.getString("event_id"), r.getString("type"), r.getString("order_no"),
             r.getString("body").getBytes(StandardCharsets.UTF_8), r.getInteger("attempts")));
-        leases.add(Tuple.of(owner, settings.lease().toMillis(), r.getLong("id")));
+        lease.addLong(r.getLong("id"));
       }
-      return leases.isEmpty() ? Future.succeededFuture(claimed)
-          : conn.preparedQuery(LEASE_EVENT).executeBatch(leases).map(claimed);
+      return claimed.isEmpty() ? Future.succeededFuture(claimed)
+          : conn.preparedQuery(leaseEvents(claimed.size())).execute(lease).map(claimed);
     }));
   }
 
@@ -154,12 +169,17 @@ public final class ForwardRelay {
             : Future.failedFuture(new IllegalStateException("the site answered HTTP " + status)));
   }
 
-  /** Writes the attempt's outcome, as long as this instance still holds the event. */
-  private Future<Void> record(Claimed event, String error) {
-    if (error == null) {
-      return db.inTransaction(conn -> conn.preparedQuery(EVENT_DELIVERED).execute(Tuple.of(event.id(), owner)))
-          .mapEmpty();
+  /** Writes the attempts' outcome, as long as this instance still holds the events. */
+  private Future<Void> delivered(List<Long> ids) {
+    if (ids.isEmpty()) {
+      return Future.succeededFuture();
     }
+    Tuple args = Tuple.of(owner);
+    ids.forEach(args::addLong);
+    return db.inTransaction(conn -> conn.preparedQuery(eventsDelivered(ids.size())).execute(args)).mapEmpty();
+  }
+
+  private Future<Void> failed(Claimed event, String error) {
     int attempt = event.attempts() + 1;
     String what = "forward: event " + event.eventId() + " (" + event.type() + ", order " + event.orderNo() + ")";
     if (attempt <= settings.schedule().size()) {
@@ -172,7 +192,9 @@ public final class ForwardRelay {
         error);
     String kind = AnomalyKind.FORWARD_FAILED.code();
     Anomaly anomaly = new Anomaly(kind, "forward", event.orderNo(), null, null, (what.substring("forward: ".length())
-        + " not delivered after " + attempt + " attempts: " + error), kind + ":" + event.eventId());
+        + " not delivered after " + attempt + " attempts: " + error),
+        // one per failure: an event retried by hand that fails again is news again
+        kind + ":" + event.eventId() + ":" + System.currentTimeMillis());
     return db.inTransaction(conn -> conn.preparedQuery(EVENT_FAILED).execute(Tuple.of(error, event.id(), owner))
         .compose(failed -> failed.rowCount() == 1 ? Anomalies.record(conn, anomaly) : Future.succeededFuture()));
   }

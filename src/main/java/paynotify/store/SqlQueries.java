@@ -108,14 +108,18 @@ public final class SqlQueries {
           + " AND (lease_until IS NULL OR lease_until < NOW(3)) ORDER BY next_attempt_at, id LIMIT ?"
           + " FOR UPDATE SKIP LOCKED";
 
-  // ... and lease them, committed before anything is sent. Binds: owner, lease in ms, id.
-  public static final String LEASE_EVENT =
-      "UPDATE forward_events SET lease_owner = ?, lease_until = NOW(3) + INTERVAL ? * 1000 MICROSECOND WHERE id = ?";
+  // ... and lease them, committed before anything is sent. Binds: owner, lease in ms, the ids.
+  public static String leaseEvents(int ids) {
+    return "UPDATE forward_events SET lease_owner = ?, lease_until = NOW(3) + INTERVAL ? * 1000 MICROSECOND"
+        + " WHERE id IN (" + "?, ".repeat(ids - 1) + "?)";
+  }
 
-  // The outcome of an attempt, written only while this instance still holds the lease.
-  public static final String EVENT_DELIVERED =
-      "UPDATE forward_events SET state = 'delivered', delivered_at = NOW(3), attempts = attempts + 1,"
-          + " lease_owner = NULL, lease_until = NULL, last_error = NULL WHERE id = ? AND lease_owner = ?";
+  // The outcome of an attempt, written only while this instance still holds the lease. Binds: owner, the ids.
+  public static String eventsDelivered(int ids) {
+    return "UPDATE forward_events SET state = 'delivered', delivered_at = NOW(3), attempts = attempts + 1,"
+        + " lease_owner = NULL, lease_until = NULL, last_error = NULL WHERE lease_owner = ? AND id IN ("
+        + "?, ".repeat(ids - 1) + "?)";
+  }
 
   // Binds: seconds until the next attempt, the error, id, owner.
   public static final String EVENT_RETRY_LATER =

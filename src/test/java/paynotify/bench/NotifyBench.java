@@ -8,6 +8,7 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
 import java.io.IOException;
@@ -32,6 +33,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 import java.util.stream.IntStream;
@@ -71,6 +73,9 @@ public final class NotifyBench {
     int warmup = Integer.parseInt(opt.getOrDefault("warmup", "20000"));
     Path work = Path.of(opt.getOrDefault("dir", "target/bench"));
     String channel = opt.getOrDefault("channel", "alipay");
+    // --forward on: the service forwards every payment to a site in this JVM, which answers at once in
+    // some rounds and never in the others (each attempt then times out): does booking notice?
+    boolean forward = opt.getOrDefault("forward", "off").equals("on");
 
     System.out.printf("paynotify bench: channel %s, N=%d first deliveries, M=%d x K=%d duplicates, concurrency C=%d,"
         + " warm-up %d%n", channel, n, m, k, c, warmup);
@@ -80,6 +85,9 @@ public final class NotifyBench {
       createOrders(db, "W", warmup);
       createOrders(db, "B", n);
       createOrders(db, "J", warmup + n);
+      if (forward) {
+        createOrders(db, "H", n);
+      }
 
       System.out.println("signing notifications (with the platform's test keys) ...");
       Generator generator = Generator.of(channel);
@@ -87,9 +95,11 @@ public final class NotifyBench {
       List<Notification> warmCopies = generator.notifications("W", warmup / 2, 1, 1);
       List<Notification> first = generator.notifications("B", n, 1, 0);
       List<Notification> copies = generator.notifications("B", m, k, 1); // re-signed copies of booked payments
+      List<Notification> siteHanging = forward ? generator.notifications("H", n, 1, 0) : List.of();
 
-      Process service = startService(work, db);
       Vertx vertx = Vertx.vertx();
+      Site site = forward ? Site.start(vertx) : null;
+      Process service = startService(work, db, site);
       try {
         int port = waitForService(service, work);
         HttpClient client = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true),
@@ -104,6 +114,7 @@ public final class NotifyBench {
         List<Result> firsts = new ArrayList<>();
         List<Result> dups = new ArrayList<>();
         List<Result> ceilings = new ArrayList<>();
+        List<Result> hanging = new ArrayList<>();
         for (int r = 0; r < ROUNDS; r++) {
           List<Notification> firstSlice = slice(first, r);
           List<Notification> copySlice = slice(copies, r);
@@ -111,6 +122,12 @@ public final class NotifyBench {
           firsts.add(cpu.measure(() -> fire(client, port, firstSlice, c, generator.success())));
           ceilings.add(cpu.measure(() -> Ceiling.run(db, "J", from, n / ROUNDS, c)));
           dups.add(cpu.measure(() -> fire(client, port, copySlice, c, generator.success())));
+          if (forward) {
+            List<Notification> hangSlice = slice(siteHanging, r);
+            site.hang(true);
+            hanging.add(cpu.measure(() -> fire(client, port, hangSlice, c, generator.success())));
+            site.hang(false);
+          }
         }
         long rssKb = peakRssKb(service.pid());
         long booked = countPayments(db, "B");
@@ -121,11 +138,19 @@ public final class NotifyBench {
         Result.sum(firsts).print("service, first deliveries");
         Result.sum(dups).print("service, duplicates");
         Result.sum(ceilings).print("ceiling: 3 statements over JDBC");
+        if (forward) {
+          Result.sum(hanging).print("service, first, site never answers");
+        }
         System.out.println();
         System.out.printf("first deliveries / ceiling:     %.2f  (rounds: %s; target >= 0.80)%n",
             Result.sum(firsts).perSecond() / Result.sum(ceilings).perSecond(), ratios(firsts, ceilings));
         System.out.printf("duplicates / first deliveries:  %.2f  (rounds: %s; target >= 2)%n",
             Result.sum(dups).perSecond() / Result.sum(firsts).perSecond(), ratios(dups, firsts));
+        if (forward) {
+          System.out.printf("site never answers / site up:   %.2f  (rounds: %s; forwarding must not slow booking)%n",
+              Result.sum(hanging).perSecond() / Result.sum(firsts).perSecond(), ratios(hanging, firsts));
+          System.out.printf("events the site got: %d (it answered %d of them)%n", site.received(), site.answered());
+        }
         System.out.printf("service peak RSS:               %d MB  (target < 256 MB; JVM options of scripts/start.sh)%n",
             rssKb / 1024);
         int firstOk = firsts.stream().mapToInt(Result::ok).sum();
@@ -145,6 +170,39 @@ public final class NotifyBench {
   }
 
   private static final int ROUNDS = 3;
+
+  /** The site's endpoint: answers 200 at once, or (hang) never, so that every attempt times out. */
+  record Site(HttpServer server, AtomicBoolean hanging, AtomicInteger requests, AtomicInteger answers) {
+    static Site start(Vertx vertx) {
+      AtomicBoolean hanging = new AtomicBoolean();
+      AtomicInteger received = new AtomicInteger();
+      AtomicInteger answered = new AtomicInteger();
+      HttpServer server = vertx.createHttpServer().requestHandler(req -> req.body().onSuccess(body -> {
+        received.incrementAndGet();
+        if (!hanging.get()) {
+          answered.incrementAndGet();
+          req.response().end();
+        }
+      })).listen(0, "127.0.0.1").await();
+      return new Site(server, hanging, received, answered);
+    }
+
+    int port() {
+      return server.actualPort();
+    }
+
+    void hang(boolean never) {
+      hanging.set(never);
+    }
+
+    int received() {
+      return requests.get();
+    }
+
+    int answered() {
+      return answers.get();
+    }
+  }
 
   private static <T> List<T> slice(List<T> all, int round) {
     return all.subList(round * all.size() / ROUNDS, (round + 1) * all.size() / ROUNDS);
@@ -276,7 +334,7 @@ public final class NotifyBench {
   }
 
   /** Launches scripts/start.sh (its JVM options) on the bench database, every channel with its test keys. */
-  private static Process startService(Path work, DatabaseSettings db) throws IOException {
+  private static Process startService(Path work, DatabaseSettings db, Site site) throws IOException {
     Files.createDirectories(work);
     Path alipayKey = Files.writeString(work.resolve("alipay_public_key.pem"), AlipayNotifications.PUBLIC_KEY_PEM);
     Path v3Key = Files.writeString(work.resolve("wechatpay_public_key.pem"), WechatV3Notifications.PUBLIC_KEY_PEM);
@@ -289,12 +347,14 @@ public final class NotifyBench {
         "wechat_v2:", "  appid: " + WechatV2Notifications.APP_ID, "  mch_id: \"" + WechatV2Notifications.MCH_ID + "\"",
         "wechat_v3:", "  mchid: \"" + WechatV3Notifications.MCH_ID + "\"", "  appid: " + WechatV3Notifications.APP_ID,
         "  platform_keys:", "    - id: " + WechatV3Notifications.PUBLIC_KEY_ID, "      key_file: " + v3Key.toAbsolutePath(),
-        "epay:", "  pid: \"" + EpayNotifications.PID + "\"", ""));
+        "epay:", "  pid: \"" + EpayNotifications.PID + "\"",
+        site == null ? "" : "forward:\n  url: http://127.0.0.1:" + site.port() + "/hook\n  timeout_ms: 2000", ""));
     // The secrets travel the way a site owner's would: in the environment.
     ProcessBuilder service = new ProcessBuilder("scripts/start.sh", "--config", config.toAbsolutePath().toString());
     service.environment().put("PAYNOTIFY_WECHAT_V2_API_KEY", WechatV2Notifications.API_KEY);
     service.environment().put("PAYNOTIFY_WECHAT_V3_APIV3_KEY", WechatV3Notifications.APIV3_KEY);
     service.environment().put("PAYNOTIFY_EPAY_KEY", EpayNotifications.KEY);
+    service.environment().put("PAYNOTIFY_FORWARD_SECRET", "bench-forward-secret-0123456789");
     return service.redirectErrorStream(true).redirectOutput(work.resolve("service.log").toFile()).start();
   }
 
