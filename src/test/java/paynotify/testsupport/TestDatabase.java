@@ -24,7 +24,7 @@ import paynotify.store.OrdersTable;
 public final class TestDatabase {
   public static final String NAME = "paynotify_test";
   private static final String[] TABLES =
-      {"forward_events", "anomalies", "notify_log", "refunds", "payments", "idempotent_keys", "orders"};
+      {"anomalies", "notify_log", "refunds", "payments", "idempotent_keys", "orders", "forward_events"};
   private static TestDatabase instance;
 
   private final DatabaseSettings settings;
