@@ -82,6 +82,15 @@ public final class ServiceProcess implements AutoCloseable {
     process.destroy();
   }
 
+  /**
+   * SIGKILL (kill -9): the JVM ends at once, no shutdown hook, nothing finished or flushed; returns
+   * once the process is gone (its sockets then closed by the kernel).
+   */
+  public void kill9() throws InterruptedException {
+    process.destroyForcibly(); // SIGKILL on Linux and macOS
+    assertThat(process.waitFor(10, TimeUnit.SECONDS)).as("paynotify killed").isTrue();
+  }
+
   /** Waits for the process to end and returns its exit code. */
   public int exitCode(Duration within) throws InterruptedException {
     assertThat(process.waitFor(within.toMillis(), TimeUnit.MILLISECONDS))
