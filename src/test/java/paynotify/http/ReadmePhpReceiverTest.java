@@ -1,0 +1,158 @@
+package paynotify.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.HexFormat;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import paynotify.testsupport.DatabaseTestBase;
+import paynotify.testsupport.Http.Reply;
+import paynotify.testsupport.PhpReceiver;
+import paynotify.testsupport.SiteTable;
+import paynotify.testsupport.TestDatabase;
+
+/**
+ * The README's PHP receiver, run by php against dujiaoka's tables, fed events signed here with the
+ * contract's scheme written the simplest way (HMAC-SHA256 over "t.body"): it does the work once per
+ * event id, answers 200 only after its commit, and refuses what is not signed now with the secret.
+ */
+class ReadmePhpReceiverTest extends DatabaseTestBase {
+  private static final String SECRET = "3f1c9a7e5b2d4c6e8f0a1b2c3d4e5f60718293a4b5c6d7e8f9a0b1c2d3e4f5a6";
+  private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private static TestDatabase site;
+  private static SiteTable orders;
+  private static PhpReceiver receiver;
+
+  @BeforeAll
+  static void startTheReceiverOnADujiaokaSite() {
+    assumeTrue(PhpReceiver.available(), "php with pdo_mysql is not installed: the README's receiver is not run");
+    site = db.scratch(TestDatabase.NAME + "_php_site");
+    orders = SiteTable.dujiaoka(site).as(site, "orders"); // the receiver's statement names dujiaoka's own table
+    orders.create();
+    site.update(PhpReceiver.siteTable());
+    receiver = PhpReceiver.start(site.settings(), SECRET);
+  }
+
+  @AfterAll
+  static void stop() {
+    if (receiver != null) {
+      receiver.close();
+      site.drop();
+    }
+  }
+
+  @BeforeEach
+  void aPaidOrder() {
+    site.update("DELETE FROM paynotify_events");
+    orders.empty();
+    orders.insertOrder("O1", 1000);
+    orders.setStatus("O1", 2); // paynotify moved it 1 -> 2; the receiver delivers it
+  }
+
+  private static String payment(String id) {
+    return "{\"id\":\"" + id + "\",\"type\":\"payment.succeeded\",\"created_at\":\"2026-11-30T20:01:02+08:00\","
+        + "\"data\":{\"order_no\":\"O1\",\"channel\":\"alipay\",\"trade_no\":\"2026113022001447051234567890\","
+        + "\"amount_cents\":1000,\"paid_at\":\"2026-11-30T20:01:01+08:00\"}}";
+  }
+
+  /** The contract's v1: hex HMAC-SHA256(secret, "<t>.<raw body>"). */
+  private static String v1(String secret, long t, String body) throws Exception {
+    Mac mac = Mac.getInstance("HmacSHA256");
+    mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+    return HexFormat.of().formatHex(mac.doFinal((t + "." + body).getBytes(StandardCharsets.UTF_8)));
+  }
+
+  private static long now() {
+    return System.currentTimeMillis() / 1000;
+  }
+
+  private static String signature(long t, String body) throws Exception {
+    return "t=" + t + ",v1=" + v1(SECRET, t, body);
+  }
+
+  private static Reply post(String body, String signature) throws Exception {
+    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(receiver.url()))
+        .timeout(Duration.ofSeconds(30))
+        .header("Content-Type", "application/json")
+        .header("Paynotify-Event-Id", body.substring(7, 43))
+        .POST(HttpRequest.BodyPublishers.ofString(body));
+    if (signature != null) {
+      request.header("Paynotify-Signature", signature);
+    }
+    HttpResponse<String> r = CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    return new Reply(r.statusCode(), r.body().strip());
+  }
+
+  private static long handled() {
+    return site.count("SELECT COUNT(*) FROM paynotify_events");
+  }
+
+  @Test
+  void aSignedEventIsHandledOnceAndADuplicateIdDoesNothing() throws Exception {
+    String body = payment("evt_00000000000000000000000000000001");
+    assertThat(post(body, signature(now(), body))).as(receiver.log()).isEqualTo(new Reply(200, "ok"));
+    assertThat(handled()).isEqualTo(1);
+    assertThat(site.string("SELECT body FROM paynotify_events")).isEqualTo(body);
+    assertThat(orders.status("O1")).isEqualTo("4"); // delivered, in the transaction that recorded the id
+
+    orders.setStatus("O1", 2); // were the work done again, it would show
+    Reply again = post(body, signature(now(), body)); // a redelivery: the same id, signed anew
+    assertThat(again.status()).isEqualTo(200);
+    assertThat(again.body()).startsWith("duplicate");
+    assertThat(handled()).isEqualTo(1);
+    assertThat(orders.status("O1")).isEqualTo("2");
+  }
+
+  @Test
+  void whatIsNotSignedWithTheSecretIsRefusedAndRecordsNothing() throws Exception {
+    String body = payment("evt_00000000000000000000000000000002");
+    long t = now();
+    assertThat(post(body, "t=" + t + ",v1=" + v1("another secret", t, body)).status()).isEqualTo(400);
+    assertThat(post(body.replace("1000", "1"), signature(t, body)).status()).isEqualTo(400); // the body changed
+    assertThat(post(body, signature(t + 1, body).replace("t=" + (t + 1), "t=" + t)).status()).isEqualTo(400);
+    assertThat(post(body, null).status()).isEqualTo(400);
+    assertThat(post(body, "t=" + t).status()).isEqualTo(400);
+    assertThat(handled()).isZero();
+    assertThat(orders.status("O1")).isEqualTo("2");
+
+    // a valid v1 beside a stale one (a secret being rotated) is enough
+    assertThat(post(body, "t=" + t + ",v1=" + v1("old secret", t, body) + ",v1=" + v1(SECRET, t, body)))
+        .isEqualTo(new Reply(200, "ok"));
+    assertThat(handled()).isEqualTo(1);
+  }
+
+  @Test
+  void aSignatureOlderThanFiveMinutesOrFarAheadIsRefused() throws Exception {
+    String body = payment("evt_00000000000000000000000000000003");
+    assertThat(post(body, signature(now() - 301, body)).status()).isEqualTo(400);
+    assertThat(post(body, signature(now() + 301, body)).status()).isEqualTo(400);
+    assertThat(handled()).isZero();
+    assertThat(post(body, signature(now() - 240, body))).isEqualTo(new Reply(200, "ok"));
+  }
+
+  @Test
+  void aFailureAnswers500AndLeavesNothingSoTheRetryDoesTheWork() throws Exception {
+    String body = payment("evt_00000000000000000000000000000004");
+    site.update("RENAME TABLE orders TO orders_away"); // the work fails after the id was inserted
+    try {
+      assertThat(post(body, signature(now(), body)).status()).isEqualTo(500);
+      assertThat(handled()).isZero(); // the id rolled back with it
+    } finally {
+      site.update("RENAME TABLE orders_away TO orders");
+    }
+    assertThat(post(body, signature(now(), body))).isEqualTo(new Reply(200, "ok"));
+    assertThat(handled()).isEqualTo(1);
+    assertThat(orders.status("O1")).isEqualTo("4");
+  }
+}

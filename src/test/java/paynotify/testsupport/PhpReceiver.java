@@ -1,0 +1,145 @@
+package paynotify.testsupport;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import paynotify.app.AppConfig.DatabaseSettings;
+
+/**
+ * The site's receiver of forwarded events exactly as README.md prints it (section "Tell the site
+ * what happened"), run by {@code php -S} against a site database: read from the README each time,
+ * so that what a site owner copies is what the tests run.
+ */
+public final class PhpReceiver implements AutoCloseable {
+  private static final Path README = Path.of("README.md");
+
+  private final Process process;
+  private final int port;
+  private final Path log;
+
+  private PhpReceiver(Process process, int port, Path log) {
+    this.process = process;
+    this.port = port;
+    this.log = log;
+  }
+
+  /** Whether {@code php} is on the PATH with pdo_mysql (Debian: php8.2-cli, php8.2-mysql). */
+  public static boolean available() {
+    try {
+      Process p = new ProcessBuilder("php", "-m").redirectErrorStream(true).start();
+      String modules = new String(p.getInputStream().readAllBytes());
+      return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0 && modules.lines().anyMatch("pdo_mysql"::equals);
+    } catch (IOException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  /** The README's paynotify-hook.php. */
+  public static String code() {
+    return block("php", "// paynotify-hook.php");
+  }
+
+  /** The README's CREATE TABLE paynotify_events (the site's record of the events it handled), without ';'. */
+  public static String siteTable() {
+    return block("sql", "CREATE TABLE paynotify_events").strip().replaceAll(";$", "");
+  }
+
+  private static String block(String language, String containing) {
+    try {
+      Matcher m = Pattern.compile("```" + language + "\n(.*?)```", Pattern.DOTALL).matcher(Files.readString(README));
+      while (m.find()) {
+        if (m.group(1).contains(containing)) {
+          return m.group(1);
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    throw new IllegalStateException("README.md has no ```" + language + " block with " + containing);
+  }
+
+  /**
+   * Starts the receiver on a free port of 127.0.0.1, on the site database {@code site} (which holds
+   * {@link #siteTable()} and the site's orders) with the shared secret {@code secret}.
+   */
+  public static PhpReceiver start(DatabaseSettings site, String secret) {
+    try {
+      int port;
+      try (ServerSocket free = new ServerSocket(0)) {
+        port = free.getLocalPort();
+      }
+      Path dir = Files.createDirectories(Path.of("target", "php-receiver-" + port)).toAbsolutePath();
+      Files.writeString(dir.resolve("paynotify-hook.php"), code());
+      Path log = dir.resolve("php-server.log");
+      ProcessBuilder builder = new ProcessBuilder("php", "-d", "display_errors=0", "-d", "log_errors=1",
+          "-S", "127.0.0.1:" + port, "paynotify-hook.php").directory(dir.toFile())
+          .redirectErrorStream(true).redirectOutput(log.toFile());
+      builder.environment().put("PAYNOTIFY_FORWARD_SECRET", secret);
+      builder.environment().put("SITE_DB_DSN", "mysql:host=" + site.host() + ";port=" + site.port() + ";dbname="
+          + site.name() + ";charset=utf8mb4");
+      builder.environment().put("SITE_DB_USER", site.user());
+      builder.environment().put("SITE_DB_PASSWORD", site.password());
+      // several requests at once, as a real relay with several instances may send
+      builder.environment().put("PHP_CLI_SERVER_WORKERS", "4");
+      PhpReceiver receiver = new PhpReceiver(builder.start(), port, log);
+      receiver.awaitListening();
+      return receiver;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private void awaitListening() {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+    while (System.nanoTime() < deadline && process.isAlive()) {
+      try (Socket s = new Socket()) {
+        s.connect(new InetSocketAddress("127.0.0.1", port), 200);
+        return;
+      } catch (IOException notYet) {
+        try {
+          Thread.sleep(50);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          break;
+        }
+      }
+    }
+    close();
+    throw new IllegalStateException("php -S did not listen on " + port + ": " + log());
+  }
+
+  /** Where paynotify's forward.url points. */
+  public String url() {
+    return "http://127.0.0.1:" + port + "/paynotify-hook.php";
+  }
+
+  /** What php -S wrote: its access log and the receiver's error_log lines. */
+  public String log() {
+    try {
+      return Files.readString(log);
+    } catch (IOException e) {
+      return "(no log: " + e.getMessage() + ")";
+    }
+  }
+
+  @Override
+  public void close() {
+    process.descendants().forEach(ProcessHandle::destroy); // the workers of PHP_CLI_SERVER_WORKERS
+    process.destroy();
+    try {
+      process.waitFor(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}
