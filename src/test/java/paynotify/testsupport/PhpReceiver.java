@@ -73,11 +73,16 @@ public final class PhpReceiver implements AutoCloseable {
    * {@link #siteTable()} and the site's orders) with the shared secret {@code secret}.
    */
   public static PhpReceiver start(DatabaseSettings site, String secret) {
+    try (ServerSocket free = new ServerSocket(0)) {
+      return start(site, secret, free.getLocalPort());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The same on {@code port}: the site back up where paynotify's forward.url points. */
+  public static PhpReceiver start(DatabaseSettings site, String secret, int port) {
     try {
-      int port;
-      try (ServerSocket free = new ServerSocket(0)) {
-        port = free.getLocalPort();
-      }
       Path dir = Files.createDirectories(Path.of("target", "php-receiver-" + port)).toAbsolutePath();
       Files.writeString(dir.resolve("paynotify-hook.php"), code());
       Path log = dir.resolve("php-server.log");
@@ -116,6 +121,10 @@ public final class PhpReceiver implements AutoCloseable {
     }
     close();
     throw new IllegalStateException("php -S did not listen on " + port + ": " + log());
+  }
+
+  public int port() {
+    return port;
   }
 
   /** Where paynotify's forward.url points. */
