@@ -78,6 +78,12 @@ public final class SqlQueries {
           + "   WHERE p.channel = refunds.channel AND p.trade_no = refunds.trade_no)"
           + " ON DUPLICATE KEY UPDATE anomalies.kind = anomalies.kind";
 
+  // The stale refunds flagged by the statement above, to be told to the site (told once: the event's
+  // id is the anomaly's dedupe key).
+  public static final String OPEN_ANOMALIES_OF_KIND =
+      "SELECT kind, channel, order_no, trade_no, amount_cents, detail, dedupe_key FROM anomalies"
+          + " WHERE kind = ? AND resolved_at IS NULL";
+
   // Recording the same finding twice (a conflicting copy delivered again) adds nothing.
   public static final String INSERT_ANOMALY =
       "INSERT INTO anomalies (kind, channel, order_no, trade_no, amount_cents, detail, dedupe_key)"

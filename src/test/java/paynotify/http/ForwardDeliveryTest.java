@@ -397,6 +397,23 @@ class ForwardDeliveryTest extends DatabaseTestBase {
   // --- helpers ---
 
   /** The id of the one event of {@code type} for the order (fails if there is not exactly one). */
+  /** A refund still waiting for its payment after the retention: the hourly check's anomaly is told too, once. */
+  @Test
+  void aRefundFlaggedByTheHourlyCheckIsAnAnomalyEvent() throws Exception {
+    assertThat(service.send(alipay.refund("FW10", "T-FW10", 5000, "RF-FW10", 5000, 5000, 0)))
+        .matches(alipay.success());
+    db.update("UPDATE refunds SET created_at = NOW(3) - INTERVAL 8 DAY WHERE trade_no = 'T-FW10'");
+    assertThat(service.server().pendingRefunds().runOnce().await().flagged()).isEqualTo(1);
+    service.server().pendingRefunds().runOnce().await(); // again: nothing more to tell
+
+    String id = eventId("FW10", "anomaly.created");
+    awaitState(id, "delivered");
+    assertThat(receivedFor("FW10")).hasSize(1);
+    JsonObject data = new JsonObject(receivedFor("FW10").get(0).bodyText()).getJsonObject("data");
+    assertThat(data.getString("kind")).isEqualTo("refund_without_payment");
+    assertThat(data.getString("action")).contains("repair book");
+  }
+
   static String eventId(String orderNo, String type) {
     List<String> ids = db.column("SELECT event_id FROM forward_events WHERE order_no = ? AND type = ?", orderNo, type);
     assertThat(ids).as("%s events for order %s", type, orderNo).hasSize(1);
