@@ -56,11 +56,28 @@ public final class ForwardOutbox {
     if (!types.contains(PAYMENT_SUCCEEDED)) {
       return Future.succeededFuture();
     }
+    Tuple row = payment(e).addString(e.channel()).addString(e.tradeNo());
+    return conn.preparedQuery(INSERT_FORWARD_EVENT_IF_ORDER_MOVED).execute(row).mapEmpty();
+  }
+
+  /**
+   * payment.succeeded for an order found already marked paid by this very trade (another path of the
+   * site marked it): the site, which fulfils on the event, must hear of it too.
+   */
+  Future<Void> payment(SqlConnection conn, NotifyEvent e) {
+    return types.contains(PAYMENT_SUCCEEDED) ? conn.preparedQuery(INSERT_FORWARD_EVENT).execute(payment(e)).mapEmpty()
+        : Future.succeededFuture();
+  }
+
+  private static Tuple payment(NotifyEvent e) {
     JsonObject data = new JsonObject().put("order_no", e.orderNo()).put("channel", e.channel())
         .put("trade_no", e.tradeNo()).put("amount_cents", e.amountCents()).put("paid_at", time(e.paidAt()));
-    Tuple row = row(PAYMENT_SUCCEEDED, e.idempotencyKey(), e.orderNo(), data).addString(e.channel())
-        .addString(e.tradeNo());
-    return conn.preparedQuery(INSERT_FORWARD_EVENT_IF_ORDER_MOVED).execute(row).mapEmpty();
+    return row(PAYMENT_SUCCEEDED, e.idempotencyKey(), e.orderNo(), data);
+  }
+
+  /** Whether the site wants events of {@code type}. */
+  boolean tells(String type) {
+    return types.contains(type);
   }
 
   /**
@@ -84,7 +101,9 @@ public final class ForwardOutbox {
         String refundNo = r.getString("refund_no");
         JsonObject data = new JsonObject().put("order_no", orderNo).put("channel", channel).put("trade_no", tradeNo)
             .put("refund_no", refundNo).put("amount_cents", cumulative ? amount - cumulativeBefore : amount)
-            .put("refunded_total_cents", refundedCents).put("refunded_at", time(r.getLocalDateTime("refunded_at")));
+            .put("refunded_total_cents", refundedCents).put("refunded_at", time(r.getLocalDateTime("refunded_at")))
+            // false: a second payment refunded; the order was paid by another trade and keeps what it got
+            .put("paid_the_order", ((Number) r.getValue("paid_the_order")).intValue() != 0);
         if (cumulative) {
           cumulativeBefore = amount;
         }

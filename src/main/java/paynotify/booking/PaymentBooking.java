@@ -83,6 +83,7 @@ final class PaymentBooking implements BookingTransaction.Writes {
       }
       if (verdict.markedByThisTrade()) { // its refunds move the order, as if this booking had marked it
         return conn.preparedQuery(SET_PAYMENT_MOVED_ORDER).execute(Tuple.of(e.channel(), e.tradeNo()))
+            .compose(marked -> outbox.payment(conn, e))
             .map(new BookingResult(Outcome.PROCESSED, verdict.detail()));
       }
       String kind = verdict.anomaly().code();

@@ -69,7 +69,8 @@ public final class PendingRefundCheck {
         })
         .compose(settled -> db.inTransaction(conn -> conn.preparedQuery(FLAG_STALE_PENDING_REFUNDS)
                 .execute(Tuple.of(STALE.code(), STALE.code(), age.toSeconds()))
-                .compose(flagged -> flagged.rowCount() == 0 ? Future.succeededFuture(flagged.rowCount())
+                .compose(flagged -> flagged.rowCount() == 0 || !outbox.tells(ForwardOutbox.ANOMALY_CREATED)
+                    ? Future.succeededFuture(flagged.rowCount())
                     : tellStale(conn).map(flagged.rowCount())))
             .map(flagged -> new Result(settled, flagged)));
   }

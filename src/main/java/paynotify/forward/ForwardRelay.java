@@ -12,6 +12,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
@@ -23,6 +24,7 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import paynotify.booking.AnomalyKind;
@@ -54,6 +56,7 @@ public final class ForwardRelay {
   private final String owner = UUID.randomUUID().toString();
   private volatile boolean stopped;
   private volatile Long timer;
+  private volatile Future<Integer> round;
   private Future<Backlog> backlog;
   private long backlogAt;
 
@@ -78,13 +81,21 @@ public final class ForwardRelay {
    * so that a backlog (a burst of payments, the site back up after downtime) drains at full speed.
    */
   public void start(long periodMs) {
-    timer = vertx.setTimer(periodMs, id -> runOnce()
-        .onFailure(err -> LOG.warn("forward: round failed, next one tries again: {}", err.getMessage()))
-        .onComplete(ar -> {
-          if (!stopped) {
-            start(ar.succeeded() && ar.result() == BATCH ? 1 : periodMs);
-          }
-        }));
+    timer = vertx.setTimer(periodMs, id -> {
+      Future<Integer> next;
+      try {
+        next = runOnce();
+      } catch (RuntimeException e) { // never the end of the timer
+        next = Future.failedFuture(e);
+      }
+      round = next;
+      next.onFailure(err -> LOG.warn("forward: round failed, next one tries again: {}", err.getMessage()))
+          .onComplete(ar -> {
+            if (!stopped) {
+              start(ar.succeeded() && ar.result() == BATCH ? 1 : periodMs);
+            }
+          });
+    });
   }
 
   /**
@@ -131,12 +142,18 @@ public final class ForwardRelay {
     return backlog;
   }
 
+  /**
+   * Stops after the round in flight, if any, has written its outcomes (bounded by the timeout): an
+   * attempt cut by the stop would count as failed, and could fail an event the site was accepting.
+   */
   public Future<Void> stop() {
     stopped = true;
     if (timer != null) {
       vertx.cancelTimer(timer);
     }
-    return http.close().eventually(db::close);
+    Future<Integer> inFlight = round == null ? Future.succeededFuture(0) : round;
+    return inFlight.timeout(settings.timeout().toMillis() + 2_000, TimeUnit.MILLISECONDS).<Void>mapEmpty().otherwiseEmpty()
+        .eventually(http::close).eventually(db::close);
   }
 
   private Future<List<Claimed>> claim() {
@@ -156,15 +173,26 @@ public final class ForwardRelay {
   private Future<Void> send(Claimed event) {
     RequestOptions request = new RequestOptions().setMethod(HttpMethod.POST)
         .setAbsoluteURI(settings.url().toString())
+        .setConnectTimeout(settings.timeout().toMillis()) // also bounds the wait for a pooled connection
         .setIdleTimeout(settings.timeout().toMillis())
         .putHeader("Content-Type", "application/json")
         .putHeader("User-Agent", "paynotify")
         .putHeader("Paynotify-Event-Id", event.eventId())
         .putHeader("Paynotify-Signature", signature.header(System.currentTimeMillis() / 1000, event.body()));
+    AtomicReference<HttpClientRequest> sent = new AtomicReference<>();
     return http.request(request)
-        .compose(req -> req.send(Buffer.buffer(event.body())))
+        .compose(req -> {
+          sent.set(req);
+          return req.send(Buffer.buffer(event.body()));
+        })
         .compose(resp -> resp.body().map(b -> resp.statusCode()))
         .timeout(settings.timeout().toMillis(), TimeUnit.MILLISECONDS)
+        .onFailure(err -> { // a timed-out attempt is ended, never left to overlap with its retry
+          HttpClientRequest req = sent.get();
+          if (req != null) {
+            req.reset();
+          }
+        })
         .compose(status -> status / 100 == 2 ? Future.succeededFuture()
             : Future.failedFuture(new IllegalStateException("the site answered HTTP " + status)));
   }

@@ -38,8 +38,25 @@ public final class KeyPurge {
     int[] statements = {0};
     return drain(SqlQueries.PURGE_KEYS, keyRetention, 0, statements)
         .compose(keys -> drain(SqlQueries.PURGE_NOTIFY_LOG, logRetention, 0, statements)
-            .compose(log -> drain(SqlQueries.PURGE_DELIVERED_EVENTS, eventRetention, 0, statements)
+            .compose(log -> drainEvents(0, statements)
                 .map(events -> new Report(keys, log, events, statements[0]))));
+  }
+
+  /** Delivered events past retention, a batch at a time, deleted by id (see EXPIRED_DELIVERED_EVENTS). */
+  private Future<Long> drainEvents(long sofar, int[] statements) {
+    return db.inTransaction(conn -> conn.preparedQuery(SqlQueries.EXPIRED_DELIVERED_EVENTS)
+        .execute(Tuple.of(eventRetention.toSeconds(), batchSize))
+        .compose(expired -> {
+          statements[0]++;
+          if (expired.size() == 0) {
+            return Future.succeededFuture(0);
+          }
+          Tuple ids = Tuple.tuple();
+          expired.forEach(row -> ids.addLong(row.getLong(0)));
+          statements[0]++;
+          return conn.preparedQuery(SqlQueries.deleteEvents(expired.size())).execute(ids).map(deleted -> expired.size());
+        }))
+        .compose(n -> n < batchSize ? Future.succeededFuture(sofar + n) : drainEvents(sofar + n, statements));
   }
 
   /** Deletes with {@code sql} until a batch comes back short; each batch commits on its own (short locks). */

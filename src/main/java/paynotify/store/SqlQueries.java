@@ -103,9 +103,11 @@ public final class SqlQueries {
           + " ON DUPLICATE KEY UPDATE forward_events.id = forward_events.id";
 
   // A trade's settled refunds, each told once (refund.succeeded): cumulative amounts in ascending order.
+  // paid_the_order: whether the refunded trade is the one that paid its order (not a second payment).
   public static final String SETTLED_REFUNDS =
-      "SELECT refund_scope, refund_no, amount_cents, cumulative, refunded_at FROM refunds"
-          + " WHERE channel = ? AND trade_no = ? AND status = 'settled' ORDER BY amount_cents, id";
+      "SELECT r.refund_scope, r.refund_no, r.amount_cents, r.cumulative, r.refunded_at, p.moved_order AS paid_the_order"
+          + " FROM refunds r JOIN payments p ON p.channel = r.channel AND p.trade_no = r.trade_no"
+          + " WHERE r.channel = ? AND r.trade_no = ? AND r.status = 'settled' ORDER BY r.amount_cents, r.id";
 
   // The relay, on its own READ COMMITTED sessions (no gap locks in the way of bookings' inserts).
   // Claim: due rows no other instance holds, skipped if another claim has them locked right now.
@@ -139,8 +141,15 @@ public final class SqlQueries {
   public static final String FORWARD_BACKLOG =
       "SELECT state, COUNT(*) FROM forward_events WHERE state IN ('pending', 'failed') GROUP BY state";
 
-  public static final String PURGE_DELIVERED_EVENTS =
-      "DELETE FROM forward_events WHERE state = 'delivered' AND delivered_at < NOW(3) - INTERVAL ? SECOND LIMIT ?";
+  // Delivered events past their retention: found by a plain read, then deleted by primary key, so the
+  // DELETE locks those rows only. A range DELETE on delivered_at would lock the gap where every new
+  // event (delivered_at NULL) is inserted, and hold bookings up for the length of each batch.
+  public static final String EXPIRED_DELIVERED_EVENTS =
+      "SELECT id FROM forward_events WHERE state = 'delivered' AND delivered_at < NOW(3) - INTERVAL ? SECOND LIMIT ?";
+
+  public static String deleteEvents(int ids) {
+    return "DELETE FROM forward_events WHERE state = 'delivered' AND id IN (" + "?, ".repeat(ids - 1) + "?)";
+  }
 
   public static final String INSERT_NOTIFY_LOG =
       "INSERT INTO notify_log (channel, remote_addr, outcome, idem_key, detail, body_bytes, raw_body)"

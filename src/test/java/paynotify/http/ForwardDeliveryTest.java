@@ -319,7 +319,8 @@ class ForwardDeliveryTest extends DatabaseTestBase {
     assertThat(refunds).hasSize(2);
     for (JsonObject data : refunds) {
       assertThat(data.fieldNames()).containsExactlyInAnyOrder("order_no", "channel", "trade_no", "refund_no",
-          "amount_cents", "refunded_total_cents", "refunded_at");
+          "amount_cents", "refunded_total_cents", "refunded_at", "paid_the_order");
+      assertThat(data.getBoolean("paid_the_order")).isTrue();
       assertThat(data.getString("order_no")).isEqualTo("FW8");
       assertThat(data.getString("channel")).isEqualTo(ch.platform());
       assertThat(data.getString("trade_no")).isEqualTo("T-FW8");
@@ -412,6 +413,43 @@ class ForwardDeliveryTest extends DatabaseTestBase {
     JsonObject data = new JsonObject(receivedFor("FW10").get(0).bodyText()).getJsonObject("data");
     assertThat(data.getString("kind")).isEqualTo("refund_without_payment");
     assertThat(data.getString("action")).contains("repair book");
+  }
+
+  /**
+   * The refund of a second payment says the refunded trade did not pay the order (the site keeps what
+   * it delivered); a payment found already marked paid by its own trade is told, so the site fulfils it.
+   */
+  @Test
+  void aSecondPaymentsRefundSaysItDidNotPayTheOrder() throws Exception {
+    db.insertOrder("FW11", 1000);
+    assertThat(service.send(alipay.payment("FW11", "T-FW11-a", 1000, 0))).matches(alipay.success());
+    assertThat(service.send(alipay.payment("FW11", "T-FW11-b", 1000, 0))).matches(alipay.success());
+    assertThat(service.send(alipay.refund("FW11", "T-FW11-b", 1000, "RF-FW11", 1000, 1000, 0)))
+        .matches(alipay.success());
+    String id = eventId("FW11", "refund.succeeded");
+    awaitState(id, "delivered");
+    JsonObject data = new JsonObject(site.requestsFor(id).get(0).bodyText()).getJsonObject("data");
+    assertThat(data.getString("trade_no")).isEqualTo("T-FW11-b");
+    assertThat(data.getBoolean("paid_the_order")).isFalse();
+  }
+
+  @Test
+  void anOrderMarkedPaidByItsOwnTradeElsewhereIsToldToo() throws Exception {
+    db.insertOrder("FW12", 1000);
+    db.update("UPDATE orders SET status = 'paid', channel = 'alipay', trade_no = 'T-FW12' WHERE order_no = 'FW12'");
+    assertThat(service.send(alipay.payment("FW12", "T-FW12", 1000, 0))).matches(alipay.success());
+    awaitState(eventId("FW12", "payment.succeeded"), "delivered");
+    assertThat(db.count("SELECT COUNT(*) FROM anomalies")).isZero();
+  }
+
+  /** /health says what waits and what failed, for the site owner's monitoring. */
+  @Test
+  void healthCountsPendingAndFailedEvents() throws Exception {
+    db.update("INSERT INTO forward_events (event_id, type, body, state, next_attempt_at) VALUES"
+        + " ('evt_h1', 'payment.succeeded', '{}', 'failed', NOW()), ('evt_h2', 'payment.succeeded', '{}', 'failed', NOW()),"
+        + " ('evt_h3', 'payment.succeeded', '{}', 'pending', NOW() + INTERVAL 1 DAY)");
+    JsonObject health = new JsonObject(paynotify.testsupport.Http.get(service.port(), "/health").body());
+    assertThat(health.getJsonObject("forward")).isEqualTo(new JsonObject().put("pending", 1).put("failed", 2));
   }
 
   static String eventId(String orderNo, String type) {

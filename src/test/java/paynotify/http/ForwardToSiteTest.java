@@ -57,7 +57,7 @@ class ForwardToSiteTest extends DatabaseTestBase {
 
     try (TestService service = TestService.start(site.settings(), orders.overrides()
         .put("forward", new JsonObject().put("url", receiver.url()).put("secret", SECRET).put("timeout_ms", 2000)
-            .put("retry_schedule_seconds", new JsonArray().add(1).add(1).add(1))))) {
+            .put("retry_schedule_seconds", new JsonArray().add(1).add(2).add(4).add(8).add(16))))) {
       assertThat(service.send(ALIPAY.payment("D1", "T-D1", 1000, 0))).matches(ALIPAY.success());
       await(() -> "4".equals(orders.status("D1")), "the site delivered D1: " + receiver.log());
       assertThat(site.count("SELECT COUNT(*) FROM paynotify_events")).isEqualTo(1);

@@ -132,6 +132,32 @@ class ReadmePhpReceiverTest extends DatabaseTestBase {
     assertThat(handled()).isEqualTo(1);
   }
 
+  /** Out of order: the order's refund told before its payment; the late payment delivers nothing. */
+  @Test
+  void anOrderRefundedBeforeItsDeliveryIsNeverDelivered() throws Exception {
+    String refund = "{\"id\":\"evt_00000000000000000000000000000005\",\"type\":\"refund.succeeded\","
+        + "\"created_at\":\"2026-11-30T20:05:00+08:00\",\"data\":{\"order_no\":\"O1\",\"channel\":\"alipay\","
+        + "\"trade_no\":\"2026113022001447051234567890\",\"refund_no\":\"R1\",\"amount_cents\":1000,"
+        + "\"refunded_total_cents\":1000,\"refunded_at\":null,\"paid_the_order\":true}}";
+    assertThat(post(refund, signature(now(), refund))).isEqualTo(new Reply(200, "ok"));
+    assertThat(orders.status("O1")).isEqualTo("6");
+
+    String payment = payment("evt_00000000000000000000000000000006");
+    assertThat(post(payment, signature(now(), payment))).isEqualTo(new Reply(200, "ok"));
+    assertThat(orders.status("O1")).isEqualTo("6");
+  }
+
+  /** A second payment refunded leaves the order alone. */
+  @Test
+  void aSecondPaymentsRefundLeavesTheOrderAlone() throws Exception {
+    String refund = "{\"id\":\"evt_00000000000000000000000000000007\",\"type\":\"refund.succeeded\","
+        + "\"created_at\":\"2026-11-30T20:05:00+08:00\",\"data\":{\"order_no\":\"O1\",\"channel\":\"alipay\","
+        + "\"trade_no\":\"T-second\",\"refund_no\":\"R2\",\"amount_cents\":1000,"
+        + "\"refunded_total_cents\":1000,\"refunded_at\":null,\"paid_the_order\":false}}";
+    assertThat(post(refund, signature(now(), refund))).isEqualTo(new Reply(200, "ok"));
+    assertThat(orders.status("O1")).isEqualTo("2");
+  }
+
   @Test
   void aSignatureOlderThanFiveMinutesOrFarAheadIsRefused() throws Exception {
     String body = payment("evt_00000000000000000000000000000003");

@@ -63,6 +63,26 @@ class KeyPurgeTest extends DatabaseTestBase {
     })));
   }
 
+  /** Delivered events go after their retention, by id in batches; pending and failed ones stay whatever their age. */
+  @Test
+  void purgeRemovesOnlyDeliveredEventsPastRetention(VertxTestContext ctx) {
+    db.update("INSERT INTO forward_events (event_id, type, body, state, delivered_at)"
+        + " SELECT CONCAT('evt_old', seq), 'payment.succeeded', '{}', 'delivered', NOW(3) - INTERVAL 31 DAY"
+        + " FROM seq_1_to_250");
+    db.update("INSERT INTO forward_events (event_id, type, body, state, delivered_at, created_at) VALUES"
+        + " ('evt_recent', 'payment.succeeded', '{}', 'delivered', NOW(3) - INTERVAL 29 DAY, NOW(3) - INTERVAL 40 DAY),"
+        + " ('evt_failed', 'payment.succeeded', '{}', 'failed', NULL, NOW(3) - INTERVAL 40 DAY),"
+        + " ('evt_pending', 'payment.succeeded', '{}', 'pending', NULL, NOW(3) - INTERVAL 40 DAY)");
+
+    new KeyPurge(pool, Duration.ofDays(7), Duration.ofDays(30), Duration.ofDays(30), 100).runOnce()
+        .onComplete(ctx.succeeding(report -> ctx.verify(() -> {
+          assertThat(report.eventsDeleted()).isEqualTo(250);
+          assertThat(db.column("SELECT event_id FROM forward_events ORDER BY event_id"))
+              .containsExactly("evt_failed", "evt_pending", "evt_recent");
+          ctx.completeNow();
+        })));
+  }
+
   @Test
   void batchSizeAboveOneThousandIsRefused() {
     assertThatThrownBy(
