@@ -12,6 +12,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import paynotify.admin.AdminSettings;
 import paynotify.booking.BookingSettings;
 import paynotify.forward.ForwardSettings;
 import paynotify.http.HttpSettings;
@@ -31,10 +32,11 @@ public record AppConfig(
     Retention retention,
     BookingSettings booking,
     OrdersTable orders,
-    ForwardSettings forward) {
+    ForwardSettings forward,
+    AdminSettings admin) {
 
   static final List<String> SECTIONS = List.of("http", "database", "alipay", "wechat_v2", "wechat_v3", "epay",
-      "retention", "booking", "orders", "orders.columns", "orders.status_values", "forward");
+      "retention", "booking", "orders", "orders.columns", "orders.status_values", "forward", "admin");
 
   /**
    * Where the database is. {@code host == null} means the embedded MariaDB under
@@ -105,7 +107,21 @@ public record AppConfig(
     return new AppConfig(http, instances, database(c), Channels.from(c, Clock.systemUTC()), retention(c),
         booking(c, orders),
         orders,
-        ForwardConfig.read(c));
+        ForwardConfig.read(c),
+        admin(c, http));
+  }
+
+  /** Null when admin.port is 0 (off). */
+  private static AdminSettings admin(ConfigReader c, HttpSettings http) {
+    int port = c.integer("admin.port", 8081, 0, 65535);
+    if (port == 0) {
+      return null;
+    }
+    if (port == http.port()) {
+      throw c.error("admin.port", port + " is http.port: the admin listener (metrics, status) must never be the"
+          + " public notify one; take another port, or 0 for off");
+    }
+    return new AdminSettings(c.string("admin.host", "127.0.0.1"), port, c.inlineOrFile("admin.token"));
   }
 
   private static BookingSettings booking(ConfigReader c, OrdersTable orders) {

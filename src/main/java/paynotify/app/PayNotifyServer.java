@@ -7,13 +7,21 @@ import io.vertx.core.net.NetClientOptions;
 import io.vertx.mysqlclient.MySQLConnectOptions;
 import io.vertx.sqlclient.PoolOptions;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import paynotify.app.AppConfig.DatabaseSettings;
+import paynotify.admin.AdminVerticle;
+import paynotify.admin.DatabaseGauges;
+import paynotify.admin.Monitoring;
+import paynotify.admin.StatusReport;
 import paynotify.booking.EventBooking;
 import paynotify.booking.ForwardOutbox;
 import paynotify.booking.PendingRefundCheck;
 import paynotify.forward.ForwardRelay;
+import paynotify.channel.NotifyChannel;
+import paynotify.http.NotifyMetrics;
 import paynotify.http.NotifyVerticle;
 import paynotify.http.Readiness;
 import paynotify.store.Database;
@@ -39,11 +47,12 @@ public final class PayNotifyServer {
   private final PendingRefundCheck pendingRefunds;
   private final RejectedLog rejected;
   private final ForwardRelay relay;
+  private final AdminVerticle admin;
   private volatile Long housekeepingTimer; // set by open()
 
   private PayNotifyServer(Vertx vertx, Database db, String deploymentId, int port, Readiness readiness,
       Duration purgeInterval, KeyPurge purge, PendingRefundCheck pendingRefunds, RejectedLog rejected,
-      ForwardRelay relay) {
+      ForwardRelay relay, AdminVerticle admin) {
     this.vertx = vertx;
     this.db = db;
     this.deploymentId = deploymentId;
@@ -54,11 +63,12 @@ public final class PayNotifyServer {
     this.pendingRefunds = pendingRefunds;
     this.rejected = rejected;
     this.relay = relay;
+    this.admin = admin;
   }
 
   /** Starts on an already migrated database; fails if it does not answer. */
-  public static Future<PayNotifyServer> start(Vertx vertx, AppConfig config, DatabaseSettings db) {
-    return listen(vertx, config, db).compose(server -> server.open()
+  public static Future<PayNotifyServer> start(Monitoring monitoring, AppConfig config, DatabaseSettings db) {
+    return listen(monitoring, config, db).compose(server -> server.open()
         .recover(err -> server.stop().transform(stopped -> Future.failedFuture(new ConfigException(
             "database: " + db + " does not answer: " + err.getMessage())))));
   }
@@ -67,7 +77,8 @@ public final class PayNotifyServer {
    * Listens at once, without touching the database (the pool connects when first used): until
    * {@link #open()}, /health and every notification answer 503, so the platforms retry.
    */
-  public static Future<PayNotifyServer> listen(Vertx vertx, AppConfig config, DatabaseSettings db) {
+  public static Future<PayNotifyServer> listen(Monitoring monitoring, AppConfig config, DatabaseSettings db) {
+    Vertx vertx = monitoring.vertx();
     Database database = connect(vertx, db);
     RejectedLog rejected = rejectedLog(vertx, db);
     ForwardOutbox outbox = outbox(config);
@@ -78,15 +89,24 @@ public final class PayNotifyServer {
     Readiness readiness = new Readiness();
     AtomicReference<NotifyVerticle> first = new AtomicReference<>();
     AppConfig.Retention r = config.retention();
+    List<String> endpoints = config.channels().enabled().stream().map(NotifyChannel::endpoint).toList();
+    NotifyMetrics metrics = monitoring.registry() == null ? NotifyMetrics.OFF
+        : new NotifyMetrics(monitoring.registry(), endpoints);
+    AdminVerticle admin = config.admin() == null ? null : new AdminVerticle(config.admin(), monitoring.registry(),
+        new DatabaseGauges(monitoring.registry(), database, relay)::refresh,
+        () -> StatusReport.collect(database, new StatusReport.Context(endpoints, Instant.now(), relay)));
     return vertx.deployVerticle(() -> {
           NotifyVerticle verticle = new NotifyVerticle(config.http(), config.channels().enabled(),
-              config.channels().disabled(), booking, readiness, relay == null ? null : relay::backlog);
+              config.channels().disabled(), booking, readiness, relay == null ? null : relay::backlog, metrics);
           first.compareAndSet(null, verticle);
           return verticle;
         }, new DeploymentOptions().setInstances(config.httpInstances()))
+        .compose(id -> admin == null ? Future.succeededFuture(id) : vertx.deployVerticle(admin).map(id)
+            .recover(err -> Future.failedFuture(new ConfigException("admin.port: cannot listen on " + config.admin()
+                + ": " + err.getMessage() + " (another port, or 0 for off)"))))
         .map(id -> new PayNotifyServer(vertx, database, id, first.get().actualPort(), readiness, r.purgeInterval(),
             new KeyPurge(database, r.keys(), r.notifyLog(), r.deliveredEvents(), r.batchSize()),
-            new PendingRefundCheck(database, config.orders(), outbox, r.keys()), rejected, relay))
+            new PendingRefundCheck(database, config.orders(), outbox, r.keys()), rejected, relay, admin))
         .onFailure(err -> rejected.close().eventually(database::close)
             .eventually(() -> relay == null ? Future.succeededFuture() : relay.stop()));
   }
@@ -165,6 +185,11 @@ public final class PayNotifyServer {
 
   public RejectedLog rejectedLog() {
     return rejected;
+  }
+
+  /** The admin listener's port; -1 when it is off. */
+  public int adminPort() {
+    return admin == null ? -1 : admin.actualPort();
   }
 
   /** Null when forwarding is off. */

@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import paynotify.admin.Monitoring;
 import paynotify.app.AppConfig.DatabaseSettings;
 import paynotify.store.OrdersTable;
 import picocli.CommandLine.Command;
@@ -24,22 +25,26 @@ final class ServeCommand extends CommandSupport {
   /** Runs until stopped (exit 0); a configuration error stops the start with one line (exit 2). */
   @Override
   int run() throws Exception {
-    Vertx vertx = Vertx.vertx();
+    AppConfig app = loadConfig();
+    // With admin on, Vert.x reports its pools, HTTP server and the JVM to the /metrics registry.
+    Monitoring monitoring = Monitoring.start(app.admin());
+    Vertx vertx = monitoring.vertx();
     PayNotifyServer server;
     DatabaseSettings db;
     Duration grace;
     OrdersTable orders;
     try {
-      AppConfig app = AppConfig.load(vertx, config, System.getenv()).await();
       orders = app.orders();
       grace = app.http().shutdownGrace();
       db = startDatabase(app.database());
       // Listening before the database answers: the platforms get 503 and retry, not a refused connection.
-      server = PayNotifyServer.listen(vertx, app, db).await();
+      server = PayNotifyServer.listen(monitoring, app, db).await();
       String paths = app.channels().enabled().stream().map(ch -> ch.path()).collect(Collectors.joining(", "));
       LOG.info("paynotify listening on http://{}:{} ({})", app.http().host(), server.port(),
           paths.isEmpty() ? "no channel configured yet" : paths);
       app.channels().disabled().forEach((path, hint) -> LOG.info("{} is off: {}", path, hint));
+      LOG.info(app.admin() == null ? "admin listener off (admin.port 0)" : "admin listener on http://"
+          + app.admin().host() + ":" + server.adminPort() + " (/metrics, /status, /status.json)");
     } catch (Exception e) { // await() rethrows a bind failure as it is: a checked BindException
       vertx.close();
       stopEmbedded();
@@ -71,6 +76,16 @@ final class ServeCommand extends CommandSupport {
     }
     stopped.await();
     return 0;
+  }
+
+  /** The configuration, read with a Vert.x of its own: the service's is built from it (metrics or not). */
+  private AppConfig loadConfig() {
+    Vertx reader = Vertx.vertx();
+    try {
+      return AppConfig.load(reader, config, System.getenv()).await();
+    } finally {
+      reader.close().await();
+    }
   }
 
   /** The HTTP server drains within {@code grace} (then cuts), then the pool closes: a bound either way. */

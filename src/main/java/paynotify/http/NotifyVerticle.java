@@ -45,6 +45,7 @@ public final class NotifyVerticle extends VerticleBase {
   private final Readiness readiness;
   /** Pending and failed events of the forward relay for /health; null when forwarding is off. */
   private final Supplier<Future<Backlog>> forwardBacklog;
+  private final NotifyMetrics metrics;
   private HttpServer server;
   /**
    * Connections Vert.x is shutting down: it closes each after its reply, which says so (exactly
@@ -61,8 +62,9 @@ public final class NotifyVerticle extends VerticleBase {
    */
   public NotifyVerticle(HttpSettings settings, List<NotifyChannel> channels,
       Map<String, String> disabledChannels, EventBooking booking, Readiness readiness,
-      Supplier<Future<Backlog>> forwardBacklog) {
+      Supplier<Future<Backlog>> forwardBacklog, NotifyMetrics metrics) {
     this.settings = settings;
+    this.metrics = metrics;
     this.channels = channels;
     this.disabledChannels = disabledChannels;
     this.booking = booking;
@@ -129,6 +131,7 @@ public final class NotifyVerticle extends VerticleBase {
         booking.refuseUnread(channel.endpoint(), channel.endpoint() + " notify from " + remote + " refused: "
             + read.cause().getMessage());
         ctx.response().putHeader(HttpHeaders.CONNECTION, "close");
+        metrics.count(channel.endpoint(), Outcome.REJECTED.code());
         boolean tooLarge = read.cause() instanceof RawBody.TooLarge;
         reply(ctx, channel.failure(tooLarge ? 413 : 400, tooLarge ? "body too large" : "unreadable body"));
         return;
@@ -141,14 +144,19 @@ public final class NotifyVerticle extends VerticleBase {
         event = channel.verify(request);
       } catch (RejectedNotification r) {
         booking.reject(trace, Outcome.REJECTED, r.reason() + ": " + r.getMessage(), null);
+        metrics.count(channel.endpoint(), Outcome.REJECTED.code());
         reply(ctx, channel.failure(r.status(), r.reason().name().toLowerCase()));
         return;
       } catch (RuntimeException bug) { // input our parsing did not foresee: refuse it, say so, keep serving
         booking.reject(trace, Outcome.ERROR, "unreadable: " + bug, bug);
+        metrics.count(channel.endpoint(), Outcome.ERROR.code());
         reply(ctx, channel.failure(500, "internal error"));
         return;
       }
+      long start = System.nanoTime();
       booking.book(event, trace).onComplete(booked -> {
+        metrics.booked(channel.endpoint(), System.nanoTime() - start);
+        metrics.count(channel.endpoint(), (booked.succeeded() ? booked.result().outcome() : Outcome.ERROR).code());
         if (booked.succeeded()) {
           answer(ctx, channel, event, booked.result());
         } else {

@@ -173,6 +173,8 @@ public final class SqlQueries {
   public static final String RESOLVE_ANOMALY =
       "UPDATE anomalies SET resolved_at = NOW(3), resolution_note = ? WHERE id = ? AND resolved_at IS NULL";
 
+  public static final String COUNT_OPEN_ANOMALIES = "SELECT COUNT(*) FROM anomalies WHERE resolved_at IS NULL";
+
   public static final String ANOMALY_EXISTS = "SELECT resolved_at FROM anomalies WHERE id = ?";
 
   // A rejected request keeps no body (anyone can send one): its size, SHA-256 and a printable prefix.

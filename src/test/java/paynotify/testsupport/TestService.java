@@ -6,6 +6,7 @@ import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import paynotify.admin.Monitoring;
 import paynotify.app.AppConfig;
 import paynotify.app.AppConfig.DatabaseSettings;
 import paynotify.app.PayNotifyServer;
@@ -30,9 +31,10 @@ public final class TestService implements AutoCloseable {
   /** @param overrides merged over the test configuration (e.g. retention settings) */
   public static TestService start(DatabaseSettings db, JsonObject overrides) {
     AppConfig config = AppConfig.from(configuration(overrides), "test", Map.of());
-    Vertx vertx = Vertx.vertx();
+    Monitoring monitoring = Monitoring.start(config.admin());
+    Vertx vertx = monitoring.vertx();
     try {
-      return new TestService(vertx, PayNotifyServer.start(vertx, config, db).await());
+      return new TestService(vertx, PayNotifyServer.start(monitoring, config, db).await());
     } catch (RuntimeException e) {
       vertx.close().await();
       throw e;
@@ -46,6 +48,7 @@ public final class TestService implements AutoCloseable {
   public static JsonObject configuration(JsonObject overrides) {
     return new JsonObject()
         .put("http", new JsonObject().put("port", 0))
+        .put("admin", new JsonObject().put("port", 0)) // off: tests that want it give it a free port
         .put("alipay", new JsonObject()
             .put("app_id", AlipayNotifications.APP_ID)
             .put("seller_id", AlipayNotifications.SELLER_ID)

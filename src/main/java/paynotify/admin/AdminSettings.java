@@ -1,0 +1,14 @@
+package paynotify.admin;
+
+/**
+ * The admin listener ({@code admin:}): /metrics, /status and /status.json, on a port of their own
+ * that nginx does not proxy.
+ *
+ * @param token when not null, every request needs {@code Authorization: Bearer <token>}; never logged
+ */
+public record AdminSettings(String host, int port, String token) {
+  @Override
+  public String toString() {
+    return host + ":" + port + (token == null ? " (no token)" : " (token required)");
+  }
+}

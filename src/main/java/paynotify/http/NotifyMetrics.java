@@ -1,0 +1,57 @@
+package paynotify.http;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * What the notify endpoints count for /metrics: {@code paynotify_notifications_total{channel,
+ * outcome}} and {@code paynotify_booking_seconds{channel}} (a histogram). Labels are the endpoint and
+ * the outcome only, never an order or a trade (a series per order would swamp Prometheus).
+ */
+public final class NotifyMetrics {
+  /** Metrics off (admin.port 0): nothing counted. */
+  public static final NotifyMetrics OFF = new NotifyMetrics(null, List.of());
+  static final List<String> OUTCOMES =
+      List.of("processed", "duplicate", "conflict", "anomaly", "ignored", "rejected", "error");
+  private static final Duration[] BUCKETS = {Duration.ofMillis(5), Duration.ofMillis(10), Duration.ofMillis(25),
+      Duration.ofMillis(50), Duration.ofMillis(100), Duration.ofMillis(250), Duration.ofMillis(500),
+      Duration.ofSeconds(1), Duration.ofMillis(2500), Duration.ofSeconds(5), Duration.ofSeconds(10)};
+
+  private final MeterRegistry registry;
+
+  /** @param endpoints registered at 0 for every outcome, so that a rate over them exists from the start */
+  public NotifyMetrics(MeterRegistry registry, List<String> endpoints) {
+    this.registry = registry;
+    for (String endpoint : endpoints) {
+      OUTCOMES.forEach(outcome -> counter(endpoint, outcome));
+      timer(endpoint);
+    }
+  }
+
+  /** One request to {@code endpoint} ended with {@code outcome}. */
+  void count(String endpoint, String outcome) {
+    if (registry != null) {
+      counter(endpoint, outcome).increment();
+    }
+  }
+
+  /** A booking of {@code endpoint} took {@code nanos}, whatever came of it. */
+  void booked(String endpoint, long nanos) {
+    if (registry != null) {
+      timer(endpoint).record(Duration.ofNanos(nanos));
+    }
+  }
+
+  private Counter counter(String endpoint, String outcome) {
+    return Counter.builder("paynotify.notifications").description("notifications received, by what became of them")
+        .tag("channel", endpoint).tag("outcome", outcome).register(registry);
+  }
+
+  private Timer timer(String endpoint) {
+    return Timer.builder("paynotify.booking").description("time to book a verified notification (until COMMIT)")
+        .tag("channel", endpoint).serviceLevelObjectives(BUCKETS).register(registry);
+  }
+}
