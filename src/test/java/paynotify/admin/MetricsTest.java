@@ -1,0 +1,151 @@
+package paynotify.admin;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.vertx.core.json.JsonObject;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import paynotify.app.AppConfig;
+import paynotify.app.ConfigException;
+import paynotify.testsupport.AlipayNotifications;
+import paynotify.testsupport.ChannelFixture;
+import paynotify.testsupport.DatabaseTestBase;
+import paynotify.testsupport.ServiceProcess;
+import paynotify.testsupport.TestService;
+
+/**
+ * /metrics scraped from the real admin listener, in Prometheus's text format: after N notifications
+ * of each outcome the counters say N, the booking histogram counted them, the gauges read the
+ * database, and Vert.x's own pool, HTTP and JVM metrics are there. Never an order or trade label.
+ */
+class MetricsTest extends DatabaseTestBase {
+  private static final String TOKEN = "admin-token-for-the-metrics-test";
+  private static final ChannelFixture ALIPAY = ChannelFixture.alipay();
+  private static final HttpClient CLIENT = HttpClient.newHttpClient();
+  private static TestService service;
+
+  @BeforeAll
+  static void start() throws Exception {
+    service = TestService.start(db.settings(), new JsonObject()
+        .put("admin", new JsonObject().put("port", ServiceProcess.freePort()).put("token", TOKEN))
+        .put("forward", new JsonObject().put("url", "http://127.0.0.1:1/never").put("secret", TOKEN)
+            .put("retry_schedule_seconds", new io.vertx.core.json.JsonArray().add(3600))));
+  }
+
+  @AfterAll
+  static void stop() {
+    service.close();
+  }
+
+  @AfterEach
+  void noTrigger() {
+    db.update("DROP TRIGGER IF EXISTS metrics_fail_payment");
+  }
+
+  @Test
+  void eachOutcomeIsCountedAndNothingNamesAnOrder() throws Exception {
+    int n = 3;
+    for (int i = 0; i < n; i++) {
+      db.insertOrder("M" + i, 1000);
+      send(ALIPAY.payment("M" + i, "T-M" + i, 1000, 0));                 // processed
+      send(ALIPAY.payment("M" + i, "T-M" + i, 1000, 1));                 // duplicate
+      send(ALIPAY.payment("M" + i, "T-M" + i, 1200, 2));                 // conflict: the same trade, another amount
+      send(ALIPAY.payment("NONE-" + i, "T-X" + i, 1000, 0));             // anomaly: unknown order
+      service.postAlipay(waiting("W" + i));                              // ignored: WAIT_BUYER_PAY
+      send(ALIPAY.signedByAnotherKey("M" + i, "T-R" + i, 1000));         // rejected
+    }
+    db.update("CREATE TRIGGER metrics_fail_payment BEFORE INSERT ON payments FOR EACH ROW"
+        + " SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'injected failure'");
+    for (int i = 0; i < n; i++) {
+      db.insertOrder("E" + i, 1000);
+      send(ALIPAY.payment("E" + i, "T-E" + i, 1000, 0));                 // error: not booked, 503
+    }
+    service.awaitRejectedRecorded();
+
+    String metrics = scrape(TOKEN);
+    for (String outcome : new String[] {"processed", "duplicate", "conflict", "anomaly", "ignored", "rejected",
+        "error"}) {
+      assertThat(value(metrics, "paynotify_notifications_total{channel=\"alipay\",outcome=\"" + outcome + "\"}"))
+          .as(outcome).isEqualTo(n);
+    }
+    assertThat(value(metrics, "paynotify_notifications_total{channel=\"epay\",outcome=\"processed\"}")).isZero();
+    // Every verified notification was booked or tried (all but the rejected ones): the histogram counted each.
+    assertThat(value(metrics, "paynotify_booking_seconds_count{channel=\"alipay\"}")).isEqualTo(6 * n);
+    assertThat(metrics).contains("paynotify_booking_seconds_bucket{channel=\"alipay\",le=\"0.025\"}")
+        .contains("paynotify_booking_seconds_sum{channel=\"alipay\"}");
+    // The gauges read the database: n unknown orders and n conflicts are open anomalies.
+    assertThat(value(metrics, "paynotify_anomalies_open")).isEqualTo(
+        db.count("SELECT COUNT(*) FROM anomalies WHERE resolved_at IS NULL")).isEqualTo(2 * n);
+    assertThat(value(metrics, "paynotify_forward_events{state=\"pending\"}")).isEqualTo(
+        db.count("SELECT COUNT(*) FROM forward_events WHERE state = 'pending'")).isPositive();
+    assertThat(value(metrics, "paynotify_forward_events{state=\"failed\"}")).isZero();
+    // What vertx-micrometer-metrics gives: the database pool, the HTTP server, the JVM.
+    assertThat(metrics).contains("vertx_pool_").contains("vertx_http_server_requests_total")
+        .contains("jvm_memory_used_bytes");
+    // Cardinality: no order number or trade id in any label.
+    assertThat(metrics).doesNotContain("T-M0").doesNotContain("\"M0\"").doesNotContain("NONE-0");
+  }
+
+  @Test
+  void theAdminListenerWantsTheTokenAndIsNotTheNotifyPort() throws Exception {
+    assertThat(service.server().adminPort()).isPositive().isNotEqualTo(service.port());
+    assertThat(get("/metrics", null).statusCode()).isEqualTo(401);
+    assertThat(get("/metrics", "wrong-" + TOKEN).statusCode()).isEqualTo(401);
+    assertThat(get("/status.json", null).statusCode()).isEqualTo(401);
+    assertThat(get("/metrics", TOKEN).statusCode()).isEqualTo(200);
+    // And the notify port serves no metrics.
+    assertThat(CLIENT.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + service.port() + "/metrics"))
+        .build(), HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(404);
+  }
+
+  @Test
+  void theAdminPortCannotBeTheNotifyPort() {
+    assertThatThrownBy(() -> AppConfig.from(new JsonObject("{\"http\":{\"port\":8080},\"admin\":{\"port\":8080}}"),
+        "app.yaml", Map.of())).isInstanceOf(ConfigException.class)
+        .hasMessageStartingWith("app.yaml: admin.port: 8080 is http.port");
+  }
+
+  private static void send(paynotify.testsupport.Notification notification) {
+    service.send(notification);
+  }
+
+  private static String waiting(String orderNo) {
+    Map<String, String> params = AlipayNotifications.payment(orderNo, "T-" + orderNo, "10.00");
+    params.put("trade_status", "WAIT_BUYER_PAY");
+    return AlipayNotifications.signedBody(params);
+  }
+
+  private static HttpResponse<String> get(String path, String token) throws Exception {
+    HttpRequest.Builder request = HttpRequest.newBuilder(
+        URI.create("http://127.0.0.1:" + service.server().adminPort() + path));
+    if (token != null) {
+      request.header("Authorization", "Bearer " + token);
+    }
+    return CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static String scrape(String token) throws Exception {
+    HttpResponse<String> r = get("/metrics", token);
+    assertThat(r.statusCode()).isEqualTo(200);
+    assertThat(r.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("text/plain"));
+    return r.body();
+  }
+
+  /** The value of one series, as Prometheus would read it; fails when the series is absent. */
+  private static long value(String metrics, String series) {
+    Matcher m = Pattern.compile("(?m)^" + Pattern.quote(series) + " ([0-9.eE+-]+)$").matcher(metrics);
+    assertThat(m.find()).as("series %s in%n%s", series, metrics.lines().filter(l -> l.startsWith("paynotify"))
+        .toList()).isTrue();
+    return (long) Double.parseDouble(m.group(1));
+  }
+}
