@@ -47,6 +47,7 @@ import paynotify.testsupport.ChannelFixture;
 import paynotify.testsupport.EpayNotifications;
 import paynotify.testsupport.Http.Reply;
 import paynotify.testsupport.Notification;
+import paynotify.testsupport.ServiceProcess;
 import paynotify.testsupport.TestDatabase;
 import paynotify.testsupport.WechatV2Notifications;
 import paynotify.testsupport.WechatV3Notifications;
@@ -76,6 +77,8 @@ public final class NotifyBench {
     // --forward on: the service forwards every payment to a site in this JVM, which answers at once in
     // some rounds and never in the others (each attempt then times out): does booking notice?
     boolean forward = opt.getOrDefault("forward", "off").equals("on");
+    // --admin off: no admin listener, no metrics kept (the default is on, as shipped)
+    boolean admin = !opt.getOrDefault("admin", "on").equals("off");
 
     System.out.printf("paynotify bench: channel %s, N=%d first deliveries, M=%d x K=%d duplicates, concurrency C=%d,"
         + " warm-up %d%n", channel, n, m, k, c, warmup);
@@ -99,7 +102,7 @@ public final class NotifyBench {
 
       Vertx vertx = Vertx.vertx();
       Site site = forward ? Site.start(vertx) : null;
-      Process service = startService(work, db, site);
+      Process service = startService(work, db, site, admin);
       try {
         int port = waitForService(service, work);
         HttpClient client = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true),
@@ -334,13 +337,14 @@ public final class NotifyBench {
   }
 
   /** Launches scripts/start.sh (its JVM options) on the bench database, every channel with its test keys. */
-  private static Process startService(Path work, DatabaseSettings db, Site site) throws IOException {
+  private static Process startService(Path work, DatabaseSettings db, Site site, boolean admin)
+      throws IOException {
     Files.createDirectories(work);
     Path alipayKey = Files.writeString(work.resolve("alipay_public_key.pem"), AlipayNotifications.PUBLIC_KEY_PEM);
     Path v3Key = Files.writeString(work.resolve("wechatpay_public_key.pem"), WechatV3Notifications.PUBLIC_KEY_PEM);
     Path config = work.resolve("bench.yaml");
     Files.writeString(config, String.join("\n",
-        "http:", "  port: 0",
+        "http:", "  port: 0", "admin:", "  port: " + (admin ? ServiceProcess.freePort() : 0),
         "database:", "  host: 127.0.0.1", "  port: " + db.port(), "  name: " + db.name(), "  user: root",
         "alipay:", "  app_id: \"" + AlipayNotifications.APP_ID + "\"",
         "  seller_id: \"" + AlipayNotifications.SELLER_ID + "\"", "  public_key_file: " + alipayKey.toAbsolutePath(),
