@@ -1,24 +1,223 @@
 package paynotify.admin;
 
 import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.RowSet;
+import io.vertx.sqlclient.SqlConnection;
+import io.vertx.sqlclient.Tuple;
+import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.List;
+import paynotify.booking.AnomalyKind;
+import paynotify.channel.Money;
+import paynotify.channel.Platform;
 import paynotify.forward.ForwardRelay;
 import paynotify.store.Database;
 
-/** What /status, /status.json and {@code paynotify status} show: read from the database, one JSON object. */
+/**
+ * What /status, /status.json and {@code paynotify status} show: read from the database, one JSON object
+ * (its fields are listed in the README, "See it working"; keep them stable, scripts read them).
+ * A handful of statements, each one index dive or a short range: cheap enough for a page refreshing
+ * every 30 seconds on a database that also books payments.
+ */
 public final class StatusReport {
   /**
    * @param channels  the endpoints configured (alipay, wechat_v2, wechat_v3, epay)
    * @param startedAt when the service started; null for the command line
-   * @param relay     the forward relay; null when forwarding is off (or for the command line)
+   * @param relay     the forward relay; null when forwarding is off
    */
   public record Context(List<String> channels, Instant startedAt, ForwardRelay relay) {}
 
+  /** Open anomalies and refused notifications listed; the count says how many there are in all. */
+  static final int ANOMALIES_SHOWN = 20;
+  static final int REFUSED_SHOWN = 10;
+  /** A pending event older than this: the site is down or refuses (the relay retries for longer). */
+  static final long STALE_PENDING_SECONDS = 600;
+
+  // The database's clock and zone: every time shown is the sessions' (database.time_zone, Beijing by
+  // default), and ages are computed there, never against this machine's clock.
+  static final String SERVER =
+      "SELECT VERSION(), NOW(3), CURDATE(), @@session.time_zone";
+
+  // idx_notify_log_channel (V9): the primary key is in the secondary key, so this reads one entry.
+  static final String LAST_NOTIFICATION =
+      "SELECT received_at, outcome, detail, TIMESTAMPDIFF(SECOND, received_at, NOW(3)) FROM notify_log"
+          + " WHERE channel = ? ORDER BY id DESC LIMIT 1";
+
+  // The Beijing day (sessions are pinned to database.time_zone), a range of idx_payments_paid per platform.
+  static final String PAYMENTS_TODAY =
+      "SELECT channel, COUNT(*), SUM(amount_cents) FROM payments"
+          + " WHERE channel IN (?, ?, ?) AND paid_at >= CURDATE() AND paid_at < CURDATE() + INTERVAL 1 DAY"
+          + " GROUP BY channel ORDER BY channel";
+
+  // idx_anomalies_open (resolved_at, created_at), read backwards: newest first.
+  static final String OPEN_ANOMALIES =
+      "SELECT id, created_at, kind, channel, order_no, trade_no, amount_cents, detail FROM anomalies"
+          + " WHERE resolved_at IS NULL ORDER BY created_at DESC, id DESC LIMIT ?";
+
+  static final String COUNT_OPEN_ANOMALIES = "SELECT COUNT(*) FROM anomalies WHERE resolved_at IS NULL";
+
+  // idx_notify_log_outcome (V9): the newest of each outcome read from the index, then merged; an IN
+  // over both would sort every rejected row of a flood.
+  static final String LAST_REFUSED =
+      "SELECT * FROM ("
+          + "(SELECT id, received_at, channel, outcome, remote_addr, detail FROM notify_log"
+          + " WHERE outcome = 'rejected' ORDER BY id DESC LIMIT ?)"
+          + " UNION ALL (SELECT id, received_at, channel, outcome, remote_addr, detail FROM notify_log"
+          + " WHERE outcome = 'error' ORDER BY id DESC LIMIT ?)) refused ORDER BY id DESC LIMIT ?";
+
+  // The pending rows only (idx_forward_due): a handful unless the site is down, then still bounded.
+  static final String OLDEST_PENDING_EVENT =
+      "SELECT TIMESTAMPDIFF(SECOND, MIN(created_at), NOW(3)) FROM forward_events WHERE state = 'pending'";
+
+  private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
+
   private StatusReport() {}
 
+  /** Fails when the database does not answer (the page then says so, the command exits 3). */
   public static Future<JsonObject> collect(Database db, Context context) {
-    return db.ping().map(v -> new JsonObject().put("database", "reachable").put("channels", context.channels()));
+    JsonObject report = new JsonObject();
+    // One transaction: a consistent snapshot (REPEATABLE READ), the counts agree with the lists.
+    Future<JsonObject> fromDatabase = db.inTransaction(conn -> server(conn, report)
+        .compose(v -> channels(conn, context.channels(), report))
+        .compose(v -> paymentsToday(conn, report))
+        .compose(v -> anomalies(conn, report))
+        .compose(v -> refused(conn, report))
+        .compose(v -> context.relay() == null ? Future.succeededFuture(null) : oldestPending(conn))
+        .map(oldest -> {
+          if (context.relay() != null) {
+            report.put("forward", new JsonObject().put("state", "on").put("oldest_pending_seconds", oldest));
+          }
+          return report;
+        }));
+    return fromDatabase.compose(r -> context.relay() == null
+        ? Future.succeededFuture(r.put("forward", new JsonObject().put("state", "off")))
+        : context.relay().backlog().map(b -> {
+          r.getJsonObject("forward").put("pending", b.pending()).put("failed", b.failed());
+          return r;
+        })).map(r -> r.put("paynotify", paynotify(context.startedAt())).put("attention", attention(r)));
+  }
+
+  private static Future<Void> server(SqlConnection conn, JsonObject report) {
+    return conn.query(SERVER).execute().map(rows -> {
+      Row r = rows.iterator().next();
+      report.put("generated_at", time(r.getLocalDateTime(1)));
+      report.put("database", new JsonObject().put("reachable", true).put("version", r.getString(0))
+          .put("time_zone", r.getString(3)));
+      report.put("today", r.getLocalDate(2).toString());
+      return null;
+    });
+  }
+
+  private static Future<Void> channels(SqlConnection conn, List<String> channels, JsonObject report) {
+    JsonArray out = new JsonArray();
+    report.put("channels", out);
+    Future<Void> done = Future.succeededFuture();
+    for (String channel : channels) {
+      done = done.compose(v -> conn.preparedQuery(LAST_NOTIFICATION).execute(Tuple.of(channel)).map(rows -> {
+        JsonObject last = null;
+        for (Row r : rows) {
+          last = new JsonObject().put("at", time(r.getLocalDateTime(0))).put("outcome", r.getString(1))
+              .put("detail", r.getString(2)).put("age_seconds", r.getLong(3));
+        }
+        out.add(new JsonObject().put("channel", channel).put("last_notification", last));
+        return null;
+      }));
+    }
+    return done;
+  }
+
+  private static Future<Void> paymentsToday(SqlConnection conn, JsonObject report) {
+    return conn.preparedQuery(PAYMENTS_TODAY)
+        .execute(Tuple.of(Platform.ALIPAY.code(), Platform.WECHAT.code(), Platform.EPAY.code())).map(rows -> {
+          JsonArray byChannel = new JsonArray();
+          long count = 0;
+          long cents = 0;
+          for (Row r : rows) {
+            long n = r.getLong(1);
+            long sum = r.getLong(2);
+            count += n;
+            cents += sum;
+            byChannel.add(new JsonObject().put("channel", r.getString(0)).put("count", n).put("amount_cents", sum)
+                .put("amount", Money.format(sum)));
+          }
+          report.put("payments_today", new JsonObject().put("count", count).put("amount_cents", cents)
+              .put("amount", Money.format(cents)).put("by_channel", byChannel));
+          return null;
+        });
+  }
+
+  private static Future<Void> anomalies(SqlConnection conn, JsonObject report) {
+    return conn.query(COUNT_OPEN_ANOMALIES).execute()
+        .compose(count -> conn.preparedQuery(OPEN_ANOMALIES).execute(Tuple.of(ANOMALIES_SHOWN)).map(rows -> {
+          JsonArray shown = new JsonArray();
+          for (Row r : rows) {
+            Long cents = r.getLong(6);
+            AnomalyKind kind = AnomalyKind.of(r.getString(2));
+            shown.add(new JsonObject().put("id", r.getLong(0)).put("created_at", time(r.getLocalDateTime(1)))
+                .put("kind", r.getString(2)).put("channel", r.getString(3)).put("order_no", r.getString(4))
+                .put("trade_no", r.getString(5)).put("amount_cents", cents)
+                .put("amount", cents == null ? null : Money.format(cents)).put("detail", r.getString(7))
+                // A kind recorded by a newer version: still listed, the detail says what it is.
+                .put("action", kind == null ? "see the detail (a kind this version does not know)" : kind.action()));
+          }
+          report.put("anomalies", new JsonObject().put("open", first(count)).put("shown", shown));
+          return null;
+        }));
+  }
+
+  private static Future<Void> refused(SqlConnection conn, JsonObject report) {
+    return conn.preparedQuery(LAST_REFUSED).execute(Tuple.of(REFUSED_SHOWN, REFUSED_SHOWN, REFUSED_SHOWN))
+        .map(rows -> {
+          JsonArray out = new JsonArray();
+          for (Row r : rows) {
+            out.add(new JsonObject().put("at", time(r.getLocalDateTime(1))).put("channel", r.getString(2))
+                .put("outcome", r.getString(3)).put("remote_addr", r.getString(4)).put("detail", r.getString(5)));
+          }
+          report.put("refused", out);
+          return null;
+        });
+  }
+
+  private static Future<Long> oldestPending(SqlConnection conn) {
+    return conn.query(OLDEST_PENDING_EVENT).execute().map(rows -> rows.iterator().next().getLong(0));
+  }
+
+  private static JsonObject paynotify(Instant startedAt) {
+    String version = StatusReport.class.getPackage().getImplementationVersion(); // the jar's manifest
+    return new JsonObject().put("version", version == null ? "dev" : version)
+        .put("started_at", startedAt == null ? null : startedAt.toString())
+        .put("uptime_seconds", startedAt == null ? null : Duration.between(startedAt, Instant.now()).toSeconds());
+  }
+
+  /** What needs a person, worst first; empty: all clear. */
+  private static JsonArray attention(JsonObject r) {
+    JsonArray out = new JsonArray();
+    long open = r.getJsonObject("anomalies").getLong("open");
+    if (open > 0) {
+      out.add(open + (open == 1 ? " open anomaly" : " open anomalies"));
+    }
+    JsonObject forward = r.getJsonObject("forward");
+    long failed = forward.getLong("failed", 0L);
+    if (failed > 0) {
+      out.add(failed + (failed == 1 ? " event" : " events") + " the site never accepted (paynotify forward retry)");
+    }
+    Long oldest = forward.getLong("oldest_pending_seconds");
+    if (oldest != null && oldest > STALE_PENDING_SECONDS) {
+      out.add("the site has not taken events for " + oldest / 60 + " min (is it up?)");
+    }
+    return out;
+  }
+
+  private static long first(RowSet<Row> rows) {
+    return rows.iterator().next().getLong(0);
+  }
+
+  private static String time(LocalDateTime t) {
+    return t == null ? null : t.format(TIME);
   }
 }

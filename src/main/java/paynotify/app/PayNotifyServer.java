@@ -92,9 +92,11 @@ public final class PayNotifyServer {
     List<String> endpoints = config.channels().enabled().stream().map(NotifyChannel::endpoint).toList();
     NotifyMetrics metrics = monitoring.registry() == null ? NotifyMetrics.OFF
         : new NotifyMetrics(monitoring.registry(), endpoints);
+    // Once, here: the uptime counts from the start, not from each request.
+    StatusReport.Context status = new StatusReport.Context(endpoints, Instant.now(), relay);
     AdminVerticle admin = config.admin() == null ? null : new AdminVerticle(config.admin(), monitoring.registry(),
         new DatabaseGauges(monitoring.registry(), database, relay)::refresh,
-        () -> StatusReport.collect(database, new StatusReport.Context(endpoints, Instant.now(), relay)));
+        () -> StatusReport.collect(database, status));
     return vertx.deployVerticle(() -> {
           NotifyVerticle verticle = new NotifyVerticle(config.http(), config.channels().enabled(),
               config.channels().disabled(), booking, readiness, relay == null ? null : relay::backlog, metrics);

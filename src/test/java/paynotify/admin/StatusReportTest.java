@@ -1,0 +1,214 @@
+package paynotify.admin;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import paynotify.booking.AnomalyKind;
+import paynotify.testsupport.DatabaseTestBase;
+import paynotify.testsupport.Http;
+import paynotify.testsupport.ServiceProcess;
+import paynotify.testsupport.TestDatabase;
+import paynotify.testsupport.TestService;
+
+/** /status.json of a running service (forwarding on, to a site that is down) on seeded tables. */
+class StatusReportTest extends DatabaseTestBase {
+  // The helper's sessions run in the server's zone, the service's in +08:00: rows are written in Beijing time.
+  static final String NOW = "(UTC_TIMESTAMP(3) + INTERVAL 8 HOUR)";
+
+  private static final HttpClient CLIENT = HttpClient.newHttpClient();
+  /** The relay caches its backlog this long (/health and the metrics share it). */
+  private static final long BACKLOG_CACHE_MS = 5_000;
+
+  private static TestService service;
+  private static long lastRead;
+
+  @BeforeAll
+  static void start() throws IOException {
+    int nobody = ServiceProcess.freePort(); // the site: nothing listens, pending events stay pending
+    service = TestService.start(TestDatabase.get().settings(), new JsonObject()
+        .put("admin", new JsonObject().put("port", ServiceProcess.freePort()))
+        .put("forward", new JsonObject().put("url", "http://127.0.0.1:" + nobody + "/paynotify")
+            .put("secret", "0123456789abcdef0123456789abcdef")));
+  }
+
+  @AfterAll
+  static void stop() {
+    service.close();
+  }
+
+  @Override
+  protected void beforeReset() {
+    service.awaitRejectedRecorded();
+  }
+
+  static void payment(String channel, String trade, long cents, String paidAt) {
+    db.update("INSERT INTO payments (channel, trade_no, order_no, amount_cents, paid_at) VALUES (?, ?, ?, ?, "
+        + paidAt + ")", channel, trade, "O-" + trade, cents);
+  }
+
+  static void notification(String channel, String outcome, String remote, String detail, String ago) {
+    db.update("INSERT INTO notify_log (channel, received_at, remote_addr, outcome, detail, body_bytes)"
+        + " VALUES (?, " + NOW + " - INTERVAL " + ago + ", ?, ?, ?, 10)", channel, remote, outcome, detail);
+  }
+
+  static void anomaly(String kind, String orderNo, Long cents, String detail, String ago, boolean resolved) {
+    db.update("INSERT INTO anomalies (kind, channel, order_no, trade_no, amount_cents, detail, dedupe_key, created_at,"
+        + " resolved_at) VALUES (?, 'alipay', ?, ?, ?, ?, ?, " + NOW + " - INTERVAL " + ago + ", "
+        + (resolved ? NOW : "NULL") + ")", kind, orderNo, "T-" + orderNo, cents, detail, kind + ":" + orderNo);
+  }
+
+  static void event(String id, String state, String ago) {
+    db.update("INSERT INTO forward_events (event_id, type, body, state, next_attempt_at, created_at)"
+        + " VALUES (?, 'payment.succeeded', '{}', ?, " + NOW + " + INTERVAL 1 DAY, " + NOW + " - INTERVAL " + ago
+        + ")", id, state);
+  }
+
+  static JsonObject statusJson(int adminPort) throws Exception {
+    long cached = lastRead + BACKLOG_CACHE_MS + 100 - System.currentTimeMillis();
+    if (adminPort == service.server().adminPort() && cached > 0) {
+      Thread.sleep(cached); // a previous test's forward counts must not be the ones read here
+    }
+    lastRead = System.currentTimeMillis();
+    Http.Reply reply = Http.get(adminPort, "/status.json");
+    assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+    return new JsonObject(reply.body());
+  }
+
+  @Test
+  void saysTodaysPaymentsEachChannelsLastNotificationOpenAnomaliesRefusedAndTheQueue() throws Exception {
+    payment("alipay", "A1", 1000, NOW);
+    payment("alipay", "A2", 2550, NOW);
+    payment("wechat", "W1", 999, NOW);
+    payment("epay", "E0", 5000, NOW + " - INTERVAL 1 DAY"); // yesterday: not today's
+    payment("alipay", "A0", 7000, NOW + " - INTERVAL 1 DAY");
+    // In arrival order: the last of each channel is the newest row.
+    notification("alipay", "processed", "110.75.1.1", "order O-A1 paid", "2 HOUR");
+    notification("alipay", "error", "110.75.1.2", "database: lock wait timeout", "30 MINUTE");
+    notification("wechat_v2", "rejected", "198.51.100.7", "bad signature", "20 MINUTE");
+    notification("wechat_v3", "processed", "101.226.1.1", "order O-W1 paid", "10 MINUTE");
+    notification("epay", "rejected", "203.0.113.9", "unknown pid", "5 MINUTE");
+    notification("alipay", "duplicate", "110.75.1.3", "already booked", "1 MINUTE");
+    anomaly("amount_mismatch", "O-1", 999L, "paid 9.99, order is 10.00", "2 HOUR", false);
+    anomaly("second_payment", "O-2", 1000L, "order already paid by T-X", "1 HOUR", false);
+    anomaly("unknown_order", "O-3", null, "no such order", "3 HOUR", true);
+    event("evt_1", "pending", "1 HOUR");
+    event("evt_2", "pending", "5 MINUTE");
+    event("evt_3", "failed", "2 HOUR");
+    event("evt_4", "delivered", "3 HOUR");
+
+    JsonObject r = statusJson(service.server().adminPort());
+
+    assertThat(r.getJsonObject("payments_today")).isEqualTo(new JsonObject().put("count", 3).put("amount_cents", 4549)
+        .put("amount", "45.49").put("by_channel", new JsonArray()
+            .add(new JsonObject().put("channel", "alipay").put("count", 2).put("amount_cents", 3550).put("amount", "35.50"))
+            .add(new JsonObject().put("channel", "wechat").put("count", 1).put("amount_cents", 999).put("amount", "9.99"))));
+
+    JsonArray channels = r.getJsonArray("channels");
+    assertThat(channels.stream().map(c -> ((JsonObject) c).getString("channel")))
+        .containsExactly("alipay", "wechat_v2", "wechat_v3", "epay");
+    assertThat(last(channels, "alipay").getString("outcome")).isEqualTo("duplicate");
+    assertThat(last(channels, "alipay").getLong("age_seconds")).isBetween(55L, 120L);
+    assertThat(last(channels, "wechat_v2").getString("outcome")).isEqualTo("rejected");
+    assertThat(last(channels, "wechat_v3").getString("outcome")).isEqualTo("processed");
+    assertThat(last(channels, "epay").getString("detail")).isEqualTo("unknown pid");
+
+    JsonObject anomalies = r.getJsonObject("anomalies");
+    assertThat(anomalies.getLong("open")).isEqualTo(2);
+    List<JsonObject> shown = objects(anomalies.getJsonArray("shown"));
+    assertThat(shown).extracting(a -> a.getString("order_no")).containsExactly("O-2", "O-1"); // newest first
+    assertThat(shown.get(0).getString("action")).isEqualTo(AnomalyKind.SECOND_PAYMENT.action());
+    assertThat(shown.get(1).getString("amount")).isEqualTo("9.99");
+    assertThat(shown.get(1).getString("detail")).isEqualTo("paid 9.99, order is 10.00");
+
+    List<JsonObject> refused = objects(r.getJsonArray("refused"));
+    assertThat(refused).extracting(x -> x.getString("channel") + " " + x.getString("outcome") + " "
+        + x.getString("remote_addr") + " " + x.getString("detail")).containsExactly(
+        "epay rejected 203.0.113.9 unknown pid", "wechat_v2 rejected 198.51.100.7 bad signature",
+        "alipay error 110.75.1.2 database: lock wait timeout");
+
+    JsonObject forward = r.getJsonObject("forward");
+    assertThat(forward.getString("state")).isEqualTo("on");
+    assertThat(forward.getLong("pending")).isEqualTo(2);
+    assertThat(forward.getLong("failed")).isEqualTo(1);
+    assertThat(forward.getLong("oldest_pending_seconds")).isBetween(3595L, 3700L);
+
+    assertThat(r.getJsonArray("attention").getList()).containsExactly("2 open anomalies",
+        "1 event the site never accepted (paynotify forward retry)", "the site has not taken events for 60 min (is it up?)");
+    assertThat(r.getJsonObject("database").getBoolean("reachable")).isTrue();
+    assertThat(r.getJsonObject("database").getString("version")).isNotBlank();
+    assertThat(r.getJsonObject("database").getString("time_zone")).isEqualTo("+08:00");
+    assertThat(r.getJsonObject("paynotify").getString("version")).isEqualTo("dev"); // classes, no jar manifest
+    assertThat(r.getJsonObject("paynotify").getLong("uptime_seconds")).isNotNegative();
+    long uptime = r.getJsonObject("paynotify").getLong("uptime_seconds");
+    Thread.sleep(1100);
+    assertThat(new JsonObject(Http.get(service.server().adminPort(), "/status.json").body()).getJsonObject("paynotify")
+        .getLong("uptime_seconds"))
+        .as("counted from the start, not from the request").isGreaterThan(uptime);
+  }
+
+  @Test
+  void listsTheNewestTwentyOpenAnomaliesAndCountsThemAll() throws Exception {
+    for (int i = 1; i <= 25; i++) {
+      anomaly("unknown_order", String.format("N-%02d", i), 100L, "no such order", (100 - i) + " MINUTE", false);
+    }
+    anomaly("over_refund", "N-99", 100L, "resolved long ago", "1 MINUTE", true);
+
+    JsonObject a = statusJson(service.server().adminPort()).getJsonObject("anomalies");
+    assertThat(a.getLong("open")).isEqualTo(25);
+    List<JsonObject> shown = objects(a.getJsonArray("shown"));
+    assertThat(shown).hasSize(20);
+    assertThat(shown.get(0).getString("order_no")).isEqualTo("N-25");
+    assertThat(shown.get(19).getString("order_no")).isEqualTo("N-06");
+  }
+
+  @Test
+  void emptyTablesAreAllClear() throws Exception {
+    JsonObject r = statusJson(service.server().adminPort());
+    assertThat(r.getJsonArray("attention")).isEmpty();
+    assertThat(r.getJsonObject("payments_today").getLong("count")).isZero();
+    assertThat(r.getJsonArray("refused")).isEmpty();
+    assertThat(objects(r.getJsonArray("channels"))).allMatch(c -> c.getValue("last_notification") == null);
+  }
+
+  /** With admin.token, /status and /status.json answer only to {@code Authorization: Bearer <token>}. */
+  @Test
+  void theTokenIsRequiredWhenSet() throws Exception {
+    int port = ServiceProcess.freePort();
+    try (TestService guarded = TestService.start(TestDatabase.get().settings(), new JsonObject()
+        .put("admin", new JsonObject().put("port", port).put("token", "s3cret-admin-token")))) {
+      for (String path : List.of("/status", "/status.json")) {
+        assertThat(get(port, path, null).statusCode()).as(path).isEqualTo(401);
+        assertThat(get(port, path, "Bearer wrong").statusCode()).as(path).isEqualTo(401);
+        assertThat(get(port, path, "Bearer s3cret-admin-token").statusCode()).as(path).isEqualTo(200);
+      }
+      assertThat(get(port, "/status", "Bearer s3cret-admin-token").body()).contains("All clear");
+    }
+  }
+
+  static HttpResponse<String> get(int port, String path, String authorization) throws Exception {
+    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path));
+    if (authorization != null) {
+      request.header("Authorization", authorization);
+    }
+    return CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static JsonObject last(JsonArray channels, String channel) {
+    return objects(channels).stream().filter(c -> c.getString("channel").equals(channel)).findFirst().orElseThrow()
+        .getJsonObject("last_notification");
+  }
+
+  static List<JsonObject> objects(JsonArray array) {
+    return array.stream().map(JsonObject.class::cast).toList();
+  }
+}
