@@ -36,7 +36,8 @@ public record AppConfig(
     AdminSettings admin) {
 
   static final List<String> SECTIONS = List.of("http", "database", "alipay", "wechat_v2", "wechat_v3", "epay",
-      "retention", "booking", "orders", "orders.columns", "orders.status_values", "forward", "admin");
+      "retention", "booking", "orders", "orders.columns", "orders.status_values", "forward", "admin", "stripe",
+      "paypal");
 
   /**
    * Where the database is. {@code host == null} means the embedded MariaDB under

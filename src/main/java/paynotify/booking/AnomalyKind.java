@@ -13,6 +13,8 @@ public enum AnomalyKind {
    * or none written) nor our payments say by which trade: perhaps this one, perhaps a second payment.
    */
   ALREADY_PAID("check whether this trade is the one that paid the order; if not, refund it"),
+  /** Paid in another currency than the site's (Stripe, PayPal): the payment is kept, the order left unpaid. */
+  CURRENCY_MISMATCH("check the order: accept the payment by hand, or refund it"),
   /** Paid after the order was closed. */
   PAID_AFTER_CLOSE("reopen and fulfil the order, or refund the buyer"),
   /** The order has a status this service does not know. */

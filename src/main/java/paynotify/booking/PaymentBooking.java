@@ -33,14 +33,19 @@ final class PaymentBooking implements BookingTransaction.Writes {
   public Future<BookingResult> apply(SqlConnection conn, NotifyEvent e, String key) {
     Future<RowSet<Row>> payment = BookingTransaction.insert(conn, INSERT_PAYMENT,
         Tuple.of(e.channel(), e.tradeNo(), e.orderNo(), e.amountCents(), e.paidAt()), Layer.TRADE);
-    Future<Boolean> order = orders.markPaid(conn, e.channel(), e.tradeNo(), e.orderNo(), e.amountCents(), e.paidAt());
-    Future<Void> told = outbox.paymentIfOrderMoved(conn, e);
+    boolean foreign = e.foreignCurrency() != null; // its amount is not the order's: never marks it paid
+    Future<Boolean> order = foreign ? Future.succeededFuture(false)
+        : orders.markPaid(conn, e.channel(), e.tradeNo(), e.orderNo(), e.amountCents(), e.paidAt());
+    Future<Void> told = foreign ? Future.succeededFuture() : outbox.paymentIfOrderMoved(conn, e);
     Future<RowSet<Row>> pendingRefunds = conn.preparedQuery(SETTLE_PENDING_REFUNDS)
         .execute(Tuple.of(e.channel(), e.tradeNo()));
     return Future.join(payment, order, told, pendingRefunds)
         .transform(all -> firstFailure(payment, order, told, pendingRefunds))
         .compose(v -> order.result()
             ? Future.succeededFuture(new BookingResult(Outcome.PROCESSED, "order " + e.orderNo() + " unpaid -> paid"))
+            : foreign ? anomaly(conn, e, key, AnomalyKind.CURRENCY_MISMATCH, e.channel() + " trade " + e.tradeNo()
+                + " paid " + e.amountCents() + " in " + e.foreignCurrency() + ", not the site's currency: order "
+                + e.orderNo() + " left unpaid")
             : judgeOrder(conn, e, key))
         .compose(result -> pendingRefunds.result().rowCount() == 0 ? Future.succeededFuture(result)
             : RefundSettlement.settle(conn, orders, outbox, e.channel(), e.tradeNo(), e.orderNo(), e.amountCents(), key)
@@ -86,11 +91,15 @@ final class PaymentBooking implements BookingTransaction.Writes {
             .compose(marked -> outbox.payment(conn, e))
             .map(new BookingResult(Outcome.PROCESSED, verdict.detail()));
       }
-      String kind = verdict.anomaly().code();
-      Anomaly anomaly = new Anomaly(kind, e.channel(), e.orderNo(), e.tradeNo(), e.amountCents(),
-          verdict.detail(), kind + ":" + key);
-      return outbox.recordAnomaly(conn, anomaly)
-          .map(new BookingResult(Outcome.ANOMALY, kind + ": " + verdict.detail()));
+      return anomaly(conn, e, key, verdict.anomaly(), verdict.detail());
     });
+  }
+
+  /** The payment is booked (the money is real) with an anomaly for a human. */
+  private Future<BookingResult> anomaly(SqlConnection conn, NotifyEvent e, String key, AnomalyKind kind,
+      String detail) {
+    Anomaly anomaly = new Anomaly(kind.code(), e.channel(), e.orderNo(), e.tradeNo(), e.amountCents(), detail,
+        kind.code() + ":" + key);
+    return outbox.recordAnomaly(conn, anomaly).map(new BookingResult(Outcome.ANOMALY, kind.code() + ": " + detail));
   }
 }

@@ -1,5 +1,7 @@
 package paynotify.channel;
 
+import io.vertx.core.Future;
+
 /**
  * One notify endpoint of a payment platform: turns a raw request into a verified
  * {@link NotifyEvent}, and knows the words the platform expects back. Channels never touch the
@@ -20,6 +22,19 @@ public interface NotifyChannel {
 
   /** Parse, verify signature and merchant ids, normalise. Throws for anything not genuine. */
   NotifyEvent verify(NotifyRequest request) throws RejectedNotification;
+
+  /**
+   * {@link #verify} for a channel that must ask its platform (PayPal's IPN verification): the future
+   * fails with {@link RejectedNotification} for anything not genuine, with {@link VerificationUnavailable}
+   * when the platform could not be asked (then the platform retries), or with a bug.
+   */
+  default Future<NotifyEvent> check(NotifyRequest request) {
+    try {
+      return Future.succeededFuture(verify(request));
+    } catch (RejectedNotification | RuntimeException e) {
+      return Future.failedFuture(e);
+    }
+  }
 
   /** The reply that stops the platform's retries. */
   Reply success();

@@ -14,6 +14,8 @@ import java.time.LocalDateTime;
  * @param paidAt        when the platform says the buyer paid (payments), else null
  * @param channelStatus the platform's own status word, for logs and anomalies
  * @param refund        what identifies a refund (REFUND events only), else null
+ * @param foreignCurrency the currency paid in when it is not the site's (then the amount is not the
+ *                      order's: booked, never marking the order paid), else null
  */
 public record NotifyEvent(
     String channel,
@@ -23,7 +25,19 @@ public record NotifyEvent(
     long amountCents,
     LocalDateTime paidAt,
     String channelStatus,
-    Refund refund) {
+    Refund refund,
+    String foreignCurrency) {
+
+  /** In the site's currency. */
+  public NotifyEvent(String channel, EventKind kind, String orderNo, String tradeNo, long amountCents,
+      LocalDateTime paidAt, String channelStatus, Refund refund) {
+    this(channel, kind, orderNo, tradeNo, amountCents, paidAt, channelStatus, refund, null);
+  }
+
+  /** The same event, paid in {@code currency}, which is not the site's. */
+  public NotifyEvent inForeignCurrency(String currency) {
+    return new NotifyEvent(channel, kind, orderNo, tradeNo, amountCents, paidAt, channelStatus, refund, currency);
+  }
 
   /**
    * @param refundNo   the refund's id (Alipay: out_biz_no; WeChat: refund_id)

@@ -7,7 +7,7 @@ package paynotify.channel;
  * share one trade id space.
  */
 public enum Platform {
-  ALIPAY("alipay"), WECHAT("wechat"), EPAY("epay");
+  ALIPAY("alipay"), WECHAT("wechat"), EPAY("epay"), STRIPE("stripe"), PAYPAL("paypal");
 
   private final String code;
 

@@ -27,6 +27,7 @@ import paynotify.channel.NotifyChannel.Reply;
 import paynotify.channel.NotifyEvent;
 import paynotify.channel.NotifyRequest;
 import paynotify.channel.RejectedNotification;
+import paynotify.channel.VerificationUnavailable;
 import paynotify.forward.ForwardRelay.Backlog;
 import paynotify.store.NotifyLog.Trace;
 
@@ -139,30 +140,44 @@ public final class NotifyVerticle extends VerticleBase {
       NotifyRequest request = new NotifyRequest(ctx.request().method().name(), ctx.request().headers(),
           ctx.request().query(), read.result());
       Trace trace = new Trace(channel.endpoint(), remote, request.payload()); // a GET's query is its body
-      NotifyEvent event;
-      try {
-        event = channel.verify(request);
-      } catch (RejectedNotification r) {
-        booking.reject(trace, Outcome.REJECTED, r.reason() + ": " + r.getMessage(), null);
-        metrics.count(channel.endpoint(), Outcome.REJECTED.code());
-        reply(ctx, channel.failure(r.status(), r.reason().name().toLowerCase()));
-        return;
-      } catch (RuntimeException bug) { // input our parsing did not foresee: refuse it, say so, keep serving
-        booking.reject(trace, Outcome.ERROR, "unreadable: " + bug, bug);
-        metrics.count(channel.endpoint(), Outcome.ERROR.code());
-        reply(ctx, channel.failure(500, "internal error"));
-        return;
-      }
-      long start = System.nanoTime();
-      booking.book(event, trace).onComplete(booked -> {
-        metrics.booked(channel.endpoint(), System.nanoTime() - start);
-        metrics.count(channel.endpoint(), (booked.succeeded() ? booked.result().outcome() : Outcome.ERROR).code());
-        if (booked.succeeded()) {
-          answer(ctx, channel, event, booked.result());
+      channel.check(request).onComplete(checked -> {
+        if (checked.succeeded()) {
+          book(ctx, channel, checked.result(), trace);
         } else {
-          fail(ctx, channel, event, trace, booked.cause());
+          refuse(ctx, channel, trace, checked.cause());
         }
       });
+    });
+  }
+
+  /** Not verified: refused (4xx, nothing booked), or not verifiable now (5xx, the platform retries). */
+  private void refuse(RoutingContext ctx, NotifyChannel channel, Trace trace, Throwable why) {
+    if (why instanceof RejectedNotification r) {
+      booking.reject(trace, Outcome.REJECTED, r.reason() + ": " + r.getMessage(), null);
+      metrics.count(channel.endpoint(), Outcome.REJECTED.code());
+      reply(ctx, channel.failure(r.status(), r.reason().name().toLowerCase()));
+    } else if (why instanceof VerificationUnavailable unavailable) {
+      LOG.warn("{} notify not verified, replied failure so the platform retries: {}", channel.endpoint(),
+          unavailable.getMessage());
+      metrics.count(channel.endpoint(), Outcome.ERROR.code());
+      reply(ctx, channel.failure(503, "not verified, retry later"));
+    } else { // input our parsing did not foresee: refuse it, say so, keep serving
+      booking.reject(trace, Outcome.ERROR, "unreadable: " + why, why);
+      metrics.count(channel.endpoint(), Outcome.ERROR.code());
+      reply(ctx, channel.failure(500, "internal error"));
+    }
+  }
+
+  private void book(RoutingContext ctx, NotifyChannel channel, NotifyEvent event, Trace trace) {
+    long start = System.nanoTime();
+    booking.book(event, trace).onComplete(booked -> {
+      metrics.booked(channel.endpoint(), System.nanoTime() - start);
+      metrics.count(channel.endpoint(), (booked.succeeded() ? booked.result().outcome() : Outcome.ERROR).code());
+      if (booked.succeeded()) {
+        answer(ctx, channel, event, booked.result());
+      } else {
+        fail(ctx, channel, event, trace, booked.cause());
+      }
     });
   }
 
