@@ -48,7 +48,7 @@ public final class StripeSignature {
       }
       String name = item.substring(0, eq).trim();
       String value = item.substring(eq + 1).trim();
-      if (name.equals("t")) {
+      if (name.equals("t") && t == null) { // the first, as stripe-java reads it
         t = value;
       } else if (name.equals("v1")) {
         v1.add(value);

@@ -46,6 +46,7 @@ class StripeSignatureTest {
     String wrong = "0".repeat(64);
     at(T, SECRET).verify("t=" + T + ",v1=" + wrong + ",v1=" + V1 + ",v0=" + wrong, BODY);
     at(T, SECRET).verify("t=" + T + ",v1=" + V1 + ",v1=" + wrong, BODY);
+    at(T, SECRET).verify("t=" + T + ",t=" + (T + 1) + ",v1=" + V1, BODY); // the first t, as stripe-java
     assertRejected(at(T, SECRET), "t=" + T + ",v1=" + wrong + ",v1=" + wrong.replace('0', 'a'), BODY,
         Reason.BAD_SIGNATURE);
   }
