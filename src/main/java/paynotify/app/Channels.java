@@ -17,6 +17,7 @@ import paynotify.channel.PublicKeys;
 import paynotify.channel.alipay.AlipayChannel;
 import paynotify.channel.alipay.AlipaySignature;
 import paynotify.channel.epay.EpayChannel;
+import paynotify.channel.stripe.StripeChannel;
 import paynotify.channel.wechat.WechatV2Channel;
 import paynotify.channel.wechat.WechatV2Signature;
 import paynotify.channel.wechat.WechatV3Channel;
@@ -41,6 +42,8 @@ public record Channels(List<NotifyChannel> enabled, Map<String, String> disabled
     add(enabled, disabled, "/notify/wechat/v3", wechatV3(c, clock),
         "set wechat_v3.mchid, wechat_v3.appid, wechat_v3.apiv3_key_file and wechat_v3.platform_keys");
     add(enabled, disabled, "/notify/epay", epay(c), "set epay.pid and epay.key_file (or PAYNOTIFY_EPAY_KEY)");
+    add(enabled, disabled, "/notify/stripe", stripe(c, clock),
+        "set stripe.webhook_secrets_file (or PAYNOTIFY_STRIPE_WEBHOOK_SECRET) and stripe.currency");
     return new Channels(List.copyOf(enabled), Map.copyOf(disabled));
   }
 
@@ -148,6 +151,45 @@ public record Channels(List<NotifyChannel> enabled, Map<String, String> disabled
     require(c, "epay.pid", pid);
     require(c, "epay.key_file", key);
     return new EpayChannel(pid, key);
+  }
+
+  /**
+   * The endpoint's signing secrets: {@code stripe.webhook_secrets_file} (one per line) or
+   * {@code PAYNOTIFY_STRIPE_WEBHOOK_SECRET} (stripe.webhook_secret; several separated by commas or
+   * newlines). Two while Stripe rolls a secret.
+   */
+  private static NotifyChannel stripe(ConfigReader c, Clock clock) {
+    String inline = c.string("stripe.webhook_secret");
+    String file = c.inlineOrFile("stripe.webhook_secrets");
+    String currency = c.string("stripe.currency");
+    if (unset(inline, file, currency)) {
+      return null;
+    }
+    if (inline != null && file != null) {
+      throw c.error("stripe.webhook_secret", "set either PAYNOTIFY_STRIPE_WEBHOOK_SECRET (stripe.webhook_secret)"
+          + " or stripe.webhook_secrets_file, not both");
+    }
+    String key = inline != null ? "stripe.webhook_secret" : keyName(c, "stripe.webhook_secrets");
+    require(c, "stripe.webhook_secrets_file", inline != null ? inline : file);
+    require(c, "stripe.currency", currency);
+    List<String> secrets = new ArrayList<>();
+    for (String line : (inline != null ? inline : file).split("[,\\s]+")) {
+      if (line.isEmpty()) {
+        continue;
+      }
+      if (!line.startsWith("whsec_")) { // never the value itself in the message: it may be a real secret
+        throw c.error(key, "entry " + (secrets.size() + 1) + " is not a webhook signing secret (whsec_...)");
+      }
+      secrets.add(line);
+    }
+    if (secrets.isEmpty()) {
+      throw c.error(key, "no webhook signing secret (whsec_...)");
+    }
+    if (!currency.matches("[A-Za-z]{3}")) {
+      throw c.error("stripe.currency", "'" + currency + "' is not a three-letter currency code such as usd");
+    }
+    Duration tolerance = Duration.ofSeconds(c.number("stripe.tolerance_seconds", 300, 1, 86_400));
+    return new StripeChannel(secrets, tolerance, currency, clock);
   }
 
   private static PublicKey rsaKey(ConfigReader c, String key, String text, String what) {

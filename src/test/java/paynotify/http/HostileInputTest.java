@@ -29,7 +29,8 @@ class HostileInputTest extends ServiceTestBase {
         "/notify/alipay", "application/x-www-form-urlencoded",
         "/notify/wechat/v2", "text/xml",
         "/notify/wechat/v3", "application/json",
-        "/notify/epay", "application/x-www-form-urlencoded");
+        "/notify/epay", "application/x-www-form-urlencoded",
+        "/notify/stripe", "application/json");
     for (int i = 0; i < 150; i++) {
       StringBuilder body = new StringBuilder();
       for (int f = random.nextInt(12); f >= 0; f--) {
@@ -46,7 +47,7 @@ class HostileInputTest extends ServiceTestBase {
     }
     assertThat(db.count("SELECT COUNT(*) FROM payments")).isZero();
     service.awaitRejectedRecorded();
-    assertThat(db.count("SELECT COUNT(*) FROM notify_log WHERE outcome = 'rejected'")).isEqualTo(600);
+    assertThat(db.count("SELECT COUNT(*) FROM notify_log WHERE outcome = 'rejected'")).isEqualTo(750);
   }
 
   /**

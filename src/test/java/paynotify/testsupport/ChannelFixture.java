@@ -1,5 +1,6 @@
 package paynotify.testsupport;
 
+import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
 import java.security.KeyPairGenerator;
 import java.util.Map;
@@ -226,6 +227,55 @@ public interface ChannelFixture {
             EpayNotifications.payment(orderNo, tradeNo, Money.format(cents)), EpayNotifications.KEY);
         signed.put("money", Money.format(cents * 100));
         return EpayNotifications.get(signed);
+      }
+    };
+  }
+
+  static ChannelFixture stripe() {
+    return new Base("stripe", "stripe", r -> r.status() == 200,
+        r -> r.status() >= 400 && r.status() < 500 && r.body().contains("\"error\"")) {
+      /**
+       * Even attempts: the Session's checkout.session.completed; odd ones: its payment_intent.succeeded
+       * with metadata.order_no. Both are the one payment of the PaymentIntent, as on a real site.
+       */
+      public Notification payment(String orderNo, String tradeNo, long cents, int attempt) {
+        JsonObject event = attempt % 2 == 0
+            ? StripeNotifications.event("evt_cs_" + tradeNo, "checkout.session.completed",
+                StripeNotifications.session(orderNo, tradeNo, cents, StripeNotifications.CURRENCY))
+            : StripeNotifications.event("evt_pi_" + tradeNo, "payment_intent.succeeded",
+                StripeNotifications.paymentIntent(orderNo, tradeNo, cents, StripeNotifications.CURRENCY));
+        // a retry is the same event, signed again at its own time
+        return StripeNotifications.signed(event.encode(), System.currentTimeMillis() / 1000 - attempt,
+            StripeNotifications.SECRET);
+      }
+
+      public Notification refund(String orderNo, String tradeNo, long paidCents, String refundNo, long refundCents,
+          long refundedSoFar, int attempt) {
+        JsonObject event = StripeNotifications.event("evt_" + refundNo, "charge.refunded", StripeNotifications
+            .refundedCharge(tradeNo, paidCents, refundNo, refundCents, refundedSoFar, StripeNotifications.CURRENCY));
+        return StripeNotifications.signed(event.encode(), System.currentTimeMillis() / 1000 - attempt,
+            StripeNotifications.SECRET);
+      }
+
+      public Notification signedByAnotherKey(String orderNo, String tradeNo, long cents) {
+        return StripeNotifications.signed(sessionEvent(orderNo, tradeNo, cents).encode(),
+            System.currentTimeMillis() / 1000, StripeNotifications.OTHER_SECRET);
+      }
+
+      /** An event of a connected account (a Connect endpoint): not this site's money. */
+      public Notification forAnotherMerchant(String orderNo, String tradeNo, long cents) {
+        return StripeNotifications.signed(sessionEvent(orderNo, tradeNo, cents).put("account", "acct_1Other0000000000"));
+      }
+
+      public Notification amountTampered(String orderNo, String tradeNo, long cents) {
+        Notification n = StripeNotifications.signed(sessionEvent(orderNo, tradeNo, cents));
+        return n.withBody(new String(n.body(), StandardCharsets.UTF_8)
+            .replace("\"amount_total\":" + cents, "\"amount_total\":" + cents * 100));
+      }
+
+      private JsonObject sessionEvent(String orderNo, String tradeNo, long cents) {
+        return StripeNotifications.event("evt_cs_" + tradeNo, "checkout.session.completed",
+            StripeNotifications.session(orderNo, tradeNo, cents, StripeNotifications.CURRENCY));
       }
     };
   }

@@ -67,6 +67,9 @@ public final class TestService implements AutoCloseable {
         .put("epay", new JsonObject()
             .put("pid", EpayNotifications.PID)
             .put("key", EpayNotifications.KEY))
+        .put("stripe", new JsonObject()
+            .put("webhook_secret", StripeNotifications.SECRET)
+            .put("currency", StripeNotifications.CURRENCY))
         .mergeIn(overrides, true);
   }
 

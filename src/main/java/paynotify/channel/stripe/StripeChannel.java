@@ -1,0 +1,224 @@
+package paynotify.channel.stripe;
+
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.DateTimeException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import paynotify.channel.EventKind;
+import paynotify.channel.Ids;
+import paynotify.channel.NotifyChannel;
+import paynotify.channel.NotifyEvent;
+import paynotify.channel.NotifyRequest;
+import paynotify.channel.Platform;
+import paynotify.channel.PlatformTime;
+import paynotify.channel.RejectedNotification;
+import paynotify.channel.RejectedNotification.Reason;
+
+/**
+ * Stripe webhooks ({@code POST /notify/stripe}, JSON events signed as {@link StripeSignature} says).
+ * The trade is the PaymentIntent ({@code pi_...}): a Checkout Session's events and its PaymentIntent's
+ * are one payment, booked once. Stripe stops retrying on any 2xx and retries anything else.
+ */
+public final class StripeChannel implements NotifyChannel {
+  private static final Logger LOG = LoggerFactory.getLogger(StripeChannel.class);
+  private static final Reply SUCCESS = new Reply(200, "application/json", "{\"received\":true}");
+
+  private final StripeSignature signature;
+  private final String currency;
+  private final AtomicBoolean testModeSaid = new AtomicBoolean();
+
+  /**
+   * @param secrets  the endpoint's signing secrets ({@code whsec_...}), two while one is rolled
+   * @param currency the site's currency, lower-case ISO code (e.g. {@code usd})
+   */
+  public StripeChannel(List<String> secrets, Duration tolerance, String currency, Clock clock) {
+    this.signature = new StripeSignature(secrets, tolerance, clock);
+    this.currency = currency.toLowerCase(Locale.ROOT);
+  }
+
+  @Override
+  public String endpoint() {
+    return "stripe";
+  }
+
+  @Override
+  public String path() {
+    return "/notify/stripe";
+  }
+
+  @Override
+  public Reply success() {
+    return SUCCESS;
+  }
+
+  @Override
+  public Reply failure(int status, String reason) {
+    return new Reply(status, "application/json", new JsonObject().put("error", reason).encode());
+  }
+
+  @Override
+  public NotifyEvent verify(NotifyRequest request) throws RejectedNotification {
+    byte[] body = request.body().getBytes();
+    signature.verify(request.headers().get("Stripe-Signature"), body);
+    JsonObject event;
+    try {
+      event = new JsonObject(new String(body, StandardCharsets.UTF_8));
+    } catch (DecodeException e) {
+      throw RejectedNotification.malformed("body is not a JSON object");
+    }
+    try {
+      return normalise(event);
+    } catch (ClassCastException e) { // a field of another JSON type than Stripe's
+      throw RejectedNotification.malformed("unexpected JSON structure: " + e.getMessage());
+    }
+  }
+
+  private NotifyEvent normalise(JsonObject event) throws RejectedNotification {
+    // A Connect endpoint's events are the connected accounts' money, not this site's.
+    String account = event.getString("account");
+    if (account != null) {
+      throw new RejectedNotification(Reason.WRONG_MERCHANT, "event of connected account '" + Ids.printable(account)
+          + "': point an account webhook endpoint (not a Connect one) at paynotify");
+    }
+    if (Boolean.FALSE.equals(event.getBoolean("livemode")) && testModeSaid.compareAndSet(false, true)) {
+      // Not refused: the secret decides (test and live endpoints have their own). Said once, so a test
+      // endpoint's secret left in a live configuration is noticed; the body stays in notify_log.
+      LOG.warn("stripe: a test-mode event (livemode false) was accepted: stripe.webhook_secrets_file holds a"
+          + " test-mode endpoint's secret");
+    }
+    String type = event.getString("type", "");
+    JsonObject object = event.getJsonObject("data", new JsonObject()).getJsonObject("object", new JsonObject());
+    // When it happened (the payment completed, the refund was made): the event's time. The object's own
+    // created is when the Session or PaymentIntent was opened, possibly long before the buyer paid.
+    LocalDateTime at = beijing(event.getValue("created") != null ? event : object);
+    return switch (type) {
+      case "checkout.session.completed", "checkout.session.async_payment_succeeded" -> session(type, object, at);
+      case "payment_intent.succeeded" -> paymentIntent(type, object, at);
+      case "charge.refunded" -> refund(type, object, at);
+      default -> ignored(type.isEmpty() ? "(no type)" : Ids.printable(type));
+    };
+  }
+
+  /** A Checkout Session: paid now, or later (async_payment_succeeded) for delayed methods. */
+  private NotifyEvent session(String type, JsonObject s, LocalDateTime at) throws RejectedNotification {
+    String paymentStatus = s.getString("payment_status", "");
+    if (!paymentStatus.equals("paid")) { // unpaid: async_payment_succeeded follows; no_payment_required: no money
+      return ignored(type + " payment_status " + Ids.printable(paymentStatus));
+    }
+    if (s.getString("payment_intent") == null) { // subscription mode: invoices, not booked here
+      return ignored(type + " without payment_intent (mode " + Ids.printable(s.getString("mode")) + ")");
+    }
+    JsonObject metadata = s.getJsonObject("metadata", new JsonObject());
+    String orderNo = s.getString("client_reference_id");
+    if (orderNo == null || orderNo.isEmpty()) {
+      orderNo = metadata.getString("order_no");
+    }
+    Map<String, String> ids = new HashMap<>();
+    ids.put("client_reference_id (or metadata.order_no)", orderNo);
+    ids.put("payment_intent", s.getString("payment_intent"));
+    return payment(Ids.require(ids, "client_reference_id (or metadata.order_no)"), Ids.require(ids, "payment_intent"),
+        amount(s, "amount_total"), at, type, s);
+  }
+
+  /**
+   * A PaymentIntent. Checkout does not copy the Session's client_reference_id or metadata to it: without
+   * metadata.order_no (set through payment_intent_data.metadata) it names no order, and the Session's
+   * checkout.session.completed, the same trade, books it.
+   */
+  private NotifyEvent paymentIntent(String type, JsonObject pi, LocalDateTime at) throws RejectedNotification {
+    String orderNo = pi.getJsonObject("metadata", new JsonObject()).getString("order_no");
+    if (orderNo == null || orderNo.isEmpty()) {
+      return ignored(type + " without metadata.order_no (booked by its checkout.session.completed)");
+    }
+    Map<String, String> ids = Map.of("metadata.order_no", orderNo, "id", pi.getString("id", ""));
+    return payment(Ids.require(ids, "metadata.order_no"), Ids.require(ids, "id"), amount(pi, "amount_received"),
+        at, type, pi);
+  }
+
+  private NotifyEvent payment(String orderNo, String trade, long amount, LocalDateTime at, String type,
+      JsonObject object) throws RejectedNotification {
+    return inCurrency(new NotifyEvent(Platform.STRIPE.code(), EventKind.PAYMENT, orderNo, trade, amount, at, type),
+        object);
+  }
+
+  /**
+   * A Charge refunded, fully or in part. Its amount_refunded is the total refunded on it so far (as
+   * Alipay's refund_fee): booked as cumulative, under the id of the newest refund in refunds.data
+   * (re_..., unique on Stripe). Totals cannot double count whichever of a charge's events arrive, in any
+   * order, and the largest is what the order is refunded by. Since API version 2022-11-15 the Charge
+   * carries no refunds list: then the key is the charge with its total ({@code ch_...@amount}). The
+   * Charge names no order (Session metadata is not copied to it): the booked payment of its
+   * payment_intent gives it, and before that payment the refund is pending.
+   */
+  private NotifyEvent refund(String type, JsonObject charge, LocalDateTime at) throws RejectedNotification {
+    String trade = charge.getString("payment_intent");
+    if (trade == null) { // a Charges-API charge: no PaymentIntent, so nothing of ours to refund
+      return ignored(type + " of a charge without payment_intent");
+    }
+    long total = amount(charge, "amount_refunded");
+    JsonObject newest = null;
+    JsonArray refunds = charge.getJsonObject("refunds", new JsonObject()).getJsonArray("data", new JsonArray());
+    for (int i = 0; i < refunds.size(); i++) {
+      JsonObject r = refunds.getJsonObject(i);
+      if (newest == null || r.getLong("created", 0L) > newest.getLong("created", 0L)) {
+        newest = r; // the list is newest first; on equal times the first listed
+      }
+    }
+    Map<String, String> ids = new HashMap<>();
+    ids.put("payment_intent", trade);
+    ids.put("refund", newest != null ? newest.getString("id") : charge.getString("id", "") + "@" + total);
+    NotifyEvent.Refund refund = new NotifyEvent.Refund(Ids.require(ids, "refund"), NotifyEvent.Scope.PLATFORM, true,
+        newest != null && newest.getValue("created") != null ? beijing(newest) : at);
+    return inCurrency(NotifyEvent.refund(Platform.STRIPE.code(), null, Ids.require(ids, "payment_intent"), total,
+        type, refund), charge);
+  }
+
+  /** Genuine, books nothing: 200 so Stripe stops retrying. */
+  private static NotifyEvent ignored(String status) {
+    return new NotifyEvent(Platform.STRIPE.code(), EventKind.NONE, null, null, 0, null, status);
+  }
+
+  /** Paid in another currency than the site's: booked, never marking the order paid. */
+  private NotifyEvent inCurrency(NotifyEvent e, JsonObject object) throws RejectedNotification {
+    String paid = object.getString("currency");
+    if (paid == null || paid.isEmpty()) {
+      throw RejectedNotification.malformed("currency is missing");
+    }
+    paid = paid.toLowerCase(Locale.ROOT);
+    return paid.equals(currency) ? e : e.inForeignCurrency(Ids.printable(paid));
+  }
+
+  /** Minor units as Stripe sends them: cents for USD, yen for the zero-decimal JPY; never scaled. */
+  private static long amount(JsonObject object, String field) throws RejectedNotification {
+    Object value = object.getValue(field);
+    if (!(value instanceof Integer || value instanceof Long) || ((Number) value).longValue() < 0) {
+      throw RejectedNotification.malformed(field + " is not a whole number of minor units");
+    }
+    return ((Number) value).longValue();
+  }
+
+  /** {@code created}, unix seconds, as Beijing wall-clock time: how paid_at is stored for every platform. */
+  private static LocalDateTime beijing(JsonObject object) throws RejectedNotification {
+    Object created = object.getValue("created");
+    if (!(created instanceof Integer || created instanceof Long)) {
+      throw RejectedNotification.malformed("created is not unix seconds");
+    }
+    try {
+      return LocalDateTime.ofInstant(Instant.ofEpochSecond(((Number) created).longValue()), PlatformTime.BEIJING);
+    } catch (DateTimeException e) {
+      throw RejectedNotification.malformed("created " + created + " is not a time");
+    }
+  }
+}
