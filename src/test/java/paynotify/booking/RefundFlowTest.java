@@ -27,7 +27,8 @@ import paynotify.testsupport.WechatV3Notifications;
 class RefundFlowTest extends ServiceTestBase {
 
   static Stream<ChannelFixture> channels() {
-    return Stream.of(ChannelFixture.alipay(), ChannelFixture.wechatV2(), ChannelFixture.wechatV3());
+    return Stream.of(ChannelFixture.alipay(), ChannelFixture.wechatV2(), ChannelFixture.wechatV3(),
+        ChannelFixture.paypal());
   }
 
   @ParameterizedTest(name = "{0}")
