@@ -9,6 +9,7 @@ import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
@@ -26,7 +27,7 @@ import paynotify.store.Database;
  */
 public final class StatusReport {
   /**
-   * @param channels  the endpoints configured (alipay, wechat_v2, wechat_v3, epay)
+   * @param channels  the endpoints configured (alipay, wechat_v2, wechat_v3, epay, stripe, paypal)
    * @param startedAt when the service started; null for the command line
    * @param relay     the forward relay; null when forwarding is off
    */
@@ -51,7 +52,8 @@ public final class StatusReport {
   // The Beijing day (sessions are pinned to database.time_zone), a range of idx_payments_paid per platform.
   static final String PAYMENTS_TODAY =
       "SELECT channel, COUNT(*), SUM(amount_cents) FROM payments"
-          + " WHERE channel IN (?, ?, ?) AND paid_at >= CURDATE() AND paid_at < CURDATE() + INTERVAL 1 DAY"
+          + " WHERE channel IN (" + "?, ".repeat(Platform.values().length - 1) + "?)"
+          + " AND paid_at >= CURDATE() AND paid_at < CURDATE() + INTERVAL 1 DAY"
           + " GROUP BY channel ORDER BY channel";
 
   // idx_anomalies_open (resolved_at, created_at), read backwards: newest first.
@@ -133,7 +135,7 @@ public final class StatusReport {
 
   private static Future<Void> paymentsToday(SqlConnection conn, JsonObject report) {
     return conn.preparedQuery(PAYMENTS_TODAY)
-        .execute(Tuple.of(Platform.ALIPAY.code(), Platform.WECHAT.code(), Platform.EPAY.code())).map(rows -> {
+        .execute(Tuple.from(Arrays.stream(Platform.values()).map(Platform::code).toList())).map(rows -> {
           JsonArray byChannel = new JsonArray();
           long count = 0;
           long cents = 0;

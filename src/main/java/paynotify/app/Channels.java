@@ -1,5 +1,7 @@
 package paynotify.app;
 
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.security.PublicKey;
 import java.security.cert.X509Certificate;
@@ -17,6 +19,7 @@ import paynotify.channel.PublicKeys;
 import paynotify.channel.alipay.AlipayChannel;
 import paynotify.channel.alipay.AlipaySignature;
 import paynotify.channel.epay.EpayChannel;
+import paynotify.channel.paypal.PaypalChannel;
 import paynotify.channel.stripe.StripeChannel;
 import paynotify.channel.wechat.WechatV2Channel;
 import paynotify.channel.wechat.WechatV2Signature;
@@ -44,6 +47,8 @@ public record Channels(List<NotifyChannel> enabled, Map<String, String> disabled
     add(enabled, disabled, "/notify/epay", epay(c), "set epay.pid and epay.key_file (or PAYNOTIFY_EPAY_KEY)");
     add(enabled, disabled, "/notify/stripe", stripe(c, clock),
         "set stripe.webhook_secrets_file (or PAYNOTIFY_STRIPE_WEBHOOK_SECRET) and stripe.currency");
+    add(enabled, disabled, "/notify/paypal", paypal(c),
+        "set paypal.receiver_email (or receiver_id) and paypal.currency");
     return new Channels(List.copyOf(enabled), Map.copyOf(disabled));
   }
 
@@ -151,6 +156,42 @@ public record Channels(List<NotifyChannel> enabled, Map<String, String> disabled
     require(c, "epay.pid", pid);
     require(c, "epay.key_file", key);
     return new EpayChannel(pid, key);
+  }
+
+  private static NotifyChannel paypal(ConfigReader c) {
+    String email = c.string("paypal.receiver_email");
+    String id = c.string("paypal.receiver_id");
+    String currency = c.string("paypal.currency");
+    if (unset(email, id, currency)) {
+      return null;
+    }
+    if (email == null && id == null) {
+      throw c.error("paypal.receiver_email", "missing: set it (or paypal.receiver_id) to the merchant account, "
+          + "checked on every IPN");
+    }
+    require(c, "paypal.currency", currency);
+    if (!currency.matches("[A-Za-z]{3}")) {
+      throw c.error("paypal.currency", "'" + currency + "' is not a three-letter currency code (e.g. USD)");
+    }
+    String field = c.string("paypal.order_field", "invoice");
+    PaypalChannel.OrderField orderField = switch (field) {
+      case "invoice" -> PaypalChannel.OrderField.INVOICE;
+      case "custom" -> PaypalChannel.OrderField.CUSTOM;
+      default -> throw c.error("paypal.order_field", "'" + field + "' is not invoice or custom");
+    };
+    String url = c.string("paypal.ipn_verify_url", PaypalChannel.LIVE_VERIFY_URL);
+    URI verifyUrl;
+    try {
+      verifyUrl = new URI(url);
+    } catch (URISyntaxException e) {
+      throw c.error("paypal.ipn_verify_url", "'" + url + "' is not a URL");
+    }
+    if (!("https".equals(verifyUrl.getScheme()) || "http".equals(verifyUrl.getScheme()))
+        || verifyUrl.getHost() == null) {
+      throw c.error("paypal.ipn_verify_url", "'" + url + "' is not an https:// URL");
+    }
+    long timeout = c.number("paypal.verify_timeout_ms", 10_000, 100, 60_000);
+    return new PaypalChannel(email, id, currency, orderField, verifyUrl, timeout);
   }
 
   /**

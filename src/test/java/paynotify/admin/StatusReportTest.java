@@ -117,12 +117,13 @@ class StatusReportTest extends DatabaseTestBase {
 
     JsonArray channels = r.getJsonArray("channels");
     assertThat(channels.stream().map(c -> ((JsonObject) c).getString("channel")))
-        .containsExactly("alipay", "wechat_v2", "wechat_v3", "epay", "stripe");
+        .containsExactly("alipay", "wechat_v2", "wechat_v3", "epay", "stripe", "paypal");
     assertThat(last(channels, "alipay").getString("outcome")).isEqualTo("duplicate");
     assertThat(last(channels, "alipay").getLong("age_seconds")).isBetween(55L, 120L);
     assertThat(last(channels, "wechat_v2").getString("outcome")).isEqualTo("rejected");
     assertThat(last(channels, "wechat_v3").getString("outcome")).isEqualTo("processed");
     assertThat(last(channels, "epay").getString("detail")).isEqualTo("unknown pid");
+    assertThat(last(channels, "paypal")).isNull(); // configured, nothing received yet
 
     JsonObject anomalies = r.getJsonObject("anomalies");
     assertThat(anomalies.getLong("open")).isEqualTo(2);

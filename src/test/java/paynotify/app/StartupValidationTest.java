@@ -66,6 +66,17 @@ class StartupValidationTest {
   }
 
   @Test
+  void paypalWithoutItsCurrencyNamesTheKey() throws Exception {
+    refused("paypal:\n  receiver_email: seller@example.com\n", "paypal.currency: missing");
+  }
+
+  @Test
+  void paypalOrderFieldMustBeInvoiceOrCustom() throws Exception {
+    refused("paypal:\n  receiver_id: SELLER7QJKLMN\n  currency: USD\n  order_field: memo\n",
+        "paypal.order_field: 'memo' is not invoice or custom");
+  }
+
+  @Test
   void missingServerPublicKeyFileNamesTheKey() throws Exception {
     serverKeyRefused(null, "file %s does not exist");
   }

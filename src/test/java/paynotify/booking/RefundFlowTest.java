@@ -29,7 +29,7 @@ class RefundFlowTest extends ServiceTestBase {
 
   static Stream<ChannelFixture> channels() {
     return Stream.of(ChannelFixture.alipay(), ChannelFixture.wechatV2(), ChannelFixture.wechatV3(),
-        ChannelFixture.stripe());
+        ChannelFixture.stripe(), ChannelFixture.paypal());
   }
 
   @ParameterizedTest(name = "{0}")

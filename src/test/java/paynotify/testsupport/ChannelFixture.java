@@ -279,4 +279,46 @@ public interface ChannelFixture {
       }
     };
   }
+
+  /**
+   * PayPal IPN: no signature, the local {@link PaypalVerifier} plays PayPal's verification endpoint.
+   * PayPal's own retries are the same bytes (PaypalIpnTest sends those); a later {@code attempt} here is
+   * a resend from the IPN History page, which PayPal marks {@code resend=true}. "Another key" is a body
+   * PayPal never sent, which it answers INVALID.
+   */
+  static ChannelFixture paypal() {
+    return new Base("paypal", "paypal", r -> r.status() == 200 && r.body().isEmpty(),
+        r -> r.status() >= 400 && r.status() < 500) {
+      public Notification payment(String orderNo, String tradeNo, long cents, int attempt) {
+        return PaypalNotifications.genuine(
+            PaypalNotifications.resent(PaypalNotifications.payment(orderNo, tradeNo, cents), attempt));
+      }
+
+      public Notification refund(String orderNo, String tradeNo, long paidCents, String refundNo, long refundCents,
+          long refundedSoFar, int attempt) {
+        return PaypalNotifications.genuine(
+            PaypalNotifications.resent(PaypalNotifications.refund(orderNo, tradeNo, refundNo, refundCents), attempt));
+      }
+
+      public Notification signedByAnotherKey(String orderNo, String tradeNo, long cents) {
+        Map<String, String> forged = PaypalNotifications.payment(orderNo, tradeNo, cents);
+        forged.put("verify_sign", "forged" + System.nanoTime()); // bytes PayPal never sent, whatever was issued
+        return PaypalNotifications.unissued(PaypalNotifications.form(forged, PaypalNotifications.WINDOWS_1252));
+      }
+
+      public Notification forAnotherMerchant(String orderNo, String tradeNo, long cents) {
+        Map<String, String> p = PaypalNotifications.payment(orderNo, tradeNo, cents);
+        p.put("receiver_email", "someone.else@example.com");
+        p.put("business", "someone.else@example.com");
+        p.put("receiver_id", "OTHER0MERCHNT");
+        return PaypalNotifications.genuine(p);
+      }
+
+      public Notification amountTampered(String orderNo, String tradeNo, long cents) {
+        Notification n = PaypalNotifications.genuine(PaypalNotifications.payment(orderNo, tradeNo, cents));
+        return n.withBody(new String(n.body(), StandardCharsets.ISO_8859_1)
+            .replace("mc_gross=" + Money.format(cents), "mc_gross=" + Money.format(cents * 100)));
+      }
+    };
+  }
 }

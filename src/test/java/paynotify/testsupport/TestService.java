@@ -70,6 +70,12 @@ public final class TestService implements AutoCloseable {
         .put("stripe", new JsonObject()
             .put("webhook_secret", StripeNotifications.SECRET)
             .put("currency", StripeNotifications.CURRENCY))
+        .put("paypal", new JsonObject()
+            .put("receiver_email", PaypalNotifications.RECEIVER_EMAIL)
+            .put("receiver_id", PaypalNotifications.RECEIVER_ID)
+            .put("currency", PaypalNotifications.CURRENCY)
+            .put("ipn_verify_url", PaypalVerifier.get().url()) // a real HTTP server in this JVM plays PayPal
+            .put("verify_timeout_ms", 2000)) // PaypalVerifier.SLOW_MILLIS is beyond it
         .mergeIn(overrides, true);
   }
 

@@ -1,0 +1,128 @@
+package paynotify.testsupport;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * PayPal's IPN verification endpoint, played by a real HTTP server in the test JVM (the JDK's, nothing
+ * of the service's stack): VERIFIED only for {@code cmd=_notify-validate&} followed byte for byte by a
+ * body {@link #issue issued} by the tests, INVALID for anything else. It can be made slow or down.
+ */
+public final class PaypalVerifier {
+  private static final String PREFIX = "cmd=_notify-validate&";
+  private static PaypalVerifier instance;
+
+  /** How it answers. */
+  public enum Mode {
+    NORMAL,
+    /** Answers after {@link #SLOW_MILLIS}, beyond the test configuration's verify_timeout_ms. */
+    SLOW,
+    /** HTTP 500, as PayPal does when it is down. */
+    ERROR_500,
+    /** Closes the connection without an answer. */
+    CLOSED
+  }
+
+  public static final long SLOW_MILLIS = 5_000;
+
+  private final HttpServer server;
+  private final Set<String> issued = ConcurrentHashMap.newKeySet(); // bodies as ISO-8859-1: byte for byte
+  private final AtomicInteger asked = new AtomicInteger();
+  private volatile Mode mode = Mode.NORMAL;
+  private volatile String lastContentType;
+
+  private PaypalVerifier() throws IOException {
+    server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 64);
+    server.createContext("/cgi-bin/webscr", this::handle);
+    server.setExecutor(Executors.newCachedThreadPool(r -> {
+      Thread t = new Thread(r, "paypal-verifier");
+      t.setDaemon(true);
+      return t;
+    }));
+    server.start();
+  }
+
+  /** The one verifier of this JVM, started on first use. */
+  public static synchronized PaypalVerifier get() {
+    if (instance == null) {
+      try {
+        instance = new PaypalVerifier();
+      } catch (IOException e) {
+        throw new IllegalStateException("cannot start the PayPal verifier", e);
+      }
+    }
+    return instance;
+  }
+
+  public String url() {
+    return "http://127.0.0.1:" + server.getAddress().getPort() + "/cgi-bin/webscr";
+  }
+
+  /** What PayPal sent: this body is genuine from now on. */
+  public byte[] issue(byte[] body) {
+    issued.add(new String(body, StandardCharsets.ISO_8859_1));
+    return body;
+  }
+
+  public void mode(Mode newMode) {
+    mode = newMode;
+  }
+
+  /** Verification requests received so far (whatever was answered). */
+  public int asked() {
+    return asked.get();
+  }
+
+  public String lastContentType() {
+    return lastContentType;
+  }
+
+  private void handle(HttpExchange exchange) throws IOException {
+    try (exchange) {
+      asked.incrementAndGet();
+      lastContentType = exchange.getRequestHeaders().getFirst("Content-Type");
+      byte[] received = exchange.getRequestBody().readAllBytes();
+      Mode now = mode;
+      switch (now) {
+        case CLOSED -> {
+          return; // closing the exchange unanswered drops the connection
+        }
+        case ERROR_500 -> {
+          answer(exchange, 500, "Internal Server Error");
+          return;
+        }
+        case SLOW -> sleep();
+        default -> { }
+      }
+      String text = new String(received, StandardCharsets.ISO_8859_1);
+      boolean genuine = exchange.getRequestMethod().equals("POST") && text.startsWith(PREFIX)
+          && issued.contains(text.substring(PREFIX.length()));
+      answer(exchange, 200, genuine ? "VERIFIED" : "INVALID");
+    }
+  }
+
+  private static void answer(HttpExchange exchange, int status, String body) throws IOException {
+    byte[] bytes = body.getBytes(StandardCharsets.US_ASCII);
+    exchange.getResponseHeaders().set("Content-Type", "text/html; charset=UTF-8");
+    exchange.sendResponseHeaders(status, bytes.length);
+    try (OutputStream out = exchange.getResponseBody()) {
+      out.write(bytes);
+    }
+  }
+
+  private static void sleep() {
+    try {
+      Thread.sleep(SLOW_MILLIS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}
