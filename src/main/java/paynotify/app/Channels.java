@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import paynotify.channel.NotifyChannel;
 import paynotify.channel.PublicKeys;
 import paynotify.channel.alipay.AlipayChannel;
@@ -173,6 +174,11 @@ public record Channels(List<NotifyChannel> enabled, Map<String, String> disabled
     if (!currency.matches("[A-Za-z]{3}")) {
       throw c.error("paypal.currency", "'" + currency + "' is not a three-letter currency code (e.g. USD)");
     }
+    // PayPal writes these without decimals (mc_gross=1000 is 1000 JPY): read as two-decimal amounts they
+    // would be booked 100 times too large, every payment an amount_mismatch.
+    if (Set.of("JPY", "HUF", "TWD").contains(currency.toUpperCase(Locale.ROOT))) {
+      throw c.error("paypal.currency", currency + " has no decimals at PayPal, which this version does not read yet");
+    }
     String field = c.string("paypal.order_field", "invoice");
     PaypalChannel.OrderField orderField = switch (field) {
       case "invoice" -> PaypalChannel.OrderField.INVOICE;
@@ -186,7 +192,9 @@ public record Channels(List<NotifyChannel> enabled, Map<String, String> disabled
     } catch (URISyntaxException e) {
       throw c.error("paypal.ipn_verify_url", "'" + url + "' is not a URL");
     }
-    if (!("https".equals(verifyUrl.getScheme()) || "http".equals(verifyUrl.getScheme()))
+    // Over plain HTTP anyone on the path could answer VERIFIED: only a verifier on this machine may use it.
+    boolean loopback = "127.0.0.1".equals(verifyUrl.getHost()) || "localhost".equals(verifyUrl.getHost());
+    if (!("https".equals(verifyUrl.getScheme()) || "http".equals(verifyUrl.getScheme()) && loopback)
         || verifyUrl.getHost() == null) {
       throw c.error("paypal.ipn_verify_url", "'" + url + "' is not an https:// URL");
     }
