@@ -18,6 +18,7 @@ import paynotify.channel.Money;
 import paynotify.channel.Platform;
 import paynotify.forward.ForwardRelay;
 import paynotify.store.Database;
+import paynotify.store.SqlQueries;
 
 /**
  * What /status, /status.json and {@code paynotify status} show: read from the database, one JSON object
@@ -61,7 +62,6 @@ public final class StatusReport {
       "SELECT id, created_at, kind, channel, order_no, trade_no, amount_cents, detail FROM anomalies"
           + " WHERE resolved_at IS NULL ORDER BY created_at DESC, id DESC LIMIT ?";
 
-  static final String COUNT_OPEN_ANOMALIES = "SELECT COUNT(*) FROM anomalies WHERE resolved_at IS NULL";
 
   // idx_notify_log_outcome (V9): the newest of each outcome read from the index, then merged; an IN
   // over both would sort every rejected row of a flood.
@@ -154,7 +154,7 @@ public final class StatusReport {
   }
 
   private static Future<Void> anomalies(SqlConnection conn, JsonObject report) {
-    return conn.query(COUNT_OPEN_ANOMALIES).execute()
+    return conn.query(SqlQueries.COUNT_OPEN_ANOMALIES).execute()
         .compose(count -> conn.preparedQuery(OPEN_ANOMALIES).execute(Tuple.of(ANOMALIES_SHOWN)).map(rows -> {
           JsonArray shown = new JsonArray();
           for (Row r : rows) {

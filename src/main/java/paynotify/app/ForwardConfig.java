@@ -12,8 +12,8 @@ import paynotify.forward.ForwardSettings;
 
 /** The {@code forward:} section: off (null) until forward.url is set. */
 final class ForwardConfig {
-  static final List<Long> DEFAULT_SCHEDULE = List.of(10L, 30L, 60L, 120L, 300L, 600L, 1800L, 3600L, 7200L, 14400L,
-      28800L);
+  static final List<String> DEFAULT_SCHEDULE =
+      List.of("10", "30", "60", "120", "300", "600", "1800", "3600", "7200", "14400", "28800");
   /** A secret shorter than this is guessable by whoever can send the site requests. */
   private static final int MIN_SECRET = 16;
 
@@ -33,9 +33,9 @@ final class ForwardConfig {
       throw c.error("forward.secret_file", "the secret has " + secret.length() + " characters: use at least "
           + MIN_SECRET + " random ones (e.g. openssl rand -hex 32)");
     }
-    List<Duration> schedule = new ArrayList<>();
     List<String> seconds = c.list("forward.retry_schedule_seconds");
-    for (String s : seconds == null ? DEFAULT_SCHEDULE.stream().map(String::valueOf).toList() : seconds) {
+    List<Duration> schedule = new ArrayList<>();
+    for (String s : seconds == null ? DEFAULT_SCHEDULE : seconds) {
       try {
         long n = Long.parseLong(s);
         if (n < 1 || n > 7 * 86_400) {

@@ -234,8 +234,8 @@ final class OrdersTableCheck {
   private void unmappedStatuses(Connection c, Column status) throws SQLException {
     List<String> unmapped = new ArrayList<>();
     long count = 0;
-    String sql = "SELECT CAST(s AS CHAR), COUNT(*) FROM (SELECT `" + status.name() + "` AS s FROM `" + orders.table()
-        + "` LIMIT " + SAMPLED + ") sample GROUP BY s";
+    String sql = "SELECT CAST(s AS CHAR), COUNT(*) FROM (SELECT " + OrdersTable.quote(status.name()) + " AS s FROM "
+        + OrdersTable.quote(orders.table()) + " LIMIT " + SAMPLED + ") sample GROUP BY s";
     try (Statement q = c.createStatement(); ResultSet rs = q.executeQuery(sql)) {
       while (rs.next()) {
         // As text: the driver reads a TINYINT(1) (dujiaoka's status) as a boolean, 4 and 1 alike as true.

@@ -14,13 +14,16 @@ public final class Fingerprint {
   private Fingerprint() {}
 
   public static String of(NotifyEvent e) {
-    String fields = String.join("\n", e.channel(), e.kind().keyPart, e.tradeNo(), e.orderNo(),
-        Long.toString(e.amountCents()), e.refund() == null ? "" : e.refund().refundNo());
+    return sha256Hex(String.join("\n", e.channel(), e.kind().keyPart, e.tradeNo(), e.orderNo(),
+        Long.toString(e.amountCents()), e.refund() == null ? "" : e.refund().refundNo()));
+  }
+
+  /** Lower-case hex SHA-256 of the UTF-8 bytes of {@code text}. */
+  static String sha256Hex(String text) {
     try {
-      byte[] hash = MessageDigest.getInstance("SHA-256").digest(fields.getBytes(StandardCharsets.UTF_8));
-      return HexFormat.of().formatHex(hash);
-    } catch (NoSuchAlgorithmException e1) {
-      throw new IllegalStateException("SHA-256 is part of every JDK", e1);
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is part of every JDK", e);
     }
   }
 }

@@ -9,16 +9,12 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Set;
 import paynotify.channel.EventKind;
@@ -153,12 +149,7 @@ public final class ForwardOutbox {
 
   /** {@code evt_} and 32 hex digits of the SHA-256 of what the event tells: stable, opaque, fixed length. */
   static String eventId(String origin) {
-    try {
-      byte[] hash = MessageDigest.getInstance("SHA-256").digest(origin.getBytes(StandardCharsets.UTF_8));
-      return "evt_" + HexFormat.of().formatHex(hash, 0, 16);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
+    return "evt_" + Fingerprint.sha256Hex(origin).substring(0, 32);
   }
 
   /** A platform time (Beijing wall clock) with its offset, or null. */

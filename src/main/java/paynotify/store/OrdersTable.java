@@ -153,7 +153,8 @@ public final class OrdersTable {
     return name.matches("[A-Za-z0-9_$]{1,64}") && !name.matches("[0-9]+");
   }
 
-  static String quote(String identifier) {
+  /** The name, checked and backquoted: the only way a configured name enters a statement. */
+  public static String quote(String identifier) {
     if (!identifier(identifier)) {
       throw new IllegalArgumentException("not a plain identifier: " + identifier);
     }
