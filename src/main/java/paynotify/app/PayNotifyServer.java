@@ -24,8 +24,10 @@ import paynotify.channel.NotifyChannel;
 import paynotify.http.NotifyMetrics;
 import paynotify.http.NotifyVerticle;
 import paynotify.http.Readiness;
+import paynotify.store.CommittedReads;
 import paynotify.store.Database;
 import paynotify.store.KeyPurge;
+import paynotify.store.NotifyLog;
 import paynotify.store.RejectedLog;
 
 /**
@@ -38,6 +40,7 @@ public final class PayNotifyServer {
   private static final long RELAY_PERIOD_MS = 500;
 
   private final Vertx vertx;
+  private final EventBooking.Stores stores;
   private final Database db;
   private final String deploymentId;
   private final int port;
@@ -45,23 +48,22 @@ public final class PayNotifyServer {
   private final Duration purgeInterval;
   private final KeyPurge purge;
   private final PendingRefundCheck pendingRefunds;
-  private final RejectedLog rejected;
   private final ForwardRelay relay;
   private final AdminVerticle admin;
   private volatile Long housekeepingTimer; // set by open()
 
-  private PayNotifyServer(Vertx vertx, Database db, String deploymentId, int port, Readiness readiness,
-      Duration purgeInterval, KeyPurge purge, PendingRefundCheck pendingRefunds, RejectedLog rejected,
+  private PayNotifyServer(Vertx vertx, EventBooking.Stores stores, String deploymentId, int port, Readiness readiness,
+      Duration purgeInterval, KeyPurge purge, PendingRefundCheck pendingRefunds,
       ForwardRelay relay, AdminVerticle admin) {
     this.vertx = vertx;
-    this.db = db;
+    this.stores = stores;
+    this.db = stores.db();
     this.deploymentId = deploymentId;
     this.port = port;
     this.readiness = readiness;
     this.purgeInterval = purgeInterval;
     this.purge = purge;
     this.pendingRefunds = pendingRefunds;
-    this.rejected = rejected;
     this.relay = relay;
     this.admin = admin;
   }
@@ -79,10 +81,10 @@ public final class PayNotifyServer {
    */
   public static Future<PayNotifyServer> listen(Monitoring monitoring, AppConfig config, DatabaseSettings db) {
     Vertx vertx = monitoring.vertx();
-    Database database = connect(vertx, db);
-    RejectedLog rejected = rejectedLog(vertx, db);
+    EventBooking.Stores stores = stores(vertx, db);
+    Database database = stores.db();
     ForwardOutbox outbox = outbox(config);
-    EventBooking booking = new EventBooking(vertx, database, rejected, config.booking(), config.orders(), outbox);
+    EventBooking booking = new EventBooking(vertx, stores, config.booking(), config.orders(), outbox);
     // The relay's own small pool: the site being down or slow never takes a booking's connection.
     ForwardRelay relay = config.forward() == null ? null
         : new ForwardRelay(vertx, connect(vertx, db, RELAY_POOL, "READ COMMITTED"), config.forward());
@@ -92,6 +94,8 @@ public final class PayNotifyServer {
     List<String> endpoints = config.channels().enabled().stream().map(NotifyChannel::endpoint).toList();
     NotifyMetrics metrics = monitoring.registry() == null ? NotifyMetrics.OFF
         : new NotifyMetrics(monitoring.registry(), endpoints);
+    metrics.countLogDrops("notifications", stores.log()::droppedTotal);
+    metrics.countLogDrops("rejected", stores.rejected()::droppedTotal);
     // Once, here: the uptime counts from the start, not from each request.
     StatusReport.Context status = new StatusReport.Context(endpoints, Instant.now(), relay);
     AdminVerticle admin = config.admin() == null ? null : new AdminVerticle(config.admin(), monitoring.registry(),
@@ -106,11 +110,10 @@ public final class PayNotifyServer {
         .compose(id -> admin == null ? Future.succeededFuture(id) : vertx.deployVerticle(admin).map(id)
             .recover(err -> Future.failedFuture(new ConfigException("admin.port: cannot listen on " + config.admin()
                 + ": " + err.getMessage() + " (another port, or 0 for off)"))))
-        .map(id -> new PayNotifyServer(vertx, database, id, first.get().actualPort(), readiness, r.purgeInterval(),
+        .map(id -> new PayNotifyServer(vertx, stores, id, first.get().actualPort(), readiness, r.purgeInterval(),
             new KeyPurge(database, r.keys(), r.notifyLog(), r.deliveredEvents(), r.batchSize()),
-            new PendingRefundCheck(database, config.orders(), outbox, r.keys()), rejected, relay, admin))
-        .onFailure(err -> rejected.close().eventually(database::close)
-            .eventually(() -> relay == null ? Future.succeededFuture() : relay.stop()));
+            new PendingRefundCheck(database, config.orders(), outbox, r.keys()), relay, admin))
+        .onFailure(err -> stores.close().eventually(() -> relay == null ? Future.succeededFuture() : relay.stop()));
   }
 
   /**
@@ -133,9 +136,16 @@ public final class PayNotifyServer {
     return config.forward() == null ? ForwardOutbox.OFF : new ForwardOutbox(config.forward().events());
   }
 
-  /** Refused requests are recorded on a connection of their own: a flood never takes the booking pool. */
-  static RejectedLog rejectedLog(Vertx vertx, DatabaseSettings db) {
-    return new RejectedLog(vertx, connect(vertx, db.withPool(1, 1)), RejectedLog.CAPACITY, RejectedLog.REPORT_PERIOD);
+  /**
+   * The booking pool, the pre-check's, and the logs', which write notify_log on connections of their
+   * own: neither a flood of refused requests nor the log's writes ever take a booking's connection.
+   */
+  static EventBooking.Stores stores(Vertx vertx, DatabaseSettings db) {
+    Database logPool = connect(vertx, db.withPool(2, 2)); // each log writes one batch at a time
+    return new EventBooking.Stores(connect(vertx, db), committedReads(vertx, db),
+        new NotifyLog(vertx, logPool, "notification(s)", NotifyLog.CAPACITY, NotifyLog.MAX_QUEUED_BYTES,
+            NotifyLog.REPORT_PERIOD),
+        new RejectedLog(vertx, logPool, NotifyLog.CAPACITY, NotifyLog.REPORT_PERIOD), logPool);
   }
 
   static Database connect(Vertx vertx, DatabaseSettings db) {
@@ -143,6 +153,17 @@ public final class PayNotifyServer {
   }
 
   private static Database connect(Vertx vertx, DatabaseSettings db, int poolSize, String isolation) {
+    return Database.connect(vertx, connectOptions(db), poolOptions(db, poolSize), tcp(db),
+        Database.sessionSetup(db.lockWaitSeconds(), db.timeZone(), isolation));
+  }
+
+  /** The duplicate pre-check's pool: reads of what is committed, never in a booking's transaction. */
+  static CommittedReads committedReads(Vertx vertx, DatabaseSettings db) {
+    return CommittedReads.connect(vertx, connectOptions(db), poolOptions(db, Math.max(2, db.poolSize() / 2)), tcp(db),
+        CommittedReads.sessionSetup(db.timeZone()));
+  }
+
+  private static MySQLConnectOptions connectOptions(DatabaseSettings db) {
     MySQLConnectOptions connect = new MySQLConnectOptions()
         .setHost(db.host())
         .setPort(db.port())
@@ -153,9 +174,15 @@ public final class PayNotifyServer {
         .setCachePreparedStatements(true)
         .setUseAffectedRows(true); // rowCount() = rows changed, which is what the races are decided by
     db.security().applyTo(connect);
-    // The defaults (unbounded wait queue, 30 s to get a connection) would let a stalled database
-    // pile up requests; bounded, a notification fails fast and the platform retries.
-    PoolOptions options = new PoolOptions()
+    return connect;
+  }
+
+  /**
+   * The defaults (unbounded wait queue, 30 s to get a connection) would let a stalled database
+   * pile up requests; bounded, a notification fails fast and the platform retries.
+   */
+  private static PoolOptions poolOptions(DatabaseSettings db, int poolSize) {
+    return new PoolOptions()
         .setMaxSize(poolSize)
         .setMaxWaitQueueSize(db.maxWaitQueue())
         .setConnectionTimeout((int) db.connectTimeout().toMillis())
@@ -163,12 +190,15 @@ public final class PayNotifyServer {
         .setIdleTimeout(300) // below any server's wait_timeout
         .setIdleTimeoutUnit(TimeUnit.SECONDS)
         .setPoolCleanerPeriod(10_000);
-    // The idle timeout, past the pool's own, only closes what the pool cannot: a connection left unused
-    // by a failed session setup, or a half-open one.
-    NetClientOptions tcp = new NetClientOptions().setConnectTimeout((int) db.connectTimeout().toMillis())
+  }
+
+  /**
+   * The idle timeout, past the pool's own, only closes what the pool cannot: a connection left unused
+   * by a failed session setup, or a half-open one.
+   */
+  private static NetClientOptions tcp(DatabaseSettings db) {
+    return new NetClientOptions().setConnectTimeout((int) db.connectTimeout().toMillis())
         .setIdleTimeout(360).setIdleTimeoutUnit(TimeUnit.SECONDS);
-    return Database.connect(vertx, connect, options, tcp, Database.sessionSetup(db.lockWaitSeconds(), db.timeZone(),
-        isolation));
   }
 
   public int port() {
@@ -185,8 +215,9 @@ public final class PayNotifyServer {
     return pendingRefunds;
   }
 
-  public RejectedLog rejectedLog() {
-    return rejected;
+  /** The notify_log rows queued so far, written: verified notifications' and refused requests'. */
+  public Future<Void> drainLogs() {
+    return stores.log().drain().compose(v -> stores.rejected().drain());
   }
 
   /** The admin listener's port; -1 when it is off. */
@@ -207,7 +238,7 @@ public final class PayNotifyServer {
     if (housekeepingTimer != null) {
       vertx.cancelTimer(housekeepingTimer);
     }
-    return vertx.undeploy(deploymentId).eventually(rejected::close)
-        .eventually(() -> relay == null ? Future.succeededFuture() : relay.stop()).eventually(db::close);
+    return vertx.undeploy(deploymentId)
+        .eventually(() -> relay == null ? Future.succeededFuture() : relay.stop()).eventually(stores::close);
   }
 }

@@ -15,7 +15,6 @@ import paynotify.reconcile.BillFormatException;
 import paynotify.reconcile.BillRow;
 import paynotify.store.Database;
 import paynotify.store.NotifyLog.Trace;
-import paynotify.store.RejectedLog;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -49,11 +48,10 @@ final class RepairBookCommand extends CommandSupport {
         + Money.format(row.amountCents()) + ", paid " + row.at() + ")";
     try (CliDatabase db = CliDatabase.open(config)) {
       Vertx vertx = Vertx.vertx();
-      Database database = PayNotifyServer.connect(vertx, db.settings());
-      RejectedLog rejected = PayNotifyServer.rejectedLog(vertx, db.settings()); // a repair refuses nothing
+      EventBooking.Stores stores = PayNotifyServer.stores(vertx, db.settings());
       try {
-        EventBooking booking = new EventBooking(vertx, database, rejected, db.config().booking(),
-            db.config().orders(), PayNotifyServer.outbox(db.config()));
+        EventBooking booking = new EventBooking(vertx, stores, db.config().booking(), db.config().orders(),
+            PayNotifyServer.outbox(db.config()));
         if (!apply) {
           out().println(plan(booking.plan(event).await(), payment));
           out().flush();
@@ -63,8 +61,7 @@ final class RepairBookCommand extends CommandSupport {
             + row.line()));
         return report(booking.book(event, trace).await(), payment);
       } finally {
-        rejected.close().await();
-        database.close().await();
+        stores.close().await(); // writes the booking's notify_log row first
         vertx.close().await();
       }
     }

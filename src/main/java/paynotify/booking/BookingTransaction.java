@@ -11,23 +11,25 @@ import io.vertx.sqlclient.Tuple;
 import java.util.Locale;
 import paynotify.channel.NotifyEvent;
 import paynotify.store.Anomalies.Anomaly;
+import paynotify.store.CommittedReads;
 import paynotify.store.Database;
 import paynotify.store.DbErrors;
-import paynotify.store.NotifyLog;
-import paynotify.store.NotifyLog.Trace;
 
 /**
- * The ONE transaction every payment and refund is booked in:
+ * The ONE transaction every payment and refund is booked in, and the read before it:
  * <ol>
  *   <li>a committed key with the same fingerprint is proof of a committed booking: duplicate
- *       (another fingerprint: conflict). This read only answers repeats cheaply; it decides no race,
+ *       (another fingerprint: conflict). This read ({@link CommittedReads}, outside the
+ *       transaction) only answers repeats cheaply; it decides no race,
  *   <li>insert the idempotency key and, sent with it without waiting, the event's own writes
  *       ({@link Writes}). Unique keys decide races: a concurrent copy waits on the key row and
  *       gets 1062 once the first commits; the second-layer keys (uk_trade_no, uk_refund_no) do the
  *       same after the key was purged,
- *   <li>the notify_log row, then COMMIT ({@link Database#inTransaction}); any failure: ROLLBACK.
+ *   <li>COMMIT ({@link Database#inTransaction}); any failure: ROLLBACK.
  * </ol>
- * A repeat found by a unique key is rolled back, and only then looked at.
+ * A repeat found by a unique key is rolled back, and only then looked at. The transaction opens
+ * no read view before its locking statements: with innodb_snapshot_isolation (MariaDB 11.6+) a
+ * view older than a row they lock makes them fail with 1020, a retry per copy in a storm.
  */
 final class BookingTransaction {
   /** What one kind of event writes, and how a repeat of it is told from a conflict. */
@@ -53,22 +55,26 @@ final class BookingTransaction {
   }
 
   private final Database db;
+  private final CommittedReads reads;
   private final TransientRetry retry;
   private final ForwardOutbox outbox;
 
-  BookingTransaction(Database db, TransientRetry retry, ForwardOutbox outbox) {
+  BookingTransaction(Database db, CommittedReads reads, TransientRetry retry, ForwardOutbox outbox) {
     this.db = db;
+    this.reads = reads;
     this.retry = retry;
     this.outbox = outbox;
   }
 
-  Future<BookingResult> book(NotifyEvent event, Trace trace, Writes writes) {
+  Future<BookingResult> book(NotifyEvent event, Writes writes) {
     String key = event.idempotencyKey();
     String fingerprint = Fingerprint.of(event);
-    return retry.run(() -> db.inTransaction(conn -> attempt(conn, event, key, fingerprint, trace, writes))
-        .recover(err -> err instanceof SeenBefore seen
-            ? db.inTransaction(conn -> repeat(conn, event, key, fingerprint, seen.layer, trace, writes))
-            : Future.failedFuture(err)));
+    return reads.execute(SELECT_KEY_FINGERPRINT, Tuple.of(key)).compose(booked -> booked.size() > 0
+        ? settle(event, key, fingerprint, Layer.KEY, sameOrConflict(booked.iterator().next().getString(0),
+            fingerprint, key))
+        : retry.run(() -> db.inTransaction(conn -> attempt(conn, event, key, fingerprint, writes))
+            .recover(err -> err instanceof SeenBefore seen ? repeat(event, key, fingerprint, seen.layer, writes)
+                : Future.failedFuture(err))));
   }
 
   /** An insert whose duplicate-key error means "booked before, found by {@code layer}". */
@@ -78,33 +84,20 @@ final class BookingTransaction {
   }
 
   private Future<BookingResult> attempt(SqlConnection conn, NotifyEvent e, String key, String fingerprint,
-      Trace trace, Writes writes) {
-    Future<RowSet<Row>> precheck = conn.preparedQuery(SELECT_KEY_FINGERPRINT).execute(Tuple.of(key));
-    // Sent with it, unawaited: ends the read view that plain SELECT opened. The writes' locking reads
-    // must see rows committed since, and with innodb_snapshot_isolation (MariaDB 11.6+) a read view
-    // older than such a row makes them fail with 1020 instead: a retry storm under concurrent copies.
-    Future<RowSet<Row>> endReadView = conn.query("COMMIT").execute();
-    return Future.all(precheck, endReadView).compose(done -> precheck).compose(booked -> {
-      if (booked.size() > 0) {
-        return settle(conn, e, key, fingerprint, Layer.KEY, sameOrConflict(booked.iterator().next().getString(0),
-            fingerprint, key), trace);
-      }
-      Future<RowSet<Row>> keyRow = insert(conn, INSERT_KEY, Tuple.of(key, fingerprint), Layer.KEY);
-      Future<BookingResult> written = writes.apply(conn, e, key);
-      return Future.join(keyRow, written)
-          .transform(all -> keyRow.failed() ? Future.<BookingResult>failedFuture(keyRow.cause()) : written)
-          .compose(result -> NotifyLog.record(conn, trace, result.outcome().code(), key, result.detail()).map(result));
-    });
+      Writes writes) {
+    Future<RowSet<Row>> keyRow = insert(conn, INSERT_KEY, Tuple.of(key, fingerprint), Layer.KEY);
+    Future<BookingResult> written = writes.apply(conn, e, key);
+    return Future.join(keyRow, written)
+        .transform(all -> keyRow.failed() ? Future.<BookingResult>failedFuture(keyRow.cause()) : written);
   }
 
   /** After the rollback of an attempt that found the event booked by another transaction. */
-  private Future<BookingResult> repeat(SqlConnection conn, NotifyEvent e, String key, String fingerprint,
-      Layer layer, Trace trace, Writes writes) {
+  private Future<BookingResult> repeat(NotifyEvent e, String key, String fingerprint, Layer layer, Writes writes) {
     Future<String> difference = layer == Layer.KEY
-        ? conn.preparedQuery(SELECT_KEY_FINGERPRINT).execute(Tuple.of(key))
+        ? reads.execute(SELECT_KEY_FINGERPRINT, Tuple.of(key))
             .map(rows -> sameOrConflict(Rows.single(rows).getString(0), fingerprint, key))
-        : writes.difference(conn, e);
-    return difference.compose(conflict -> settle(conn, e, key, fingerprint, layer, conflict, trace));
+        : db.inTransaction(conn -> writes.difference(conn, e));
+    return difference.compose(conflict -> settle(e, key, fingerprint, layer, conflict));
   }
 
   private static String sameOrConflict(String bookedFingerprint, String fingerprint, String key) {
@@ -112,19 +105,16 @@ final class BookingTransaction {
         : "key " + key + " was booked with other business content (amount, order or trade changed)";
   }
 
-  /** Records a repeat in the current transaction: a duplicate, or a conflict (anomaly, booked nothing). */
-  private Future<BookingResult> settle(SqlConnection conn, NotifyEvent e, String key, String fingerprint,
-      Layer layer, String conflict, Trace trace) {
+  /** A repeat: a duplicate (nothing to write), or a conflict (an anomaly, booked nothing else). */
+  private Future<BookingResult> settle(NotifyEvent e, String key, String fingerprint, Layer layer, String conflict) {
     if (conflict == null) {
-      String detail = "already booked (found by " + layer.name().toLowerCase(Locale.ROOT) + ")";
-      return NotifyLog.record(conn, trace, Outcome.DUPLICATE.code(), key, detail)
-          .map(new BookingResult(Outcome.DUPLICATE, detail));
+      return Future.succeededFuture(new BookingResult(Outcome.DUPLICATE,
+          "already booked (found by " + layer.name().toLowerCase(Locale.ROOT) + ")"));
     }
     String kind = AnomalyKind.CONFLICT.code();
     Anomaly anomaly = new Anomaly(kind, e.channel(), e.orderNo(), e.tradeNo(), e.amountCents(), conflict,
         kind + ":" + key + ":" + fingerprint.substring(0, 16));
-    return outbox.recordAnomaly(conn, anomaly)
-        .compose(v -> NotifyLog.record(conn, trace, Outcome.CONFLICT.code(), key, conflict))
+    return retry.run(() -> db.inTransaction(conn -> outbox.recordAnomaly(conn, anomaly)))
         .map(new BookingResult(Outcome.CONFLICT, conflict));
   }
 }

@@ -3,9 +3,8 @@ package paynotify.booking;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.sqlclient.Tuple;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import paynotify.channel.NotifyEvent;
+import paynotify.store.CommittedReads;
 import paynotify.store.Database;
 import paynotify.store.NotifyLog;
 import paynotify.store.NotifyLog.Trace;
@@ -15,14 +14,30 @@ import paynotify.store.SqlQueries;
 
 /**
  * What becomes of every request that reaches a notify endpoint, and the one owner of its trace in
- * notify_log: a verified event is booked (its row written in the booking transaction, or alone for
- * an event that books nothing), one that could not be booked leaves an error row, a refused request
- * a bodiless row off the booking pool ({@link RejectedLog}). The HTTP side runs no SQL.
+ * notify_log: a verified event is booked, then its row is queued with the outcome ({@link NotifyLog},
+ * written after the reply, off the booking's transaction); one that could not be booked leaves an
+ * error row, a refused request a bodiless row ({@link RejectedLog}). The HTTP side runs no SQL.
  */
 public final class EventBooking {
-  private static final Logger LOG = LoggerFactory.getLogger(EventBooking.class);
+  /**
+   * Where bookings and their traces go.
+   *
+   * @param db       the booking pool (REPEATABLE READ, autocommit off)
+   * @param reads    the duplicate pre-check's pool
+   * @param log      verified notifications' rows
+   * @param rejected refused requests' rows
+   * @param logPool  the connection both logs write on
+   */
+  public record Stores(Database db, CommittedReads reads, NotifyLog log, RejectedLog rejected, Database logPool) {
+    /** Writes the queued rows, then closes every pool. */
+    public Future<Void> close() {
+      return log.close().eventually(rejected::close).eventually(logPool::close).eventually(reads::close)
+          .eventually(db::close);
+    }
+  }
 
   private final Database db;
+  private final NotifyLog log;
   private final RejectedLog rejected;
   private final BookingSettings settings;
   private final TransientRetry retry;
@@ -33,21 +48,20 @@ public final class EventBooking {
   private final RefundBooking refunds;
 
   /**
-   * @param rejected where refused requests leave their trace, off the booking pool
-   * @param orders   the site's orders table, as mapped
-   * @param outbox   what the site is told ({@link ForwardOutbox#OFF}: nothing)
+   * @param orders the site's orders table, as mapped
+   * @param outbox what the site is told ({@link ForwardOutbox#OFF}: nothing)
    */
-  public EventBooking(Vertx vertx, Database db, RejectedLog rejected, BookingSettings settings, OrdersTable orders,
-      ForwardOutbox outbox) {
-    this.db = db;
-    this.rejected = rejected;
+  public EventBooking(Vertx vertx, Stores stores, BookingSettings settings, OrdersTable orders, ForwardOutbox outbox) {
+    this.db = stores.db();
+    this.log = stores.log();
+    this.rejected = stores.rejected();
     this.settings = settings;
     this.orders = orders;
     this.outbox = outbox;
     this.payments = new PaymentBooking(orders, outbox);
     this.refunds = new RefundBooking(orders, outbox);
     this.retry = new TransientRetry(vertx, settings.maxAttempts());
-    this.transaction = new BookingTransaction(db, retry, outbox);
+    this.transaction = new BookingTransaction(db, stores.reads(), retry, outbox);
   }
 
   /** Whether bookings can run now (the /health check). */
@@ -70,18 +84,23 @@ public final class EventBooking {
 
   /** A verified event that was not booked (not known to be committed): its error row; the platform retries. */
   public void failed(NotifyEvent event, Trace trace, Throwable err) {
-    NotifyLog.record(db, trace, Outcome.ERROR.code(), event.idempotencyKey(), err.toString())
-        .onFailure(e -> LOG.debug("notify_log not written either: {}", e.getMessage()));
+    log.record(trace, Outcome.ERROR.code(), event.idempotencyKey(), err.toString());
   }
 
+  /** Books the event; once that is committed (or found booked), queues its row with the outcome. */
   public Future<BookingResult> book(NotifyEvent event, Trace trace) {
+    return bookOnly(event)
+        .onSuccess(result -> log.record(trace, result.outcome().code(), event.idempotencyKey(), result.detail()));
+  }
+
+  private Future<BookingResult> bookOnly(NotifyEvent event) {
     return switch (event.kind()) {
-      case PAYMENT -> transaction.book(event, trace, payments);
-      case REFUND -> transaction.book(event, trace, refunds);
-      case CLOSE -> settings.tradeClosedClosesOrder() ? retry.run(() -> closeOrder(event, trace))
-          : logOnly(event, trace, new BookingResult(Outcome.IGNORED, event.channel() + " closed trade "
+      case PAYMENT -> transaction.book(event, payments);
+      case REFUND -> transaction.book(event, refunds);
+      case CLOSE -> settings.tradeClosedClosesOrder() ? retry.run(() -> closeOrder(event))
+          : Future.succeededFuture(new BookingResult(Outcome.IGNORED, event.channel() + " closed trade "
               + event.tradeNo() + "; order " + event.orderNo() + " left as it is (booking.trade_closed_closes_order)"));
-      case NONE -> logOnly(event, trace,
+      case NONE -> Future.succeededFuture(
           new BookingResult(Outcome.IGNORED, "status " + event.channelStatus() + " books nothing"));
     };
   }
@@ -104,17 +123,11 @@ public final class EventBooking {
   }
 
   /** A closed trade closes its order only while the order is unpaid. */
-  private Future<BookingResult> closeOrder(NotifyEvent e, Trace trace) {
+  private Future<BookingResult> closeOrder(NotifyEvent e) {
     return db.inTransaction(conn -> orders.close(conn, e.orderNo())
         .compose(closed -> closed ? outbox.orderClosed(conn, e).map(true) : Future.succeededFuture(false))
         .map(closed -> closed
             ? new BookingResult(Outcome.PROCESSED, "order " + e.orderNo() + " unpaid -> closed")
-            : new BookingResult(Outcome.IGNORED, "order " + e.orderNo() + " is not unpaid (or unknown): left as it is"))
-        .compose(result -> NotifyLog.record(conn, trace, result.outcome().code(), e.idempotencyKey(), result.detail())
-            .map(result)));
-  }
-
-  private Future<BookingResult> logOnly(NotifyEvent e, Trace trace, BookingResult result) {
-    return NotifyLog.record(db, trace, result.outcome().code(), e.idempotencyKey(), result.detail()).map(result);
+            : new BookingResult(Outcome.IGNORED, "order " + e.orderNo() + " is not unpaid (or unknown): left as it is")));
   }
 }

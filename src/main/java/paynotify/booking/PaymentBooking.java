@@ -14,6 +14,7 @@ import java.util.Locale;
 import paynotify.channel.NotifyEvent;
 import paynotify.store.Anomalies.Anomaly;
 import paynotify.store.OrdersTable;
+import paynotify.store.OrdersTable.PaidMove;
 
 /**
  * A payment's writes: the payment row (uk_trade_no), the order unpaid -> paid, and the refunds
@@ -34,23 +35,31 @@ final class PaymentBooking implements BookingTransaction.Writes {
     Future<RowSet<Row>> payment = BookingTransaction.insert(conn, INSERT_PAYMENT,
         Tuple.of(e.channel(), e.tradeNo(), e.orderNo(), e.amountCents(), e.paidAt()), Layer.TRADE);
     boolean foreign = e.foreignCurrency() != null; // its amount is not the order's: never marks it paid
-    Future<Boolean> order = foreign ? Future.succeededFuture(false)
+    Future<PaidMove> order = foreign ? Future.succeededFuture(PaidMove.NONE)
         : orders.markPaid(conn, e.channel(), e.tradeNo(), e.orderNo(), e.amountCents(), e.paidAt());
     Future<Void> told = foreign ? Future.succeededFuture() : outbox.paymentIfOrderMoved(conn, e);
-    Future<RowSet<Row>> pendingRefunds = conn.preparedQuery(SETTLE_PENDING_REFUNDS)
-        .execute(Tuple.of(e.channel(), e.tradeNo()));
-    return Future.join(payment, order, told, pendingRefunds)
-        .transform(all -> firstFailure(payment, order, told, pendingRefunds))
-        .compose(v -> order.result()
+    return Future.join(payment, order, told)
+        .transform(all -> firstFailure(payment, order, told))
+        .compose(v -> order.result().moved()
             ? Future.succeededFuture(new BookingResult(Outcome.PROCESSED, "order " + e.orderNo() + " unpaid -> paid"))
             : foreign ? anomaly(conn, e, key, AnomalyKind.CURRENCY_MISMATCH, e.channel() + " trade " + e.tradeNo()
                 + " paid " + e.amountCents() + " in " + e.foreignCurrency() + ", not the site's currency: order "
                 + e.orderNo() + " left unpaid")
             : judgeOrder(conn, e, key))
-        .compose(result -> pendingRefunds.result().rowCount() == 0 ? Future.succeededFuture(result)
-            : RefundSettlement.settle(conn, orders, outbox, e.channel(), e.tradeNo(), e.orderNo(), e.amountCents(), key)
-                .map(settled -> result.then(new BookingResult(settled.outcome(),
-                    pendingRefunds.result().rowCount() + " pending refund(s) settled: " + settled.detail()))));
+        .compose(result -> settleRefunds(conn, e, key, order.result(), result));
+  }
+
+  /**
+   * The refunds that arrived before this payment (pending): the UPDATE that moved the order settled
+   * them; an order that did not move leaves them to a statement of their own.
+   */
+  private Future<BookingResult> settleRefunds(SqlConnection conn, NotifyEvent e, String key, PaidMove move,
+      BookingResult result) {
+    Future<Integer> settled = move.moved() ? Future.succeededFuture(move.refundsSettled())
+        : conn.preparedQuery(SETTLE_PENDING_REFUNDS).execute(Tuple.of(e.channel(), e.tradeNo())).map(RowSet::rowCount);
+    return settled.compose(n -> n == 0 ? Future.succeededFuture(result)
+        : RefundSettlement.settle(conn, orders, outbox, e.channel(), e.tradeNo(), e.orderNo(), e.amountCents(), key)
+            .map(s -> result.then(new BookingResult(s.outcome(), n + " pending refund(s) settled: " + s.detail()))));
   }
 
   @Override

@@ -1,6 +1,7 @@
 package paynotify.http;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
@@ -8,6 +9,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 /**
  * What the notify endpoints count for /metrics: {@code paynotify_notifications_total{channel,
@@ -54,6 +56,15 @@ public final class NotifyMetrics {
     Timer timer = timers.get(endpoint);
     if (timer != null) {
       timer.record(nanos, TimeUnit.NANOSECONDS);
+    }
+  }
+
+  /** {@code paynotify_notify_log_dropped_total{log}}: rows of {@code log} not written, counted by {@code dropped}. */
+  public void countLogDrops(String log, LongSupplier dropped) {
+    if (registry != null) {
+      FunctionCounter.builder("paynotify.notify_log.dropped", dropped, LongSupplier::getAsLong)
+          .description("notify_log rows not written (their queue was full, or the database failed)").tag("log", log)
+          .register(registry);
     }
   }
 

@@ -82,14 +82,18 @@ public final class Database {
    */
   public static Database connect(Vertx vertx, MySQLConnectOptions connect, PoolOptions options, NetClientOptions tcp,
       List<String> sessionSetup) {
+    return new Database(pool(vertx, connect, options, tcp, sessionSetup));
+  }
+
+  static Pool pool(Vertx vertx, MySQLConnectOptions connect, PoolOptions options, NetClientOptions tcp,
+      List<String> sessionSetup) {
     connect.setPipeliningLimit(16);
-    Pool pool = MySQLBuilder.pool().with(options).with(tcp).connectingTo(connect).using(vertx)
+    return MySQLBuilder.pool().with(options).with(tcp).connectingTo(connect).using(vertx)
         // Bounded: a setup that never answers (a half-open connection) would hold its pool slot.
         .withConnectHandler(conn -> setUp(conn, sessionSetup).timeout(tcp.getConnectTimeout(), TimeUnit.MILLISECONDS)
             .onSuccess(v -> conn.close()) // close() hands the prepared connection to the pool
             .onFailure(err -> discard(conn, err)))
         .build();
-    return new Database(pool);
   }
 
   private static Future<Void> setUp(SqlConnection conn, List<String> statements) {

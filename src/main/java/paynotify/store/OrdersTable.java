@@ -93,6 +93,7 @@ public final class OrdersTable {
   private final StatusValues values;
 
   private final String markPaid;
+  private final String countOrders;
   private final String selectOrder;
   private final String closeOrder;
   private final String markPartiallyRefunded;
@@ -105,14 +106,19 @@ public final class OrdersTable {
     this.values = values;
 
     // Paid: the order, and in the same statement our payment row (inserted just before, in this
-    // transaction), which records that this payment is the one that paid it. paid_at comes in
-    // Beijing time, the platforms' clock, and is written in the session's zone, the site's.
+    // transaction), which records that this payment is the one that paid it, and the trade's refunds
+    // that arrived before it (pending), settled: no statement of its own for what is rarely there. The
+    // refunds are read with locks, so one committed before is seen, and one not yet inserted waits
+    // for our payment row. paid_at comes in Beijing time, the platforms' clock, and is written in the
+    // session's zone, the site's.
     String optional = (columns.paidAt() == null ? "" : ", o.{paid_at} = CONVERT_TZ(?, '" + Database.BEIJING
         + "', @@time_zone)") + (columns.channel() == null ? "" : ", o.{channel} = ?")
         + (columns.tradeNo() == null ? "" : ", o.{trade_no} = ?");
     this.markPaid = sql("UPDATE {orders} o JOIN payments p ON p.channel = ? AND p.trade_no = ?"
-        + " SET o.{status} = ?" + optional + ", p.moved_order = TRUE"
+        + " LEFT JOIN refunds r ON r.channel = p.channel AND r.trade_no = p.trade_no AND r.status = 'pending'"
+        + " SET o.{status} = ?" + optional + ", p.moved_order = TRUE, r.status = 'settled'"
         + " WHERE o.{order_no} = ? AND CAST(o.{order_no} AS CHAR) = ? AND o.{status} = ? AND o.{amount} = ?");
+    this.countOrders = sql("SELECT COUNT(*) FROM {orders} WHERE {order_no} = ? AND CAST({order_no} AS CHAR) = ?");
 
     // Every statement names the order twice: an integer order_no column alone would take the
     // platform's '0123' or '123abc' for order 123; as text it must read exactly as echoed.
@@ -183,10 +189,20 @@ public final class OrdersTable {
   }
 
   /**
-   * Unpaid -> paid, when the amount is the order's; this payment's row (already inserted) is marked
-   * as the one that moved it. The row count is 0 (not moved) or 2 (order and payment).
+   * What marking an order paid did.
+   *
+   * @param refundsSettled the trade's pending refunds settled with it
    */
-  public Future<Boolean> markPaid(SqlConnection conn, String channel, String tradeNo, String orderNo, long cents,
+  public record PaidMove(boolean moved, int refundsSettled) {
+    public static final PaidMove NONE = new PaidMove(false, 0);
+  }
+
+  /**
+   * Unpaid -> paid, when the amount is the order's; this payment's row (already inserted) is marked
+   * as the one that moved it, and the trade's pending refunds are settled. The row count is 0 (not
+   * moved) or 2 (order and payment) plus the refunds.
+   */
+  public Future<PaidMove> markPaid(SqlConnection conn, String channel, String tradeNo, String orderNo, long cents,
       Object paidAt) {
     List<Object> args = new ArrayList<>(List.of(channel, tradeNo, values.paid()));
     if (columns.paidAt() != null) {
@@ -199,13 +215,21 @@ public final class OrdersTable {
       args.add(tradeNo);
     }
     args.addAll(List.of(orderNo, orderNo, values.unpaid(), unit.bind(cents)));
-    return conn.preparedQuery(markPaid).execute(Tuple.from(args)).map(rows -> {
-      if (rows.rowCount() > 2) { // several order rows and our payment row: never commit that
-        throw new IllegalStateException("orders: " + (rows.rowCount() - 1) + " rows have " + columns.orderNo() + " "
-            + orderNo + " and one payment would mark them all paid: rolled back; the order number"
-            + " (orders.columns.order_no) must be a UNIQUE key of " + table);
+    return conn.preparedQuery(markPaid).execute(Tuple.from(args)).compose(rows -> {
+      int changed = rows.rowCount();
+      if (changed <= 2) {
+        return Future.succeededFuture(changed == 2 ? new PaidMove(true, 0) : PaidMove.NONE);
       }
-      return rows.rowCount() == 2;
+      // Refunds settled with it, or (a table whose order number is not unique) several orders moved.
+      return conn.preparedQuery(countOrders).execute(Tuple.of(orderNo, orderNo)).map(count -> {
+        long orders = count.iterator().next().getLong(0);
+        if (orders > 1) { // several order rows and our payment row: never commit that
+          throw new IllegalStateException("orders: " + orders + " rows have " + columns.orderNo() + " " + orderNo
+              + " and one payment would mark them all paid: rolled back; the order number"
+              + " (orders.columns.order_no) must be a UNIQUE key of " + table);
+        }
+        return new PaidMove(true, changed - 2);
+      });
     });
   }
 

@@ -151,9 +151,12 @@ public final class SqlQueries {
     return "DELETE FROM forward_events WHERE state = 'delivered' AND id IN (" + "?, ".repeat(ids - 1) + "?)";
   }
 
-  public static final String INSERT_NOTIFY_LOG =
-      "INSERT INTO notify_log (channel, remote_addr, outcome, idem_key, detail, body_bytes, raw_body)"
-          + " VALUES (?, ?, ?, ?, ?, ?, ?)";
+  // notify_log rows are written in batches: this prefix, then one row of placeholders per line. A
+  // refused request keeps no body (anyone can send one): its size, SHA-256 and a printable prefix.
+  public static final String INSERT_NOTIFY_LOG = "INSERT INTO notify_log (channel, remote_addr, outcome, idem_key,"
+      + " detail, body_bytes, raw_body, body_sha256, body_prefix) VALUES ";
+
+  public static final String NOTIFY_LOG_ROW = "(?, ?, ?, ?, ?, ?, ?, ?, ?)";
 
   // Purges delete in bounded batches so that no statement holds locks for long.
   public static final String PURGE_KEYS =
@@ -176,11 +179,4 @@ public final class SqlQueries {
   public static final String COUNT_OPEN_ANOMALIES = "SELECT COUNT(*) FROM anomalies WHERE resolved_at IS NULL";
 
   public static final String ANOMALY_EXISTS = "SELECT resolved_at FROM anomalies WHERE id = ?";
-
-  // A rejected request keeps no body (anyone can send one): its size, SHA-256 and a printable prefix.
-  // One statement per batch: this prefix, then one row of placeholders per record.
-  public static final String INSERT_REJECTED_NOTIFY_LOG =
-      "INSERT INTO notify_log (channel, remote_addr, outcome, detail, body_bytes, body_sha256, body_prefix) VALUES ";
-
-  public static final String REJECTED_NOTIFY_LOG_ROW = "(?, ?, ?, ?, ?, ?, ?)";
 }

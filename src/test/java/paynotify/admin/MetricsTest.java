@@ -70,7 +70,7 @@ class MetricsTest extends DatabaseTestBase {
       db.insertOrder("E" + i, 1000);
       send(ALIPAY.payment("E" + i, "T-E" + i, 1000, 0));                 // error: not booked, 503
     }
-    service.awaitRejectedRecorded();
+    service.awaitLogRecorded();
 
     String metrics = scrape(TOKEN);
     for (String outcome : new String[] {"processed", "duplicate", "conflict", "anomaly", "ignored", "rejected",

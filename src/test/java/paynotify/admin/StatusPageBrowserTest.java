@@ -52,7 +52,7 @@ class StatusPageBrowserTest extends DatabaseTestBase {
   @Override
   protected void beforeReset() {
     if (service != null) {
-      service.awaitRejectedRecorded();
+      service.awaitLogRecorded();
     }
   }
 

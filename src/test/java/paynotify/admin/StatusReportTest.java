@@ -48,7 +48,7 @@ class StatusReportTest extends DatabaseTestBase {
 
   @Override
   protected void beforeReset() {
-    service.awaitRejectedRecorded();
+    service.awaitLogRecorded();
   }
 
   static void payment(String channel, String trade, long cents, String paidAt) {

@@ -23,6 +23,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.Timestamp;
+import java.time.Duration;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -35,6 +36,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.DoubleSupplier;
 import java.util.function.Predicate;
 import java.util.stream.IntStream;
 import paynotify.app.AppConfig.DatabaseSettings;
@@ -79,11 +81,23 @@ public final class NotifyBench {
     boolean forward = opt.getOrDefault("forward", "off").equals("on");
     // --admin off: no admin listener, no metrics kept (the default is on, as shipped)
     boolean admin = !opt.getOrDefault("admin", "on").equals("off");
+    // --php: the seed's PHP callback (shared/anchors/php-callback) in the same rounds, on the same server
+    boolean php = opt.containsKey("php") && !opt.get("php").equals("off");
+    if (php && !channel.equals("alipay")) {
+      throw new IllegalArgumentException("--php: the PHP callback books Alipay notifications only");
+    }
+    // --server HOST:PORT: a running MariaDB/MySQL (root, no password) instead of a fresh embedded one;
+    // --php needs it (the PHP callback runs on the machine's server), 127.0.0.1:3306 by default.
+    String server = opt.getOrDefault("server", php ? "127.0.0.1:3306" : null);
 
     System.out.printf("paynotify bench: channel %s, N=%d first deliveries, M=%d x K=%d duplicates, concurrency C=%d,"
-        + " warm-up %d%n", channel, n, m, k, c, warmup);
-    try (EmbeddedDatabase mariadb = EmbeddedDatabase.start(work.resolve("mariadb"), TestDatabase.NAME)) {
-      DatabaseSettings db = TestDatabase.settings("127.0.0.1", mariadb.port(), "");
+        + " warm-up %d, database %s%s%n", channel, n, m, k, c, warmup, server == null ? "embedded MariaDB" : server,
+        php ? ", PHP callback" : "");
+    try (EmbeddedDatabase mariadb = server == null ? EmbeddedDatabase.start(work.resolve("mariadb"), TestDatabase.NAME)
+        : null) {
+      DatabaseSettings db = server == null ? TestDatabase.settings("127.0.0.1", mariadb.port(), "")
+          : new DatabaseSettings(server.split(":")[0], Integer.parseInt(server.split(":")[1]), "paynotify_bench",
+              "root", "", 8, 1000, Duration.ofSeconds(5), 5, null);
       TestDatabase.createFresh(db);
       createOrders(db, "W", warmup);
       createOrders(db, "B", n);
@@ -99,36 +113,58 @@ public final class NotifyBench {
       List<Notification> first = generator.notifications("B", n, 1, 0);
       List<Notification> copies = generator.notifications("B", m, k, 1); // re-signed copies of booked payments
       List<Notification> siteHanging = forward ? generator.notifications("H", n, 1, 0) : List.of();
+      List<Notification> phpFirst = php ? generator.notifications("P", warmup + n, 1, 0) : List.of();
 
       Vertx vertx = Vertx.vertx();
       Site site = forward ? Site.start(vertx) : null;
       Process service = startService(work, db, site, admin);
+      PhpCallback phpCallback = null;
       try {
+        if (php) {
+          phpCallback = PhpCallback.start(Path.of(opt.getOrDefault("php-dir", "../shared/anchors/php-callback")), db,
+              work.resolve("alipay_public_key.pem"), warmup + n, work.resolve("php-up.log"));
+        }
         int port = waitForService(service, work);
         HttpClient client = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true),
             new PoolOptions().setHttp1MaxSize(c));
-        CpuMeter cpu = new CpuMeter(service.pid(), mariadbPid(work), db);
-        // JIT warm-up of both paths and of the ceiling, not reported.
-        fire(client, port, warmFirst, c, generator.success());
-        fire(client, port, warmCopies, c, generator.success());
+        CpuMeter cpu = new CpuMeter(service.pid(), serverPid(db), db);
+        // The cold path: the first 1,000 notifications after the start, timed apart from the rest.
+        int cold = Math.min(COLD, warmFirst.size());
+        Result coldStart = cpu.measure(() -> fire(client, port, null, warmFirst.subList(0, cold), c,
+            generator.success()));
+        // JIT warm-up of both paths, of the ceiling and of the PHP callback, not reported.
+        fire(client, port, null, warmFirst.subList(cold, warmFirst.size()), c, generator.success());
+        fire(client, port, null, warmCopies, c, generator.success());
         Ceiling.run(db, "J", 0, warmup, c);
+        if (php) {
+          fire(client, PhpCallback.PORT, PhpCallback.PATH, phpFirst.subList(0, warmup), c, generator.success());
+        }
 
+        CpuMeter phpMeter = php ? phpCallback.cpu() : null;
         // Rounds alternate service and ceiling, so that drift on a noisy machine hits both alike.
         List<Result> firsts = new ArrayList<>();
         List<Result> dups = new ArrayList<>();
         List<Result> ceilings = new ArrayList<>();
         List<Result> hanging = new ArrayList<>();
+        List<Result> phps = new ArrayList<>();
+        long pssKb = 0;
         for (int r = 0; r < ROUNDS; r++) {
           List<Notification> firstSlice = slice(first, r);
           List<Notification> copySlice = slice(copies, r);
           int from = warmup + r * n / ROUNDS;
-          firsts.add(cpu.measure(() -> fire(client, port, firstSlice, c, generator.success())));
+          firsts.add(cpu.measure(() -> fire(client, port, null, firstSlice, c, generator.success())));
+          pssKb = Math.max(pssKb, pssKb(service.pid()));
           ceilings.add(cpu.measure(() -> Ceiling.run(db, "J", from, n / ROUNDS, c)));
-          dups.add(cpu.measure(() -> fire(client, port, copySlice, c, generator.success())));
+          dups.add(cpu.measure(() -> fire(client, port, null, copySlice, c, generator.success())));
+          if (php) {
+            List<Notification> phpSlice = phpFirst.subList(from, warmup + (r + 1) * n / ROUNDS);
+            phps.add(phpMeter.measure(() -> fire(client, PhpCallback.PORT, PhpCallback.PATH, phpSlice, c,
+                generator.success())));
+          }
           if (forward) {
             List<Notification> hangSlice = slice(siteHanging, r);
             site.hang(true);
-            hanging.add(cpu.measure(() -> fire(client, port, hangSlice, c, generator.success())));
+            hanging.add(cpu.measure(() -> fire(client, port, null, hangSlice, c, generator.success())));
             site.hang(false);
           }
         }
@@ -141,21 +177,37 @@ public final class NotifyBench {
         Result.sum(firsts).print("service, first deliveries");
         Result.sum(dups).print("service, duplicates");
         Result.sum(ceilings).print("ceiling: 3 statements over JDBC");
+        if (php) {
+          Result.sum(phps).print("PHP callback (nginx+FPM CPU)");
+        }
         if (forward) {
           Result.sum(hanging).print("service, first, site never answers");
         }
+        coldStart.print("service, first " + cold + " after start");
         System.out.println();
+        Result firstAll = Result.sum(firsts);
         System.out.printf("first deliveries / ceiling:     %.2f  (rounds: %s; target >= 0.80)%n",
-            Result.sum(firsts).perSecond() / Result.sum(ceilings).perSecond(), ratios(firsts, ceilings));
-        System.out.printf("duplicates / first deliveries:  %.2f  (rounds: %s; target >= 2)%n",
-            Result.sum(dups).perSecond() / Result.sum(firsts).perSecond(), ratios(dups, firsts));
+            firstAll.perSecond() / Result.sum(ceilings).perSecond(), ratios(firsts, ceilings));
+        if (php) {
+          System.out.printf("first deliveries / PHP:         %.2f  (rounds: %s; target >= 2.5)%n",
+              firstAll.perSecond() / Result.sum(phps).perSecond(), ratios(firsts, phps));
+        }
+        System.out.printf("duplicates / first deliveries:  %.2f  (rounds: %s; target >= 3)%n",
+            Result.sum(dups).perSecond() / firstAll.perSecond(), ratios(dups, firsts));
+        System.out.printf("first deliveries p99:           %.1f ms  (target <= 30 ms)%n", firstAll.percentileMs(0.99));
+        System.out.printf("cold / warm service CPU:        %.3f / %.3f ms per notification  (first %d after start /"
+            + " first deliveries)%n", coldStart.serviceCpuMs(), firstAll.serviceCpuMs(), cold);
         if (forward) {
           System.out.printf("site never answers / site up:   %.2f  (rounds: %s; forwarding must not slow booking)%n",
-              Result.sum(hanging).perSecond() / Result.sum(firsts).perSecond(), ratios(hanging, firsts));
+              Result.sum(hanging).perSecond() / firstAll.perSecond(), ratios(hanging, firsts));
           System.out.printf("events the site got: %d (it answered %d of them)%n", site.received(), site.answered());
         }
-        System.out.printf("service peak RSS:               %d MB  (target < 256 MB; JVM options of scripts/start.sh)%n",
-            rssKb / 1024);
+        System.out.printf("service PSS under load:         %d MB  (target <= 96 MB; peak RSS %d MB; JVM options of"
+            + " scripts/start.sh)%n", pssKb / 1024, rssKb / 1024);
+        if (php) {
+          System.out.printf("PHP callback PSS:               %d MB  (nginx + php-fpm, every process)%n",
+              phpCallback.pssKb() / 1024);
+        }
         int firstOk = firsts.stream().mapToInt(Result::ok).sum();
         int dupOk = dups.stream().mapToInt(Result::ok).sum();
         System.out.printf("replies: first %d success / %d; duplicates %d success / %d; payments booked %d of %d%n",
@@ -168,10 +220,15 @@ public final class NotifyBench {
         vertx.close().await();
         service.destroy();
         service.waitFor(30, TimeUnit.SECONDS);
+        if (phpCallback != null) {
+          phpCallback.stop();
+        }
       }
     }
   }
 
+  /** The notifications after the start whose CPU is reported as the cold path. */
+  private static final int COLD = 1000;
   private static final int ROUNDS = 3;
 
   /** The site's endpoint: answers 200 at once, or (hang) never, so that every attempt times out. */
@@ -267,8 +324,13 @@ public final class NotifyBench {
     }
   }
 
-  /** Sends every notification with {@code c} requests in flight; latency from send to full reply. */
-  static Result fire(HttpClient client, int port, List<Notification> notifications, int c, Predicate<Reply> success) {
+  /**
+   * Sends every notification with {@code c} requests in flight; latency from send to full reply.
+   *
+   * @param path where to post them, or null for each one's own path
+   */
+  static Result fire(HttpClient client, int port, String path, List<Notification> notifications, int c,
+      Predicate<Reply> success) {
     AtomicInteger next = new AtomicInteger();
     AtomicInteger ok = new AtomicInteger();
     long[] latencies = new long[notifications.size()];
@@ -276,15 +338,15 @@ public final class NotifyBench {
     List<Future<Void>> workers = new ArrayList<>();
     for (int w = 0; w < c; w++) {
       Promise<Void> done = Promise.promise();
-      sendNext(client, port, notifications, success, next, ok, latencies, done);
+      sendNext(client, port, path, notifications, success, next, ok, latencies, done);
       workers.add(done.future());
     }
     Future.all(workers).await();
     return new Result(ok.get(), System.nanoTime() - start, latencies);
   }
 
-  private static void sendNext(HttpClient client, int port, List<Notification> notifications, Predicate<Reply> success,
-      AtomicInteger next, AtomicInteger ok, long[] latencies, Promise<Void> done) {
+  private static void sendNext(HttpClient client, int port, String path, List<Notification> notifications,
+      Predicate<Reply> success, AtomicInteger next, AtomicInteger ok, long[] latencies, Promise<Void> done) {
     int i = next.getAndIncrement();
     if (i >= notifications.size()) {
       done.complete();
@@ -292,7 +354,7 @@ public final class NotifyBench {
     }
     Notification n = notifications.get(i);
     RequestOptions target = new RequestOptions().setMethod(HttpMethod.valueOf(n.method())).setHost("127.0.0.1")
-        .setPort(port).setURI(n.path() + (n.query() == null ? "" : "?" + n.query()));
+        .setPort(port).setURI((path == null ? n.path() : path) + (n.query() == null ? "" : "?" + n.query()));
     n.headers().forEach(target::putHeader);
     long sent = System.nanoTime();
     client.request(target)
@@ -303,11 +365,11 @@ public final class NotifyBench {
           if (ar.succeeded() && ar.result()) {
             ok.incrementAndGet();
           }
-          sendNext(client, port, notifications, success, next, ok, latencies, done);
+          sendNext(client, port, path, notifications, success, next, ok, latencies, done);
         });
   }
 
-  private static void createOrders(DatabaseSettings db, String prefix, int count) throws Exception {
+  static void createOrders(DatabaseSettings db, String prefix, int count) throws Exception {
     try (Connection conn = DriverManager.getConnection(DatabaseMigrations.jdbcUrl(db) + "&rewriteBatchedStatements=true",
         db.user(), db.password());
         PreparedStatement ps = conn.prepareStatement("INSERT INTO orders (order_no, amount_cents) VALUES (?, ?)")) {
@@ -382,21 +444,28 @@ public final class NotifyBench {
   /**
    * What the service and the database spend in a phase: CPU time (from the kernel's accounting)
    * and the statements the server executed (its Questions counter), per notification.
+   *
+   * @param serviceCpuMs the CPU time so far of what answers the requests (one process, or several)
    */
-  record CpuMeter(long servicePid, long databasePid, DatabaseSettings db) {
+  record CpuMeter(DoubleSupplier serviceCpuMs, long databasePid, DatabaseSettings db) {
+    CpuMeter(long servicePid, long databasePid, DatabaseSettings db) {
+      this(() -> cpuMs(servicePid), databasePid, db);
+    }
+
     interface Phase {
       Result run() throws Exception;
     }
 
     Result measure(Phase phase) throws Exception {
-      double service = cpuMs(servicePid);
+      double service = serviceCpuMs.getAsDouble();
       double database = cpuMs(databasePid);
       long questions = questions();
       Result r = phase.run();
-      return r.withCpu(cpuMs(servicePid) - service, cpuMs(databasePid) - database, questions() - questions - 1);
+      return r.withCpu(serviceCpuMs.getAsDouble() - service, cpuMs(databasePid) - database,
+          questions() - questions - 1);
     }
 
-    private static double cpuMs(long pid) {
+    static double cpuMs(long pid) {
       return ProcessHandle.of(pid).flatMap(p -> p.info().totalCpuDuration()).map(d -> d.toNanos() / 1e6)
           .orElse(Double.NaN);
     }
@@ -410,11 +479,23 @@ public final class NotifyBench {
     }
   }
 
-  private static long mariadbPid(Path work) {
-    String dataDir = work.resolve("mariadb").toAbsolutePath().toString();
-    return ProcessHandle.allProcesses()
-        .filter(p -> p.info().commandLine().map(cmd -> cmd.contains("mariadbd") && cmd.contains(dataDir)).orElse(false))
-        .findFirst().map(ProcessHandle::pid).orElse(-1L);
+  /** The database server's process (on this machine), from its pid file. */
+  static long serverPid(DatabaseSettings db) throws Exception {
+    try (Connection conn = DriverManager.getConnection(DatabaseMigrations.jdbcUrl(db), db.user(), db.password());
+        var rs = conn.createStatement().executeQuery("SELECT @@pid_file")) {
+      rs.next();
+      return Long.parseLong(Files.readString(Path.of(rs.getString(1))).trim());
+    }
+  }
+
+  /** Proportional set size (shared pages divided among their users): what the process really costs. */
+  static long pssKb(long pid) throws IOException {
+    for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/smaps_rollup"))) {
+      if (line.startsWith("Pss:")) {
+        return Long.parseLong(line.replaceAll("[^0-9]", ""));
+      }
+    }
+    return -1;
   }
 
   private static long peakRssKb(long pid) throws IOException {

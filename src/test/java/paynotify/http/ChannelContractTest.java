@@ -209,7 +209,7 @@ class ChannelContractTest extends ServiceTestBase {
     assertThat(db.count("SELECT COUNT(*) FROM idempotent_keys")).isZero();
     assertThat(db.count("SELECT COUNT(*) FROM anomalies")).isZero();
     assertThat(db.orderStatus("C4")).isEqualTo("unpaid");
-    service.awaitRejectedRecorded();
+    service.awaitLogRecorded();
     assertThat(db.string("SELECT outcome FROM notify_log")).isEqualTo("rejected");
   }
 }

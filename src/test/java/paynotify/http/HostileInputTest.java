@@ -46,7 +46,7 @@ class HostileInputTest extends ServiceTestBase {
       }
     }
     assertThat(db.count("SELECT COUNT(*) FROM payments")).isZero();
-    service.awaitRejectedRecorded();
+    service.awaitLogRecorded();
     assertThat(db.count("SELECT COUNT(*) FROM notify_log WHERE outcome = 'rejected'")).isEqualTo(750);
   }
 

@@ -10,6 +10,8 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArraySet;
 import paynotify.app.AppConfig.DatabaseSettings;
 import paynotify.app.DatabaseMigrations;
 import paynotify.app.EmbeddedDatabase;
@@ -26,6 +28,7 @@ public final class TestDatabase {
   private static final String[] TABLES =
       {"anomalies", "notify_log", "refunds", "payments", "idempotent_keys", "orders", "forward_events"};
   private static TestDatabase instance;
+  private static final Set<Runnable> LOG_WRITERS = new CopyOnWriteArraySet<>();
 
   private final DatabaseSettings settings;
 
@@ -156,6 +159,7 @@ public final class TestDatabase {
 
   /** The first column of every row. */
   public List<String> column(String sql, Object... args) {
+    awaitLogIfRead(sql);
     try (Connection c = connect(); PreparedStatement ps = prepare(c, sql, args); ResultSet rs = ps.executeQuery()) {
       List<String> values = new ArrayList<>();
       while (rs.next()) {
@@ -165,6 +169,24 @@ public final class TestDatabase {
     } catch (SQLException e) {
       throw new IllegalStateException(sql, e);
     }
+  }
+
+  /**
+   * notify_log is written after the reply, in batches: a read of it first waits until the services
+   * running in this JVM wrote what they queued so far ({@link TestService} registers them).
+   */
+  private static void awaitLogIfRead(String sql) {
+    if (sql.contains("notify_log")) {
+      LOG_WRITERS.forEach(Runnable::run);
+    }
+  }
+
+  static void readLogAfter(Runnable writer) {
+    LOG_WRITERS.add(writer);
+  }
+
+  static void stopReadingLogAfter(Runnable writer) {
+    LOG_WRITERS.remove(writer);
   }
 
   private static PreparedStatement prepare(Connection c, String sql, Object... args) throws SQLException {

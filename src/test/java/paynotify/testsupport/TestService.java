@@ -18,10 +18,12 @@ public final class TestService implements AutoCloseable {
 
   private final Vertx vertx;
   private final PayNotifyServer server;
+  private final Runnable logWriter = this::awaitLogRecorded;
 
   private TestService(Vertx vertx, PayNotifyServer server) {
     this.vertx = vertx;
     this.server = server;
+    TestDatabase.readLogAfter(logWriter); // a test's read of notify_log sees what this service queued
   }
 
   public static TestService start() {
@@ -87,9 +89,9 @@ public final class TestService implements AutoCloseable {
     return server;
   }
 
-  /** Refused requests are recorded in batches, after the reply: waits until those received so far are. */
-  public void awaitRejectedRecorded() {
-    server.rejectedLog().drain().await();
+  /** notify_log rows are written in batches, after the reply: waits until those of the requests so far are. */
+  public void awaitLogRecorded() {
+    server.drainLogs().await();
   }
 
   public Reply postAlipay(String body) {
@@ -111,6 +113,7 @@ public final class TestService implements AutoCloseable {
   /** Stops the service and its Vert.x instance, as a process exit would. */
   @Override
   public void close() {
+    TestDatabase.stopReadingLogAfter(logWriter);
     try {
       server.stop().await();
     } finally {

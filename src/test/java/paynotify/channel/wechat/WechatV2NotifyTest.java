@@ -106,7 +106,7 @@ class WechatV2NotifyTest extends ServiceTestBase {
     Reply reply = service.send(Notification.post(WechatV2Notifications.PATH, XML, xml));
     assertThat(reply.status()).isEqualTo(400);
     assertThat(reply.body()).doesNotContain("TOPSECRET");
-    service.awaitRejectedRecorded();
+    service.awaitLogRecorded();
     assertThat(db.string("SELECT detail FROM notify_log")).contains("XML_DOCTYPE").doesNotContain("TOPSECRET");
   }
 
@@ -179,7 +179,7 @@ class WechatV2NotifyTest extends ServiceTestBase {
         WechatV2Notifications.API_KEY, "HMAC-SHA256"));
     assertThat(reply.status()).isEqualTo(401);
     assertThat(db.count("SELECT COUNT(*) FROM payments")).isZero();
-    service.awaitRejectedRecorded();
+    service.awaitLogRecorded();
     assertThat(db.string("SELECT detail FROM notify_log"))
         .isEqualTo("BAD_SIGNATURE: sign_type 'HMAC-SHA256' is not the configured wechat_v2.sign_type (MD5)");
   }

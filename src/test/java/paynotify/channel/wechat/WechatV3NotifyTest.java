@@ -145,7 +145,7 @@ class WechatV3NotifyTest extends ServiceTestBase {
     Reply reply = service.send(resigned);
     assertThat(reply.status()).isEqualTo(400);
     assertThat(db.payments(TRADE)).isZero();
-    service.awaitRejectedRecorded();
+    service.awaitLogRecorded();
     assertThat(db.string("SELECT detail FROM notify_log")).startsWith("DECRYPT_FAILED");
   }
 
