@@ -79,7 +79,7 @@ public final class NotifyBench {
     // --forward on: the service forwards every payment to a site in this JVM, which answers at once in
     // some rounds and never in the others (each attempt then times out): does booking notice?
     boolean forward = opt.getOrDefault("forward", "off").equals("on");
-    // --admin off: no admin listener, no metrics kept (the default is on, as shipped)
+    // --admin off: no admin listener, no metrics kept (the default is on, as shipped); --pool N: database.pool_size
     boolean admin = !opt.getOrDefault("admin", "on").equals("off");
     // --php: the seed's PHP callback (shared/anchors/php-callback) in the same rounds, on the same server
     boolean php = opt.containsKey("php") && !opt.get("php").equals("off");
@@ -117,7 +117,7 @@ public final class NotifyBench {
 
       Vertx vertx = Vertx.vertx();
       Site site = forward ? Site.start(vertx) : null;
-      Process service = startService(work, db, site, admin);
+      Process service = startService(work, db, site, admin, opt.get("pool"));
       PhpCallback phpCallback = null;
       try {
         if (php) {
@@ -399,7 +399,7 @@ public final class NotifyBench {
   }
 
   /** Launches scripts/start.sh (its JVM options) on the bench database, every channel with its test keys. */
-  private static Process startService(Path work, DatabaseSettings db, Site site, boolean admin)
+  private static Process startService(Path work, DatabaseSettings db, Site site, boolean admin, String poolSize)
       throws IOException {
     Files.createDirectories(work);
     Path alipayKey = Files.writeString(work.resolve("alipay_public_key.pem"), AlipayNotifications.PUBLIC_KEY_PEM);
@@ -408,6 +408,7 @@ public final class NotifyBench {
     Files.writeString(config, String.join("\n",
         "http:", "  port: 0", "admin:", "  port: " + (admin ? ServiceProcess.freePort() : 0),
         "database:", "  host: 127.0.0.1", "  port: " + db.port(), "  name: " + db.name(), "  user: root",
+        poolSize == null ? "" : "  pool_size: " + poolSize,
         "alipay:", "  app_id: \"" + AlipayNotifications.APP_ID + "\"",
         "  seller_id: \"" + AlipayNotifications.SELLER_ID + "\"", "  public_key_file: " + alipayKey.toAbsolutePath(),
         "wechat_v2:", "  appid: " + WechatV2Notifications.APP_ID, "  mch_id: \"" + WechatV2Notifications.MCH_ID + "\"",

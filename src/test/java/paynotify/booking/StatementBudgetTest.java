@@ -1,0 +1,63 @@
+package paynotify.booking;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static paynotify.testsupport.AlipayNotifications.payment;
+import static paynotify.testsupport.AlipayNotifications.signedBody;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import paynotify.testsupport.AlipayNotifications;
+import paynotify.testsupport.Http.Reply;
+import paynotify.testsupport.ServiceTestBase;
+
+/**
+ * What a notification costs the database, statement by statement, read from the server's own
+ * general log: a first delivery runs the pre-check, the key, the payment, the order's UPDATE and
+ * the COMMIT; a repeat only the pre-check. notify_log's rows are written by other sessions, in
+ * batches, and are left out (every statement of a session that wrote notify_log in the window).
+ */
+class StatementBudgetTest extends ServiceTestBase {
+  private static final Reply SUCCESS = new Reply(200, "success");
+
+  @AfterEach
+  void logOff() {
+    db.update("SET GLOBAL general_log = 0");
+  }
+
+  @Test
+  void aFirstDeliveryRunsFiveStatementsAndARepeatOne() {
+    db.insertOrder("SB1", 1000);
+    Map<String, String> params = payment("SB1", "TSB1", "10.00");
+    // The sessions the service will use exist already: their setup is not what is counted.
+    service.postAlipay(signedBody(payment("SB0", "TSB0", "1.00")));
+
+    List<String> first = statementsOf(() -> assertThat(service.postAlipay(signedBody(params))).isEqualTo(SUCCESS));
+    assertThat(first).hasSize(5); // in this order, some sent together: the log's times may tie
+    assertThat(first).anyMatch(s -> s.startsWith("SELECT fingerprint FROM idempotent_keys"))
+        .anyMatch(s -> s.startsWith("INSERT INTO idempotent_keys")).anyMatch(s -> s.startsWith("INSERT INTO payments"))
+        .anyMatch(s -> s.startsWith("UPDATE `orders`")).anyMatch(s -> s.equals("COMMIT"));
+
+    List<String> repeat = statementsOf(() -> assertThat(service.postAlipay(
+        signedBody(AlipayNotifications.retry(params, 1)))).isEqualTo(SUCCESS));
+    assertThat(repeat).singleElement().asString().startsWith("SELECT fingerprint FROM idempotent_keys");
+    assertThat(db.outcomes("alipay:pay:TSB1")).isEqualTo("processed,duplicate");
+  }
+
+  /** The statements the server ran while {@code request} ran, but those of the notify_log writers. */
+  private static List<String> statementsOf(Runnable request) {
+    service.awaitLogRecorded();
+    db.update("TRUNCATE TABLE mysql.general_log");
+    db.update("SET GLOBAL log_output = 'TABLE', general_log = 1");
+    request.run();
+    service.awaitLogRecorded();
+    db.update("SET GLOBAL general_log = 0");
+    return db.column("SELECT CAST(argument AS CHAR) FROM mysql.general_log g"
+        + " WHERE command_type IN ('Execute', 'Query') AND thread_id <> CONNECTION_ID()"
+        + " AND CAST(argument AS CHAR) NOT LIKE 'SET GLOBAL%'"
+        + " AND thread_id NOT IN (SELECT thread_id FROM mysql.general_log"
+        + "   WHERE CAST(argument AS CHAR) LIKE '%notify_log%' OR CAST(argument AS CHAR) LIKE '%general_log%')"
+        + " ORDER BY event_time");
+  }
+}
