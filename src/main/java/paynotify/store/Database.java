@@ -83,9 +83,11 @@ public final class Database {
   public static Database connect(Vertx vertx, MySQLConnectOptions connect, PoolOptions options, NetClientOptions tcp,
       List<String> sessionSetup) {
     connect.setPipeliningLimit(16);
+    GaleraSessions galera = new GaleraSessions();
     Pool pool = MySQLBuilder.pool().with(options).with(tcp).connectingTo(connect).using(vertx)
         // Bounded: a setup that never answers (a half-open connection) would hold its pool slot.
-        .withConnectHandler(conn -> setUp(conn, sessionSetup).timeout(tcp.getConnectTimeout(), TimeUnit.MILLISECONDS)
+        .withConnectHandler(conn -> galera.statements(conn, sessionSetup).compose(all -> setUp(conn, all))
+            .timeout(tcp.getConnectTimeout(), TimeUnit.MILLISECONDS)
             .onSuccess(v -> conn.close()) // close() hands the prepared connection to the pool
             .onFailure(err -> discard(conn, err)))
         .build();

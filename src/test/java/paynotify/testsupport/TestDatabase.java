@@ -28,9 +28,15 @@ public final class TestDatabase {
   private static TestDatabase instance;
 
   private final DatabaseSettings settings;
+  private final String url;
 
   private TestDatabase(DatabaseSettings settings) {
+    this(settings, DatabaseMigrations.jdbcUrl(settings));
+  }
+
+  private TestDatabase(DatabaseSettings settings, String url) {
     this.settings = settings;
+    this.url = url;
   }
 
   public static synchronized TestDatabase get() {
@@ -80,6 +86,15 @@ public final class TestDatabase {
     return new DatabaseSettings(host, port, name, "root", password, 8, 1000, Duration.ofSeconds(5), 5, null);
   }
 
+  /**
+   * The test database on a node of a Galera cluster, read causally: each read waits until the node has
+   * applied what any node committed before it (wsrep_sync_wait=1), so a test sees the service's writes
+   * whichever node they went through.
+   */
+  public static TestDatabase onGaleraNode(DatabaseSettings settings) {
+    return new TestDatabase(settings, DatabaseMigrations.jdbcUrl(settings) + "&sessionVariables=wsrep_sync_wait=1");
+  }
+
   /** Another database on the same server, empty (no migration run): for tests of the migrations themselves. */
   public TestDatabase scratch(String name) {
     DatabaseSettings scratch = settings(settings.host(), settings.port(), name, settings.password());
@@ -116,7 +131,7 @@ public final class TestDatabase {
   }
 
   public Connection connect() throws SQLException {
-    return DriverManager.getConnection(DatabaseMigrations.jdbcUrl(settings), settings.user(), settings.password());
+    return DriverManager.getConnection(url, settings.user(), settings.password());
   }
 
   /** Empties every table: each test starts from nothing. */
