@@ -17,21 +17,26 @@ import org.slf4j.LoggerFactory;
  * <p>Asked once per pool, on its first session: a single server (MariaDB, MySQL, which has no
  * wsrep_on at all) adds nothing and runs exactly as before.
  */
-final class GaleraSessions {
+public final class GaleraSessions {
   private static final Logger LOG = LoggerFactory.getLogger(GaleraSessions.class);
   /** SHOW, not SELECT @@wsrep_on: MySQL has no such variable and would fail the session. */
-  static final String DETECT = "SHOW VARIABLES LIKE 'wsrep_on'";
+  public static final String DETECT = "SHOW VARIABLES LIKE 'wsrep_on'";
   /** Each read (SELECT, SHOW, BEGIN) first waits until this node applied all the cluster committed. */
-  static final String CAUSAL_READS = "SET SESSION wsrep_sync_wait = 1";
+  public static final String CAUSAL_READS = "SET SESSION wsrep_sync_wait = 1";
 
   private volatile List<String> extra; // null until a session has asked the server
+
+  /** Whether the value {@link #DETECT} read says wsrep (Galera replication) is on. */
+  public static boolean isOn(String wsrepOn) {
+    return "ON".equalsIgnoreCase(wsrepOn);
+  }
 
   /** {@code setup} and what this server needs after it. */
   Future<List<String>> statements(SqlConnection conn, List<String> setup) {
     List<String> known = extra;
     Future<List<String>> decided = known != null ? Future.succeededFuture(known)
         : conn.query(DETECT).execute().map(rows -> {
-          boolean galera = rows.size() > 0 && "ON".equalsIgnoreCase(rows.iterator().next().getString(1));
+          boolean galera = rows.size() > 0 && isOn(rows.iterator().next().getString(1));
           if (galera) {
             LOG.info("the database is a Galera node (wsrep_on): sessions read causally ({})", CAUSAL_READS);
           }
