@@ -137,6 +137,17 @@ init_node() {
   fi
 }
 
+# After a crash the node's state file says seqno -1: its position is read back from InnoDB (as
+# galera_recovery does under systemd), so that it rejoins by IST from there, not by a full SST.
+recovered_position() {
+  local n=$1 d
+  shift
+  d=$(node_dir "$n")
+  grep -qs '^seqno: *-1' "$d/data/grastate.dat" || return 0
+  mariadbd "$@" --wsrep-recover --log-error="$d/recover.log" >/dev/null 2>&1 || true
+  sed -n 's/.*WSREP: Recovered position: *\([^ ]*:[0-9-]*\).*/\1/p' "$d/recover.log" | tail -n 1
+}
+
 # Starts node $1 in the background; $2 = new to bootstrap a new cluster from it.
 launch() {
   local n=$1 d
@@ -144,6 +155,9 @@ launch() {
   local args=(--defaults-file="$d/my.cnf")
   [[ $(id -u) -eq 0 ]] && args+=(--user=mysql)
   [[ ${2:-} == new ]] && args+=(--wsrep-new-cluster)
+  local position
+  position=$(recovered_position "$n" "${args[@]}")
+  [[ -n $position ]] && args+=(--wsrep-start-position="$position")
   nohup mariadbd "${args[@]}" >>"$d/stdout.log" 2>&1 </dev/null &
   echo $! >"$d/launched.pid"
 }

@@ -31,6 +31,7 @@ public final class EventBooking {
   private final ForwardOutbox outbox;
   private final PaymentBooking payments;
   private final RefundBooking refunds;
+  private final StrandedRefunds stranded;
 
   /**
    * @param rejected where refused requests leave their trace, off the booking pool
@@ -46,6 +47,7 @@ public final class EventBooking {
     this.outbox = outbox;
     this.payments = new PaymentBooking(orders, outbox);
     this.refunds = new RefundBooking(orders, outbox);
+    this.stranded = new StrandedRefunds(db, orders, outbox);
     this.retry = new TransientRetry(vertx, settings.maxAttempts());
     this.transaction = new BookingTransaction(db, retry, outbox);
   }
@@ -76,14 +78,29 @@ public final class EventBooking {
 
   public Future<BookingResult> book(NotifyEvent event, Trace trace) {
     return switch (event.kind()) {
-      case PAYMENT -> transaction.book(event, trace, payments);
-      case REFUND -> transaction.book(event, trace, refunds);
+      case PAYMENT -> settleRacedRefunds(event, transaction.book(event, trace, payments));
+      case REFUND -> settleRacedRefunds(event, transaction.book(event, trace, refunds));
       case CLOSE -> settings.tradeClosedClosesOrder() ? retry.run(() -> closeOrder(event, trace))
           : logOnly(event, trace, new BookingResult(Outcome.IGNORED, event.channel() + " closed trade "
               + event.tradeNo() + "; order " + event.orderNo() + " left as it is (booking.trade_closed_closes_order)"));
       case NONE -> logOnly(event, trace,
           new BookingResult(Outcome.IGNORED, "status " + event.channelStatus() + " books nothing"));
     };
+  }
+
+  /**
+   * On Galera, once a payment or refund is committed, its trade's refunds that a booking on another
+   * node left pending ({@link StrandedRefunds}). Booked is booked: a failure here only leaves them to
+   * the periodic check.
+   */
+  private Future<BookingResult> settleRacedRefunds(NotifyEvent e, Future<BookingResult> booked) {
+    return !db.onGalera() ? booked : booked.compose(result -> stranded.settleIfAny(e.channel(), e.tradeNo())
+        .otherwise(err -> {
+          LOG.info("pending refunds of {} trade {} left to the periodic check: {}", e.channel(), e.tradeNo(),
+              err.getMessage());
+          return null;
+        })
+        .map(result));
   }
 
   /**

@@ -35,9 +35,11 @@ public final class Database {
   /** The platforms' zone, and the sessions' unless {@code database.time_zone} says otherwise. */
   public static final String BEIJING = "+08:00";
   private final Pool pool;
+  private final GaleraSessions galera;
 
-  private Database(Pool pool) {
+  private Database(Pool pool, GaleraSessions galera) {
     this.pool = pool;
+    this.galera = galera;
   }
 
   /**
@@ -91,7 +93,7 @@ public final class Database {
             .onSuccess(v -> conn.close()) // close() hands the prepared connection to the pool
             .onFailure(err -> discard(conn, err)))
         .build();
-    return new Database(pool);
+    return new Database(pool, galera);
   }
 
   private static Future<Void> setUp(SqlConnection conn, List<String> statements) {
@@ -138,6 +140,11 @@ public final class Database {
           ? conn.query("COMMIT").execute().map(ar.result())
           : conn.query("ROLLBACK").execute().transform(rolledBack -> Future.<T>failedFuture(ar.cause())));
     });
+  }
+
+  /** Whether this pool's sessions are on a node of a Galera cluster ({@link GaleraSessions}). */
+  public boolean onGalera() {
+    return galera.found();
   }
 
   /** Whether the database answers now: one round trip on a pooled session. */

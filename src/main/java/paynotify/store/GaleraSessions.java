@@ -31,6 +31,12 @@ public final class GaleraSessions {
     return "ON".equalsIgnoreCase(wsrepOn);
   }
 
+  /** Whether the sessions found a Galera node (false until the first session asked). */
+  boolean found() {
+    List<String> known = extra;
+    return known != null && !known.isEmpty();
+  }
+
   /** {@code setup} and what this server needs after it. */
   Future<List<String>> statements(SqlConnection conn, List<String> setup) {
     List<String> known = extra;

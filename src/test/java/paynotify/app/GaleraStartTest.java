@@ -8,12 +8,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import paynotify.app.AppConfig.DatabaseSettings;
 import paynotify.testsupport.GaleraCluster;
+import paynotify.testsupport.GaleraTestBase;
 import paynotify.testsupport.ServiceProcess;
 import paynotify.testsupport.TestDatabase;
 
@@ -22,15 +21,7 @@ import paynotify.testsupport.TestDatabase;
  * migrates, the others wait for it, and all three then book. Flyway's own lock cannot do that here: on
  * Galera it is a locking read of its history table, which is local to a node.
  */
-@Tag("galera")
-class GaleraStartTest {
-  private static GaleraCluster cluster;
-
-  @BeforeAll
-  static void cluster() {
-    cluster = GaleraCluster.get();
-  }
-
+class GaleraStartTest extends GaleraTestBase {
   @Test
   void threeInstancesStartedAtOnceOnAnEmptyDatabaseMigrateItOnce(@TempDir Path dir) throws Exception {
     TestDatabase empty = cluster.database(1).scratch("paynotify_galera_start");

@@ -14,15 +14,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import paynotify.booking.BookingTransaction.SeenBefore;
 import paynotify.store.Database;
 import paynotify.store.DbErrors;
 import paynotify.store.SqlQueries;
-import paynotify.testsupport.GaleraCluster;
+import paynotify.testsupport.GaleraTestBase;
 import paynotify.testsupport.TestDatabase;
 
 /**
@@ -30,17 +28,9 @@ import paynotify.testsupport.TestDatabase;
  * with 1213 at COMMIT (its insert went through: the row was not on its node yet). The booking's retry
  * runs it again, and then the key is there: 1062, a duplicate, answered as one.
  */
-@Tag("galera")
 @ExtendWith(VertxExtension.class)
-class GaleraCommitConflictTest {
+class GaleraCommitConflictTest extends GaleraTestBase {
   private static final String KEY = "alipay:pay:GALERA-COMMIT-1";
-  private static GaleraCluster cluster;
-
-  @BeforeAll
-  static void cluster() {
-    cluster = GaleraCluster.get();
-  }
-
   @Test
   void aKeyThatLosesCertificationAtCommitIsRetriedAndFoundADuplicate(Vertx vertx) throws Exception {
     TestDatabase node1 = cluster.database(1);

@@ -9,29 +9,19 @@ import io.vertx.mysqlclient.MySQLConnectOptions;
 import io.vertx.sqlclient.PoolOptions;
 import io.vertx.sqlclient.Tuple;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import paynotify.app.AppConfig.DatabaseSettings;
-import paynotify.testsupport.GaleraCluster;
+import paynotify.testsupport.GaleraTestBase;
 import paynotify.testsupport.TestDatabase;
 
 /**
  * On a Galera node a session reads causally: what another node committed before a read is seen by it.
  * Without that the duplicate pre-check on node 2 could miss a key node 1 has just committed.
  */
-@Tag("galera")
 @ExtendWith(VertxExtension.class)
-class GaleraSessionTest {
+class GaleraSessionTest extends GaleraTestBase {
   private static final int ROUNDS = 200;
-  private static GaleraCluster cluster;
-
-  @BeforeAll
-  static void cluster() {
-    cluster = GaleraCluster.get();
-  }
-
   @Test
   void aReadOnOneNodeSeesWhatAnotherNodeJustCommitted(Vertx vertx) throws Exception {
     TestDatabase node1 = cluster.database(1);
