@@ -21,6 +21,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import paynotify.store.KeyPurge;
 import paynotify.testsupport.ChannelFixture;
 import paynotify.testsupport.GaleraCluster;
 import paynotify.testsupport.GaleraTestBase;
@@ -112,6 +113,53 @@ class GaleraInstancesTest extends GaleraTestBase {
           trade, refundFirst ? "refund" : "payment").isEqualTo("settled");
       assertThat(db.orderStatus(order)).as("order %s", order).isEqualTo("refunded");
     }
+  }
+
+  @Test
+  void thePurgeOnOneNodeWhileBookingsRunOnTheOthers() throws Exception {
+    int expired = 5000;
+    db.update("INSERT INTO idempotent_keys (idem_key, fingerprint, created_at) SELECT CONCAT('alipay:pay:old-', seq),"
+        + " REPEAT('a', 64), NOW(3) - INTERVAL 8 DAY FROM seq_1_to_" + expired);
+    db.update("INSERT INTO notify_log (channel, outcome, body_bytes, raw_body, received_at) SELECT 'alipay',"
+        + " 'processed', 2048, REPEAT('x', 2048), NOW(3) - INTERVAL 31 DAY FROM seq_1_to_" + expired);
+    int payments = 300;
+    db.update("INSERT INTO orders (order_no, amount_cents) SELECT CONCAT('GP', seq), 100 + seq FROM seq_0_to_"
+        + (payments - 1));
+    List<Reply> replies = new ArrayList<>();
+    ExecutorService load = Executors.newFixedThreadPool(4);
+    AtomicInteger next = new AtomicInteger();
+    for (int t = 0; t < 4; t++) {
+      int instance = 1 + t % 2; // nodes 2 and 3
+      load.submit(() -> {
+        for (int i = next.getAndIncrement(); i < payments; i = next.getAndIncrement()) {
+          Reply r = Http.send(instances.get(instance).port(), alipay.payment("GP" + i, "T-GP-" + i, 100 + i, 0));
+          synchronized (replies) {
+            replies.add(r);
+          }
+        }
+        return null;
+      });
+    }
+    load.shutdown();
+    int runs = 0;
+    long deleted = 0;
+    // The purge and the refund check on node 1, in a process of their own, again and again while the others book.
+    try (TestService node1 = TestService.start(cluster.node(1), new JsonObject())) {
+      while (!load.isTerminated() || runs == 0) {
+        KeyPurge.Report report = node1.server().purge().runOnce().await();
+        node1.server().pendingRefunds().runOnce().await();
+        deleted += report.keysDeleted() + report.logRowsDeleted();
+        runs++;
+      }
+    }
+    System.out.printf("purge on node 1 (%d runs, %d rows deleted in batches of %d) while nodes 2 and 3 booked %d"
+        + " payments%n", runs, deleted, KeyPurge.MAX_BATCH, payments);
+    assertThat(replies).hasSize(payments).allMatch(alipay.success());
+    assertThat(deleted).isEqualTo(2L * expired);
+    assertThat(db.count("SELECT COUNT(*) FROM payments WHERE trade_no LIKE 'T-GP-%'")).isEqualTo(payments);
+    assertThat(db.count("SELECT COUNT(*) FROM idempotent_keys WHERE idem_key LIKE 'alipay:pay:T-GP-%'"))
+        .isEqualTo(payments);
+    assertThat(db.count("SELECT COUNT(*) FROM notify_log WHERE idem_key LIKE 'alipay:pay:T-GP-%'")).isEqualTo(payments);
   }
 
   /** What one notification of the load got: its trade, which instance, when it was sent, the reply. */
