@@ -25,7 +25,7 @@ public final class DatabaseMigrations {
   public static int migrate(DatabaseSettings db, OrdersTable orders, String source) {
     try {
       return run(db, orders, source);
-    } catch (FlywayException | IllegalStateException e) {
+    } catch (FlywayException | IllegalStateException | SQLException e) {
       throw refused(db, source, e);
     }
   }
@@ -34,8 +34,8 @@ public final class DatabaseMigrations {
    * Migrates and checks the orders table; a failure to reach the database is thrown as it is, for
    * a caller that waits for a database not up yet. A table that will not do is a {@link ConfigException}.
    */
-  static int run(DatabaseSettings db, OrdersTable orders, String source) {
-    int applied = Flyway.configure()
+  static int run(DatabaseSettings db, OrdersTable orders, String source) throws SQLException {
+    int applied = MigrationLease.around(db, () -> Flyway.configure()
         .dataSource(jdbcUrl(db), db.user(), db.password())
         .locations("classpath:db/migration")
         // A site database already holds its own tables (orders at least): start our history there.
@@ -44,7 +44,7 @@ public final class DatabaseMigrations {
         .connectRetries(0)
         .load()
         .migrate()
-        .migrationsExecuted;
+        .migrationsExecuted);
     OrdersTableCheck.check(db, orders, source);
     return applied;
   }

@@ -3,6 +3,8 @@ package paynotify.booking;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.sqlclient.Tuple;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import paynotify.channel.NotifyEvent;
 import paynotify.store.CommittedReads;
 import paynotify.store.Database;
@@ -19,6 +21,8 @@ import paynotify.store.SqlQueries;
  * error row, a refused request a bodiless row ({@link RejectedLog}). The HTTP side runs no SQL.
  */
 public final class EventBooking {
+  private static final Logger LOG = LoggerFactory.getLogger(EventBooking.class);
+
   /**
    * Where bookings and their traces go.
    *
@@ -46,6 +50,7 @@ public final class EventBooking {
   private final ForwardOutbox outbox;
   private final PaymentBooking payments;
   private final RefundBooking refunds;
+  private final StrandedRefunds stranded;
 
   /**
    * @param orders the site's orders table, as mapped
@@ -60,6 +65,7 @@ public final class EventBooking {
     this.outbox = outbox;
     this.payments = new PaymentBooking(orders, outbox);
     this.refunds = new RefundBooking(orders, outbox);
+    this.stranded = new StrandedRefunds(db, orders, outbox);
     this.retry = new TransientRetry(vertx, settings.maxAttempts());
     this.transaction = new BookingTransaction(db, stores.reads(), retry, outbox);
   }
@@ -95,14 +101,29 @@ public final class EventBooking {
 
   private Future<BookingResult> bookOnly(NotifyEvent event) {
     return switch (event.kind()) {
-      case PAYMENT -> transaction.book(event, payments);
-      case REFUND -> transaction.book(event, refunds);
+      case PAYMENT -> settleRacedRefunds(event, transaction.book(event, payments));
+      case REFUND -> settleRacedRefunds(event, transaction.book(event, refunds));
       case CLOSE -> settings.tradeClosedClosesOrder() ? retry.run(() -> closeOrder(event))
           : Future.succeededFuture(new BookingResult(Outcome.IGNORED, event.channel() + " closed trade "
               + event.tradeNo() + "; order " + event.orderNo() + " left as it is (booking.trade_closed_closes_order)"));
       case NONE -> Future.succeededFuture(
           new BookingResult(Outcome.IGNORED, "status " + event.channelStatus() + " books nothing"));
     };
+  }
+
+  /**
+   * On Galera, once a payment or refund is committed, its trade's refunds that a booking on another
+   * node left pending ({@link StrandedRefunds}). Booked is booked: a failure here only leaves them to
+   * the periodic check.
+   */
+  private Future<BookingResult> settleRacedRefunds(NotifyEvent e, Future<BookingResult> booked) {
+    return !db.onGalera() ? booked : booked.compose(result -> stranded.settleIfAny(e.channel(), e.tradeNo())
+        .otherwise(err -> {
+          LOG.info("pending refunds of {} trade {} left to the periodic check: {}", e.channel(), e.tradeNo(),
+              err.getMessage());
+          return null;
+        })
+        .map(result));
   }
 
   /**

@@ -1,9 +1,7 @@
 package paynotify.booking;
 
 import static paynotify.store.SqlQueries.FLAG_STALE_PENDING_REFUNDS;
-import static paynotify.store.SqlQueries.LOCK_PAYMENT;
 import static paynotify.store.SqlQueries.OPEN_ANOMALIES_OF_KIND;
-import static paynotify.store.SqlQueries.SETTLE_PENDING_REFUNDS;
 import static paynotify.store.SqlQueries.TRADES_WITH_STRANDED_REFUNDS;
 
 import io.vertx.core.Future;
@@ -13,8 +11,6 @@ import io.vertx.sqlclient.Tuple;
 import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import paynotify.channel.EventKind;
-import paynotify.channel.NotifyEvent;
 import paynotify.store.Anomalies.Anomaly;
 import paynotify.store.Database;
 import paynotify.store.OrdersTable;
@@ -37,8 +33,8 @@ public final class PendingRefundCheck {
   static final int BATCH = 100;
 
   private final Database db;
-  private final OrdersTable orders;
   private final ForwardOutbox outbox;
+  private final StrandedRefunds stranded;
   private final Duration age;
 
   /** What one run did. */
@@ -46,8 +42,8 @@ public final class PendingRefundCheck {
 
   public PendingRefundCheck(Database db, OrdersTable orders, ForwardOutbox outbox, Duration age) {
     this.db = db;
-    this.orders = orders;
     this.outbox = outbox;
+    this.stranded = new StrandedRefunds(db, orders, outbox);
     this.age = age;
   }
 
@@ -59,7 +55,7 @@ public final class PendingRefundCheck {
             String channel = trade.getString("channel");
             String tradeNo = trade.getString("trade_no");
             // One trade that fails (a lock wait) is left for the next run, not the ones after it.
-            settled = settled.compose(n -> settle(channel, tradeNo).map(n + 1).recover(err -> {
+            settled = settled.compose(n -> stranded.settle(channel, tradeNo).map(n + 1).recover(err -> {
               LOG.warn("pending refunds of {} trade {} not settled, next run tries again: {}", channel, tradeNo,
                   err.getMessage());
               return Future.succeededFuture(n);
@@ -86,19 +82,5 @@ public final class PendingRefundCheck {
       }
       return told;
     });
-  }
-
-  private Future<Void> settle(String channel, String tradeNo) {
-    return db.inTransaction(conn -> conn.preparedQuery(LOCK_PAYMENT).execute(Tuple.of(channel, tradeNo))
-        .compose(payments -> {
-          Row payment = Rows.single(payments);
-          return conn.preparedQuery(SETTLE_PENDING_REFUNDS).execute(Tuple.of(channel, tradeNo))
-              .compose(pending -> pending.rowCount() == 0 ? Future.succeededFuture()
-                  : RefundSettlement.settle(conn, orders, outbox, channel, tradeNo, payment.getString("order_no"),
-                          payment.getLong("amount_cents"), NotifyEvent.key(channel, EventKind.PAYMENT, tradeNo))
-                      .onSuccess(r -> LOG.warn("{} pending refund(s) of {} trade {} found beside its booked payment,"
-                          + " settled now: {}", pending.rowCount(), channel, tradeNo, r.detail()))
-                      .mapEmpty());
-        }));
   }
 }

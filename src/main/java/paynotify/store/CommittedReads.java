@@ -15,7 +15,8 @@ import java.util.List;
  * Reads of what is committed, each a statement of its own (autocommit, READ COMMITTED, read-only
  * sessions), on a pool of their own. For reads that answer cheaply but decide nothing, such as
  * the duplicate pre-check: a booking's transaction then opens no read view before its writes (one
- * statement less than reading in it and ending that view), and a repeat costs one indexed read.
+ * statement less than reading in it and ending that view), and a repeat costs one indexed read. On a
+ * Galera node they read causally ({@link GaleraSessions}): a key committed on another node is seen.
  */
 public final class CommittedReads {
   private final Pool pool;
@@ -32,7 +33,7 @@ public final class CommittedReads {
 
   public static CommittedReads connect(Vertx vertx, MySQLConnectOptions connect, PoolOptions options,
       NetClientOptions tcp, List<String> sessionSetup) {
-    return new CommittedReads(Database.pool(vertx, connect, options, tcp, sessionSetup));
+    return new CommittedReads(Database.pool(vertx, connect, options, tcp, sessionSetup, new GaleraSessions()));
   }
 
   public Future<RowSet<Row>> execute(String sql, Tuple args) {

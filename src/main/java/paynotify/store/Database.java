@@ -35,9 +35,11 @@ public final class Database {
   /** The platforms' zone, and the sessions' unless {@code database.time_zone} says otherwise. */
   public static final String BEIJING = "+08:00";
   private final Pool pool;
+  private final GaleraSessions galera;
 
-  private Database(Pool pool) {
+  private Database(Pool pool, GaleraSessions galera) {
     this.pool = pool;
+    this.galera = galera;
   }
 
   /**
@@ -82,15 +84,18 @@ public final class Database {
    */
   public static Database connect(Vertx vertx, MySQLConnectOptions connect, PoolOptions options, NetClientOptions tcp,
       List<String> sessionSetup) {
-    return new Database(pool(vertx, connect, options, tcp, sessionSetup));
+    GaleraSessions galera = new GaleraSessions();
+    return new Database(pool(vertx, connect, options, tcp, sessionSetup, galera), galera);
   }
 
+  /** A pool whose sessions run {@code sessionSetup}, and what a Galera node needs after it. */
   static Pool pool(Vertx vertx, MySQLConnectOptions connect, PoolOptions options, NetClientOptions tcp,
-      List<String> sessionSetup) {
+      List<String> sessionSetup, GaleraSessions galera) {
     connect.setPipeliningLimit(16);
     return MySQLBuilder.pool().with(options).with(tcp).connectingTo(connect).using(vertx)
         // Bounded: a setup that never answers (a half-open connection) would hold its pool slot.
-        .withConnectHandler(conn -> setUp(conn, sessionSetup).timeout(tcp.getConnectTimeout(), TimeUnit.MILLISECONDS)
+        .withConnectHandler(conn -> galera.statements(conn, sessionSetup).compose(all -> setUp(conn, all))
+            .timeout(tcp.getConnectTimeout(), TimeUnit.MILLISECONDS)
             .onSuccess(v -> conn.close()) // close() hands the prepared connection to the pool
             .onFailure(err -> discard(conn, err)))
         .build();
@@ -140,6 +145,11 @@ public final class Database {
           ? conn.query("COMMIT").execute().map(ar.result())
           : conn.query("ROLLBACK").execute().transform(rolledBack -> Future.<T>failedFuture(ar.cause())));
     });
+  }
+
+  /** Whether this pool's sessions are on a node of a Galera cluster ({@link GaleraSessions}). */
+  public boolean onGalera() {
+    return galera.found();
   }
 
   /** Whether the database answers now: one round trip on a pooled session. */

@@ -3,6 +3,7 @@ package paynotify.store;
 import io.vertx.core.Future;
 import io.vertx.sqlclient.Tuple;
 import java.time.Duration;
+import java.util.function.Supplier;
 
 /**
  * Deletes idempotency keys, notify_log rows and delivered events older than their retention, in batches of at most
@@ -12,6 +13,11 @@ import java.time.Duration;
  */
 public final class KeyPurge {
   public static final int MAX_BATCH = 1000;
+  /**
+   * A batch is run again after a deadlock: it is idempotent. On Galera a booking replicated from another
+   * node that inserts into the range a batch holds locked aborts the batch (the replicated write wins).
+   */
+  static final int BATCH_ATTEMPTS = 10;
 
   private final Database db;
   private final Duration keyRetention;
@@ -44,7 +50,7 @@ public final class KeyPurge {
 
   /** Delivered events past retention, a batch at a time, deleted by id (see EXPIRED_DELIVERED_EVENTS). */
   private Future<Long> drainEvents(long sofar, int[] statements) {
-    return db.inTransaction(conn -> conn.preparedQuery(SqlQueries.EXPIRED_DELIVERED_EVENTS)
+    return again(() -> db.inTransaction(conn -> conn.preparedQuery(SqlQueries.EXPIRED_DELIVERED_EVENTS)
         .execute(Tuple.of(eventRetention.toSeconds(), batchSize))
         .compose(expired -> {
           statements[0]++;
@@ -55,18 +61,24 @@ public final class KeyPurge {
           expired.forEach(row -> ids.addLong(row.getLong(0)));
           statements[0]++;
           return conn.preparedQuery(SqlQueries.deleteEvents(expired.size())).execute(ids).map(deleted -> expired.size());
-        }))
+        })), 1)
         .compose(n -> n < batchSize ? Future.succeededFuture(sofar + n) : drainEvents(sofar + n, statements));
   }
 
   /** Deletes with {@code sql} until a batch comes back short; each batch commits on its own (short locks). */
   private Future<Long> drain(String sql, Duration retention, long sofar, int[] statements) {
-    return db.inTransaction(conn -> conn.preparedQuery(sql).execute(Tuple.of(retention.toSeconds(), batchSize)))
+    return again(() -> db.inTransaction(conn -> conn.preparedQuery(sql).execute(Tuple.of(retention.toSeconds(),
+            batchSize))), 1)
         .compose(result -> {
           statements[0]++;
           long deleted = sofar + result.rowCount();
           return result.rowCount() < batchSize ? Future.succeededFuture(deleted)
               : drain(sql, retention, deleted, statements);
         });
+  }
+
+  private static <T> Future<T> again(Supplier<Future<T>> batch, int attempt) {
+    return batch.get().recover(err -> DbErrors.isTransient(err) && attempt < BATCH_ATTEMPTS
+        ? again(batch, attempt + 1) : Future.failedFuture(err));
   }
 }

@@ -66,6 +66,12 @@ public final class SqlQueries {
           + " JOIN payments p ON p.channel = r.channel AND p.trade_no = r.trade_no"
           + " WHERE r.status = 'pending' LIMIT ?";
 
+  // One trade's refunds left pending beside its booked payment (on Galera, a refund and its payment booked
+  // at once on two nodes: StrandedRefunds).
+  public static final String TRADE_HAS_STRANDED_REFUNDS =
+      "SELECT 1 FROM refunds r JOIN payments p ON p.channel = r.channel AND p.trade_no = r.trade_no"
+          + " WHERE r.channel = ? AND r.trade_no = ? AND r.status = 'pending' LIMIT 1";
+
   // A refund still waiting for its payment after the retention: the payment was lost (or never was).
   // Binds: the anomaly kind (twice: kind and dedupe key), the retention in seconds.
   public static final String FLAG_STALE_PENDING_REFUNDS =

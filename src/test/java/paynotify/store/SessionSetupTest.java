@@ -38,6 +38,21 @@ class SessionSetupTest extends DatabaseTestBase {
     }
   }
 
+  /** Causal reads are a Galera node's (GaleraSessionTest): a single server's sessions are left as they were. */
+  @Test
+  void aSingleServerGetsNoGaleraSetting(Vertx vertx) throws Exception {
+    Database pool = connect(vertx, Database.sessionSetup(5, Database.BEIJING));
+    List<String> syncWait = pool.inTransaction(conn -> conn.query("SHOW VARIABLES LIKE 'wsrep_sync_wait'").execute())
+        .map(rows -> {
+          List<String> values = new ArrayList<>();
+          rows.forEach(row -> values.add(row.getString(1)));
+          return values;
+        })
+        .await(10, TimeUnit.SECONDS);
+    assertThat(syncWait).as("wsrep_sync_wait where the server has it").isSubsetOf("0");
+    pool.close();
+  }
+
   @Test
   void aSessionWhoseSetupFailedNeverRunsABooking(Vertx vertx) {
     // The second statement fails, so the first one's autocommit=0 never took (one SET is atomic).

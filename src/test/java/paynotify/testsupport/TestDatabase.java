@@ -31,9 +31,15 @@ public final class TestDatabase {
   private static final Set<Runnable> LOG_WRITERS = new CopyOnWriteArraySet<>();
 
   private final DatabaseSettings settings;
+  private final String url;
 
   private TestDatabase(DatabaseSettings settings) {
+    this(settings, DatabaseMigrations.jdbcUrl(settings));
+  }
+
+  private TestDatabase(DatabaseSettings settings, String url) {
     this.settings = settings;
+    this.url = url;
   }
 
   public static synchronized TestDatabase get() {
@@ -83,6 +89,15 @@ public final class TestDatabase {
     return new DatabaseSettings(host, port, name, "root", password, 8, 1000, Duration.ofSeconds(5), 5, null);
   }
 
+  /**
+   * The test database on a node of a Galera cluster, read causally: each read waits until the node has
+   * applied what any node committed before it (wsrep_sync_wait=1), so a test sees the service's writes
+   * whichever node they went through.
+   */
+  public static TestDatabase onGaleraNode(DatabaseSettings settings) {
+    return new TestDatabase(settings, DatabaseMigrations.jdbcUrl(settings) + "&sessionVariables=wsrep_sync_wait=1");
+  }
+
   /** Another database on the same server, empty (no migration run): for tests of the migrations themselves. */
   public TestDatabase scratch(String name) {
     DatabaseSettings scratch = settings(settings.host(), settings.port(), name, settings.password());
@@ -119,7 +134,7 @@ public final class TestDatabase {
   }
 
   public Connection connect() throws SQLException {
-    return DriverManager.getConnection(DatabaseMigrations.jdbcUrl(settings), settings.user(), settings.password());
+    return DriverManager.getConnection(url, settings.user(), settings.password());
   }
 
   /** Empties every table: each test starts from nothing. */
@@ -149,6 +164,20 @@ public final class TestDatabase {
   public long count(String sql, Object... args) {
     String value = string(sql, args);
     return value == null ? 0 : Long.parseLong(value);
+  }
+
+  /**
+   * The count, read again until it is {@code expected} or {@code within} has passed: for notify_log
+   * rows of a service in another process, written in batches after its replies (at most 200 ms later).
+   */
+  public long countWithin(Duration within, long expected, String sql, Object... args) throws InterruptedException {
+    long deadline = System.nanoTime() + within.toNanos();
+    long count = count(sql, args);
+    while (count != expected && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+      count = count(sql, args);
+    }
+    return count;
   }
 
   /** The first column of the first row, or null when there is no row. */

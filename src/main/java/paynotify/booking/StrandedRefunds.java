@@ -1,0 +1,58 @@
+package paynotify.booking;
+
+import static paynotify.store.SqlQueries.LOCK_PAYMENT;
+import static paynotify.store.SqlQueries.SETTLE_PENDING_REFUNDS;
+import static paynotify.store.SqlQueries.TRADE_HAS_STRANDED_REFUNDS;
+
+import io.vertx.core.Future;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.Tuple;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import paynotify.channel.EventKind;
+import paynotify.channel.NotifyEvent;
+import paynotify.store.Database;
+import paynotify.store.OrdersTable;
+
+/**
+ * Refunds left pending beside their booked payment, settled by the very settlement a payment's booking
+ * runs, one trade per transaction with its payment locked. The periodic check finds them everywhere;
+ * on Galera every refund and payment booking also looks at its own trade once committed: a refund and
+ * its payment booked at once on two nodes pass each other (the gap lock that orders them on one
+ * server is local to a node, and they write no row in common that certification would compare), and
+ * of the two the one committed later sees both, its reads being causal.
+ */
+final class StrandedRefunds {
+  private static final Logger LOG = LoggerFactory.getLogger(StrandedRefunds.class);
+
+  private final Database db;
+  private final OrdersTable orders;
+  private final ForwardOutbox outbox;
+
+  StrandedRefunds(Database db, OrdersTable orders, ForwardOutbox outbox) {
+    this.db = db;
+    this.orders = orders;
+    this.outbox = outbox;
+  }
+
+  /** Settles the trade's pending refunds if its payment is booked; a read and nothing else otherwise. */
+  Future<Void> settleIfAny(String channel, String tradeNo) {
+    return db.inTransaction(conn -> conn.preparedQuery(TRADE_HAS_STRANDED_REFUNDS).execute(Tuple.of(channel, tradeNo)))
+        .compose(rows -> rows.size() == 0 ? Future.succeededFuture() : settle(channel, tradeNo));
+  }
+
+  /** Settles the pending refunds of a trade whose payment is booked. */
+  Future<Void> settle(String channel, String tradeNo) {
+    return db.inTransaction(conn -> conn.preparedQuery(LOCK_PAYMENT).execute(Tuple.of(channel, tradeNo))
+        .compose(payments -> {
+          Row payment = Rows.single(payments);
+          return conn.preparedQuery(SETTLE_PENDING_REFUNDS).execute(Tuple.of(channel, tradeNo))
+              .compose(pending -> pending.rowCount() == 0 ? Future.succeededFuture()
+                  : RefundSettlement.settle(conn, orders, outbox, channel, tradeNo, payment.getString("order_no"),
+                          payment.getLong("amount_cents"), NotifyEvent.key(channel, EventKind.PAYMENT, tradeNo))
+                      .onSuccess(r -> LOG.warn("{} pending refund(s) of {} trade {} found beside its booked payment,"
+                          + " settled now: {}", pending.rowCount(), channel, tradeNo, r.detail()))
+                      .mapEmpty());
+        }));
+  }
+}
