@@ -30,9 +30,10 @@ final class ReconcileCommand extends CommandSupport {
     try (CliDatabase db = CliDatabase.open(config);
         Connection conn = db.connect();
         Connection lookups = db.connect();
+        Connection side = db.connect();
         Connection recording = reportOptions.recording(db);
         Report report = reportOptions.report(out(), recording)) {
-      Reconciliation reconciliation = new Reconciliation(conn, lookups, db.config().orders())
+      Reconciliation reconciliation = new Reconciliation(conn, lookups, side, db.config().orders())
           .timed(verbose ? phase -> System.err.println("paynotify: " + phase) : phase -> { });
       long start = System.nanoTime();
       Bill.Summary read = reconciliation.load(platformBill, rows -> progress(rows, start));
