@@ -43,13 +43,13 @@ final class ReconcileSql {
           + " VALUES (?, ?, ?, ?, ?, ?, ?)";
 
   // Both sides of the merge (TradeMerge), each in trade order: the bill's payments, and what is
-  // booked in the bill's channel and window (read in the order it lies, near time order, then sorted:
-  // never a random read per trade).
+  // booked in the bill's channel and window, read in the order it lies (near time order) and then
+  // sorted. Walking uk_trade_no for the order instead would be a random row read per trade.
   static final String BILL_PAYMENTS_BY_TRADE =
       "SELECT line, trade_no, order_no, amount_cents, at FROM bill_payments ORDER BY trade_no, line";
 
   static final String BOOKED_IN_WINDOW_BY_TRADE =
-      "SELECT trade_no, order_no, amount_cents, paid_at FROM payments"
+      "SELECT trade_no, order_no, amount_cents, paid_at FROM payments IGNORE INDEX FOR ORDER BY (uk_trade_no)"
           + " WHERE channel = ? AND paid_at >= ? AND paid_at < ? ORDER BY trade_no";
 
   // A bill row whose trade has no booking in the window: what was booked for it, any day.

@@ -34,7 +34,7 @@ public final class Reconciliation {
   }
 
   private final Connection conn;
-  private final Connection lookups;
+  private final Connection bookings;
   private final Connection side;
   private final OrdersTable orders;
   private Consumer<String> timings = phase -> { };
@@ -50,14 +50,14 @@ public final class Reconciliation {
   }
 
   /**
-   * @param lookups a second connection: the window's bookings are read on it while {@code conn}
-   *                reads the bill's rows
-   * @param side    a third: bill rows not matched in the window are looked up on it meanwhile
-   * @param orders  the site's orders table, where an unbooked trade's order is looked for
+   * @param bookings a second connection: the window's bookings are read on it while {@code conn}
+   *                 reads the bill's rows
+   * @param side     a third: bill rows not matched in the window are looked up on it meanwhile
+   * @param orders   the site's orders table, where an unbooked trade's order is looked for
    */
-  public Reconciliation(Connection conn, Connection lookups, Connection side, OrdersTable orders) {
+  public Reconciliation(Connection conn, Connection bookings, Connection side, OrdersTable orders) {
     this.conn = conn;
-    this.lookups = lookups;
+    this.bookings = bookings;
     this.side = side;
     this.orders = orders;
   }
@@ -102,10 +102,10 @@ public final class Reconciliation {
     Timestamp from = Timestamp.valueOf(summary.from());
     Timestamp to = Timestamp.valueOf(summary.to());
     BillSide billSide = new BillSide(side, ch, orders);
-    new TradeMerge(conn, lookups, billSide, sink).run(ch, from, to);
+    new TradeMerge(conn, bookings, billSide, sink).run(ch, from, to);
     billSide.finish();
     done("bill and bookings merged in trade order (booked here, not there)");
-    CompletableFuture<SQLException> auditReady = CompletableFuture.supplyAsync(() -> prepareAudit(lookups,
+    CompletableFuture<SQLException> auditReady = CompletableFuture.supplyAsync(() -> prepareAudit(bookings,
         ReconcileSql.AUDIT_TRADES_IN_WINDOW, ReconcileSql.AUDIT_ORDERS_IN_WINDOW, ch, from, to));
     each(side, "paid there, not here / other amount", ReconcileSql.BILL_SIDE, sink, rs -> rs.getObject(6) == null
         ? Finding.of(Kind.MISSING_LOCAL, ch, "trade_no", rs.getString(1), "order_no", rs.getString(2),
@@ -125,7 +125,7 @@ public final class Reconciliation {
     if (preparing != null) {
       throw preparing;
     }
-    auditPrepared = lookups;
+    auditPrepared = bookings;
   }
 
   /**
