@@ -29,10 +29,11 @@ final class ReconcileCommand extends CommandSupport {
     Bill platformBill = billOptions.bill();
     try (CliDatabase db = CliDatabase.open(config);
         Connection conn = db.connect();
-        Connection lookups = db.connect();
+        Connection bookings = db.connect();
+        Connection side = db.connect();
         Connection recording = reportOptions.recording(db);
         Report report = reportOptions.report(out(), recording)) {
-      Reconciliation reconciliation = new Reconciliation(conn, lookups, db.config().orders())
+      Reconciliation reconciliation = new Reconciliation(conn, bookings, side, db.config().orders())
           .timed(verbose ? phase -> System.err.println("paynotify: " + phase) : phase -> { });
       long start = System.nanoTime();
       Bill.Summary read = reconciliation.load(platformBill, rows -> progress(rows, start));

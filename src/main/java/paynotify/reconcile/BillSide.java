@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.sql.Timestamp;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -14,37 +15,59 @@ import java.util.Set;
 import paynotify.store.OrdersTable;
 
 /**
- * The bill's side of a reconciliation, one batch at a time, on its own session: what was booked
- * for the batch's trades; a trade not booked (a lost notification) or booked for another amount
- * goes into the session's bill_side table, reported once the whole bill is known good.
+ * The bill's side of a reconciliation, on its own session: bill rows booked for another amount,
+ * and those whose trade has no booking in the window, looked up by trade in batches (a lost
+ * notification, or a booking of another day or channel). What differs goes into the session's
+ * bill_side table, read once the merge is done.
  */
 final class BillSide {
   private final Connection conn;
   private final String channel;
   private final OrdersTable orders;
+  private final List<BillRow> notInWindow = new ArrayList<>();
+  private final PreparedStatement insert;
   /** The statement for a full batch, the common case, prepared once. */
   private PreparedStatement fullBatch;
-  private PreparedStatement insert;
+  private int recorded;
 
-  BillSide(Connection conn, String channel, OrdersTable orders) {
+  BillSide(Connection conn, String channel, OrdersTable orders) throws SQLException {
     this.conn = conn;
     this.channel = channel;
     this.orders = orders;
+    try (Statement s = conn.createStatement()) {
+      s.execute("DROP TEMPORARY TABLE IF EXISTS bill_side");
+      s.execute(ReconcileSql.CREATE_BILL_SIDE);
+    }
+    this.insert = conn.prepareStatement(ReconcileSql.INSERT_BILL_SIDE);
   }
 
   private record Booked(String orderNo, long amountCents) {}
 
-  void lookUp(List<BillRow> batch) throws SQLException {
-    List<BillRow> payments = batch.stream().filter(r -> !r.refund()).toList();
-    if (payments.isEmpty()) {
-      return;
+  /** A bill row whose trade was booked in the window for another amount. */
+  void otherAmount(BillRow row, String localOrderNo, long localCents) throws SQLException {
+    record(row, localOrderNo, localCents, true);
+  }
+
+  /** A bill row whose trade has no booking of the bill's channel in its window: looked up by trade. */
+  void notInWindow(BillRow row) throws SQLException {
+    notInWindow.add(row);
+    if (notInWindow.size() == ReconcileSql.BATCH) {
+      lookUp();
     }
-    Map<String, Booked> booked = booked(payments);
+  }
+
+  /** Looks up what is left and writes what is pending: bill_side is complete. */
+  void finish() throws SQLException {
+    if (!notInWindow.isEmpty()) {
+      lookUp();
+    }
+    insert.executeBatch();
+  }
+
+  private void lookUp() throws SQLException {
+    Map<String, Booked> booked = booked(notInWindow);
     List<BillRow> missing = new ArrayList<>();
-    if (insert == null) {
-      insert = conn.prepareStatement(ReconcileSql.INSERT_BILL_SIDE);
-    }
-    for (BillRow row : payments) {
+    for (BillRow row : notInWindow) {
       Booked b = booked.get(row.tradeNo());
       if (b == null) {
         missing.add(row);
@@ -58,12 +81,15 @@ final class BillSide {
         record(row, null, null, known.contains(row.orderNo()));
       }
     }
-    insert.executeBatch();
+    notInWindow.clear();
   }
 
   private void record(BillRow row, String localOrderNo, Long localCents, boolean orderKnown) throws SQLException {
     ReconcileSql.bind(insert, row.line(), row.tradeNo(), row.orderNo(), row.amountCents(), localOrderNo, localCents,
         Timestamp.valueOf(row.at()), orderKnown);
+    if (++recorded % ReconcileSql.BATCH == 0) {
+      insert.executeBatch();
+    }
   }
 
   private Map<String, Booked> booked(List<BillRow> payments) throws SQLException {

@@ -21,10 +21,9 @@ import paynotify.store.OrdersTable;
 /**
  * A bill against the bookings, both directions, for the bill's channel and window only (a
  * payment of another day or channel is never "missing from the platform"). While the bill is
- * parsed (one thread), its trade ids stream into a session table (this thread) and its payments
- * are looked up in batches on a second session (a third thread): the two database sessions work
- * at once. This process holds a few batches at a time; findings wait in the database until the
- * bill is known complete, then stream out.
+ * parsed (one thread), its rows stream into session tables (this thread); once the bill is known
+ * complete, its payments and the window's bookings are merged in trade order ({@link TradeMerge})
+ * and the findings stream out. This process holds a few batches at a time.
  */
 public final class Reconciliation {
   private static final List<BillRow> END = List.of();
@@ -35,27 +34,31 @@ public final class Reconciliation {
   }
 
   private final Connection conn;
-  private final Connection lookups;
+  private final Connection bookings;
+  private final Connection side;
   private final OrdersTable orders;
   private Consumer<String> timings = phase -> { };
   private long phaseStart = System.nanoTime();
   /** The session whose audit_* tables are ready (compare() prepares them on the idle one). */
   private Connection auditPrepared;
-  private PreparedStatement insertTrade;
+  private PreparedStatement insertPayment;
   private PreparedStatement insertRefund;
 
   /** For the duplicate audit alone. */
   public Reconciliation(Connection conn) {
-    this(conn, conn, OrdersTable.DEFAULT);
+    this(conn, conn, conn, OrdersTable.DEFAULT);
   }
 
   /**
-   * @param lookups a second connection: the bill's side is looked up on it while the bill loads
-   * @param orders  the site's orders table, where an unbooked trade's order is looked for
+   * @param bookings a second connection: the window's bookings are read on it while {@code conn}
+   *                 reads the bill's rows
+   * @param side     a third: bill rows not matched in the window are looked up on it meanwhile
+   * @param orders   the site's orders table, where an unbooked trade's order is looked for
    */
-  public Reconciliation(Connection conn, Connection lookups, OrdersTable orders) {
+  public Reconciliation(Connection conn, Connection bookings, Connection side, OrdersTable orders) {
     this.conn = conn;
-    this.lookups = lookups;
+    this.bookings = bookings;
+    this.side = side;
     this.orders = orders;
   }
 
@@ -74,47 +77,41 @@ public final class Reconciliation {
    */
   public Bill.Summary load(Bill bill, LongConsumer progress) throws SQLException, BillFormatException {
     phaseStart = System.nanoTime();
-    try (Statement s = conn.createStatement(); Statement l = lookups.createStatement()) {
-      s.execute("DROP TEMPORARY TABLE IF EXISTS bill_trades, bill_refunds");
-      s.execute(ReconcileSql.CREATE_BILL_TRADES);
+    try (Statement s = conn.createStatement()) {
+      s.execute("DROP TEMPORARY TABLE IF EXISTS bill_payments, bill_refunds");
+      s.execute(ReconcileSql.CREATE_BILL_PAYMENTS);
       s.execute(ReconcileSql.CREATE_BILL_REFUNDS);
-      l.execute("DROP TEMPORARY TABLE IF EXISTS bill_side");
-      l.execute(ReconcileSql.CREATE_BILL_SIDE);
     }
     BlockingQueue<List<BillRow>> toInsert = new ArrayBlockingQueue<>(4);
-    BlockingQueue<List<BillRow>> toLookUp = new ArrayBlockingQueue<>(4);
-    CompletableFuture<Bill.Summary> parsed = CompletableFuture.supplyAsync(() -> parse(bill, progress, toInsert,
-        toLookUp));
-    BillSide billSide = new BillSide(lookups, bill.channel(), orders);
-    CompletableFuture<SQLException> lookedUp = CompletableFuture.supplyAsync(() -> drain(toLookUp, billSide::lookUp));
+    CompletableFuture<Bill.Summary> parsed = CompletableFuture.supplyAsync(() -> parse(bill, progress, toInsert));
     SQLException inserting = drain(toInsert, this::insert);
-    SQLException lookingUp = lookedUp.join();
-    Bill.Summary summary = result(parsed);
-    if (inserting != null || lookingUp != null) {
-      throw inserting != null ? inserting : lookingUp;
+    Bill.Summary summary = join(parsed, BillFormatException.class);
+    if (inserting != null) {
+      throw inserting;
     }
-    done("bill loaded and its payments looked up");
+    done("bill loaded");
     return summary;
   }
 
   /**
-   * Both directions, for the loaded bill's channel and window. Meanwhile the other session
-   * prepares the duplicate audit's candidates for the same channel and window, so that
-   * {@link #audit} only reads them.
+   * Both directions, for the loaded bill's channel and window. Then the other session prepares
+   * the duplicate audit's candidates for the same channel and window while the refunds are
+   * compared, so that {@link #audit} only reads them.
    */
   public void compare(String ch, Bill.Summary summary, FindingSink sink) throws IOException, SQLException {
     Timestamp from = Timestamp.valueOf(summary.from());
     Timestamp to = Timestamp.valueOf(summary.to());
-    each(lookups, "paid there, not here / other amount", ReconcileSql.BILL_SIDE, sink, rs -> rs.getObject(6) == null
+    BillSide billSide = new BillSide(side, ch, orders);
+    new TradeMerge(conn, bookings, billSide, sink).run(ch, from, to);
+    billSide.finish();
+    done("bill and bookings merged in trade order (booked here, not there)");
+    CompletableFuture<SQLException> auditReady = CompletableFuture.supplyAsync(() -> prepareAudit(bookings,
+        ReconcileSql.AUDIT_TRADES_IN_WINDOW, ReconcileSql.AUDIT_ORDERS_IN_WINDOW, ch, from, to));
+    each(side, "paid there, not here / other amount", ReconcileSql.BILL_SIDE, sink, rs -> rs.getObject(6) == null
         ? Finding.of(Kind.MISSING_LOCAL, ch, "trade_no", rs.getString(1), "order_no", rs.getString(2),
             "amount_cents", rs.getLong(3), "paid_at", time(rs, 4), "order_known", rs.getBoolean(7))
         : Finding.of(Kind.AMOUNT_MISMATCH, ch, "trade_no", rs.getString(1), "order_no", rs.getString(5),
             "platform_cents", rs.getLong(3), "local_cents", rs.getLong(6)));
-    CompletableFuture<SQLException> auditReady = CompletableFuture.supplyAsync(() -> prepareAudit(lookups,
-        ReconcileSql.AUDIT_TRADES_IN_WINDOW, ReconcileSql.AUDIT_ORDERS_IN_WINDOW, ch, from, to));
-    each(conn, "booked here, not there", ReconcileSql.MISSING_PLATFORM, sink, rs -> Finding.of(Kind.MISSING_PLATFORM,
-        ch, "trade_no", rs.getString(1), "order_no", rs.getString(2), "amount_cents", rs.getLong(3),
-        "paid_at", time(rs, 4)), ch, from, to);
     each(conn, "refunded there, not here / other amount", ReconcileSql.BILL_REFUNDS, sink, rs -> rs.getObject(7) == null
         ? Finding.of(Kind.REFUND_MISSING_LOCAL, ch, "refund_no", rs.getString(1), "out_refund_no", rs.getString(2),
             "trade_no", rs.getString(3), "order_no", rs.getString(4), "amount_cents", rs.getLong(5),
@@ -128,7 +125,7 @@ public final class Reconciliation {
     if (preparing != null) {
       throw preparing;
     }
-    auditPrepared = lookups;
+    auditPrepared = bookings;
   }
 
   /**
@@ -167,33 +164,27 @@ public final class Reconciliation {
     }
   }
 
-  /** The parser's thread: every batch goes to both consumers, then END (also after a failure). */
-  private static Bill.Summary parse(Bill bill, LongConsumer progress, BlockingQueue<List<BillRow>> toInsert,
-      BlockingQueue<List<BillRow>> toLookUp) {
+  /** The parser's thread: batches, then END (also after a failure). */
+  private static Bill.Summary parse(Bill bill, LongConsumer progress, BlockingQueue<List<BillRow>> toInsert) {
     List<BillRow> batch = new ArrayList<>(ReconcileSql.BATCH);
     long[] rows = {0};
     try {
       Bill.Summary summary = bill.read(row -> {
         batch.add(row);
         if (batch.size() == ReconcileSql.BATCH) {
-          List<BillRow> full = List.copyOf(batch);
-          put(toInsert, full);
-          put(toLookUp, full);
+          put(toInsert, List.copyOf(batch));
           batch.clear();
         }
         if (++rows[0] % 100_000 == 0) {
           progress.accept(rows[0]);
         }
       });
-      List<BillRow> last = List.copyOf(batch);
-      put(toInsert, last);
-      put(toLookUp, last);
+      put(toInsert, List.copyOf(batch));
       return summary;
     } catch (BillFormatException e) {
       throw new CompletionException(e);
     } finally {
       put(toInsert, END);
-      put(toLookUp, END);
     }
   }
 
@@ -219,10 +210,10 @@ public final class Reconciliation {
     return failure;
   }
 
-  /** This thread: the batch's trade ids and refunds into the session's tables. */
+  /** This thread: the batch's rows into the session's tables. */
   private void insert(List<BillRow> batch) throws SQLException {
-    if (insertTrade == null) {
-      insertTrade = conn.prepareStatement(ReconcileSql.INSERT_BILL_TRADE);
+    if (insertPayment == null) {
+      insertPayment = conn.prepareStatement(ReconcileSql.INSERT_BILL_PAYMENT);
       insertRefund = conn.prepareStatement(ReconcileSql.INSERT_BILL_REFUND);
     }
     for (BillRow row : batch) {
@@ -230,19 +221,21 @@ public final class Reconciliation {
         ReconcileSql.bind(insertRefund, row.refundNo(), row.outRefundNo(), row.tradeNo(), row.orderNo(),
             row.amountCents(), Timestamp.valueOf(row.at()), row.line());
       } else {
-        ReconcileSql.bind(insertTrade, row.tradeNo());
+        ReconcileSql.bind(insertPayment, row.line(), row.tradeNo(), row.orderNo(), row.amountCents(),
+            Timestamp.valueOf(row.at()));
       }
     }
-    insertTrade.executeBatch();
+    insertPayment.executeBatch();
     insertRefund.executeBatch();
   }
 
-  private static Bill.Summary result(CompletableFuture<Bill.Summary> parsed) throws BillFormatException {
+  /** The future's value; a failure of type {@code checked} thrown as itself. */
+  static <T, E extends Exception> T join(CompletableFuture<T> future, Class<E> checked) throws E {
     try {
-      return parsed.join();
+      return future.join();
     } catch (CompletionException e) {
-      if (e.getCause() instanceof BillFormatException bad) {
-        throw bad;
+      if (checked.isInstance(e.getCause())) {
+        throw checked.cast(e.getCause());
       }
       throw e;
     }
@@ -289,7 +282,7 @@ public final class Reconciliation {
     phaseStart = now;
   }
 
-  private static String time(ResultSet rs, int column) throws SQLException {
+  static String time(ResultSet rs, int column) throws SQLException {
     Timestamp t = rs.getTimestamp(column);
     return t == null ? null : t.toLocalDateTime().withNano(0).format(BillCsv.TIME);
   }

@@ -113,6 +113,35 @@ class ReconcileCommandTest extends DatabaseTestBase {
   }
 
   @Test
+  void tradesBookedOutsideTheWindowOrOnAnotherChannelAreMatchedByTrade() throws Exception {
+    db.reset(); // not the sample state: only this bill's payments
+    // Every other row booked the day after (a clock or zone off by a day: outside the bill's window,
+    // looked up by trade, in more than one batch), two amounts off (one in the window, one not),
+    // one not booked, one booked on the other channel only, and one booking on no bill.
+    Path bill = AlipayBillGenerator.write(dir.resolve("day.csv.zip"), 2_500, row -> {
+      int i = Integer.parseInt(row.orderNo().substring(3));
+      if (i == 10) {
+        return;
+      }
+      String paidAt = i % 2 == 0 ? row.paidAt().replace("2026-03-14", "2026-03-15") : row.paidAt();
+      long cents = row.amountCents() + (i == 7 || i == 8 ? 1 : 0);
+      payment(i == 13 ? "wechat" : "alipay", row.tradeNo(), row.orderNo(), cents, paidAt);
+    });
+    payment("alipay", "2026031422009999999999999999", "NOT-ON-THE-BILL", 500, "2026-03-14 08:00:00");
+
+    Map<String, List<JsonObject>> found = byKind(new JsonObject(Cli.run("reconcile", "--channel", "alipay",
+        "--bill", bill.toString(), "--json").out()));
+    assertThat(found.keySet()).containsExactlyInAnyOrder("missing_local", "amount_mismatch", "missing_platform");
+    assertThat(found.get("missing_local").stream().map(f -> f.getString("trade_no")))
+        .containsExactlyInAnyOrder(AlipayBillGenerator.tradeNo(10), AlipayBillGenerator.tradeNo(13));
+    assertThat(found.get("amount_mismatch").stream().map(f -> f.getString("trade_no") + " " + f.getLong("local_cents")))
+        .containsExactlyInAnyOrder(AlipayBillGenerator.tradeNo(7) + " " + (AlipayBillGenerator.amountCents(7) + 1),
+            AlipayBillGenerator.tradeNo(8) + " " + (AlipayBillGenerator.amountCents(8) + 1));
+    assertThat(found.get("missing_platform").stream().map(f -> f.getString("trade_no")))
+        .containsExactly("2026031422009999999999999999");
+  }
+
+  @Test
   void unusableBillsExitTwoWithOneLineAndChangeNothing() throws Exception {
     String detail = SampleBills.alipayDetail();
     byte[] zip = Files.readAllBytes(SampleBills.ALIPAY);

@@ -11,7 +11,8 @@ import paynotify.channel.Money;
 /**
  * Writes Alipay trade bills of any size in the downloaded format (zip, GBK names and content,
  * comments, tabs, footer totals), one payment per row on 2026-03-14, streamed: the file can be
- * far larger than memory.
+ * far larger than memory. Like a real bill, its rows come in time order and their trade numbers do
+ * not (bookings made as the notifications arrive are then in time order too, not in trade order).
  */
 public final class AlipayBillGenerator {
   public static final String HEADER = "支付宝交易号,商户订单号,业务类型,商品名称,创建时间,完成时间,门店编号,门店名称,操作员,"
@@ -27,8 +28,9 @@ public final class AlipayBillGenerator {
     void accept(Row row) throws Exception;
   }
 
+  /** Distinct for every i (the multiplier is prime to 10^14), in no particular order. */
   public static String tradeNo(int i) {
-    return String.format("20260314220014%014d", i);
+    return String.format("20260314220014%014d", i * 7_919_000_003L % 100_000_000_000_000L);
   }
 
   public static String orderNo(int i) {
@@ -39,8 +41,9 @@ public final class AlipayBillGenerator {
     return 100 + (i * 7919L) % 100_000;
   }
 
-  public static String paidAt(int i) {
-    int second = (int) (i * 7L % 86_400);
+  /** Row i of {@code rows}, spread over the day in order. */
+  private static String paidAt(int i, int rows) {
+    int second = (int) (i * 86_400L / rows);
     return String.format("2026-03-14 %02d:%02d:%02d", second / 3600, second / 60 % 60, second % 60);
   }
 
@@ -57,7 +60,7 @@ public final class AlipayBillGenerator {
       out.write(HEADER);
       out.write('\n');
       for (int i = 0; i < rows; i++) {
-        Row row = new Row(tradeNo(i), orderNo(i), amountCents(i), paidAt(i));
+        Row row = new Row(tradeNo(i), orderNo(i), amountCents(i), paidAt(i, rows));
         String yuan = Money.format(row.amountCents());
         out.write(row.tradeNo() + "\t," + row.orderNo() + "\t,交易\t,\"会员,\"\"年卡\"\"\"," + row.paidAt() + ","
             + row.paidAt() + ",\t,\t,\t,\t,**李(181****5791)\t," + yuan + "," + yuan

@@ -85,7 +85,8 @@ public final class TestDatabase {
     return settings(host, port, NAME, password);
   }
 
-  private static DatabaseSettings settings(String host, int port, String name, String password) {
+  /** Another database name on that server (the benchmarks' own). */
+  public static DatabaseSettings settings(String host, int port, String name, String password) {
     return new DatabaseSettings(host, port, name, "root", password, 8, 1000, Duration.ofSeconds(5), 5, null);
   }
 
