@@ -130,8 +130,10 @@ public final class NotifyBench {
         CpuMeter cpu = new CpuMeter(service.pid(), serverPid(db), db);
         // The cold path: the first 1,000 notifications after the start, timed apart from the rest.
         int cold = Math.min(COLD, warmFirst.size());
+        double jitBefore = jitCpuMs(service.pid());
         Result coldStart = cpu.measure(() -> fire(client, port, null, warmFirst.subList(0, cold), c,
             generator.success()));
+        double jitCold = jitCpuMs(service.pid()) - jitBefore;
         // JIT warm-up of both paths, of the ceiling and of the PHP callback, not reported.
         fire(client, port, null, warmFirst.subList(cold, warmFirst.size()), c, generator.success());
         fire(client, port, null, warmCopies, c, generator.success());
@@ -148,11 +150,14 @@ public final class NotifyBench {
         List<Result> hanging = new ArrayList<>();
         List<Result> phps = new ArrayList<>();
         long pssKb = 0;
+        double jitFirsts = 0;
         for (int r = 0; r < ROUNDS; r++) {
           List<Notification> firstSlice = slice(first, r);
           List<Notification> copySlice = slice(copies, r);
           int from = warmup + r * n / ROUNDS;
+          double jit = jitCpuMs(service.pid());
           firsts.add(cpu.measure(() -> fire(client, port, null, firstSlice, c, generator.success())));
+          jitFirsts += jitCpuMs(service.pid()) - jit;
           pssKb = Math.max(pssKb, pssKb(service.pid()));
           ceilings.add(cpu.measure(() -> Ceiling.run(db, "J", from, n / ROUNDS, c)));
           dups.add(cpu.measure(() -> fire(client, port, null, copySlice, c, generator.success())));
@@ -197,6 +202,8 @@ public final class NotifyBench {
         System.out.printf("first deliveries p99:           %.1f ms  (target <= 30 ms)%n", firstAll.percentileMs(0.99));
         System.out.printf("cold / warm service CPU:        %.3f / %.3f ms per notification  (first %d after start /"
             + " first deliveries)%n", coldStart.serviceCpuMs(), firstAll.serviceCpuMs(), cold);
+        System.out.printf("  of which JIT compiler threads: %.3f / %.3f ms per notification%n", jitCold / cold,
+            jitFirsts / firstAll.latenciesMicros().length);
         if (forward) {
           System.out.printf("site never answers / site up:   %.2f  (rounds: %s; forwarding must not slow booking)%n",
               Result.sum(hanging).perSecond() / firstAll.perSecond(), ratios(hanging, firsts));
@@ -487,6 +494,23 @@ public final class NotifyBench {
       rs.next();
       return Long.parseLong(Files.readString(Path.of(rs.getString(1))).trim());
     }
+  }
+
+  /** CPU time of the JVM's JIT compiler threads so far (Linux: their names and /proc accounting). */
+  static double jitCpuMs(long pid) throws IOException {
+    double ms = 0;
+    try (var tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
+      for (Path task : tasks.toList()) {
+        try {
+          if (Files.readString(task.resolve("comm")).matches("C[12] CompilerThre.*\\s*")) {
+            String[] stat = Files.readString(task.resolve("stat")).replaceFirst(".*\\) ", "").split(" ");
+            ms += (Long.parseLong(stat[11]) + Long.parseLong(stat[12])) * 10.0; // utime + stime, 100 ticks/s
+          }
+        } catch (IOException gone) { // a compiler thread that ended: its time is in no task any more
+        }
+      }
+    }
+    return ms;
   }
 
   /** Proportional set size (shared pages divided among their users): what the process really costs. */
