@@ -112,7 +112,7 @@ public final class MemoryBench {
         double startCpu = cpuMs(pid);
         PssSampler pss = PssSampler.start(pid);
         Predicate<Reply> success = Generator.of("alipay").success();
-        Result first = NotifyBench.fire(client, port, cold, c, success);
+        Result first = NotifyBench.fire(client, port, null, cold, c, success);
         double coldCpu = cpuMs(pid) - startCpu;
         double gcBefore = gcSeconds(pid);
         List<Result> rounds = new ArrayList<>();
@@ -120,7 +120,7 @@ public final class MemoryBench {
         int size = warm.size() / WARM_ROUNDS;
         for (int r = 0; r < WARM_ROUNDS; r++) {
           double cpu = cpuMs(pid);
-          rounds.add(NotifyBench.fire(client, port, warm.subList(r * size, (r + 1) * size), c, success));
+          rounds.add(NotifyBench.fire(client, port, null, warm.subList(r * size, (r + 1) * size), c, success));
           cpus.add((cpuMs(pid) - cpu) / size);
         }
         double gcWarm = gcSeconds(pid) - gcBefore;
