@@ -80,8 +80,18 @@ public final class PayNotifyServer {
    * {@link #open()}, /health and every notification answer 503, so the platforms retry.
    */
   public static Future<PayNotifyServer> listen(Monitoring monitoring, AppConfig config, DatabaseSettings db) {
+    EventBooking.Stores stores = stores(monitoring.vertx(), db);
+    try {
+      return listen(monitoring, config, db, stores);
+    } catch (RuntimeException e) { // thrown before the deployment: its pools and timers would outlive it
+      stores.close();
+      throw e;
+    }
+  }
+
+  private static Future<PayNotifyServer> listen(Monitoring monitoring, AppConfig config, DatabaseSettings db,
+      EventBooking.Stores stores) {
     Vertx vertx = monitoring.vertx();
-    EventBooking.Stores stores = stores(vertx, db);
     Database database = stores.db();
     ForwardOutbox outbox = outbox(config);
     EventBooking booking = new EventBooking(vertx, stores, config.booking(), config.orders(), outbox);
@@ -94,8 +104,8 @@ public final class PayNotifyServer {
     List<String> endpoints = config.channels().enabled().stream().map(NotifyChannel::endpoint).toList();
     NotifyMetrics metrics = monitoring.registry() == null ? NotifyMetrics.OFF
         : new NotifyMetrics(monitoring.registry(), endpoints);
-    metrics.countLogDrops("notifications", stores.log()::droppedTotal);
-    metrics.countLogDrops("rejected", stores.rejected()::droppedTotal);
+    metrics.countLogDrops("notifications", stores.log(), NotifyLog::droppedTotal);
+    metrics.countLogDrops("rejected", stores.rejected(), RejectedLog::droppedTotal);
     // Once, here: the uptime counts from the start, not from each request.
     StatusReport.Context status = new StatusReport.Context(endpoints, Instant.now(), relay);
     AdminVerticle admin = config.admin() == null ? null : new AdminVerticle(config.admin(), monitoring.registry(),

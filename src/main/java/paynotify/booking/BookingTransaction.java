@@ -69,9 +69,12 @@ final class BookingTransaction {
   Future<BookingResult> book(NotifyEvent event, Writes writes) {
     String key = event.idempotencyKey();
     String fingerprint = Fingerprint.of(event);
-    return reads.execute(SELECT_KEY_FINGERPRINT, Tuple.of(key)).compose(booked -> booked.size() > 0
-        ? settle(event, key, fingerprint, Layer.KEY, sameOrConflict(booked.iterator().next().getString(0),
-            fingerprint, key))
+    // A pre-check that fails (its pool busy or down) decides nothing either: the transaction does.
+    Future<String> booked = reads.execute(SELECT_KEY_FINGERPRINT, Tuple.of(key))
+        .map(rows -> rows.size() > 0 ? rows.iterator().next().getString(0) : null)
+        .otherwise((String) null);
+    return booked.compose(bookedFingerprint -> bookedFingerprint != null
+        ? settle(event, key, fingerprint, Layer.KEY, sameOrConflict(bookedFingerprint, fingerprint, key))
         : retry.run(() -> db.inTransaction(conn -> attempt(conn, event, key, fingerprint, writes))
             .recover(err -> err instanceof SeenBefore seen ? repeat(event, key, fingerprint, seen.layer, writes)
                 : Future.failedFuture(err))));

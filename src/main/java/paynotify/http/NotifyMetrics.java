@@ -9,7 +9,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.function.LongSupplier;
+import java.util.function.ToDoubleFunction;
 
 /**
  * What the notify endpoints count for /metrics: {@code paynotify_notifications_total{channel,
@@ -59,10 +59,13 @@ public final class NotifyMetrics {
     }
   }
 
-  /** {@code paynotify_notify_log_dropped_total{log}}: rows of {@code log} not written, counted by {@code dropped}. */
-  public void countLogDrops(String log, LongSupplier dropped) {
+  /**
+   * {@code paynotify_notify_log_dropped_total{log}}: rows of {@code log} not written, as {@code dropped}
+   * reads them from {@code source} (held by the service: the meter keeps only a weak reference).
+   */
+  public <T> void countLogDrops(String log, T source, ToDoubleFunction<T> dropped) {
     if (registry != null) {
-      FunctionCounter.builder("paynotify.notify_log.dropped", dropped, LongSupplier::getAsLong)
+      FunctionCounter.builder("paynotify.notify_log.dropped", source, dropped)
           .description("notify_log rows not written (their queue was full, or the database failed)").tag("log", log)
           .register(registry);
     }

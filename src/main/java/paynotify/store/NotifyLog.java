@@ -56,8 +56,9 @@ public final class NotifyLog {
    */
   record Line(String endpoint, String remote, String outcome, String idemKey, String detail, int bodyBytes,
       byte[] rawBody, String sha256, String prefix) {
+    /** What it holds in memory, roughly: its body and its detail. */
     int size() {
-      return rawBody == null ? 0 : rawBody.length;
+      return (rawBody == null ? 0 : rawBody.length) + (detail == null ? 0 : detail.length());
     }
   }
 
@@ -71,6 +72,8 @@ public final class NotifyLog {
   private final LongAdder dropped = new LongAdder(); // since the last report
   private final LongAdder droppedTotal = new LongAdder();
   private boolean writing; // guarded by this
+  private volatile boolean closing; // then a failed write drops the rest: the database is not coming back in time
+  private final Duration reportPeriod;
   private Future<Void> lastWrite = Future.succeededFuture(); // guarded by this
   private final long flushTimer;
   private final long reportTimer;
@@ -86,6 +89,7 @@ public final class NotifyLog {
     this.capacity = capacity;
     this.maxQueuedBytes = maxQueuedBytes;
     this.queue = new ArrayBlockingQueue<>(capacity);
+    this.reportPeriod = reportPeriod;
     this.flushTimer = vertx.setPeriodic(FLUSH_PERIOD_MS, id -> flush());
     this.reportTimer = vertx.setPeriodic(reportPeriod.toMillis(), id -> report(reportPeriod));
   }
@@ -107,6 +111,13 @@ public final class NotifyLog {
     }
   }
 
+  private void dropQueued() {
+    List<Line> rest = new ArrayList<>();
+    queue.drainTo(rest);
+    rest.forEach(line -> queuedBytes.addAndGet(-line.size()));
+    drop(rest.size());
+  }
+
   private void drop(int lines) {
     dropped.add(lines);
     droppedTotal.add(lines);
@@ -121,16 +132,24 @@ public final class NotifyLog {
   public Future<Void> drain() {
     Future<Void> current;
     synchronized (this) {
+      if (!writing && queue.isEmpty()) {
+        return Future.succeededFuture();
+      }
       current = lastWrite;
     }
-    return current.transform(done -> queue.isEmpty() ? Future.<Void>succeededFuture() : flush().compose(v -> drain()));
+    // A write under way (the timer's, perhaps) first, then what is left.
+    return current.transform(done -> flush()).transform(done -> drain());
   }
 
-  /** Stops the timers and writes what is queued (the pool stays open: it is the caller's). */
+  /**
+   * Stops the timers, writes what is queued (after a failed write, drops the rest) and reports
+   * what was dropped; the pool stays open: it is the caller's.
+   */
   public Future<Void> close() {
     vertx.cancelTimer(flushTimer);
     vertx.cancelTimer(reportTimer);
-    return drain();
+    closing = true;
+    return drain().onComplete(done -> report(reportPeriod));
   }
 
   /** One batch at a time: a flood waits here, in memory, not in the database. */
@@ -155,11 +174,15 @@ public final class NotifyLog {
           .addString(l.sha256()).addString(l.prefix());
       bytes += l.size();
     }
-    queuedBytes.addAndGet(-bytes);
+    long batchBytes = bytes;
     db.inTransaction(conn -> conn.preparedQuery(sql).execute(params)).onComplete(done -> {
+      queuedBytes.addAndGet(-batchBytes);
       if (done.failed()) {
         drop(batch.size()); // reported by report()
         LOG.debug("notify_log: {} row(s) not written: {}", batch.size(), done.cause().getMessage());
+        if (closing) {
+          dropQueued();
+        }
       }
       synchronized (this) {
         writing = false;

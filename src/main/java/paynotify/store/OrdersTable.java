@@ -118,7 +118,9 @@ public final class OrdersTable {
         + " LEFT JOIN refunds r ON r.channel = p.channel AND r.trade_no = p.trade_no AND r.status = 'pending'"
         + " SET o.{status} = ?" + optional + ", p.moved_order = TRUE, r.status = 'settled'"
         + " WHERE o.{order_no} = ? AND CAST(o.{order_no} AS CHAR) = ? AND o.{status} = ? AND o.{amount} = ?");
-    this.countOrders = sql("SELECT COUNT(*) FROM {orders} WHERE {order_no} = ? AND CAST({order_no} AS CHAR) = ?");
+    // A locking read: it opens no read view in the booking's transaction (see BookingTransaction).
+    this.countOrders = sql("SELECT COUNT(*) FROM {orders} WHERE {order_no} = ? AND CAST({order_no} AS CHAR) = ?"
+        + " FOR UPDATE");
 
     // Every statement names the order twice: an integer order_no column alone would take the
     // platform's '0123' or '123abc' for order 123; as text it must read exactly as echoed.
