@@ -134,6 +134,27 @@ class MetricsTest extends DatabaseTestBase {
     return CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString());
   }
 
+  /**
+   * notify_log rows that cannot be written are counted, and the count lives as long as the service:
+   * the meter holds what it reads weakly, so it must read an object the service holds (a lambda made
+   * for it alone was gone after the first collection, and the counter stayed at 0).
+   */
+  @Test
+  void logRowsNotWrittenAreCountedAfterACollectionToo() throws Exception {
+    System.gc();
+    System.gc();
+    db.insertOrder("LD1", 1000);
+    db.update("RENAME TABLE notify_log TO notify_log_away");
+    try {
+      send(ALIPAY.payment("LD1", "T-LD1", 1000, 0)); // booked all the same: the log is not the booking
+      service.awaitLogRecorded();
+    } finally {
+      db.update("RENAME TABLE notify_log_away TO notify_log");
+    }
+    assertThat(db.orderStatus("LD1")).isEqualTo("paid");
+    assertThat(value(scrape(TOKEN), "paynotify_notify_log_dropped_total{log=\"notifications\"}")).isEqualTo(1);
+  }
+
   private static String scrape(String token) throws Exception {
     HttpResponse<String> r = get("/metrics", token);
     assertThat(r.statusCode()).isEqualTo(200);
