@@ -121,7 +121,7 @@ public final class PayNotifyServer {
             .recover(err -> Future.failedFuture(new ConfigException("admin.port: cannot listen on " + config.admin()
                 + ": " + err.getMessage() + " (another port, or 0 for off)"))))
         .map(id -> new PayNotifyServer(vertx, stores, id, first.get().actualPort(), readiness, r.purgeInterval(),
-            new KeyPurge(database, r.keys(), r.notifyLog(), r.deliveredEvents(), r.batchSize()),
+            new KeyPurge(vertx, database, r.keys(), r.notifyLog(), r.deliveredEvents(), r.batchSize()),
             new PendingRefundCheck(database, config.orders(), outbox, r.keys()), relay, admin))
         .onFailure(err -> stores.close().eventually(() -> relay == null ? Future.succeededFuture() : relay.stop()));
   }

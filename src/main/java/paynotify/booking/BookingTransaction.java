@@ -14,6 +14,7 @@ import paynotify.store.Anomalies.Anomaly;
 import paynotify.store.CommittedReads;
 import paynotify.store.Database;
 import paynotify.store.DbErrors;
+import paynotify.store.TransientRetry;
 
 /**
  * The ONE transaction every payment and refund is booked in, and the read before it:

@@ -13,6 +13,7 @@ import paynotify.store.NotifyLog.Trace;
 import paynotify.store.OrdersTable;
 import paynotify.store.RejectedLog;
 import paynotify.store.SqlQueries;
+import paynotify.store.TransientRetry;
 
 /**
  * What becomes of every request that reaches a notify endpoint, and the one owner of its trace in

@@ -2,6 +2,7 @@ package paynotify.booking;
 
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.RowSet;
+import paynotify.store.TransientRetry;
 
 /** Reading the rows that a unique key proved to exist. */
 final class Rows {

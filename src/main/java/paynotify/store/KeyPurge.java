@@ -1,9 +1,9 @@
 package paynotify.store;
 
 import io.vertx.core.Future;
+import io.vertx.core.Vertx;
 import io.vertx.sqlclient.Tuple;
 import java.time.Duration;
-import java.util.function.Supplier;
 
 /**
  * Deletes idempotency keys, notify_log rows and delivered events older than their retention, in batches of at most
@@ -20,6 +20,7 @@ public final class KeyPurge {
   static final int BATCH_ATTEMPTS = 10;
 
   private final Database db;
+  private final TransientRetry retry;
   private final Duration keyRetention;
   private final Duration logRetention;
   private final Duration eventRetention;
@@ -29,11 +30,13 @@ public final class KeyPurge {
   public record Report(long keysDeleted, long logRowsDeleted, long eventsDeleted, int statements) {}
 
   /** @param eventRetention how long delivered events (forward_events) are kept */
-  public KeyPurge(Database db, Duration keyRetention, Duration logRetention, Duration eventRetention, int batchSize) {
+  public KeyPurge(Vertx vertx, Database db, Duration keyRetention, Duration logRetention, Duration eventRetention,
+      int batchSize) {
     if (batchSize < 1 || batchSize > MAX_BATCH) {
       throw new IllegalArgumentException("batch size must be 1.." + MAX_BATCH);
     }
     this.db = db;
+    this.retry = new TransientRetry(vertx, BATCH_ATTEMPTS);
     this.keyRetention = keyRetention;
     this.logRetention = logRetention;
     this.eventRetention = eventRetention;
@@ -50,7 +53,7 @@ public final class KeyPurge {
 
   /** Delivered events past retention, a batch at a time, deleted by id (see EXPIRED_DELIVERED_EVENTS). */
   private Future<Long> drainEvents(long sofar, int[] statements) {
-    return again(() -> db.inTransaction(conn -> conn.preparedQuery(SqlQueries.EXPIRED_DELIVERED_EVENTS)
+    return retry.run(() -> db.inTransaction(conn -> conn.preparedQuery(SqlQueries.EXPIRED_DELIVERED_EVENTS)
         .execute(Tuple.of(eventRetention.toSeconds(), batchSize))
         .compose(expired -> {
           statements[0]++;
@@ -61,14 +64,14 @@ public final class KeyPurge {
           expired.forEach(row -> ids.addLong(row.getLong(0)));
           statements[0]++;
           return conn.preparedQuery(SqlQueries.deleteEvents(expired.size())).execute(ids).map(deleted -> expired.size());
-        })), 1)
+        })))
         .compose(n -> n < batchSize ? Future.succeededFuture(sofar + n) : drainEvents(sofar + n, statements));
   }
 
   /** Deletes with {@code sql} until a batch comes back short; each batch commits on its own (short locks). */
   private Future<Long> drain(String sql, Duration retention, long sofar, int[] statements) {
-    return again(() -> db.inTransaction(conn -> conn.preparedQuery(sql).execute(Tuple.of(retention.toSeconds(),
-            batchSize))), 1)
+    return retry.run(() -> db.inTransaction(conn -> conn.preparedQuery(sql).execute(Tuple.of(retention.toSeconds(),
+            batchSize))))
         .compose(result -> {
           statements[0]++;
           long deleted = sofar + result.rowCount();
@@ -77,8 +80,4 @@ public final class KeyPurge {
         });
   }
 
-  private static <T> Future<T> again(Supplier<Future<T>> batch, int attempt) {
-    return batch.get().recover(err -> DbErrors.isTransient(err) && attempt < BATCH_ATTEMPTS
-        ? again(batch, attempt + 1) : Future.failedFuture(err));
-  }
 }

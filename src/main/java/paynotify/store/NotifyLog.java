@@ -55,10 +55,10 @@ public final class NotifyLog {
    * size, hash and printable prefix.
    */
   record Line(String endpoint, String remote, String outcome, String idemKey, String detail, int bodyBytes,
-      byte[] rawBody, String sha256, String prefix) {
+      Buffer rawBody, String sha256, String prefix) {
     /** What it holds in memory, roughly: its body and its detail. */
     int size() {
-      return (rawBody == null ? 0 : rawBody.length) + (detail == null ? 0 : detail.length());
+      return (rawBody == null ? 0 : rawBody.length()) + (detail == null ? 0 : detail.length());
     }
   }
 
@@ -97,7 +97,8 @@ public final class NotifyLog {
   /** Queues the row of a verified notification, with (the start of) its body; returns at once. */
   public void record(Trace trace, String outcome, String idemKey, String detail) {
     Buffer body = trace.body();
-    byte[] stored = body.getBytes(0, Math.min(body.length(), MAX_STORED_BODY));
+    // A copy of what is kept, not a slice: the request's buffer is not held while the line waits.
+    Buffer stored = body.getBuffer(0, Math.min(body.length(), MAX_STORED_BODY));
     offer(new Line(trace.endpoint(), trace.remoteAddress(), outcome, idemKey, bounded(detail), body.length(), stored,
         null, null));
   }
@@ -170,7 +171,7 @@ public final class NotifyLog {
     for (Line l : batch) {
       params.addString(l.endpoint()).addString(l.remote()).addString(l.outcome()).addString(l.idemKey())
           .addString(l.detail()).addInteger(l.bodyBytes())
-          .addValue(l.rawBody() == null ? null : Buffer.buffer(l.rawBody()))
+          .addValue(l.rawBody())
           .addString(l.sha256()).addString(l.prefix());
       bytes += l.size();
     }

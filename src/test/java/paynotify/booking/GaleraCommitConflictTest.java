@@ -22,6 +22,7 @@ import paynotify.store.DbErrors;
 import paynotify.store.SqlQueries;
 import paynotify.testsupport.GaleraTestBase;
 import paynotify.testsupport.TestDatabase;
+import paynotify.store.TransientRetry;
 
 /**
  * Two nodes insert the same key: the one whose write set is certified second loses, not with 1062 but

@@ -26,9 +26,11 @@ import paynotify.testsupport.TestService;
 @ExtendWith(VertxExtension.class)
 class KeyPurgeTest extends DatabaseTestBase {
   private Database pool;
+  private Vertx vertx;
 
   @BeforeEach
   void setUp(Vertx vertx) {
+    this.vertx = vertx;
     var s = db.settings();
     pool = Database.connect(vertx, new MySQLConnectOptions().setHost(s.host()).setPort(s.port())
         .setDatabase(s.name()).setUser(s.user()).setPassword(s.password()), new PoolOptions(), new NetClientOptions(), Database.sessionSetup(5, Database.BEIJING));
@@ -50,7 +52,7 @@ class KeyPurgeTest extends DatabaseTestBase {
         + " SELECT 'alipay', 'processed', 0, NOW(3) - INTERVAL 31 DAY FROM seq_1_to_3");
     db.update("INSERT INTO notify_log (channel, outcome, body_bytes) SELECT 'alipay', 'processed', 0 FROM seq_1_to_2");
 
-    KeyPurge purge = new KeyPurge(pool, Duration.ofDays(7), Duration.ofDays(30), Duration.ofDays(30), 1000);
+    KeyPurge purge = new KeyPurge(vertx, pool, Duration.ofDays(7), Duration.ofDays(30), Duration.ofDays(30), 1000);
     purge.runOnce().onComplete(ctx.succeeding(report -> ctx.verify(() -> {
       assertThat(report.keysDeleted()).isEqualTo(2500);
       assertThat(report.logRowsDeleted()).isEqualTo(3);
@@ -74,7 +76,7 @@ class KeyPurgeTest extends DatabaseTestBase {
         + " ('evt_failed', 'payment.succeeded', '{}', 'failed', NULL, NOW(3) - INTERVAL 40 DAY),"
         + " ('evt_pending', 'payment.succeeded', '{}', 'pending', NULL, NOW(3) - INTERVAL 40 DAY)");
 
-    new KeyPurge(pool, Duration.ofDays(7), Duration.ofDays(30), Duration.ofDays(30), 100).runOnce()
+    new KeyPurge(vertx, pool, Duration.ofDays(7), Duration.ofDays(30), Duration.ofDays(30), 100).runOnce()
         .onComplete(ctx.succeeding(report -> ctx.verify(() -> {
           assertThat(report.eventsDeleted()).isEqualTo(250);
           assertThat(db.column("SELECT event_id FROM forward_events ORDER BY event_id"))
@@ -86,7 +88,7 @@ class KeyPurgeTest extends DatabaseTestBase {
   @Test
   void batchSizeAboveOneThousandIsRefused() {
     assertThatThrownBy(
-        () -> new KeyPurge(pool, Duration.ofDays(7), Duration.ofDays(30), Duration.ofDays(30), 1001))
+        () -> new KeyPurge(vertx, pool, Duration.ofDays(7), Duration.ofDays(30), Duration.ofDays(30), 1001))
         .isInstanceOf(IllegalArgumentException.class);
   }
 

@@ -1,32 +1,31 @@
-package paynotify.booking;
+package paynotify.store;
 
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
-import paynotify.store.DbErrors;
 
 /**
  * Runs a transaction again after a deadlock, a lock-wait timeout or a snapshot conflict (1020), a
- * bounded number of times.
+ * bounded number of times: bookings, and the purge's batches (idempotent deletes).
  */
-final class TransientRetry {
+public final class TransientRetry {
   private final Vertx vertx;
   private final int maxAttempts;
 
-  TransientRetry(Vertx vertx, int maxAttempts) {
+  public TransientRetry(Vertx vertx, int maxAttempts) {
     this.vertx = vertx;
     this.maxAttempts = maxAttempts;
   }
 
   /** Thrown by booking code when a race it lost is settled by simply running again. */
-  static final class RaceLost extends RuntimeException {
-    RaceLost(String message) {
+  public static final class RaceLost extends RuntimeException {
+    public RaceLost(String message) {
       super(message, null, false, false);
     }
   }
 
-  <T> Future<T> run(Supplier<Future<T>> transaction) {
+  public <T> Future<T> run(Supplier<Future<T>> transaction) {
     return attempt(transaction, 1);
   }
 
