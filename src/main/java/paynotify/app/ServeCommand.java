@@ -11,6 +11,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import paynotify.admin.Monitoring;
 import paynotify.app.AppConfig.DatabaseSettings;
+import paynotify.channel.RsaSignatureCheck;
 import paynotify.store.OrdersTable;
 import picocli.CommandLine.Command;
 
@@ -43,6 +44,7 @@ final class ServeCommand extends CommandSupport {
       LOG.info("paynotify listening on http://{}:{} ({})", app.http().host(), server.port(),
           paths.isEmpty() ? "no channel configured yet" : paths);
       app.channels().disabled().forEach((path, hint) -> LOG.info("{} is off: {}", path, hint));
+      LOG.info("RSA signatures checked by {}", RsaSignatureCheck.engine());
       LOG.info(app.admin() == null ? "admin listener off (admin.port 0)" : "admin listener on http://"
           + app.admin().host() + ":" + server.adminPort() + " (/metrics, /status, /status.json)");
     } catch (Exception e) { // await() rethrows a bind failure as it is: a checked BindException

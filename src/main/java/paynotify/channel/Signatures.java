@@ -3,9 +3,6 @@ package paynotify.channel;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
-import java.security.PublicKey;
-import java.security.Signature;
-import java.util.Base64;
 import java.util.Map;
 import java.util.Set;
 import java.util.StringJoiner;
@@ -66,22 +63,5 @@ public final class Signatures {
   /** Constant-time comparison, so that response timing tells nothing about the expected sign. */
   public static boolean sameSign(String expected, String got) {
     return MessageDigest.isEqual(expected.getBytes(StandardCharsets.US_ASCII), got.getBytes(StandardCharsets.US_ASCII));
-  }
-
-  /**
-   * A base64 RSA (PKCS#1 v1.5) signature, as Alipay and WeChat Pay v3 send them.
-   *
-   * @param algorithm a JCA name, e.g. {@code SHA256withRSA}
-   * @return true only for a well-formed signature of {@code content} made with {@code key}'s pair
-   */
-  public static boolean verifyRsa(PublicKey key, String algorithm, byte[] content, String base64Signature) {
-    try {
-      Signature verifier = Signature.getInstance(algorithm);
-      verifier.initVerify(key);
-      verifier.update(content);
-      return verifier.verify(Base64.getDecoder().decode(base64Signature));
-    } catch (GeneralSecurityException | IllegalArgumentException e) {
-      return false; // not base64, or a signature of the wrong length or encoding: not the platform's
-    }
   }
 }

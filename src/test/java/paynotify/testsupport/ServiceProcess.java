@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import paynotify.app.AppConfig.DatabaseSettings;
@@ -33,7 +34,7 @@ public final class ServiceProcess implements AutoCloseable {
 
   /** Starts with the configuration file {@code config} as it is. */
   public static ServiceProcess start(Path config, Path dir) throws IOException {
-    return start(config, dir, 0);
+    return start(config, dir, 0, List.of());
   }
 
   /**
@@ -41,6 +42,12 @@ public final class ServiceProcess implements AutoCloseable {
    * {@code db}, with {@code overrides} merged over it. YAML reads JSON, so the file is written as JSON.
    */
   public static ServiceProcess start(DatabaseSettings db, JsonObject overrides, Path dir) throws IOException {
+    return start(db, overrides, dir, List.of());
+  }
+
+  /** As {@link #start(DatabaseSettings, JsonObject, Path)}, with these options for the JVM as well. */
+  public static ServiceProcess start(DatabaseSettings db, JsonObject overrides, Path dir, List<String> jvmOptions)
+      throws IOException {
     int port = freePort();
     JsonObject config = TestService.configuration(new JsonObject()
         .put("http", new JsonObject().put("port", port))
@@ -50,17 +57,20 @@ public final class ServiceProcess implements AutoCloseable {
         .mergeIn(overrides, true);
     Path file = dir.resolve("application.yaml");
     Files.writeString(file, config.encodePrettily());
-    return start(file, dir, port);
+    return start(file, dir, port, jvmOptions);
   }
 
-  private static ServiceProcess start(Path config, Path dir, int port) throws IOException {
+  private static ServiceProcess start(Path config, Path dir, int port, List<String> jvmOptions) throws IOException {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     // The test classpath holds logback-test.xml (errors only): the process logs as shipped.
     String logback = ServiceProcess.class.getResource("/logback.xml").toString();
     Path out = dir.resolve("stdout.log");
     Path err = dir.resolve("stderr.log");
-    Process p = new ProcessBuilder(List.of(java, "-Xmx128m", "-Dlogback.configurationFile=" + logback,
-        "-cp", System.getProperty("java.class.path"), "paynotify.app.Main", "serve", "--config", config.toString()))
+    List<String> command = new ArrayList<>(List.of(java, "-Xmx128m", "-Dlogback.configurationFile=" + logback));
+    command.addAll(jvmOptions);
+    command.addAll(List.of("-cp", System.getProperty("java.class.path"), "paynotify.app.Main", "serve",
+        "--config", config.toString()));
+    Process p = new ProcessBuilder(command)
         .redirectOutput(out.toFile())
         .redirectError(err.toFile())
         .start();

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Set;
 import paynotify.channel.RejectedNotification;
 import paynotify.channel.RejectedNotification.Reason;
+import paynotify.channel.RsaSignatureCheck;
 import paynotify.channel.Signatures;
 
 /**
@@ -27,12 +28,10 @@ public final class AlipaySignature {
     }
   }
 
-  private final PublicKey alipayPublicKey;
-  private final Algorithm algorithm;
+  private final RsaSignatureCheck alipayKey;
 
   public AlipaySignature(PublicKey alipayPublicKey, Algorithm algorithm) {
-    this.alipayPublicKey = alipayPublicKey;
-    this.algorithm = algorithm;
+    this.alipayKey = RsaSignatureCheck.of(alipayPublicKey, algorithm.jca);
   }
 
   /** The signed content (SDK {@code getSignCheckContentV1}): all but sign and sign_type, blank values dropped. */
@@ -46,7 +45,7 @@ public final class AlipaySignature {
     if (sign == null || sign.isBlank()) {
       throw new RejectedNotification(Reason.MISSING_SIGNATURE, "no sign parameter");
     }
-    if (!Signatures.verifyRsa(alipayPublicKey, algorithm.jca, signContent(params).getBytes(charset), sign)) {
+    if (!alipayKey.verifies(signContent(params).getBytes(charset), sign)) {
       throw new RejectedNotification(Reason.BAD_SIGNATURE,
           "signature does not verify with the configured Alipay public key (alipay.public_key_file)");
     }

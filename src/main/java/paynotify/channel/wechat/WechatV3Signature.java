@@ -14,7 +14,7 @@ import java.util.stream.Collectors;
 import paynotify.channel.Ids;
 import paynotify.channel.RejectedNotification;
 import paynotify.channel.RejectedNotification.Reason;
-import paynotify.channel.Signatures;
+import paynotify.channel.RsaSignatureCheck;
 
 /**
  * WeChat Pay API v3 notify signature, as wechatpay-java's {@code NotificationParser} checks it:
@@ -28,7 +28,7 @@ public final class WechatV3Signature {
   /** A certificate serial: at most 20 bytes (RFC 5280), with a sign byte. */
   private static final Pattern HEX_SERIAL = Pattern.compile("[0-9A-Fa-f]{1,42}");
 
-  private final Map<String, PublicKey> platformKeys;
+  private final Map<String, RsaSignatureCheck> platformKeys;
   private final Duration window;
   private final Clock clock;
 
@@ -39,7 +39,7 @@ public final class WechatV3Signature {
    */
   WechatV3Signature(Map<String, PublicKey> platformKeys, Duration window, Clock clock) {
     this.platformKeys = platformKeys.entrySet().stream() // a key listed twice: IllegalStateException
-        .collect(Collectors.toUnmodifiableMap(k -> keyId(k.getKey()), Map.Entry::getValue));
+        .collect(Collectors.toUnmodifiableMap(k -> keyId(k.getKey()), k -> RsaSignatureCheck.of(k.getValue(), "SHA256withRSA")));
     this.window = window;
     this.clock = clock;
   }
@@ -74,13 +74,13 @@ public final class WechatV3Signature {
     if (signature.startsWith(PROBE_PREFIX)) {
       throw new RejectedNotification(Reason.BAD_SIGNATURE, "WeChat Pay's signature probe, refused as it expects");
     }
-    PublicKey key = platformKeys.get(keyId(serial));
+    RsaSignatureCheck key = platformKeys.get(keyId(serial));
     if (key == null) {
       throw new RejectedNotification(Reason.UNKNOWN_SERIAL, "Wechatpay-Serial '" + Ids.printable(serial)
           + "' is none of wechat_v3.platform_keys (add the new WeChat Pay public key or certificate)");
     }
     checkWindow(timestamp);
-    if (!Signatures.verifyRsa(key, "SHA256withRSA", signedMessage(timestamp, nonce, body), signature)) {
+    if (!key.verifies(signedMessage(timestamp, nonce, body), signature)) {
       throw new RejectedNotification(Reason.BAD_SIGNATURE, "Wechatpay-Signature does not verify with platform key " + serial);
     }
   }
