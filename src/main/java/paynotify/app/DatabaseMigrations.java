@@ -1,6 +1,9 @@
 package paynotify.app;
 
+import java.sql.Driver;
+import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.util.Collections;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.FlywayException;
 import paynotify.app.AppConfig.DatabaseSettings;
@@ -26,7 +29,7 @@ public final class DatabaseMigrations {
     try {
       return run(db, orders, source);
     } catch (FlywayException | IllegalStateException | SQLException e) {
-      throw refused(db, source, e);
+      throw DatabaseRefusal.of(db, source, e);
     }
   }
 
@@ -35,7 +38,7 @@ public final class DatabaseMigrations {
    * a caller that waits for a database not up yet. A table that will not do is a {@link ConfigException}.
    */
   static int run(DatabaseSettings db, OrdersTable orders, String source) throws SQLException {
-    int applied = MigrationLease.around(db, () -> Flyway.configure()
+    int applied = MigrationLease.around(db, () -> Flyway.configure(DatabaseMigrations.class.getClassLoader())
         .dataSource(jdbcUrl(db), db.user(), db.password())
         .locations("classpath:db/migration")
         // A site database already holds its own tables (orders at least): start our history there.
@@ -49,42 +52,25 @@ public final class DatabaseMigrations {
     return applied;
   }
 
-  /** The one line that says why the database cannot be used and which keys to look at. */
-  static ConfigException refused(DatabaseSettings db, String source, Throwable e) {
-    String security = DatabaseSecurityErrors.advice(e, db.security().tls());
-    if (security != null) {
-      return new ConfigException(source + ": database: cannot connect to " + db + ": " + security);
-    }
-    SQLException sql = sqlCause(e);
-    String check = switch (sql == null ? 0 : sql.getErrorCode()) {
-      case 1049 -> "database.name: create that database first, or name the site's";
-      case 1044, 1045, 1698 -> "database.user and its password (PAYNOTIFY_DATABASE_PASSWORD or database.password_file)"
-          // MySQL refuses a password encrypted with another server's key as a wrong password
-          + (db.security().publicKeyFile() != null ? ", and that database.server_public_key_file is this server's" : "");
-      default -> "database.host, port, name, user and password";
-    };
-    return new ConfigException(source + ": database: cannot migrate " + db + ": " + rootMessage(e)
-        + " (check " + check + ")");
-  }
-
-  /** The first SQLException in the chain: what the driver or the server said. */
-  static SQLException sqlCause(Throwable e) {
-    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-      if (t instanceof SQLException sql) {
-        return sql;
+  /**
+   * {@link #run} in {@link IsolatedMigrations}' class loader: the driver is registered first (its loader
+   * is new, DriverManager knows only the drivers of loaders before it) and deregistered after, so that
+   * DriverManager holds nothing of the loader that is dropped. Public, as what the classes it uses
+   * from the application's loader offer it: a package is split between two loaders there.
+   */
+  public static int runAndRelease(DatabaseSettings db, OrdersTable orders, String source) throws SQLException {
+    ClassLoader own = DatabaseMigrations.class.getClassLoader();
+    try {
+      Class.forName("org.mariadb.jdbc.Driver", true, own);
+      return run(db, orders, source);
+    } catch (ClassNotFoundException e) {
+      throw new IllegalStateException("the MariaDB JDBC driver is missing from the class path", e);
+    } finally {
+      for (Driver driver : Collections.list(DriverManager.getDrivers())) {
+        if (driver.getClass().getClassLoader() == own) {
+          DriverManager.deregisterDriver(driver);
+        }
       }
     }
-    return null;
-  }
-
-  private static String rootMessage(Throwable e) {
-    Throwable root = sqlCause(e);
-    if (root == null) {
-      root = e;
-      while (root.getCause() != null && root.getCause() != root) {
-        root = root.getCause();
-      }
-    }
-    return root.getMessage() == null ? root.toString() : root.getMessage().lines().findFirst().orElse("");
   }
 }

@@ -116,7 +116,7 @@ public record DatabaseSecurity(boolean tls, Path caFile, Path publicKeyFile, Str
   }
 
   /** MariaDB Connector/J's options, to append to the URL ("&name=value"...): empty when none is needed. */
-  String jdbcParameters() {
+  public String jdbcParameters() {
     StringBuilder options = new StringBuilder();
     if (tls) {
       options.append(caFile == null ? "&sslMode=trust" : "&sslMode=verify-ca&serverSslCert=" + caFile);

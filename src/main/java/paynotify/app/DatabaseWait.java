@@ -6,7 +6,6 @@ import io.vertx.sqlclient.DatabaseException;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.function.Supplier;
-import org.flywaydb.core.api.FlywayException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import paynotify.app.AppConfig.DatabaseSettings;
@@ -21,6 +20,7 @@ final class DatabaseWait {
   private static final Logger LOG = LoggerFactory.getLogger(DatabaseWait.class);
   static final Duration FIRST_DELAY = Duration.ofSeconds(1);
   static final Duration MAX_DELAY = Duration.ofSeconds(30);
+  private static final String FLYWAY_EXCEPTION = "org.flywaydb.core.api.FlywayException";
 
   private final Vertx vertx;
   private final DatabaseSettings db;
@@ -44,9 +44,9 @@ final class DatabaseWait {
   private <T> Future<T> tryAgain(Supplier<Future<T>> attempt, int n, Duration delay) {
     return attempt.get().recover(err -> {
       if (!notUpYet(err)) {
-        return Future.failedFuture(err instanceof ConfigException ? err : DatabaseMigrations.refused(db, source, err));
+        return Future.failedFuture(err instanceof ConfigException ? err : DatabaseRefusal.of(db, source, err));
       }
-      SQLException said = DatabaseMigrations.sqlCause(err);
+      SQLException said = DatabaseRefusal.sqlCause(err);
       LOG.warn("database {} does not answer (attempt {}): {}; check that MariaDB/MySQL runs and accepts "
               + "connections on {}:{} (database.host, database.port); trying again in {} s, "
               + "/health and notifications answer 503 until then",
@@ -74,7 +74,13 @@ final class DatabaseWait {
         return false; // the server answered with an error
       }
     }
-    // Flyway's own refusals (a failed validation, a broken migration) carry no SQLException.
-    return !(err instanceof FlywayException);
+    // Flyway's own refusals (a failed validation, a broken migration) carry no SQLException. By name:
+    // Flyway's classes are IsolatedMigrations' loader's, not this class's.
+    for (Class<?> c = err.getClass(); c != null; c = c.getSuperclass()) {
+      if (c.getName().equals(FLYWAY_EXCEPTION)) {
+        return false;
+      }
+    }
+    return true;
   }
 }

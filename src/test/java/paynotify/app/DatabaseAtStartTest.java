@@ -89,6 +89,44 @@ class DatabaseAtStartTest extends DatabaseTestBase {
         .contains("Access denied", "check database.user and its password");
   }
 
+  /**
+   * Flyway's refusal (a history that does not match the scripts) is an answer, not a database still
+   * booting: exit 2, though Flyway's exception is of the class loader serve migrates in, not ours.
+   */
+  @Test
+  void aHistoryFlywayRefusesStopsTheStart() throws Exception {
+    DatabaseSettings real = db.settings();
+    DatabaseSettings late = settings(real.host(), real.port(), LATE, real.user(), real.password());
+    db.update("CREATE DATABASE " + LATE);
+    DatabaseMigrations.migrate(late, paynotify.store.OrdersTable.DEFAULT, "test");
+    db.update("UPDATE " + LATE + ".flyway_schema_history SET checksum = checksum + 1 WHERE version = '1'");
+    assertThat(refusedAtStart(late)).contains("cannot migrate", "Validate failed");
+  }
+
+  /**
+   * Flyway and the JDBC driver serve only the start: once the service books, none of their classes is
+   * loaded (IsolatedMigrations), after a start that had to wait and try again.
+   */
+  @Test
+  void flywayAndTheDriverAreUnloadedOnceServing() throws Exception {
+    DatabaseSettings real = db.settings();
+    int dbPort = ServiceProcess.freePort();
+    try (ServiceProcess service = ServiceProcess.start(settings("127.0.0.1", dbPort, real.name(), real.user(),
+        real.password()), new JsonObject(), dir)) {
+      service.awaitLogLine("does not answer (attempt 2)", Duration.ofSeconds(30));
+      try (TcpRelay relay = TcpRelay.open(dbPort, real.host(), real.port())) {
+        service.awaitHealth(200, Duration.ofSeconds(45));
+        service.awaitLogLine("ready (", Duration.ofSeconds(10));
+        Process jcmd = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+            Long.toString(service.pid()), "VM.class_hierarchy").redirectErrorStream(true).start();
+        String classes = new String(jcmd.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(jcmd.waitFor()).as(classes).isZero();
+        assertThat(classes).contains("paynotify.app.ServeCommand", "io.vertx.mysqlclient")
+            .doesNotContain("org.flywaydb.", "org.mariadb.jdbc.", "paynotify.app.MigrationLease");
+      }
+    }
+  }
+
   /** Exit 2 at once with one line on the database: no waiting for a server that answered no. */
   private String refusedAtStart(DatabaseSettings settings) throws Exception {
     try (ServiceProcess service = ServiceProcess.start(settings, new JsonObject(), dir)) {

@@ -32,7 +32,7 @@ class DatabaseSecurityErrorsTest {
         new SQLException("RSA public key is not available client side (option serverRsaPublicKeyFile not set)", "S1009"));
     assertThat(DatabaseSecurityErrors.advice(err, false)).isEqualTo(DatabaseSecurityErrors.NEEDS_TLS_OR_KEY);
     assertThat(DatabaseWait.notUpYet(err)).isFalse();
-    assertThat(DatabaseMigrations.refused(SHOP, "conf/application.yaml", err)).hasMessage(
+    assertThat(DatabaseRefusal.of(SHOP, "conf/application.yaml", err)).hasMessage(
         "conf/application.yaml: database: cannot connect to shop@db.example:3306/shop: MySQL 8 authentication"
             + " (caching_sha2_password) over TCP needs TLS or the server's RSA public key: set database.tls: true,"
             + " or database.server_public_key_file");
@@ -91,7 +91,7 @@ class DatabaseSecurityErrorsTest {
         Duration.ofSeconds(5), 5, null, new DatabaseSecurity(false, null, Path.of("/etc/paynotify/mysql.pem"), "PEM"),
         Database.BEIJING);
     Throwable denied = new SQLException("Access denied for user 'shop'@'10.0.0.2' (using password: YES)", "28000", 1045);
-    assertThat(DatabaseMigrations.refused(withKey, "conf/application.yaml", denied).getMessage())
+    assertThat(DatabaseRefusal.of(withKey, "conf/application.yaml", denied).getMessage())
         .endsWith("(check database.user and its password (PAYNOTIFY_DATABASE_PASSWORD or database.password_file),"
             + " and that database.server_public_key_file is this server's)");
   }

@@ -77,6 +77,10 @@ public final class ServiceProcess implements AutoCloseable {
     return new ServiceProcess(p, out, err, port);
   }
 
+  public long pid() {
+    return process.pid();
+  }
+
   public static int freePort() throws IOException {
     try (ServerSocket s = new ServerSocket(0)) {
       return s.getLocalPort();
