@@ -97,7 +97,7 @@ public final class PayNotifyServer {
     EventBooking booking = new EventBooking(vertx, stores, config.booking(), config.orders(), outbox);
     // The relay's own small pool: the site being down or slow never takes a booking's connection.
     ForwardRelay relay = config.forward() == null ? null
-        : new ForwardRelay(vertx, connect(vertx, db, RELAY_POOL, "READ COMMITTED"), config.forward());
+        : new ForwardRelay(vertx, connect(vertx, db, "forward-relay", RELAY_POOL, "READ COMMITTED"), config.forward());
     Readiness readiness = new Readiness();
     AtomicReference<NotifyVerticle> first = new AtomicReference<>();
     AppConfig.Retention r = config.retention();
@@ -151,7 +151,7 @@ public final class PayNotifyServer {
    * own: neither a flood of refused requests nor the log's writes ever take a booking's connection.
    */
   static EventBooking.Stores stores(Vertx vertx, DatabaseSettings db) {
-    Database logPool = connect(vertx, db.withPool(2, 2)); // each log writes one batch at a time
+    Database logPool = connect(vertx, db.withPool(2, 2), "notify-log"); // each log writes one batch at a time
     return new EventBooking.Stores(connect(vertx, db), committedReads(vertx, db),
         new NotifyLog(vertx, logPool, "notification(s)", NotifyLog.CAPACITY, NotifyLog.MAX_QUEUED_BYTES,
             NotifyLog.REPORT_PERIOD),
@@ -159,17 +159,22 @@ public final class PayNotifyServer {
   }
 
   static Database connect(Vertx vertx, DatabaseSettings db) {
-    return connect(vertx, db, db.poolSize(), "REPEATABLE READ");
+    return connect(vertx, db, "booking");
   }
 
-  private static Database connect(Vertx vertx, DatabaseSettings db, int poolSize, String isolation) {
-    return Database.connect(vertx, connectOptions(db), poolOptions(db, poolSize), tcp(db),
+  private static Database connect(Vertx vertx, DatabaseSettings db, String name) {
+    return connect(vertx, db, name, db.poolSize(), "REPEATABLE READ");
+  }
+
+  /** @param name the pool's in the metrics (vertx_pool_*, pool_name): each pool its own */
+  private static Database connect(Vertx vertx, DatabaseSettings db, String name, int poolSize, String isolation) {
+    return Database.connect(vertx, connectOptions(db), poolOptions(db, name, poolSize), tcp(db),
         Database.sessionSetup(db.lockWaitSeconds(), db.timeZone(), isolation));
   }
 
   /** The duplicate pre-check's pool: reads of what is committed, never in a booking's transaction. */
   static CommittedReads committedReads(Vertx vertx, DatabaseSettings db) {
-    return CommittedReads.connect(vertx, connectOptions(db), poolOptions(db, Math.max(2, db.poolSize() / 2)), tcp(db),
+    return CommittedReads.connect(vertx, connectOptions(db), poolOptions(db, "committed-reads", Math.max(2, db.poolSize() / 2)), tcp(db),
         CommittedReads.sessionSetup(db.timeZone()));
   }
 
@@ -191,8 +196,9 @@ public final class PayNotifyServer {
    * The defaults (unbounded wait queue, 30 s to get a connection) would let a stalled database
    * pile up requests; bounded, a notification fails fast and the platform retries.
    */
-  private static PoolOptions poolOptions(DatabaseSettings db, int poolSize) {
+  private static PoolOptions poolOptions(DatabaseSettings db, String name, int poolSize) {
     return new PoolOptions()
+        .setName(name)
         .setMaxSize(poolSize)
         .setMaxWaitQueueSize(db.maxWaitQueue())
         .setConnectionTimeout((int) db.connectTimeout().toMillis())

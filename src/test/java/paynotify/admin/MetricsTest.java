@@ -92,6 +92,11 @@ class MetricsTest extends DatabaseTestBase {
     // What vertx-micrometer-metrics gives: the database pool, the HTTP server, the JVM.
     assertThat(metrics).contains("vertx_pool_").contains("vertx_http_server_requests_total")
         .contains("jvm_memory_used_bytes");
+    // each database pool under its own name (unnamed, they shared one and only the first was reported)
+    for (String pool : new String[] {"booking", "committed-reads", "notify-log"}) {
+      assertThat(metrics).as(pool).containsPattern("vertx_pool_in_use\\{pool_name=\"" + pool + "\",pool_type=\"sql\"}");
+    }
+    assertThat(metrics).doesNotContain("pool_name=\"__vertx.DEFAULT\",pool_type=\"sql\"");
     // Cardinality: no order number or trade id in any label.
     assertThat(metrics).doesNotContain("T-M0").doesNotContain("\"M0\"").doesNotContain("NONE-0");
   }

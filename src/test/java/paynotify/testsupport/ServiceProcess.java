@@ -17,7 +17,7 @@ import paynotify.app.AppConfig.DatabaseSettings;
 /**
  * {@code paynotify serve} as its own JVM, as scripts/start.sh runs it: the way to test what only
  * a real process shows (exit codes, SIGTERM, a database that is not there yet). Its output goes to
- * files in {@code dir}, logged at the levels of the shipped logback.xml.
+ * files in {@code dir}, logged as shipped (ConsoleLogging).
  */
 public final class ServiceProcess implements AutoCloseable {
   private final Process process;
@@ -62,11 +62,10 @@ public final class ServiceProcess implements AutoCloseable {
 
   private static ServiceProcess start(Path config, Path dir, int port, List<String> jvmOptions) throws IOException {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    // The test classpath holds logback-test.xml (errors only): the process logs as shipped.
-    String logback = ServiceProcess.class.getResource("/logback.xml").toString();
     Path out = dir.resolve("stdout.log");
     Path err = dir.resolve("stderr.log");
-    List<String> command = new ArrayList<>(List.of(java, "-Xmx128m", "-Dlogback.configurationFile=" + logback));
+    // Without -Dlogback.configurationFile the process logs as shipped (ConsoleLogging), not as logback-test.xml.
+    List<String> command = new ArrayList<>(List.of(java, "-Xmx128m"));
     command.addAll(jvmOptions);
     command.addAll(List.of("-cp", System.getProperty("java.class.path"), "paynotify.app.Main", "serve",
         "--config", config.toString()));
