@@ -4,7 +4,7 @@
 # JDBC (the ceiling), all in one run on one database. Prints ratios, the service's PSS under load
 # and its CPU per notification over the first 1,000 after start (the cold path) beside the warm one.
 #   scripts/bench.sh [--channel alipay|wechat_v2|wechat_v3|epay] [--n 20000] [--c 64] [--m 1000] [--k 10]
-#                    [--warmup 20000] [--forward on] [--admin off] [--pool N] [--server HOST:PORT] [--php on]
+#                    [--warmup 20000] [--forward on] [--admin off] [--pool N] [--instances N] [--server HOST:PORT] [--php on]
 # --server: a running MariaDB/MySQL (root, empty password; database paynotify_bench, recreated) instead
 # of a fresh embedded MariaDB.
 # --php on: the seed's PHP callback (../shared/anchors/php-callback, --php-dir DIR) in the same rounds,

@@ -103,7 +103,10 @@ public record AppConfig(
         Duration.ofMillis(c.number("http.request_timeout_ms", 10_000, 100, 120_000)),
         c.bool("http.behind_proxy", false),
         Duration.ofMillis(c.number("http.shutdown_grace_ms", 10_000, 0, 120_000)));
-    int instances = c.integer("http.instances", Runtime.getRuntime().availableProcessors(), 1, 64);
+    // One event loop by default: the pools' connections then live on the loop of the requests that use
+    // them; with more, a statement's result often crosses to another loop's thread (scripts/bench.sh
+    // --instances 2: a fifth more CPU per first delivery, a third more per duplicate).
+    int instances = c.integer("http.instances", 1, 1, 64);
     OrdersTable orders = OrdersMapping.read(c);
     return new AppConfig(http, instances, database(c), Channels.from(c, Clock.systemUTC()), retention(c),
         booking(c, orders),

@@ -79,7 +79,8 @@ public final class NotifyBench {
     // --forward on: the service forwards every payment to a site in this JVM, which answers at once in
     // some rounds and never in the others (each attempt then times out): does booking notice?
     boolean forward = opt.getOrDefault("forward", "off").equals("on");
-    // --admin off: no admin listener, no metrics kept (the default is on, as shipped); --pool N: database.pool_size
+    // --admin off: no admin listener, no metrics kept (the default is on, as shipped); --pool N: database.pool_size;
+    // --instances N: http.instances
     boolean admin = !opt.getOrDefault("admin", "on").equals("off");
     // --php: the seed's PHP callback (shared/anchors/php-callback) in the same rounds, on the same server
     boolean php = opt.containsKey("php") && !opt.get("php").equals("off");
@@ -117,7 +118,7 @@ public final class NotifyBench {
 
       Vertx vertx = Vertx.vertx();
       Site site = forward ? Site.start(vertx) : null;
-      Process service = startService(work, db, site, admin, opt.get("pool"));
+      Process service = startService(work, db, site, admin, opt.get("pool"), opt.get("instances"));
       PhpCallback phpCallback = null;
       try {
         if (php) {
@@ -406,14 +407,14 @@ public final class NotifyBench {
   }
 
   /** Launches scripts/start.sh (its JVM options) on the bench database, every channel with its test keys. */
-  private static Process startService(Path work, DatabaseSettings db, Site site, boolean admin, String poolSize)
-      throws IOException {
+  private static Process startService(Path work, DatabaseSettings db, Site site, boolean admin, String poolSize,
+      String instances) throws IOException {
     Files.createDirectories(work);
     Path alipayKey = Files.writeString(work.resolve("alipay_public_key.pem"), AlipayNotifications.PUBLIC_KEY_PEM);
     Path v3Key = Files.writeString(work.resolve("wechatpay_public_key.pem"), WechatV3Notifications.PUBLIC_KEY_PEM);
     Path config = work.resolve("bench.yaml");
     Files.writeString(config, String.join("\n",
-        "http:", "  port: 0", "admin:", "  port: " + (admin ? ServiceProcess.freePort() : 0),
+        "http:", "  port: 0", instances == null ? "" : "  instances: " + instances, "admin:", "  port: " + (admin ? ServiceProcess.freePort() : 0),
         "database:", "  host: 127.0.0.1", "  port: " + db.port(), "  name: " + db.name(), "  user: root",
         poolSize == null ? "" : "  pool_size: " + poolSize,
         "alipay:", "  app_id: \"" + AlipayNotifications.APP_ID + "\"",
