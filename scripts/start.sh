@@ -17,8 +17,8 @@ fi
 # concurrent notifications. TieredStopAtLevel=1 compiles with C1 only: C2's compile arenas, profiles and
 # code cost 35-45 MiB under load and most of the CPU of the first thousands of notifications after a
 # start; its price is CPU once warm. A busy site can drop it through JAVA_OPTS. -Xms16m: the live heap is
-# ~11 MB. -Xmn4m: a young generation of 4 MB, 3-4 MiB less than the default at 1.7 against 1.1 % of the
-# time in GC (RSA checks in AWS-LC allocate little on the Java heap).
+# ~11 MB. -Xmn4m: a young generation of 4 MB, 3-4 MiB less than the default at 1.6-2.4 against 1.1-1.4 %
+# of the time in GC (RSA checks in AWS-LC allocate little on the Java heap).
 JAVA_OPTS="${JAVA_OPTS:--Xms16m -Xmx128m -XX:MaxMetaspaceSize=96m -XX:ReservedCodeCacheSize=48m -XX:MaxDirectMemorySize=32m -Xss512k -Xmn4m -XX:+UseSerialGC -XX:TieredStopAtLevel=1}"
 CP="target/paynotify.jar:target/lib/*"
 if [ -d target/embedded-db ]; then

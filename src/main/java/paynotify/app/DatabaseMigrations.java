@@ -64,7 +64,8 @@ public final class DatabaseMigrations {
       Class.forName("org.mariadb.jdbc.Driver", true, own);
       return run(db, orders, source);
     } catch (ClassNotFoundException e) {
-      throw new IllegalStateException("the MariaDB JDBC driver is missing from the class path", e);
+      throw new ConfigException("the MariaDB JDBC driver is missing from the class path: the installation is"
+          + " incomplete; build it again (mvn -DskipTests package) and copy target/lib");
     } finally {
       for (Driver driver : Collections.list(DriverManager.getDrivers())) {
         if (driver.getClass().getClassLoader() == own) {

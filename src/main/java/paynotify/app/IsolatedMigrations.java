@@ -47,16 +47,25 @@ final class IsolatedMigrations {
       return (int) run.invoke(null, db, orders, source);
     } catch (InvocationTargetException e) {
       throw rethrown(e.getCause());
-    } catch (IOException | ReflectiveOperationException e) {
-      throw new IllegalStateException("cannot load the migrations: " + e, e);
+    } catch (IOException | ReflectiveOperationException | LinkageError e) {
+      throw incomplete(e);
     } finally {
       thread.setContextClassLoader(context);
     }
   }
 
+  /** Waiting would not mend it (DatabaseWait retries what is not a ConfigException): exit 2. */
+  private static ConfigException incomplete(Throwable e) {
+    return new ConfigException("cannot load the database migrations (" + e + "): the installation is incomplete;"
+        + " build it again (mvn -DskipTests package) and copy target/paynotify.jar with target/lib");
+  }
+
   private static SQLException rethrown(Throwable cause) {
     if (cause instanceof SQLException sql) {
       return sql;
+    }
+    if (cause instanceof LinkageError linkage) {
+      throw incomplete(linkage);
     }
     if (cause instanceof RuntimeException unchecked) {
       throw unchecked;

@@ -73,7 +73,16 @@ final class MigrationLease {
       } finally {
         renewer.shutdownNow();
         update(conn, RELEASE, owner); // a renewal under way ends first: both hold this class's lock
+        awaitEnd(renewer); // its thread runs this class's code: serve's migration loader is unloaded after
       }
+    }
+  }
+
+  private static void awaitEnd(ScheduledExecutorService renewer) {
+    try {
+      renewer.awaitTermination(POLL.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 

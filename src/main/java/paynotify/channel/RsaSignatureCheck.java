@@ -8,6 +8,8 @@ import java.security.PublicKey;
 import java.security.Signature;
 import java.util.Base64;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Checks base64 RSA (PKCS#1 v1.5) signatures, as Alipay and WeChat Pay v3 send them, with one
@@ -20,9 +22,13 @@ import java.util.Optional;
 public final class RsaSignatureCheck {
   /** AWS-LC, or empty where its native library does not load (another OS or CPU, a noexec tmpdir). */
   private static final Optional<Provider> NATIVE = loadNative();
+  /** The JDK's RSA signatures (OpenJDK's SunRsaSign). */
+  private static final String JDK_RSA = "SunRsaSign";
+  private static final Logger LOG = LoggerFactory.getLogger(RsaSignatureCheck.class);
 
   private final PublicKey key;
   private final String algorithm;
+  /** Null where the key is the JDK's alone: no AWS-LC here, or AWS-LC could not take this key. */
   private final Provider fast;
   private final PublicKey fastKey;
 
@@ -33,8 +39,9 @@ public final class RsaSignatureCheck {
   RsaSignatureCheck(PublicKey key, String algorithm, Provider fast) {
     this.key = key;
     this.algorithm = algorithm;
-    this.fast = fast;
-    this.fastKey = fast == null ? null : translated(key, fast);
+    PublicKey translated = fast == null ? null : translated(key, fast);
+    this.fast = translated == null ? null : fast;
+    this.fastKey = translated;
   }
 
   /** With AWS-LC first where it works on this machine. */
@@ -56,26 +63,44 @@ public final class RsaSignatureCheck {
     } catch (IllegalArgumentException e) {
       return false;
     }
-    return (fast != null && verifies(fast, fastKey, content, signature)) || verifies(null, key, content, signature);
+    return (fast != null && fastVerifies(content, signature)) || jdkVerifies(content, signature);
   }
 
-  private boolean verifies(Provider provider, PublicKey publicKey, byte[] content, byte[] signature) {
+  /** Any failure of the native code, checked exception or not, leaves the answer to the JDK. */
+  private boolean fastVerifies(byte[] content, byte[] signature) {
     try {
-      Signature verifier = provider == null ? Signature.getInstance(algorithm) : Signature.getInstance(algorithm, provider);
-      verifier.initVerify(publicKey);
-      verifier.update(content);
-      return verifier.verify(signature);
-    } catch (GeneralSecurityException e) {
+      return verify(Signature.getInstance(algorithm, fast), fastKey, content, signature);
+    } catch (GeneralSecurityException | RuntimeException e) {
+      return false;
+    }
+  }
+
+  /** The JDK's own provider by name: the first one of the JVM could be AWS-LC, installed there by an operator. */
+  private boolean jdkVerifies(byte[] content, byte[] signature) {
+    try {
+      return verify(Signature.getInstance(algorithm, JDK_RSA), key, content, signature);
+    } catch (GeneralSecurityException | IllegalArgumentException e) {
       return false; // a signature of the wrong length or encoding: not the platform's
     }
   }
 
-  /** The key in the provider's own form once, rather than converted again by every check. */
+  private static boolean verify(Signature verifier, PublicKey publicKey, byte[] content, byte[] signature)
+      throws GeneralSecurityException {
+    verifier.initVerify(publicKey);
+    verifier.update(content);
+    return verifier.verify(signature);
+  }
+
+  /**
+   * The key in the provider's own form once, rather than converted again by every check; null when
+   * the provider will not take it (the JDK then checks alone: its answers are the reference).
+   */
   private static PublicKey translated(PublicKey key, Provider provider) {
     try {
       return (PublicKey) KeyFactory.getInstance("RSA", provider).translateKey(key);
-    } catch (GeneralSecurityException e) {
-      throw new IllegalArgumentException("the RSA key cannot be used: " + e.getMessage(), e);
+    } catch (GeneralSecurityException | RuntimeException e) {
+      LOG.warn("AWS-LC cannot take this RSA key ({}): the JDK checks its signatures", e.getMessage());
+      return null;
     }
   }
 

@@ -186,4 +186,102 @@ class RsaSignatureCheckTest {
     System.arraycopy(bytes, bytes.length - n, out, length - n, n);
     return out;
   }
+
+  /**
+   * A native engine that fails in a way of its own (an unchecked exception, a key it will not take)
+   * leaves the answer to the JDK: the genuine signature passes, a forged one does not, nothing escapes.
+   */
+  @Test
+  void aFailingEngineLeavesTheAnswerToTheJdk() throws Exception {
+    RSAPrivateKey priv = (RSAPrivateKey) KeyFactory.getInstance("RSA").generatePrivate(new PKCS8EncodedKeySpec(
+        Base64.getDecoder().decode(AlipayNotifications.PRIVATE_KEY)));
+    RSAPublicKey pub = PublicKeys.parseRsa(AlipayNotifications.PUBLIC_KEY_PEM);
+    byte[] content = "out_trade_no=A1&total_amount=9.99".getBytes(StandardCharsets.UTF_8);
+    Signature signer = Signature.getInstance("SHA256withRSA");
+    signer.initSign(priv);
+    signer.update(content);
+    String genuine = Base64.getEncoder().encodeToString(signer.sign());
+    String forged = Base64.getEncoder().encodeToString(raw(priv, padded(256, 1, SHA256_PREFIX,
+        MessageDigest.getInstance("SHA-256").digest("other".getBytes(StandardCharsets.UTF_8)), 0)));
+    for (Provider broken : List.of(new FailingEngine(false), new FailingEngine(true))) {
+      RsaSignatureCheck check = new RsaSignatureCheck(pub, "SHA256withRSA", broken);
+      assertThat(check.verifies(content, genuine)).as(broken.getInfo()).isTrue();
+      assertThat(check.verifies(content, forged)).as(broken.getInfo()).isFalse();
+    }
+  }
+
+  /** Throws ProviderException from every check, or refuses every key. */
+  public static final class FailingEngine extends Provider {
+    FailingEngine(boolean refusesKeys) {
+      super("FailingEngine", "1", refusesKeys ? "refuses every key" : "throws from every check");
+      put("Signature.SHA256withRSA", ThrowingSignature.class.getName());
+      put("KeyFactory.RSA", (refusesKeys ? RefusingKeyFactory.class : IdentityKeyFactory.class).getName());
+    }
+  }
+
+  public static final class ThrowingSignature extends java.security.SignatureSpi {
+    @Override
+    protected void engineInitVerify(java.security.PublicKey publicKey) {}
+
+    @Override
+    protected void engineInitSign(PrivateKey privateKey) {}
+
+    @Override
+    protected void engineUpdate(byte b) {}
+
+    @Override
+    protected void engineUpdate(byte[] b, int off, int len) {}
+
+    @Override
+    protected byte[] engineSign() {
+      throw new java.security.ProviderException("native failure");
+    }
+
+    @Override
+    protected boolean engineVerify(byte[] sigBytes) {
+      throw new java.security.ProviderException("native failure");
+    }
+
+    @Override
+    @Deprecated
+    protected void engineSetParameter(String param, Object value) {}
+
+    @Override
+    @Deprecated
+    protected Object engineGetParameter(String param) {
+      return null;
+    }
+  }
+
+  public static class IdentityKeyFactory extends java.security.KeyFactorySpi {
+    @Override
+    protected java.security.PublicKey engineGeneratePublic(java.security.spec.KeySpec keySpec)
+        throws java.security.spec.InvalidKeySpecException {
+      throw new java.security.spec.InvalidKeySpecException("not here");
+    }
+
+    @Override
+    protected PrivateKey engineGeneratePrivate(java.security.spec.KeySpec keySpec)
+        throws java.security.spec.InvalidKeySpecException {
+      throw new java.security.spec.InvalidKeySpecException("not here");
+    }
+
+    @Override
+    protected <T extends java.security.spec.KeySpec> T engineGetKeySpec(java.security.Key key, Class<T> keySpec)
+        throws java.security.spec.InvalidKeySpecException {
+      throw new java.security.spec.InvalidKeySpecException("not here");
+    }
+
+    @Override
+    protected java.security.Key engineTranslateKey(java.security.Key key) throws java.security.InvalidKeyException {
+      return key;
+    }
+  }
+
+  public static final class RefusingKeyFactory extends IdentityKeyFactory {
+    @Override
+    protected java.security.Key engineTranslateKey(java.security.Key key) throws java.security.InvalidKeyException {
+      throw new java.security.InvalidKeyException("this engine takes no RSA key");
+    }
+  }
 }
