@@ -15,4 +15,4 @@ if [ "${1:-}" = "--rev" ]; then
   CP="$OLD/classes:$CP"
   echo "FormBody of $2" >&2
 fi
-exec java -Xmx512m -Dlogback.configurationFile=logback-test.xml -cp "$CP" paynotify.bench.FormBodyBench
+exec java -Xmx512m -cp "$CP" paynotify.bench.FormBodyBench

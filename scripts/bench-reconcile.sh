@@ -11,5 +11,5 @@ cd "$(dirname "$0")/.."
 mvn -B -q -DskipTests package test-compile dependency:build-classpath \
   -Dmdep.outputFile=target/test-classpath.txt -Dmdep.includeScope=test >&2
 rm -rf target/bench-reconcile
-exec java -Xmx512m -Dlogback.configurationFile=logback-test.xml -cp "target/test-classes:target/classes:$(cat target/test-classpath.txt)" \
+exec java -Xmx512m -cp "target/test-classes:target/classes:$(cat target/test-classpath.txt)" \
   paynotify.bench.ReconcileBench --dir target/bench-reconcile "$@"

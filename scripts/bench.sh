@@ -18,5 +18,5 @@ cd "$(dirname "$0")/.."
 mvn -B -q -DskipTests package test-compile dependency:build-classpath \
   -Dmdep.outputFile=target/test-classpath.txt -Dmdep.includeScope=test >&2
 rm -rf target/bench
-exec java -Xmx1g -Dlogback.configurationFile=logback-test.xml -cp "target/test-classes:target/classes:$(cat target/test-classpath.txt)" \
+exec java -Xmx1g -cp "target/test-classes:target/classes:$(cat target/test-classpath.txt)" \
   paynotify.bench.NotifyBench --dir target/bench "$@"

@@ -15,7 +15,8 @@ import java.util.Map;
  * The service's logging: one line per event on standard output, INFO and up, libraries quieter. Set up
  * in code, found by logback as a service (META-INF/services): its XML configurator, the parser and
  * the model it builds are some 400 classes, 1.5 MB of metaspace kept for the life of the process.
- * With {@code -Dlogback.configurationFile=FILE} (in JAVA_OPTS) logback reads that file instead.
+ * When logback has a file of its own to read, it reads that instead: {@code -Dlogback.configurationFile=FILE}
+ * (in JAVA_OPTS), or by logback's convention a {@code logback-test.xml} on the class path (the tests').
  */
 @ConfiguratorRank(ConfiguratorRank.CUSTOM_HIGH_PRIORITY)
 public final class ConsoleLogging extends ContextAwareBase implements Configurator {
@@ -32,10 +33,22 @@ public final class ConsoleLogging extends ContextAwareBase implements Configurat
       "org.flywaydb.core.internal.proprietaryStubs.ErrorOverridesSupportStub", Level.ERROR,
       "org.mariadb.jdbc", Level.ERROR);
 
+  private final boolean fileGiven;
+
+  /** As logback finds it (META-INF/services). */
+  public ConsoleLogging() {
+    this(System.getProperty("logback.configurationFile") != null
+        || ConsoleLogging.class.getClassLoader().getResource("logback-test.xml") != null);
+  }
+
+  ConsoleLogging(boolean fileGiven) {
+    this.fileGiven = fileGiven;
+  }
+
   @Override
   public ExecutionStatus configure(LoggerContext context) {
-    if (System.getProperty("logback.configurationFile") != null) {
-      return ExecutionStatus.INVOKE_NEXT_IF_ANY; // the operator's file, read by logback's own configurator
+    if (fileGiven) {
+      return ExecutionStatus.INVOKE_NEXT_IF_ANY; // read by logback's own configurator
     }
     PatternLayoutEncoder encoder = new PatternLayoutEncoder();
     encoder.setContext(context);

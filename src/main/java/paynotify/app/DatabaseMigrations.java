@@ -55,8 +55,8 @@ public final class DatabaseMigrations {
   /**
    * {@link #run} in {@link IsolatedMigrations}' class loader: the driver is registered first (its loader
    * is new, DriverManager knows only the drivers of loaders before it) and deregistered after, so that
-   * DriverManager holds nothing of the loader that is dropped. Public, as what the classes it uses
-   * from the application's loader offer it: a package is split between two loaders there.
+   * DriverManager holds nothing of the loader that is dropped. Public: IsolatedMigrations calls it from
+   * the application's loader, another runtime package than this class's there.
    */
   public static int runAndRelease(DatabaseSettings db, OrdersTable orders, String source) throws SQLException {
     ClassLoader own = DatabaseMigrations.class.getClassLoader();

@@ -46,7 +46,7 @@ final class IsolatedMigrations {
           .getDeclaredMethod("runAndRelease", DatabaseSettings.class, OrdersTable.class, String.class);
       return (int) run.invoke(null, db, orders, source);
     } catch (InvocationTargetException e) {
-      throw rethrown(e.getCause());
+      throw unwrapped(e.getCause());
     } catch (IOException | ReflectiveOperationException | LinkageError e) {
       throw incomplete(e);
     } finally {
@@ -60,7 +60,8 @@ final class IsolatedMigrations {
         + " build it again (mvn -DskipTests package) and copy target/paynotify.jar with target/lib");
   }
 
-  private static SQLException rethrown(Throwable cause) {
+  /** What runAndRelease threw: its SQLException, or unchecked; a LinkageError is an incomplete installation. */
+  private static SQLException unwrapped(Throwable cause) {
     if (cause instanceof SQLException sql) {
       return sql;
     }
@@ -70,10 +71,7 @@ final class IsolatedMigrations {
     if (cause instanceof RuntimeException unchecked) {
       throw unchecked;
     }
-    if (cause instanceof Error error) {
-      throw error;
-    }
-    throw new IllegalStateException(cause);
+    throw (Error) cause; // runAndRelease declares no other
   }
 
   /** Child-first for {@link #OWN}, parent-first for the rest, over the application's class path. */

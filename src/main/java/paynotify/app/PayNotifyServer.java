@@ -97,7 +97,8 @@ public final class PayNotifyServer {
     EventBooking booking = new EventBooking(vertx, stores, config.booking(), config.orders(), outbox);
     // The relay's own small pool: the site being down or slow never takes a booking's connection.
     ForwardRelay relay = config.forward() == null ? null
-        : new ForwardRelay(vertx, connect(vertx, db, "forward-relay", RELAY_POOL, "READ COMMITTED"), config.forward());
+        : new ForwardRelay(vertx, connect(vertx, db.withPool(RELAY_POOL, db.maxWaitQueue()), "forward-relay",
+            "READ COMMITTED"), config.forward());
     Readiness readiness = new Readiness();
     AtomicReference<NotifyVerticle> first = new AtomicReference<>();
     AppConfig.Retention r = config.retention();
@@ -151,7 +152,8 @@ public final class PayNotifyServer {
    * own: neither a flood of refused requests nor the log's writes ever take a booking's connection.
    */
   static EventBooking.Stores stores(Vertx vertx, DatabaseSettings db) {
-    Database logPool = connect(vertx, db.withPool(2, 2), "notify-log"); // each log writes one batch at a time
+    // each log writes one batch at a time
+    Database logPool = connect(vertx, db.withPool(2, 2), "notify-log", "REPEATABLE READ");
     return new EventBooking.Stores(connect(vertx, db), committedReads(vertx, db),
         new NotifyLog(vertx, logPool, "notification(s)", NotifyLog.CAPACITY, NotifyLog.MAX_QUEUED_BYTES,
             NotifyLog.REPORT_PERIOD),
@@ -159,22 +161,19 @@ public final class PayNotifyServer {
   }
 
   static Database connect(Vertx vertx, DatabaseSettings db) {
-    return connect(vertx, db, "booking");
-  }
-
-  private static Database connect(Vertx vertx, DatabaseSettings db, String name) {
-    return connect(vertx, db, name, db.poolSize(), "REPEATABLE READ");
+    return connect(vertx, db, "booking", "REPEATABLE READ");
   }
 
   /** @param name the pool's in the metrics (vertx_pool_*, pool_name): each pool its own */
-  private static Database connect(Vertx vertx, DatabaseSettings db, String name, int poolSize, String isolation) {
-    return Database.connect(vertx, connectOptions(db), poolOptions(db, name, poolSize), tcp(db),
+  private static Database connect(Vertx vertx, DatabaseSettings db, String name, String isolation) {
+    return Database.connect(vertx, connectOptions(db), poolOptions(db, name, db.poolSize()), tcp(db),
         Database.sessionSetup(db.lockWaitSeconds(), db.timeZone(), isolation));
   }
 
   /** The duplicate pre-check's pool: reads of what is committed, never in a booking's transaction. */
   static CommittedReads committedReads(Vertx vertx, DatabaseSettings db) {
-    return CommittedReads.connect(vertx, connectOptions(db), poolOptions(db, "committed-reads", Math.max(2, db.poolSize() / 2)), tcp(db),
+    return CommittedReads.connect(vertx, connectOptions(db),
+        poolOptions(db, "committed-reads", Math.max(2, db.poolSize() / 2)), tcp(db),
         CommittedReads.sessionSetup(db.timeZone()));
   }
 

@@ -7,7 +7,6 @@ import java.security.Provider;
 import java.security.PublicKey;
 import java.security.Signature;
 import java.util.Base64;
-import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,16 +19,37 @@ import org.slf4j.LoggerFactory;
  * RFC 8017 allows (a DigestInfo without its NULL parameter), and the answer must be the SDK's.
  */
 public final class RsaSignatureCheck {
-  /** AWS-LC, or empty where its native library does not load (another OS or CPU, a noexec tmpdir). */
-  private static final Optional<Provider> NATIVE = loadNative();
+  /** AWS-LC, or null where its native library does not load (another OS or CPU, a noexec tmpdir). */
+  private static final Provider NATIVE;
+  /** Which checks signatures here, and why the JDK when it does. */
+  private static final String ENGINE;
   /** The JDK's RSA signatures (OpenJDK's SunRsaSign). */
   private static final String JDK_RSA = "SunRsaSign";
   private static final Logger LOG = LoggerFactory.getLogger(RsaSignatureCheck.class);
 
+  static {
+    Provider loaded = null;
+    String engine;
+    try {
+      AmazonCorrettoCryptoProvider accp = AmazonCorrettoCryptoProvider.INSTANCE;
+      Throwable error = accp.getLoadingError();
+      if (error == null) {
+        loaded = accp;
+        engine = "AWS-LC (" + accp.getName() + " " + accp.getVersionStr() + ")";
+      } else {
+        engine = "the JDK (AWS-LC did not load: " + error.getMessage() + ")";
+      }
+    } catch (LinkageError e) {
+      engine = "the JDK (AWS-LC did not load: " + e + ")";
+    }
+    NATIVE = loaded;
+    ENGINE = engine;
+  }
+
   private final PublicKey key;
   private final String algorithm;
-  /** Null where the key is the JDK's alone: no AWS-LC here, or AWS-LC could not take this key. */
   private final Provider fast;
+  /** The key in the fast provider's form; null where the JDK checks alone (no fast provider, or it refused it). */
   private final PublicKey fastKey;
 
   /**
@@ -39,20 +59,18 @@ public final class RsaSignatureCheck {
   RsaSignatureCheck(PublicKey key, String algorithm, Provider fast) {
     this.key = key;
     this.algorithm = algorithm;
-    PublicKey translated = fast == null ? null : translated(key, fast);
-    this.fast = translated == null ? null : fast;
-    this.fastKey = translated;
+    this.fast = fast;
+    this.fastKey = fast == null ? null : translated(key, fast);
   }
 
   /** With AWS-LC first where it works on this machine. */
   public static RsaSignatureCheck of(PublicKey key, String algorithm) {
-    return new RsaSignatureCheck(key, algorithm, NATIVE.orElse(null));
+    return new RsaSignatureCheck(key, algorithm, NATIVE);
   }
 
   /** Which implementation checks signatures here, for the start-up log. */
   public static String engine() {
-    return NATIVE.map(p -> "AWS-LC (" + p.getName() + " " + p.getVersionStr() + ")")
-        .orElseGet(() -> "the JDK (" + nativeLoadingError() + ")");
+    return ENGINE;
   }
 
   /** @return true only for a well-formed signature of {@code content} made with the key's pair */
@@ -63,7 +81,7 @@ public final class RsaSignatureCheck {
     } catch (IllegalArgumentException e) {
       return false;
     }
-    return (fast != null && fastVerifies(content, signature)) || jdkVerifies(content, signature);
+    return (fastKey != null && fastVerifies(content, signature)) || jdkVerifies(content, signature);
   }
 
   /** Any failure of the native code, checked exception or not, leaves the answer to the JDK. */
@@ -101,24 +119,6 @@ public final class RsaSignatureCheck {
     } catch (GeneralSecurityException | RuntimeException e) {
       LOG.warn("AWS-LC cannot take this RSA key ({}): the JDK checks its signatures", e.getMessage());
       return null;
-    }
-  }
-
-  private static Optional<Provider> loadNative() {
-    try {
-      AmazonCorrettoCryptoProvider accp = AmazonCorrettoCryptoProvider.INSTANCE;
-      return accp.getLoadingError() == null ? Optional.of(accp) : Optional.empty();
-    } catch (LinkageError e) {
-      return Optional.empty();
-    }
-  }
-
-  private static String nativeLoadingError() {
-    try {
-      Throwable error = AmazonCorrettoCryptoProvider.INSTANCE.getLoadingError();
-      return "AWS-LC did not load: " + (error == null ? "unknown" : error.getMessage());
-    } catch (LinkageError e) {
-      return "AWS-LC did not load: " + e;
     }
   }
 }

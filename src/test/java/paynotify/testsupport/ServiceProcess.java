@@ -3,6 +3,7 @@ package paynotify.testsupport;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vertx.core.json.JsonObject;
+import java.io.File;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
@@ -10,8 +11,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import paynotify.app.AppConfig.DatabaseSettings;
 
 /**
@@ -64,16 +67,21 @@ public final class ServiceProcess implements AutoCloseable {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     Path out = dir.resolve("stdout.log");
     Path err = dir.resolve("stderr.log");
-    // Without -Dlogback.configurationFile the process logs as shipped (ConsoleLogging), not as logback-test.xml.
     List<String> command = new ArrayList<>(List.of(java, "-Xmx128m"));
     command.addAll(jvmOptions);
-    command.addAll(List.of("-cp", System.getProperty("java.class.path"), "paynotify.app.Main", "serve",
-        "--config", config.toString()));
+    command.addAll(List.of("-cp", shippedClassPath(), "paynotify.app.Main", "serve", "--config", config.toString()));
     Process p = new ProcessBuilder(command)
         .redirectOutput(out.toFile())
         .redirectError(err.toFile())
         .start();
     return new ServiceProcess(p, out, err, port);
+  }
+
+  /** The tests' class path without their own classes: no logback-test.xml, the process logs as shipped. */
+  private static String shippedClassPath() {
+    return Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+        .filter(entry -> !Path.of(entry).endsWith("test-classes"))
+        .collect(Collectors.joining(File.pathSeparator));
   }
 
   public long pid() {

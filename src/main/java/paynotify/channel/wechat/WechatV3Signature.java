@@ -39,7 +39,8 @@ public final class WechatV3Signature {
    */
   WechatV3Signature(Map<String, PublicKey> platformKeys, Duration window, Clock clock) {
     this.platformKeys = platformKeys.entrySet().stream() // a key listed twice: IllegalStateException
-        .collect(Collectors.toUnmodifiableMap(k -> keyId(k.getKey()), k -> RsaSignatureCheck.of(k.getValue(), "SHA256withRSA")));
+        .collect(Collectors.toUnmodifiableMap(k -> keyId(k.getKey()),
+            k -> RsaSignatureCheck.of(k.getValue(), "SHA256withRSA")));
     this.window = window;
     this.clock = clock;
   }
