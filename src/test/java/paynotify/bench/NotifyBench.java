@@ -64,7 +64,7 @@ import paynotify.testsupport.WechatV3Notifications;
 public final class NotifyBench {
   private static final String FORM = "application/x-www-form-urlencoded; charset=utf-8";
   /** The ceiling's order update: the one a notify.php runs (the service's is OrdersTable's, on a mapped table). */
-  private static final String MARK_ORDER_PAID = "UPDATE orders SET status = 'paid', paid_at = ?, channel = ?,"
+  static final String MARK_ORDER_PAID = "UPDATE orders SET status = 'paid', paid_at = ?, channel = ?,"
       + " trade_no = ? WHERE order_no = ? AND status = 'unpaid' AND amount_cents = ?";
 
   public static void main(String[] args) throws Exception {
@@ -533,7 +533,7 @@ public final class NotifyBench {
     return -1;
   }
 
-  private static Map<String, String> options(String[] args) {
+  static Map<String, String> options(String[] args) {
     Map<String, String> opt = new HashMap<>();
     for (int i = 0; i + 1 < args.length; i += 2) {
       opt.put(args[i].replaceFirst("^--", ""), args[i + 1]);

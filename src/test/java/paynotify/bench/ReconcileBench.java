@@ -36,10 +36,7 @@ public final class ReconcileBench {
   private static final Set<String> KINDS = Set.of("missing_local", "amount_mismatch", "missing_platform");
 
   public static void main(String[] args) throws Exception {
-    Map<String, String> opt = new HashMap<>();
-    for (int i = 0; i + 1 < args.length; i += 2) {
-      opt.put(args[i].replaceFirst("^--", ""), args[i + 1]);
-    }
+    Map<String, String> opt = NotifyBench.options(args);
     int rows = Integer.parseInt(opt.getOrDefault("rows", "1000000"));
     Path work = Path.of(opt.getOrDefault("dir", "target/bench-reconcile"));
     Files.createDirectories(work);
