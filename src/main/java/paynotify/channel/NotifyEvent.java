@@ -16,6 +16,8 @@ import java.time.LocalDateTime;
  * @param refund        what identifies a refund (REFUND events only), else null
  * @param foreignCurrency the currency paid in when it is not the site's (then the amount is not the
  *                      order's: booked, never marking the order paid), else null
+ * @param testMode      the platform's test money (PayPal's sandbox, Stripe's test mode), accepted only
+ *                      where the operator allowed it; the site is told {@code "livemode": false}
  */
 public record NotifyEvent(
     String channel,
@@ -26,17 +28,25 @@ public record NotifyEvent(
     LocalDateTime paidAt,
     String channelStatus,
     Refund refund,
-    String foreignCurrency) {
+    String foreignCurrency,
+    boolean testMode) {
 
-  /** In the site's currency. */
+  /** In the site's currency, live money. */
   public NotifyEvent(String channel, EventKind kind, String orderNo, String tradeNo, long amountCents,
       LocalDateTime paidAt, String channelStatus, Refund refund) {
-    this(channel, kind, orderNo, tradeNo, amountCents, paidAt, channelStatus, refund, null);
+    this(channel, kind, orderNo, tradeNo, amountCents, paidAt, channelStatus, refund, null, false);
   }
 
   /** The same event, paid in {@code currency}, which is not the site's. */
   public NotifyEvent inForeignCurrency(String currency) {
-    return new NotifyEvent(channel, kind, orderNo, tradeNo, amountCents, paidAt, channelStatus, refund, currency);
+    return new NotifyEvent(channel, kind, orderNo, tradeNo, amountCents, paidAt, channelStatus, refund, currency,
+        testMode);
+  }
+
+  /** The same event, in the platform's test mode (sandbox money). */
+  public NotifyEvent inTestMode() {
+    return new NotifyEvent(channel, kind, orderNo, tradeNo, amountCents, paidAt, channelStatus, refund,
+        foreignCurrency, true);
   }
 
   /**
