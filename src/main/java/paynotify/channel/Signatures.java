@@ -48,9 +48,9 @@ public final class Signatures {
    * joined unescaped, so a value holding {@code &out_trade_no=X} signs the same content as a
    * message whose out_trade_no is X: a genuine message the buyer sees (a return URL) with buyer
    * text in a signed field could be re-split into a payment for another order. Only the protocol's
-   * own names count, because the site's text may hold {@code a&b=c} (JSON, its own query strings),
-   * and a re-split that only adds a name the protocol does not have changes nothing we read. A name
-   * holding {@code &} or {@code =} could move a boundary the same way and is refused too.
+   * own names count: the site's text may hold {@code a&b=c} (JSON, a query string of its own), and
+   * splitting there only adds a parameter nobody reads. A name holding {@code &} or {@code =} could
+   * move a boundary the same way and is refused too.
    *
    * @param protocolNames the parameters the platform sends; {@code name_$n} stands for {@code name_0},
    *                      {@code name_1}, ... (WeChat's numbered coupon fields)
