@@ -156,7 +156,20 @@ public record Channels(List<NotifyChannel> enabled, Map<String, String> disabled
     }
     require(c, "epay.pid", pid);
     require(c, "epay.key_file", key);
-    return new EpayChannel(pid, key);
+    List<String> types = c.list("epay.payment_types");
+    if (types == null) {
+      return new EpayChannel(pid, key, EpayChannel.PAYMENT_TYPES);
+    }
+    if (types.isEmpty()) {
+      throw c.error("epay.payment_types", "empty: leave it out for " + EpayChannel.PAYMENT_TYPES + ", or list the"
+          + " platform's types");
+    }
+    for (String type : types) {
+      if (!type.matches("[A-Za-z0-9]+")) { // the reference platform's own rule for a type's name
+        throw c.error("epay.payment_types", "'" + type + "' is not a payment type (letters and digits, e.g. alipay)");
+      }
+    }
+    return new EpayChannel(pid, key, types);
   }
 
   private static NotifyChannel paypal(ConfigReader c) {

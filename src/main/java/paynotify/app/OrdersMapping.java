@@ -41,7 +41,16 @@ final class OrdersMapping {
       throw c.error("orders.columns.channel", "a channel column without orders.columns.trade_no names no trade:"
           + " map trade_no too, or set channel to \"\"");
     }
-    String unit = c.string("orders.amount_unit", "cents");
+    String unit = c.string("orders.amount_unit");
+    if (unit == null) {
+      // A site's integer column may hold whole yuan: read as cents, 100 yuan would be paid by 1.00.
+      if (c.string("orders.columns.amount") != null) {
+        throw c.error("orders.amount_unit", "missing: orders.columns.amount maps " + columns.amount() + ", so say"
+            + " what it holds: cents (an integer column of minor units, 1999 is 19.99) or yuan (a DECIMAL(*,2)"
+            + " column, 19.99); a column of whole yuan is neither");
+      }
+      unit = "cents"; // the amount_cents column of paynotify's own table
+    }
     AmountUnit amountUnit = switch (unit.toLowerCase(Locale.ROOT)) {
       case "cents" -> AmountUnit.CENTS;
       case "yuan" -> AmountUnit.YUAN;

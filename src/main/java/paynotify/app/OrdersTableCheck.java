@@ -38,6 +38,8 @@ final class OrdersTableCheck {
   private static final int LISTED = 20;
   /** Rows the warning looks at: a bound on what every start costs on a large table. */
   private static final int SAMPLED = 100_000;
+  /** Paid orders that must agree before amounts are called whole yuan: a few cheap orders say nothing. */
+  private static final int WHOLE_YUAN_MIN_ORDERS = 20;
   /** The longest trade id (Alipay's trade_no: 64) and channel code ("alipay", "wechat") written. */
   private static final long TRADE_NO_LENGTH = 64;
   private static final long CHANNEL_LENGTH = 6;
@@ -102,6 +104,7 @@ final class OrdersTableCheck {
     text("orders.columns.trade_no", tradeNo, TRADE_NO_LENGTH);
     statusValues(status);
     unmappedStatuses(c, status);
+    wholeYuanAsCents(c, amount, status);
   }
 
   /**
@@ -253,6 +256,37 @@ final class OrdersTableCheck {
       LOG.warn("{}: orders.status_values: {} holds {} ({} orders) that map to no status: a payment for such an order"
           + " is booked with an anomaly (unexpected_order_status) and the order is left as it is; map the value if"
           + " it means unpaid, paid, closed or refunded", source, column(status), String.join(", ", unmapped), count);
+    }
+  }
+
+  /**
+   * An integer column of whole yuan passes every check above under cents, and then a payment of
+   * 1.00 marks an order of 100 yuan paid. Values cannot prove the unit, so this only warns, and only
+   * when the sampled paid orders (at least {@link #WHOLE_YUAN_MIN_ORDERS}) all cost under 100, i.e.
+   * under 1.00 each if they were cents: a shop's real takings are not all small change, while a
+   * whole-yuan shop of cheap goods (5, 30, 99) is exactly that. Being a multiple of 100 says nothing:
+   * a cents shop at round prices (1000 for 10.00) is the usual case.
+   */
+  private void wholeYuanAsCents(Connection c, Column amount, Column status) throws SQLException {
+    if (orders.unit() != OrdersTable.AmountUnit.CENTS) {
+      return;
+    }
+    String sql = "SELECT COUNT(a), MAX(a) FROM (SELECT " + OrdersTable.quote(amount.name()) + " AS a FROM "
+        + OrdersTable.quote(orders.table()) + " WHERE " + OrdersTable.quote(status.name()) + " = ? LIMIT " + SAMPLED
+        + ") sample";
+    String paid = orders.values().paid();
+    try (PreparedStatement q = c.prepareStatement(sql)) {
+      q.setObject(1, INTEGERS.contains(status.dataType()) ? Long.valueOf(paid) : paid);
+      try (ResultSet rs = q.executeQuery()) {
+        rs.next();
+        long count = rs.getLong(1);
+        if (count >= WHOLE_YUAN_MIN_ORDERS && rs.getLong(2) < 100) {
+          LOG.warn("{}: orders.amount_unit: cents, but all {} paid orders sampled in {} cost under 100, i.e. under"
+              + " 1.00 each as cents: if the column holds whole yuan, a payment of 1.00 would pay an order of 100;"
+              + " such a column cannot be mapped (make it DECIMAL(*,2) of yuan, amount_unit yuan), and if these"
+              + " really are cents, nothing is wrong", source, count, column(amount));
+        }
+      }
     }
   }
 

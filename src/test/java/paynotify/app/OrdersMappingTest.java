@@ -118,4 +118,17 @@ class OrdersMappingTest {
     refused("{\"orders\": {\"columns\": {\"trade_no\": \"\"}}}", "app.yaml: orders.columns.channel: a channel column"
         + " without orders.columns.trade_no names no trade: map trade_no too, or set channel to \"\"");
   }
+  /** Review S9: an integer column of whole yuan read as cents would be paid by a hundredth of its price. */
+  @Test
+  void aMappedAmountNeedsItsUnit() {
+    refused("{\"orders\": {\"table\": \"shop\", \"columns\": {\"amount\": \"price\"}}}",
+        "app.yaml: orders.amount_unit: missing: orders.columns.amount maps price, so say what it holds: cents (an"
+            + " integer column of minor units, 1999 is 19.99) or yuan (a DECIMAL(*,2) column, 19.99); a column of"
+            + " whole yuan is neither");
+    assertThat(read("{\"orders\": {\"columns\": {\"amount\": \"price\"}, \"amount_unit\": \"cents\"}}", Map.of())
+        .unit()).isEqualTo(AmountUnit.CENTS);
+    // without columns.amount the column is the demo table's amount_cents: its unit is known
+    assertThat(read("{\"orders\": {\"columns\": {\"order_no\": \"sn\"}}}", Map.of()).unit())
+        .isEqualTo(AmountUnit.CENTS);
+  }
 }

@@ -117,6 +117,40 @@ class OrdersStartupCheckTest extends DatabaseTestBase {
     }
   }
 
+  @Test
+  void aMappedAmountWithoutItsUnitIsRefused() throws Exception {
+    payStatus.create();
+    refused(payStatus.overridesWith("amount_unit", null), "orders.amount_unit", "whole yuan");
+  }
+
+  /**
+   * Review S9: twenty paid orders all under 100 under cents (under 1.00 each) look like whole yuan: a
+   * WARN naming the key; a shop of real cents at round prices (1000, 10.00) starts without one.
+   */
+  @Test
+  void paidAmountsThatLookLikeWholeYuanAreAWarning() throws Exception {
+    payStatus.create();
+    paidOrders("Y", 30);
+    try (ServiceProcess p = ServiceProcess.start(db.settings(), payStatus.overrides(), dir)) {
+      p.awaitHealth(200, Duration.ofSeconds(60));
+      String line = p.awaitLogLine("orders.amount_unit", Duration.ofSeconds(10));
+      assertThat(line).contains("WARN").contains("all 20 paid orders sampled").contains("site_pay_orders.total_fee");
+    }
+    payStatus.empty();
+    paidOrders("C", 1000);
+    try (ServiceProcess p = ServiceProcess.start(db.settings(), payStatus.overrides(), dir)) {
+      p.awaitHealth(200, Duration.ofSeconds(60));
+      assertThat(p.log()).doesNotContain("orders.amount_unit");
+    }
+  }
+
+  private void paidOrders(String prefix, long amount) {
+    for (int i = 0; i < 20; i++) {
+      payStatus.insertOrder(prefix + i, amount);
+      payStatus.setStatus(prefix + i, 1);
+    }
+  }
+
   /** Serving with these overrides stops the process: exit 2, its last line the file and each of {@code keys}. */
   private void refused(JsonObject overrides, String... keys) throws Exception {
     try (ServiceProcess p = ServiceProcess.start(db.settings(), overrides, dir)) {

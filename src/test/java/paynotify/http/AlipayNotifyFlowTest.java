@@ -126,6 +126,59 @@ class AlipayNotifyFlowTest extends ServiceTestBase {
     assertThat(db.orderStatus("A13")).isEqualTo("paid");
   }
 
+  /**
+   * Review S2: the buyer's return_url parameters are signed like a notification but carry no
+   * notify_type and notify_id (nor trade_status): refused as malformed, kept without their body.
+   */
+  @Test
+  void returnUrlParametersAreRefused() {
+    db.insertOrder("A20", 100);
+    Map<String, String> returnUrl = payment("A20", "T20", "1.00");
+    returnUrl.remove("notify_type");
+    returnUrl.remove("notify_id");
+    returnUrl.remove("trade_status");
+    returnUrl.put("method", "alipay.trade.page.pay.return");
+    returnUrl.put("timestamp", "2026-11-29 10:15:12");
+    Map<String, String> otherType = payment("A20", "T20", "1.00");
+    otherType.put("notify_type", "batch_refund_notify");
+    Map<String, String> emptyId = payment("A20", "T20", "1.00");
+    emptyId.put("notify_id", " ");
+
+    for (Map<String, String> params : List.of(returnUrl, otherType, emptyId)) {
+      assertThat(service.postAlipay(signedBody(params))).isEqualTo(new Reply(400, "fail"));
+    }
+    assertNothingBooked("A20");
+    service.awaitLogRecorded();
+    assertThat(db.column("SELECT CONCAT(outcome, ' ', body_bytes, ' ', raw_body IS NULL, ' ', detail) FROM notify_log"))
+        .hasSize(3).allMatch(row -> row.startsWith("rejected ") && row.contains(" 1 MALFORMED: not an asynchronous"
+            + " notification"));
+  }
+
+  /** Review N1: a signed text field holding &<an Alipay parameter>= could be re-split under the same signature. */
+  @Test
+  void textThatCouldBeReSplitIsRefused() {
+    db.insertOrder("A21", 100);
+    db.insertOrder("A22", 100);
+    Map<String, String> params = payment("A21", "T21", "1.00");
+    params.put("body", "x&out_trade_no=A22&trade_no=T22");
+    assertThat(service.postAlipay(signedBody(params))).isEqualTo(new Reply(400, "fail"));
+    assertNothingBooked("A21");
+    assertNothingBooked("A22");
+    service.awaitLogRecorded();
+    assertThat(db.string("SELECT CONCAT(outcome, ' ', detail) FROM notify_log"))
+        .startsWith("rejected MALFORMED: body holds '&out_trade_no='");
+  }
+
+  @Test
+  void textWithAnAmpersandOfItsOwnStillBooks() {
+    db.insertOrder("A23", 100);
+    Map<String, String> params = payment("A23", "T23", "1.00");
+    params.put("subject", "Tea & Cake");
+    params.put("passback_params", "{\"uid\":7,\"note\":\"a&b=c\"}");
+    assertThat(service.postAlipay(signedBody(params))).isEqualTo(new Reply(200, "success"));
+    assertThat(db.orderStatus("A23")).isEqualTo("paid");
+  }
+
   private static void assertNothingBooked(String orderNo) {
     assertThat(db.count("SELECT COUNT(*) FROM payments")).isZero();
     assertThat(db.count("SELECT COUNT(*) FROM idempotent_keys")).isZero();

@@ -1,6 +1,7 @@
 package paynotify.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
@@ -12,6 +13,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -189,6 +191,30 @@ class SiteOrdersTableTest extends DatabaseTestBase {
 
     assertThat(PAY_STATUS.status("S8")).isEqualTo(PAY_STATUS.paid());
     assertThat(PAY_STATUS.paidAt("S8")).isNotNull();
+  }
+
+  /**
+   * Review S9: a shop's INT column of whole yuan, mapped without a unit. Read as cents, a payment of
+   * 1.00 would pay the order of 100 yuan: the start is refused before any payment is read.
+   */
+  @Test
+  void anIntegerColumnOfWholeYuanWithoutAUnitDoesNotStart() {
+    db.update("CREATE TABLE yuan_orders (id INT AUTO_INCREMENT PRIMARY KEY, order_no VARCHAR(32) NOT NULL,"
+        + " price INT NOT NULL, status VARCHAR(16) NOT NULL DEFAULT 'unpaid', UNIQUE KEY (order_no))");
+    try {
+      db.update("INSERT INTO yuan_orders (order_no, price) VALUES ('Y1', 100)"); // 100 yuan
+      JsonObject orders = new JsonObject().put("table", "yuan_orders").put("columns", new JsonObject()
+          .put("amount", "price").put("paid_at", "").put("channel", "").put("trade_no", ""));
+      Throwable refusal = catchThrowable(() -> {
+        try (TestService service = TestService.start(db.settings(), new JsonObject().put("orders", orders))) {
+          service.postAlipay(AlipayNotifications.signedBody(AlipayNotifications.payment("Y1", "T-Y1", "1.00")));
+        }
+      });
+      assertThat(db.string("SELECT status FROM yuan_orders WHERE order_no = 'Y1'")).isEqualTo("unpaid");
+      assertThat(refusal).hasMessageContaining("orders.amount_unit: missing: orders.columns.amount maps price");
+    } finally {
+      db.update("DROP TABLE yuan_orders");
+    }
   }
 
   private static TestService service(SiteTable site) {

@@ -36,6 +36,7 @@ class SiteTableEdgesTest extends DatabaseTestBase {
         .put("table", "edge_orders")
         .put("columns", new JsonObject().put("order_no", orderNo).put("amount", "fee").put("status", "st")
             .put("paid_at", paidAt).put("channel", "").put("trade_no", ""))
+        .put("amount_unit", "cents") // fee holds cents (1000 is 10.00): required with columns.amount
         .put("status_values", new JsonObject().put("unpaid", 0).put("paid", 1).put("closed", "")
             .put("partially_refunded", "").put("refunded", ""))).mergeIn(more, true));
   }

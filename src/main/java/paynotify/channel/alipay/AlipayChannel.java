@@ -23,6 +23,7 @@ import paynotify.channel.RejectedNotification;
  */
 public final class AlipayChannel implements PlainTextReplies {
   private static final Set<String> CHARSETS = Set.of("utf-8", "gbk", "gb2312", "gb18030");
+  private static final String NOTIFY_TYPE = "trade_status_sync";
 
   private final AlipaySignature signature;
   private final String appId;
@@ -56,6 +57,7 @@ public final class AlipayChannel implements PlainTextReplies {
     if (sellerId != null) {
       Ids.requireMerchant("seller_id", params.get("seller_id"), sellerId, "alipay.seller_id");
     }
+    requireAsyncNotification(params);
 
     String orderNo = Ids.require(params, "out_trade_no");
     String tradeNo = Ids.require(params, "trade_no");
@@ -67,6 +69,18 @@ public final class AlipayChannel implements PlainTextReplies {
     }
     LocalDateTime paidAt = kind == EventKind.PAYMENT ? paidAt(params) : null;
     return new NotifyEvent(Platform.ALIPAY.code(), kind, orderNo, tradeNo, totalCents, paidAt, status);
+  }
+
+  /**
+   * Every asynchronous notification names itself; the buyer's return_url parameters, signed the
+   * same way and shown in the browser, do not: they are not ours to log or book.
+   */
+  private static void requireAsyncNotification(Map<String, String> params) throws RejectedNotification {
+    if (!NOTIFY_TYPE.equals(params.get("notify_type")) || params.getOrDefault("notify_id", "").isBlank()) {
+      throw RejectedNotification.malformed("not an asynchronous notification: notify_type is '"
+          + Ids.printable(params.get("notify_type")) + "' (not " + NOTIFY_TYPE + ") or notify_id is blank"
+          + " (the parameters of a return_url?)");
+    }
   }
 
   /**

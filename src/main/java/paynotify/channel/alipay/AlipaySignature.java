@@ -28,6 +28,13 @@ public final class AlipaySignature {
     }
   }
 
+  /** The parameters of Alipay's asynchronous notification, as its open-platform documentation lists them. */
+  private static final Set<String> PARAMETERS = Set.of("notify_time", "notify_type", "notify_id", "charset",
+      "version", "sign_type", "sign", "app_id", "auth_app_id", "trade_no", "out_trade_no", "out_biz_no", "buyer_id",
+      "buyer_logon_id", "seller_id", "seller_email", "trade_status", "total_amount", "receipt_amount",
+      "invoice_amount", "buyer_pay_amount", "point_amount", "refund_fee", "subject", "body", "gmt_create",
+      "gmt_payment", "gmt_refund", "gmt_close", "fund_bill_list", "passback_params", "voucher_detail_list");
+
   private final RsaSignatureCheck alipayKey;
 
   public AlipaySignature(PublicKey alipayPublicKey, Algorithm algorithm) {
@@ -39,7 +46,10 @@ public final class AlipaySignature {
     return Signatures.sortedContent(params, Set.of("sign", "sign_type"), String::isBlank);
   }
 
-  /** Passes when {@code sign} is a valid signature of the parameters, encoded in {@code charset}. */
+  /**
+   * Passes when {@code sign} is a valid signature of the parameters, encoded in {@code charset}, and
+   * no value could be re-split into other parameters under the same signature.
+   */
   public void verify(Map<String, String> params, Charset charset) throws RejectedNotification {
     String sign = params.get("sign");
     if (sign == null || sign.isBlank()) {
@@ -49,5 +59,6 @@ public final class AlipaySignature {
       throw new RejectedNotification(Reason.BAD_SIGNATURE,
           "signature does not verify with the configured Alipay public key (alipay.public_key_file)");
     }
+    Signatures.requireUnambiguous(params, PARAMETERS);
   }
 }

@@ -1,6 +1,7 @@
 package paynotify.channel.epay;
 
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import paynotify.channel.EventKind;
 import paynotify.channel.FormBody;
@@ -18,12 +19,23 @@ import paynotify.channel.RejectedNotification;
  * signed as {@link EpaySignature} says.
  */
 public final class EpayChannel implements PlainTextReplies {
+  /**
+   * The reference platform's payment types: those its install creates (alipay, wxpay, qqpay, bank,
+   * jdpay, paypal) and those its plugins add (usdt, ecny). A platform's admin may add others: the
+   * operator names them in epay.payment_types.
+   */
+  public static final List<String> PAYMENT_TYPES = List.of("alipay", "wxpay", "qqpay", "bank", "jdpay", "paypal",
+      "usdt", "ecny");
+
   private final String pid;
   private final EpaySignature signature;
+  private final List<String> paymentTypes;
 
-  public EpayChannel(String pid, String key) {
+  /** @param paymentTypes the values of {@code type} accepted, {@link #PAYMENT_TYPES} unless configured */
+  public EpayChannel(String pid, String key, List<String> paymentTypes) {
     this.pid = pid;
     this.signature = new EpaySignature(key);
+    this.paymentTypes = List.copyOf(paymentTypes);
   }
 
   @Override
@@ -46,6 +58,11 @@ public final class EpayChannel implements PlainTextReplies {
     Map<String, String> params = FormBody.decode(request.payload().getBytes(), StandardCharsets.UTF_8);
     signature.verify(params);
     Ids.requireMerchant("pid", params.get("pid"), pid, "epay.pid");
+    String type = params.get("type");
+    if (!paymentTypes.contains(type)) {
+      throw RejectedNotification.malformed("type '" + Ids.printable(type) + "' is not one of epay.payment_types "
+          + paymentTypes + ": if the platform offers it, add it there");
+    }
     String orderNo = Ids.require(params, "out_trade_no");
     String tradeNo = Ids.require(params, "trade_no");
     long amountCents = Money.yuanToCents("money", params.get("money"));

@@ -15,6 +15,9 @@ import paynotify.channel.Signatures;
 public final class EpaySignature {
   /** PHP trim() strips these only (Java's strip() would take more). */
   private static final String PHP_TRIM = " \t\n\r\0\u000B";
+  /** What the reference platform's notify sends ({@code creat_callback}, both its MD5 and RSA forms). */
+  private static final Set<String> PARAMETERS = Set.of("pid", "trade_no", "out_trade_no", "type", "name", "money",
+      "trade_status", "param", "api_trade_no", "buyer", "timestamp", "sign", "sign_type");
 
   private final String key;
 
@@ -29,7 +32,10 @@ public final class EpaySignature {
     return HexFormat.of().formatHex(Signatures.md5(content + key));
   }
 
-  /** Passes when the {@code sign} parameter is the sign of the others, compared in constant time. */
+  /**
+   * Passes when the {@code sign} parameter is the sign of the others, compared in constant time, and
+   * no value could be re-split into other parameters under the same sign.
+   */
   public void verify(Map<String, String> params) throws RejectedNotification {
     String sign = params.get("sign");
     if (sign == null || sign.isEmpty()) {
@@ -39,5 +45,6 @@ public final class EpaySignature {
       throw new RejectedNotification(Reason.BAD_SIGNATURE,
           "sign does not verify with the configured key (epay.key_file)");
     }
+    Signatures.requireUnambiguous(params, PARAMETERS);
   }
 }

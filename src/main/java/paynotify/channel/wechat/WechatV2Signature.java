@@ -22,6 +22,16 @@ public final class WechatV2Signature {
   /** The values of wechat_v2.sign_type, as WeChat writes them in {@code <sign_type>}. */
   public static final List<String> SIGN_TYPES = List.of(MD5, HMAC_SHA256);
 
+  /**
+   * The fields of the payment notification (支付结果通知), service-provider fields included;
+   * {@code _$n} stands for the numbered coupon fields.
+   */
+  private static final Set<String> FIELDS = Set.of("return_code", "return_msg", "appid", "mch_id", "sub_appid",
+      "sub_mch_id", "device_info", "nonce_str", "sign", "sign_type", "result_code", "err_code", "err_code_des",
+      "openid", "is_subscribe", "sub_openid", "sub_is_subscribe", "trade_type", "bank_type", "total_fee",
+      "settlement_total_fee", "fee_type", "cash_fee", "cash_fee_type", "coupon_fee", "coupon_count",
+      "coupon_type_$n", "coupon_id_$n", "coupon_fee_$n", "transaction_id", "out_trade_no", "attach", "time_end");
+
   private final String apiKey;
   private final String signType;
 
@@ -41,7 +51,10 @@ public final class WechatV2Signature {
     return HexFormat.of().withUpperCase().formatHex(digest);
   }
 
-  /** Passes when the {@code sign} field is the sign of the others, compared in constant time. */
+  /**
+   * Passes when the {@code sign} field is the sign of the others, compared in constant time, and no
+   * value could be re-split into other fields under the same sign.
+   */
   void verify(Map<String, String> fields) throws RejectedNotification {
     String sign = fields.get("sign");
     if (sign == null || sign.isEmpty()) {
@@ -58,5 +71,6 @@ public final class WechatV2Signature {
       throw new RejectedNotification(Reason.BAD_SIGNATURE, "sign does not verify with the configured API key"
           + " (wechat_v2.api_key_file) and wechat_v2.sign_type (" + signType + ")");
     }
+    Signatures.requireUnambiguous(fields, FIELDS);
   }
 }

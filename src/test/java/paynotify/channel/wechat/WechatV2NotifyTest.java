@@ -183,4 +183,25 @@ class WechatV2NotifyTest extends ServiceTestBase {
     assertThat(db.string("SELECT detail FROM notify_log"))
         .isEqualTo("BAD_SIGNATURE: sign_type 'HMAC-SHA256' is not the configured wechat_v2.sign_type (MD5)");
   }
+  /** Review N1: attach holding &<a notify field>= could be re-split under the same sign: refused, nothing booked. */
+  @Test
+  void attachThatCouldBeReSplitIsRefused() {
+    db.insertOrder("W6", 100);
+    var params = WechatV2Notifications.payment("W6", "T-W6", 100, 0);
+    params.put("attach", "x&total_fee=1&transaction_id=T-W7");
+    assertThat(service.send(WechatV2Notifications.signed(params)).status()).isEqualTo(400);
+    assertThat(db.count("SELECT COUNT(*) FROM payments")).isZero();
+    assertThat(db.orderStatus("W6")).isEqualTo("unpaid");
+    service.awaitLogRecorded();
+    assertThat(db.string("SELECT detail FROM notify_log")).startsWith("MALFORMED: attach holds '&total_fee='");
+  }
+
+  @Test
+  void attachWithAnAmpersandOfItsOwnStillBooks() {
+    db.insertOrder("W7", 100);
+    var params = WechatV2Notifications.payment("W7", "T-W7", 100, 0);
+    params.put("attach", "Tea & Cake&uid=7");
+    assertThat(service.send(WechatV2Notifications.signed(params)).body()).contains("SUCCESS");
+    assertThat(db.orderStatus("W7")).isEqualTo("paid");
+  }
 }
