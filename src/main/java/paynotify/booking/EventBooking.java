@@ -6,6 +6,7 @@ import io.vertx.sqlclient.Tuple;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import paynotify.channel.NotifyEvent;
+import paynotify.channel.UnbookableNotification;
 import paynotify.store.CommittedReads;
 import paynotify.store.Database;
 import paynotify.store.NotifyLog;
@@ -52,6 +53,7 @@ public final class EventBooking {
   private final PaymentBooking payments;
   private final RefundBooking refunds;
   private final StrandedRefunds stranded;
+  private final UnbookableAnomalies unbookable;
 
   /**
    * @param orders the site's orders table, as mapped
@@ -69,6 +71,7 @@ public final class EventBooking {
     this.stranded = new StrandedRefunds(db, orders, outbox);
     this.retry = new TransientRetry(vertx, settings.maxAttempts());
     this.transaction = new BookingTransaction(db, stores.reads(), retry, outbox);
+    this.unbookable = new UnbookableAnomalies(db, retry, outbox);
   }
 
   /** Whether bookings can run now (the /health check). */
@@ -92,6 +95,16 @@ public final class EventBooking {
   /** A verified event that was not booked (not known to be committed): its error row; the platform retries. */
   public void failed(NotifyEvent event, Trace trace, Throwable err) {
     log.record(trace, Outcome.ERROR.code(), event.idempotencyKey(), err.toString());
+  }
+
+  /**
+   * A genuine notification booking cannot follow: its anomaly is committed, then its row queued with its
+   * body; when the anomaly could not be committed, an error row (the platform retries).
+   */
+  public Future<BookingResult> recordUnbookable(UnbookableNotification u, Trace trace) {
+    return unbookable.record(u, trace.body())
+        .onSuccess(result -> log.record(trace, result.outcome().code(), null, result.detail()))
+        .onFailure(err -> log.record(trace, Outcome.ERROR.code(), null, err.toString()));
   }
 
   /** Books the event; once that is committed (or found booked), queues its row with the outcome. */
