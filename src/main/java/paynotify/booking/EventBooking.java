@@ -115,7 +115,8 @@ public final class EventBooking {
 
   private Future<BookingResult> bookOnly(NotifyEvent event) {
     return switch (event.kind()) {
-      case PAYMENT -> settleRacedRefunds(event, transaction.book(event, payments));
+      case PAYMENT -> settleRacedRefunds(event, transaction.book(event, payments))
+          .compose(booked -> unbookable.resolveWaiting(event, booked));
       case REFUND -> settleRacedRefunds(event, transaction.book(event, refunds));
       case CLOSE -> settings.tradeClosedClosesOrder() ? retry.run(() -> closeOrder(event))
           : Future.succeededFuture(new BookingResult(Outcome.IGNORED, event.channel() + " closed trade "

@@ -1,11 +1,14 @@
 package paynotify.booking;
 
 import static paynotify.store.SqlQueries.RECORD_PAYMENT_WITHOUT_ORDER;
+import static paynotify.store.SqlQueries.RESOLVE_WITHOUT_ORDER;
 
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.sqlclient.Tuple;
 import java.nio.charset.StandardCharsets;
+import paynotify.channel.NotifyEvent;
+import paynotify.channel.Platform;
 import paynotify.channel.UnbookableNotification;
 import paynotify.store.Anomalies.Anomaly;
 import paynotify.store.Database;
@@ -38,7 +41,7 @@ final class UnbookableAnomalies {
     String detail = u.getMessage().length() <= MAX_DETAIL ? u.getMessage()
         : u.getMessage().substring(0, MAX_DETAIL - 3) + "...";
     Anomaly a = new Anomaly(kind.code(), u.channel(), u.orderNo(), u.tradeNo(), u.amountCents(), detail,
-        kind.code() + ":" + u.channel() + ":" + reference);
+        dedupeKey(kind, u.channel(), reference));
     BookingResult recorded = new BookingResult(Outcome.ANOMALY, kind.code() + ": " + detail);
     if (u.problem() != UnbookableNotification.Problem.INTENT_WITHOUT_ORDER) {
       return retry.run(() -> db.inTransaction(conn -> outbox.recordAnomaly(conn, a))).map(recorded);
@@ -50,6 +53,25 @@ final class UnbookableAnomalies {
                 + u.tradeNo() + " is booked (by a notification naming its order)"))))
         .recover(err -> DbErrors.isDuplicateKey(err) ? Future.succeededFuture(recorded) // recorded before
             : Future.failedFuture(err));
+  }
+
+  /**
+   * After {@code payment} was booked: the payment_without_order its PaymentIntent left while it waited for
+   * its Session is resolved now, not only at the next periodic check. Booked is booked: a failure here only
+   * leaves it to that check.
+   */
+  Future<BookingResult> resolveWaiting(NotifyEvent payment, BookingResult booked) {
+    if (!payment.channel().equals(Platform.STRIPE.code()) || booked.outcome() == Outcome.DUPLICATE) {
+      return Future.succeededFuture(booked);
+    }
+    String key = dedupeKey(AnomalyKind.PAYMENT_WITHOUT_ORDER, payment.channel(), payment.tradeNo());
+    return db.inTransaction(conn -> conn.preparedQuery(RESOLVE_WITHOUT_ORDER).execute(Tuple.of(key)))
+        .map(booked).otherwise(booked);
+  }
+
+  /** Names what happened, so that a redelivery records nothing more (a PaymentIntent's: its trade). */
+  private static String dedupeKey(AnomalyKind kind, String channel, String reference) {
+    return kind.code() + ":" + channel + ":" + reference;
   }
 
   private static AnomalyKind kind(UnbookableNotification.Problem problem) {

@@ -99,6 +99,12 @@ public final class SqlQueries {
           + " SELECT ?, ?, NULL, ?, ?, ?, ? FROM DUAL"
           + " WHERE NOT EXISTS (SELECT 1 FROM payments WHERE channel = ? AND trade_no = ?)";
 
+  // ... resolved at once when its Checkout Session books the trade (a booking of its own, after the
+  // payment's commit; what it misses, the statement below catches). Binds: the anomaly's dedupe key.
+  public static final String RESOLVE_WITHOUT_ORDER =
+      "UPDATE anomalies SET resolved_at = NOW(3), resolution_note = 'its trade was booked by a notification naming"
+          + " the order' WHERE dedupe_key = ? AND resolved_at IS NULL";
+
   // ... resolved once a notification naming the order booked its trade. Binds: the kind.
   public static final String RESOLVE_BOOKED_WITHOUT_ORDER =
       "UPDATE anomalies SET resolved_at = NOW(3), resolution_note = 'its trade was booked by a notification naming"

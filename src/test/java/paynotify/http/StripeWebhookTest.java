@@ -307,6 +307,10 @@ class StripeWebhookTest extends ServiceTestBase {
       assertOk(site.send(intentSucceeded(null, "pi_WAITS", 4200))); // nobody will book this one
       assertOk(site.send(intentSucceeded(null, "pi_SPR", 600))); // before its Session, as Stripe may send them
       assertOk(site.send(sessionCompleted("SPR", "pi_SPR", 600, "usd")));
+      assertThat(db.column("SELECT CONCAT(trade_no, ' ', resolved_at IS NULL) FROM anomalies ORDER BY id"))
+          .containsExactly("pi_WAITS 1", "pi_SPR 0"); // resolved by the Session's booking
+      // one that the Session's booking missed (it raced the PaymentIntent's record) the periodic check resolves
+      db.update("UPDATE anomalies SET resolved_at = NULL WHERE trade_no = 'pi_SPR'");
       assertThat(site.server().orderlessPayments().runOnce().await()).isEqualTo(1);
       assertThat(db.column("SELECT CONCAT(trade_no, ' ', resolved_at IS NULL) FROM anomalies ORDER BY id"))
           .containsExactly("pi_WAITS 1", "pi_SPR 0");
