@@ -15,12 +15,15 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import paynotify.channel.NotifyChannel;
 import paynotify.channel.PublicKeys;
 import paynotify.channel.alipay.AlipayChannel;
 import paynotify.channel.alipay.AlipaySignature;
 import paynotify.channel.epay.EpayChannel;
 import paynotify.channel.paypal.PaypalChannel;
+import paynotify.channel.paypal.VerifyEndpoint;
 import paynotify.channel.stripe.StripeChannel;
 import paynotify.channel.wechat.WechatV2Channel;
 import paynotify.channel.wechat.WechatV2Signature;
@@ -35,6 +38,7 @@ import paynotify.channel.wechat.WechatV3Signature;
  * @param disabled path -> the configuration keys that enable it
  */
 public record Channels(List<NotifyChannel> enabled, Map<String, String> disabled) {
+  private static final Logger LOG = LoggerFactory.getLogger(Channels.class);
 
   static Channels from(ConfigReader c, Clock clock) {
     List<NotifyChannel> enabled = new ArrayList<>();
@@ -198,21 +202,49 @@ public record Channels(List<NotifyChannel> enabled, Map<String, String> disabled
       case "custom" -> PaypalChannel.OrderField.CUSTOM;
       default -> throw c.error("paypal.order_field", "'" + field + "' is not invoice or custom");
     };
-    String url = c.string("paypal.ipn_verify_url", PaypalChannel.LIVE_VERIFY_URL);
+    boolean sandbox = c.bool("paypal.sandbox", false);
+    URI verifyUrl = paypalVerifyUrl(c, sandbox);
+    long timeout = c.number("paypal.verify_timeout_ms", 10_000, 100, 60_000);
+    return new PaypalChannel(email, id, currency, orderField, sandbox, verifyUrl, timeout);
+  }
+
+  /**
+   * Who decides which IPNs are genuine: PayPal's live hosts, or with {@code paypal.sandbox: true} the
+   * sandbox's (whose IPN Simulator anyone can use, so never for live orders); a verifier on this machine
+   * for tests and local checks. Over plain HTTP elsewhere anyone on the path could answer VERIFIED.
+   */
+  private static URI paypalVerifyUrl(ConfigReader c, boolean sandbox) {
+    String url = c.string("paypal.ipn_verify_url", sandbox ? VerifyEndpoint.SANDBOX_URL : VerifyEndpoint.LIVE_URL);
     URI verifyUrl;
     try {
       verifyUrl = new URI(url);
     } catch (URISyntaxException e) {
       throw c.error("paypal.ipn_verify_url", "'" + url + "' is not a URL");
     }
-    // Over plain HTTP anyone on the path could answer VERIFIED: only a verifier on this machine may use it.
-    boolean loopback = "127.0.0.1".equals(verifyUrl.getHost()) || "localhost".equals(verifyUrl.getHost());
-    if (!("https".equals(verifyUrl.getScheme()) || "http".equals(verifyUrl.getScheme()) && loopback)
-        || verifyUrl.getHost() == null) {
-      throw c.error("paypal.ipn_verify_url", "'" + url + "' is not an https:// URL");
+    switch (VerifyEndpoint.of(verifyUrl)) {
+      case LIVE -> {
+        if (sandbox) {
+          throw c.error("paypal.ipn_verify_url", "'" + url + "' is PayPal's live endpoint, but paypal.sandbox is true"
+              + " (the sandbox's is " + VerifyEndpoint.SANDBOX_URL + ")");
+        }
+      }
+      case SANDBOX -> {
+        if (!sandbox) {
+          throw c.error("paypal.sandbox", "false, but paypal.ipn_verify_url '" + url + "' is PayPal's sandbox, whose"
+              + " IPN Simulator lets anyone pay live orders: try the sandbox on a separate instance with"
+              + " paypal.sandbox: true and a copy of the database");
+        }
+      }
+      case LOOPBACK -> LOG.warn("paypal.ipn_verify_url {} is on this machine: whatever answers there decides which"
+          + " IPNs are genuine (tests and local checks only)", url);
+      case OTHER -> throw c.error("paypal.ipn_verify_url", "'" + url + "' is not PayPal's (" + VerifyEndpoint.LIVE_URL
+          + (sandbox ? ", or with paypal.sandbox: true " + VerifyEndpoint.SANDBOX_URL : "") + ")");
     }
-    long timeout = c.number("paypal.verify_timeout_ms", 10_000, 100, 60_000);
-    return new PaypalChannel(email, id, currency, orderField, verifyUrl, timeout);
+    if (sandbox) {
+      LOG.warn("paypal.sandbox is true: IPNs are verified by PayPal's sandbox and booked as test money"
+          + " (livemode false): never run this on the live orders table");
+    }
+    return verifyUrl;
   }
 
   /**
@@ -251,7 +283,12 @@ public record Channels(List<NotifyChannel> enabled, Map<String, String> disabled
       throw c.error("stripe.currency", "'" + currency + "' is not a three-letter currency code such as usd");
     }
     Duration tolerance = Duration.ofSeconds(c.number("stripe.tolerance_seconds", 300, 1, 86_400));
-    return new StripeChannel(secrets, tolerance, currency, clock);
+    boolean testMode = c.bool("stripe.test_mode", false);
+    if (testMode) {
+      LOG.warn("stripe.test_mode is true: test-mode events (livemode false) are booked as test money: never run"
+          + " this on the live orders table");
+    }
+    return new StripeChannel(secrets, tolerance, currency, testMode, clock);
   }
 
   private static PublicKey rsaKey(ConfigReader c, String key, String text, String what) {

@@ -4,20 +4,26 @@ import io.vertx.core.Vertx;
 import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import paynotify.booking.OrderlessPaymentCheck;
 import paynotify.booking.PendingRefundCheck;
 import paynotify.store.KeyPurge;
 
-/** The periodic work: the purge, then the check of refunds still pending (settled, or flagged). */
+/**
+ * The periodic work: the purge, the check of refunds still pending (settled, or flagged), then of
+ * payments that named no order (resolved, or told).
+ */
 final class Housekeeping {
   private static final Logger LOG = LoggerFactory.getLogger(Housekeeping.class);
 
   private final KeyPurge purge;
   private final PendingRefundCheck pendingRefunds;
+  private final OrderlessPaymentCheck orderlessPayments;
   private boolean running;
 
-  Housekeeping(KeyPurge purge, PendingRefundCheck pendingRefunds) {
+  Housekeeping(KeyPurge purge, PendingRefundCheck pendingRefunds, OrderlessPaymentCheck orderlessPayments) {
     this.purge = purge;
     this.pendingRefunds = pendingRefunds;
+    this.orderlessPayments = orderlessPayments;
   }
 
   /** Runs every {@code period}; a run still going when the next is due is not overlapped. */
@@ -36,6 +42,7 @@ final class Housekeeping {
               LOG.warn("{} refund(s) still wait for their payment: see anomalies (refund_without_payment)", r.flagged());
             }
           })
+          .compose(r -> orderlessPayments.runOnce())
           .onFailure(err -> LOG.warn("housekeeping failed, will try again next period: {}", err.getMessage()))
           .onComplete(ar -> running = false);
     });

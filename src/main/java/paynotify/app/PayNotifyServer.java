@@ -18,6 +18,7 @@ import paynotify.admin.Monitoring;
 import paynotify.admin.StatusReport;
 import paynotify.booking.EventBooking;
 import paynotify.booking.ForwardOutbox;
+import paynotify.booking.OrderlessPaymentCheck;
 import paynotify.booking.PendingRefundCheck;
 import paynotify.forward.ForwardRelay;
 import paynotify.channel.NotifyChannel;
@@ -38,6 +39,8 @@ public final class PayNotifyServer {
   /** The forward relay's connections, and how often it looks for due events. */
   private static final int RELAY_POOL = 2;
   private static final long RELAY_PERIOD_MS = 500;
+  /** How long a PaymentIntent without order waits for its Checkout Session before a human is told. */
+  private static final Duration ORDERLESS_PAYMENT_WAIT = Duration.ofHours(1);
 
   private final Vertx vertx;
   private final EventBooking.Stores stores;
@@ -48,13 +51,14 @@ public final class PayNotifyServer {
   private final Duration purgeInterval;
   private final KeyPurge purge;
   private final PendingRefundCheck pendingRefunds;
+  private final OrderlessPaymentCheck orderlessPayments;
   private final ForwardRelay relay;
   private final AdminVerticle admin;
   private volatile Long housekeepingTimer; // set by open()
 
   private PayNotifyServer(Vertx vertx, EventBooking.Stores stores, String deploymentId, int port, Readiness readiness,
       Duration purgeInterval, KeyPurge purge, PendingRefundCheck pendingRefunds,
-      ForwardRelay relay, AdminVerticle admin) {
+      OrderlessPaymentCheck orderlessPayments, ForwardRelay relay, AdminVerticle admin) {
     this.vertx = vertx;
     this.stores = stores;
     this.db = stores.db();
@@ -64,6 +68,7 @@ public final class PayNotifyServer {
     this.purgeInterval = purgeInterval;
     this.purge = purge;
     this.pendingRefunds = pendingRefunds;
+    this.orderlessPayments = orderlessPayments;
     this.relay = relay;
     this.admin = admin;
   }
@@ -123,7 +128,8 @@ public final class PayNotifyServer {
                 + ": " + err.getMessage() + " (another port, or 0 for off)"))))
         .map(id -> new PayNotifyServer(vertx, stores, id, first.get().actualPort(), readiness, r.purgeInterval(),
             new KeyPurge(vertx, database, r.keys(), r.notifyLog(), r.deliveredEvents(), r.batchSize()),
-            new PendingRefundCheck(database, config.orders(), outbox, r.keys()), relay, admin))
+            new PendingRefundCheck(database, config.orders(), outbox, r.keys()),
+            new OrderlessPaymentCheck(database, outbox, ORDERLESS_PAYMENT_WAIT), relay, admin))
         .onFailure(err -> stores.close().eventually(() -> relay == null ? Future.succeededFuture() : relay.stop()));
   }
 
@@ -134,7 +140,7 @@ public final class PayNotifyServer {
   public Future<PayNotifyServer> open() {
     return db.ping().map(ping -> {
       readiness.markReady();
-      housekeepingTimer = new Housekeeping(purge, pendingRefunds).schedule(vertx, purgeInterval);
+      housekeepingTimer = new Housekeeping(purge, pendingRefunds, orderlessPayments).schedule(vertx, purgeInterval);
       if (relay != null) {
         relay.start(RELAY_PERIOD_MS);
       }
@@ -228,6 +234,10 @@ public final class PayNotifyServer {
 
   public PendingRefundCheck pendingRefunds() {
     return pendingRefunds;
+  }
+
+  public OrderlessPaymentCheck orderlessPayments() {
+    return orderlessPayments;
   }
 
   /** The notify_log rows queued so far, written: verified notifications' and refused requests'. */

@@ -25,6 +25,23 @@ public enum AnomalyKind {
   OVER_REFUND("check the trade's refunds on the platform"),
   /** A refund still waiting for its payment after the retention (flagged by the periodic check). */
   REFUND_WITHOUT_PAYMENT("reconcile the day's bill; book a lost payment with paynotify repair book"),
+  /**
+   * A genuine notification (verified) that could not be read: its body is in notify_log (outcome anomaly).
+   * PayPal and Stripe were answered 200, so they will not send it again.
+   */
+  UNREADABLE_NOTIFICATION("read the notification's body in notify_log and the transaction on the platform's"
+      + " website; book a payment it carries with paynotify repair book, or by hand"),
+  /** A payment that names no order (Stripe: no client_reference_id/metadata.order_no; PayPal: no invoice/custom). */
+  PAYMENT_WITHOUT_ORDER("find the order from the payment on the platform's website (buyer, amount, time) and"
+      + " fulfil it, or refund the payment; then name the order in every payment (README: Stripe, PayPal)"),
+  /** PayPal Canceled_Reversal: a chargeback decided for the merchant, after its reversal was booked as a refund. */
+  CHARGEBACK_REVERSED("the money is back with you: the order still says refunded; deliver it again if the"
+      + " buyer should have it, then resolve this"),
+  /** A buyer disputes a payment (Stripe charge.dispute.*): money held or taken back by the bank. */
+  DISPUTE("answer the dispute on the platform's website before its deadline (the order, the delivery, the"
+      + " notifications in notify_log are the evidence)"),
+  /** A refund that failed or was canceled: the buyer did not get the money back, the order says refunded. */
+  REFUND_FAILED("the buyer has not got the money back: refund again another way, or reopen the order"),
   /** An event the site was never told of: its endpoint kept failing until the last retry. */
   FORWARD_FAILED("fix the site's endpoint, then paynotify forward retry --all-failed");
 

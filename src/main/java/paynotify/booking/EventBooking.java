@@ -6,6 +6,7 @@ import io.vertx.sqlclient.Tuple;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import paynotify.channel.NotifyEvent;
+import paynotify.channel.UnbookableNotification;
 import paynotify.store.CommittedReads;
 import paynotify.store.Database;
 import paynotify.store.NotifyLog;
@@ -52,6 +53,7 @@ public final class EventBooking {
   private final PaymentBooking payments;
   private final RefundBooking refunds;
   private final StrandedRefunds stranded;
+  private final UnbookableAnomalies unbookable;
 
   /**
    * @param orders the site's orders table, as mapped
@@ -69,6 +71,7 @@ public final class EventBooking {
     this.stranded = new StrandedRefunds(db, orders, outbox);
     this.retry = new TransientRetry(vertx, settings.maxAttempts());
     this.transaction = new BookingTransaction(db, stores.reads(), retry, outbox);
+    this.unbookable = new UnbookableAnomalies(db, retry, outbox);
   }
 
   /** Whether bookings can run now (the /health check). */
@@ -94,6 +97,16 @@ public final class EventBooking {
     log.record(trace, Outcome.ERROR.code(), event.idempotencyKey(), err.toString());
   }
 
+  /**
+   * A genuine notification booking cannot follow: its anomaly is committed, then its row queued with its
+   * body; when the anomaly could not be committed, an error row (the platform retries).
+   */
+  public Future<BookingResult> recordUnbookable(UnbookableNotification u, Trace trace) {
+    return unbookable.record(u, trace.body())
+        .onSuccess(result -> log.record(trace, result.outcome().code(), null, result.detail()))
+        .onFailure(err -> log.record(trace, Outcome.ERROR.code(), null, err.toString()));
+  }
+
   /** Books the event; once that is committed (or found booked), queues its row with the outcome. */
   public Future<BookingResult> book(NotifyEvent event, Trace trace) {
     return bookOnly(event)
@@ -102,7 +115,8 @@ public final class EventBooking {
 
   private Future<BookingResult> bookOnly(NotifyEvent event) {
     return switch (event.kind()) {
-      case PAYMENT -> settleRacedRefunds(event, transaction.book(event, payments));
+      case PAYMENT -> settleRacedRefunds(event, transaction.book(event, payments))
+          .compose(booked -> unbookable.resolveWaiting(event, booked));
       case REFUND -> settleRacedRefunds(event, transaction.book(event, refunds));
       case CLOSE -> settings.tradeClosedClosesOrder() ? retry.run(() -> closeOrder(event))
           : Future.succeededFuture(new BookingResult(Outcome.IGNORED, event.channel() + " closed trade "

@@ -1,17 +1,14 @@
 package paynotify.booking;
 
 import static paynotify.store.SqlQueries.FLAG_STALE_PENDING_REFUNDS;
-import static paynotify.store.SqlQueries.OPEN_ANOMALIES_OF_KIND;
 import static paynotify.store.SqlQueries.TRADES_WITH_STRANDED_REFUNDS;
 
 import io.vertx.core.Future;
 import io.vertx.sqlclient.Row;
-import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
 import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import paynotify.store.Anomalies.Anomaly;
 import paynotify.store.Database;
 import paynotify.store.OrdersTable;
 
@@ -65,22 +62,8 @@ public final class PendingRefundCheck {
         })
         .compose(settled -> db.inTransaction(conn -> conn.preparedQuery(FLAG_STALE_PENDING_REFUNDS)
                 .execute(Tuple.of(STALE.code(), STALE.code(), age.toSeconds()))
-                .compose(flagged -> flagged.rowCount() == 0 || !outbox.tells(ForwardOutbox.ANOMALY_CREATED)
-                    ? Future.succeededFuture(flagged.rowCount())
-                    : tellStale(conn).map(flagged.rowCount())))
+                .compose(flagged -> flagged.rowCount() == 0 ? Future.succeededFuture(0)
+                    : OpenAnomalies.tell(conn, outbox, STALE, Duration.ZERO).map(flagged.rowCount())))
             .map(flagged -> new Result(settled, flagged)));
-  }
-
-  /** anomaly.created for the refunds just flagged (the open ones told before add nothing). */
-  private Future<Void> tellStale(SqlConnection conn) {
-    return conn.preparedQuery(OPEN_ANOMALIES_OF_KIND).execute(Tuple.of(STALE.code())).compose(rows -> {
-      Future<Void> told = Future.succeededFuture();
-      for (Row r : rows) {
-        Anomaly a = new Anomaly(r.getString("kind"), r.getString("channel"), r.getString("order_no"),
-            r.getString("trade_no"), r.getLong("amount_cents"), r.getString("detail"), r.getString("dedupe_key"));
-        told = told.compose(v -> outbox.recordAnomaly(conn, a));
-      }
-      return told;
-    });
   }
 }

@@ -26,6 +26,11 @@ public final class Ids {
     return value;
   }
 
+  /** {@code value} when it is a well-formed id, else null (absent, empty or not an id: it names nothing then). */
+  public static String optional(String field, String value) {
+    return value != null && ID.matcher(value).matches() ? value : null;
+  }
+
   /** A merchant id of the notification ({@code field}) must be the configured one ({@code configKey}). */
   public static void requireMerchant(String field, String got, String expected, String configKey)
       throws RejectedNotification {

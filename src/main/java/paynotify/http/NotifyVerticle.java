@@ -27,6 +27,7 @@ import paynotify.channel.NotifyChannel.Reply;
 import paynotify.channel.NotifyEvent;
 import paynotify.channel.NotifyRequest;
 import paynotify.channel.RejectedNotification;
+import paynotify.channel.UnbookableNotification;
 import paynotify.channel.VerificationUnavailable;
 import paynotify.forward.ForwardRelay.Backlog;
 import paynotify.store.NotifyLog.Trace;
@@ -143,6 +144,8 @@ public final class NotifyVerticle extends VerticleBase {
       channel.check(request).onComplete(checked -> {
         if (checked.succeeded()) {
           book(ctx, channel, checked.result(), trace);
+        } else if (checked.cause() instanceof UnbookableNotification unbookable) {
+          recordUnbookable(ctx, channel, trace, unbookable);
         } else {
           refuse(ctx, channel, trace, checked.cause());
         }
@@ -177,6 +180,26 @@ public final class NotifyVerticle extends VerticleBase {
         answer(ctx, channel, event, booked.result());
       } else {
         fail(ctx, channel, event, trace, booked.cause());
+      }
+    });
+  }
+
+  /** Genuine but not bookable: once its anomaly is committed, the platform may stop retrying. */
+  private void recordUnbookable(RoutingContext ctx, NotifyChannel channel, Trace trace, UnbookableNotification why) {
+    booking.recordUnbookable(why, trace).onComplete(recorded -> {
+      metrics.count(channel.endpoint(), (recorded.succeeded() ? recorded.result().outcome() : Outcome.ERROR).code());
+      if (recorded.succeeded()) {
+        BookingResult result = recorded.result();
+        if (result.outcome() == Outcome.ANOMALY) {
+          LOG.warn("{} {}", channel.endpoint(), result.detail());
+        } else { // a PaymentIntent without order that its Session had booked
+          LOG.debug("{} {}: {}", channel.endpoint(), result.outcome().code(), result.detail());
+        }
+        reply(ctx, channel.success());
+      } else {
+        LOG.error("{} genuine notification not recorded, replied failure so the platform retries: {}",
+            channel.endpoint(), recorded.cause().toString());
+        reply(ctx, channel.failure(503, "not recorded, retry later"));
       }
     });
   }

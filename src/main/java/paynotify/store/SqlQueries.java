@@ -84,11 +84,32 @@ public final class SqlQueries {
           + "   WHERE p.channel = refunds.channel AND p.trade_no = refunds.trade_no)"
           + " ON DUPLICATE KEY UPDATE anomalies.kind = anomalies.kind";
 
-  // The stale refunds flagged by the statement above, to be told to the site (told once: the event's
-  // id is the anomaly's dedupe key).
+  // The open anomalies of a kind older than some seconds, to be told to the site (told once: the event's
+  // id is the anomaly's dedupe key). Binds: the kind, the seconds.
   public static final String OPEN_ANOMALIES_OF_KIND =
       "SELECT kind, channel, order_no, trade_no, amount_cents, detail, dedupe_key FROM anomalies"
-          + " WHERE kind = ? AND resolved_at IS NULL";
+          + " WHERE kind = ? AND resolved_at IS NULL AND created_at <= NOW(3) - INTERVAL ? SECOND";
+
+  // A payment that names no order (a Stripe PaymentIntent without metadata.order_no): an anomaly only while
+  // no payment of its trade is booked, since its Checkout Session, the same trade, usually books it within
+  // seconds. It is told later (OrderlessPaymentCheck). A locking read: it waits for a Session booking the
+  // trade right now. Binds: kind, channel, trade, amount, detail, dedupe key, channel, trade.
+  public static final String RECORD_PAYMENT_WITHOUT_ORDER =
+      "INSERT INTO anomalies (kind, channel, order_no, trade_no, amount_cents, detail, dedupe_key)"
+          + " SELECT ?, ?, NULL, ?, ?, ?, ? FROM DUAL"
+          + " WHERE NOT EXISTS (SELECT 1 FROM payments WHERE channel = ? AND trade_no = ?)";
+
+  // ... resolved at once when its Checkout Session books the trade (a booking of its own, after the
+  // payment's commit; what it misses, the statement below catches). Binds: the anomaly's dedupe key.
+  public static final String RESOLVE_WITHOUT_ORDER =
+      "UPDATE anomalies SET resolved_at = NOW(3), resolution_note = 'its trade was booked by a notification naming"
+          + " the order' WHERE dedupe_key = ? AND resolved_at IS NULL";
+
+  // ... resolved once a notification naming the order booked its trade. Binds: the kind.
+  public static final String RESOLVE_BOOKED_WITHOUT_ORDER =
+      "UPDATE anomalies SET resolved_at = NOW(3), resolution_note = 'its trade was booked by a notification naming"
+          + " the order' WHERE kind = ? AND resolved_at IS NULL AND EXISTS (SELECT 1 FROM payments p"
+          + "   WHERE p.channel = anomalies.channel AND p.trade_no = anomalies.trade_no)";
 
   // Recording the same finding twice (a conflicting copy delivered again) adds nothing.
   public static final String INSERT_ANOMALY =

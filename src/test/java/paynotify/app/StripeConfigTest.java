@@ -96,4 +96,29 @@ class StripeConfigTest {
         .add("Stripe-Signature", "t=" + t + ",v1=" + StripeSignature.compute(secret, t, body));
     stripe.verify(new NotifyRequest("POST", headers, null, Buffer.buffer(body)));
   }
+
+  // Review S5: test-mode money is refused unless the operator said this instance takes it.
+  @Test
+  void testModeEventsOnlyWithTestModeTrueAndThenMarkedAsTestMoney() throws Exception {
+    byte[] body = ("{\"id\":\"evt_t\",\"type\":\"checkout.session.completed\",\"created\":1,\"livemode\":false,"
+        + "\"data\":{\"object\":{\"payment_status\":\"paid\",\"payment_intent\":\"pi_T\","
+        + "\"client_reference_id\":\"T1\",\"amount_total\":100,\"currency\":\"usd\"}}}")
+        .getBytes(StandardCharsets.UTF_8);
+    NotifyChannel live = stripeChannel(stripe().put("currency", "usd"), Map.of("PAYNOTIFY_STRIPE_WEBHOOK_SECRET", A));
+    NotifyChannel test = stripeChannel(stripe().put("currency", "usd").put("test_mode", true),
+        Map.of("PAYNOTIFY_STRIPE_WEBHOOK_SECRET", A));
+
+    assertThatThrownBy(() -> live.verify(signed(body, A))).isInstanceOf(RejectedNotification.class)
+        .hasMessageContaining("stripe.test_mode");
+    assertThat(test.verify(signed(body, A)).testMode()).isTrue();
+    assertThatThrownBy(() -> channels(stripe().put("currency", "usd").put("test_mode", "yes please"),
+        Map.of("PAYNOTIFY_STRIPE_WEBHOOK_SECRET", A))).hasMessageContaining("stripe.test_mode");
+  }
+
+  private static NotifyRequest signed(byte[] body, String secret) {
+    long t = System.currentTimeMillis() / 1000;
+    MultiMap headers = MultiMap.caseInsensitiveMultiMap()
+        .add("Stripe-Signature", "t=" + t + ",v1=" + StripeSignature.compute(secret, t, body));
+    return new NotifyRequest("POST", headers, null, Buffer.buffer(body));
+  }
 }

@@ -219,12 +219,7 @@ class PaypalIpnTest extends ServiceTestBase {
     Notification ipn = PaypalNotifications.genuine(PaypalNotifications.payment("P9", "9TX9", 300));
     VERIFIER.mode(PaypalVerifier.Mode.SLOW);
 
-    long start = System.nanoTime();
-    Reply reply = service.send(ipn);
-    Duration took = Duration.ofNanos(System.nanoTime() - start);
-
-    assertThat(reply.status()).isEqualTo(503);
-    assertThat(took).isLessThan(Duration.ofMillis(PaypalVerifier.SLOW_MILLIS)); // verify_timeout_ms, not PayPal
+    assertThat(answered503(ipn)).isLessThan(Duration.ofMillis(PaypalVerifier.SLOW_MILLIS)); // verify_timeout_ms, not PayPal
     assertThat(db.count("SELECT COUNT(*) FROM payments")).isZero();
     assertThat(db.orderStatus("P9")).isEqualTo("unpaid");
   }
@@ -241,5 +236,144 @@ class PaypalIpnTest extends ServiceTestBase {
     LocalDateTime paidAt = LocalDateTime.parse(db.string("SELECT paid_at FROM payments").substring(0, 19)
         .replace(' ', 'T'));
     assertThat(paidAt).isBetween(before, PlatformTime.now().plusSeconds(1));
+  }
+
+  // Review M2: the sandbox's IPN Simulator lets anyone post test_ipn=1 with the shop's receiver_email.
+  @Test
+  void aTestIpnIsRefusedByALiveConfigurationAndBooksNothing() {
+    db.insertOrder("PSB", 1999);
+    Map<String, String> p = PaypalNotifications.payment("PSB", "9TXSANDBOX0000001", 1999);
+    p.put("test_ipn", "1");
+
+    assertThat(send(p).status()).isBetween(400, 499);
+
+    assertThat(db.orderStatus("PSB")).isEqualTo("unpaid");
+    assertThat(db.count("SELECT COUNT(*) FROM payments")).isZero();
+  }
+
+  // Review S6: activemerchant/offsite_payments' Mass Pay IPN (test/unit/integrations/paypal/
+  // paypal_notification_test.rb), payer side: receiver_email_1..n only. Without its test_ipn=1, as live.
+  private static final String MASS_PAY = "payer_id=LPV4F4HZHCE&payment_date=06%3A25%3A37+Oct+25%2C+2012+PDT"
+      + "&payment_gross_1=&payment_gross_2=&payment_gross_3=&payment_status=Completed"
+      + "&receiver_email_1=buyer_1348066306_per%40example.com&receiver_email_2=buyer_1351170859_per%40example.com"
+      + "&charset=windows-1252&receiver_email_3=buyer_1351170993_per%40example.com&mc_currency_1=GBP"
+      + "&masspay_txn_id_1=7XW35917TG8293137&mc_currency_2=GBP&masspay_txn_id_2=79512417EL9296629&mc_currency_3=GBP"
+      + "&masspay_txn_id_3=75X24749Y32677910&first_name=Test&unique_id_1=123&notify_version=3.7&unique_id_2=456"
+      + "&unique_id_3=789&payer_status=verified&verify_sign=AwtKW.5QSiJCrI10IE.2gmVei1MEAwsHLftLIB9pXgu82MLXoCS1yeE-"
+      + "&payer_email=massuk_1351170591_biz%40example.com&payer_business_name=Tests%27s+Test+Store&last_name=Test"
+      + "&status_1=Completed&status_2=Completed&status_3=Completed&txn_type=masspay&mc_gross_1=10.00"
+      + "&mc_gross_2=24.50&mc_gross_3=20.00&payment_fee_1=&residence_country=GB&payment_fee_2=&payment_fee_3="
+      + "&mc_fee_1=0.20&mc_fee_2=0.49&mc_fee_3=0.40&ipn_track_id=89f7ff244947f";
+
+  /** PayPal retries a failing IPN for days, then disables the listener: the payment IPNs with it. */
+  @Test
+  void aVerifiedMassPayIpnIsAnswered200AndIgnored() {
+    byte[] body = PaypalVerifier.get().issue(MASS_PAY.getBytes(StandardCharsets.US_ASCII));
+    int askedBefore = VERIFIER.asked();
+
+    assertThat(service.send(PaypalNotifications.unissued(body))).isEqualTo(new Reply(200, ""));
+
+    assertThat(VERIFIER.asked() - askedBefore).isEqualTo(1); // no receiver of ours to refuse it by: PayPal is asked
+    assertThat(db.count("SELECT COUNT(*) FROM payments")).isZero();
+    assertThat(db.string("SELECT CONCAT(outcome, ' ', detail) FROM notify_log")).startsWith("ignored")
+        .contains("masspay");
+  }
+
+  // Review S6: the chargeback decided for the merchant after its Reversed was booked as a refund.
+  @Test
+  void aCanceledReversalAfterABookedReversalIsAnAnomalyWithItsBody() throws Exception {
+    db.insertOrder("PCR", 5000);
+    assertThat(send(PaypalNotifications.payment("PCR", "9PAYCR", 5000))).matches(PAYPAL.success());
+    Map<String, String> reversal = PaypalNotifications.refund("PCR", "9PAYCR", "9REVCR", 5000);
+    reversal.put("payment_status", "Reversed");
+    reversal.put("reason_code", "chargeback");
+    assertThat(send(reversal)).matches(PAYPAL.success());
+    assertThat(db.orderStatus("PCR")).isEqualTo("refunded");
+    Map<String, String> canceled = PaypalNotifications.refund("PCR", "9PAYCR", "9CANCR", 5000);
+    canceled.put("payment_status", "Canceled_Reversal");
+    canceled.put("mc_gross", "50.00"); // the money comes back to the merchant
+    canceled.put("reason_code", "other");
+    Notification ipn = PaypalNotifications.genuine(canceled);
+
+    assertThat(service.send(ipn)).isEqualTo(new Reply(200, ""));
+    assertThat(service.send(ipn)).isEqualTo(new Reply(200, "")); // PayPal's retry: still one anomaly
+
+    assertThat(db.column("SELECT CONCAT(kind, ' ', trade_no, ' ', order_no) FROM anomalies"))
+        .containsExactly("chargeback_reversed 9PAYCR PCR");
+    assertThat(db.orderStatus("PCR")).isEqualTo("refunded"); // a human decides: the goods were taken back
+    assertThat(db.column("SELECT outcome FROM notify_log WHERE raw_body = ?", ipn.body())).isNotEmpty()
+        .containsOnly("anomaly"); // kept with its body
+  }
+
+  // Review S6: verified, then unreadable: not "rejected" without a trace, and never a 4xx PayPal retries for days.
+  @Test
+  void aVerifiedIpnThatCannotBeReadIsAnAnomalyWithItsBodyAnd200() throws Exception {
+    Map<String, String> unknownCharset = PaypalNotifications.payment("PUC", "9TXUC", 700);
+    unknownCharset.put("charset", "x-mac-klingon");
+    Notification first = PaypalNotifications.genuine(unknownCharset);
+    Map<String, String> noInvoice = PaypalNotifications.payment("PNI", "9TXNI", 700);
+    noInvoice.remove("invoice");
+    Notification second = PaypalNotifications.genuine(noInvoice);
+
+    assertThat(service.send(first)).isEqualTo(new Reply(200, ""));
+    assertThat(service.send(second)).isEqualTo(new Reply(200, ""));
+
+    assertThat(db.column("SELECT CONCAT(kind, ' ', COALESCE(trade_no, '-')) FROM anomalies ORDER BY id"))
+        .containsExactly("unreadable_notification 9TXUC", "payment_without_order 9TXNI");
+    assertThat(db.string("SELECT detail FROM anomalies WHERE trade_no = '9TXUC'")).contains("charset");
+    assertThat(db.column("SELECT outcome FROM notify_log WHERE raw_body = ?", first.body())).isNotEmpty()
+        .containsOnly("anomaly"); // kept with its body
+    assertThat(db.column("SELECT outcome FROM notify_log WHERE raw_body = ?", second.body())).isNotEmpty()
+        .containsOnly("anomaly"); // kept with its body
+  }
+
+  // Review S7: a body naming another receiver costs PayPal nothing; N5: ASCII case only, no Unicode folding.
+  @Test
+  void aForeignReceiverIsRefusedWithoutAskingPaypal() {
+    db.insertOrder("PFR", 500);
+    int askedBefore = VERIFIER.asked();
+    Map<String, String> otherEmail = PaypalNotifications.payment("PFR", "9TXFR1", 500);
+    otherEmail.put("receiver_email", "someone.else@example.com");
+    Map<String, String> otherId = PaypalNotifications.payment("PFR", "9TXFR2", 500);
+    otherId.put("receiver_id", "OTHER0MERCHNT");
+    Map<String, String> longS = PaypalNotifications.payment("PFR", "9TXFR3", 500);
+    longS.put("receiver_email", "\u017feller@example.com"); // ſ: equalsIgnoreCase folds it to s
+    Map<String, String> noReceiver = PaypalNotifications.payment("PFR", "9TXFR5", 500);
+    noReceiver.remove("receiver_email");
+    noReceiver.remove("receiver_id");
+
+    for (Map<String, String> p : List.of(otherEmail, otherId, longS, noReceiver)) {
+      assertThat(service.send(PaypalNotifications.unissued(PaypalNotifications.form(p, StandardCharsets.UTF_8)))
+          .status()).as(p.get("txn_id")).isEqualTo(403);
+    }
+
+    assertThat(VERIFIER.asked() - askedBefore).isZero();
+    assertThat(db.count("SELECT COUNT(*) FROM payments")).isZero();
+    // the receiver in upper case is ours (ASCII case is PayPal's to choose)
+    Map<String, String> upper = PaypalNotifications.payment("PFR", "9TXFR6", 500);
+    upper.put("receiver_email", PaypalNotifications.RECEIVER_EMAIL.toUpperCase(java.util.Locale.ROOT));
+    assertThat(send(upper)).isEqualTo(new Reply(200, ""));
+    assertThat(db.orderStatus("PFR")).isEqualTo("paid");
+  }
+
+  // Review N3: the answer is read up to its cap, never aggregated whole before its size is looked at.
+  @Test
+  void anEndlessVerifierAnswerIsCutAtItsCap() {
+    db.insertOrder("PEA", 300);
+    Notification ipn = PaypalNotifications.genuine(PaypalNotifications.payment("PEA", "9TXEA", 300));
+    VERIFIER.mode(PaypalVerifier.Mode.ENDLESS);
+
+    // verify_timeout_ms is 2000: cut by the cap, not by the timeout
+    assertThat(answered503(ipn)).isLessThan(Duration.ofMillis(1000));
+    assertThat(db.orderStatus("PEA")).isEqualTo("unpaid");
+  }
+
+  /** Sent while the verifier misbehaves: 503, so PayPal retries; how long the answer took. */
+  private static Duration answered503(Notification ipn) {
+    long start = System.nanoTime();
+    Reply reply = service.send(ipn);
+    Duration took = Duration.ofNanos(System.nanoTime() - start);
+    assertThat(reply.status()).isEqualTo(503);
+    return took;
   }
 }

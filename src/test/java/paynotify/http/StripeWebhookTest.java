@@ -235,4 +235,94 @@ class StripeWebhookTest extends ServiceTestBase {
     assertThat(db.count("SELECT COUNT(*) FROM payments")).isZero();
     assertThat(db.orderStatus("S13")).isEqualTo("unpaid");
   }
+
+  // Review S5: a test-mode Payment Link (anyone with the URL pays with 4242...) must not pay a live order.
+  @Test
+  void aTestModeEventIsRefusedByALiveConfigurationAndBooksNothing() {
+    db.insertOrder("ST1", 2500);
+    JsonObject event = StripeNotifications.event("evt_test_ST1", "checkout.session.completed",
+        StripeNotifications.session("ST1", "pi_ST1", 2500, "usd").put("livemode", false)).put("livemode", false);
+
+    Reply reply = service.send(StripeNotifications.signed(event));
+
+    assertThat(reply.status()).isBetween(400, 499);
+    assertThat(db.orderStatus("ST1")).isEqualTo("unpaid");
+    assertThat(db.count("SELECT COUNT(*) FROM payments")).isZero();
+  }
+
+  // Review S6: signed, so genuine, but it names no order: kept with its body for a human, and Stripe gets its 2xx.
+  @Test
+  void aSignedSessionWithoutOrderNumberIsAnAnomalyWithItsBody() throws Exception {
+    Notification session = StripeNotifications.signed(StripeNotifications.event("evt_cs_noorder",
+        "checkout.session.completed", StripeNotifications.session(null, "pi_NOORDER", 1500, "usd")));
+
+    assertOk(service.send(session));
+    assertOk(service.send(session)); // Stripe's retry: one anomaly
+
+    assertThat(db.column("SELECT CONCAT(kind, ' ', trade_no, ' ', amount_cents) FROM anomalies"))
+        .containsExactly("payment_without_order pi_NOORDER 1500");
+    assertThat(db.column("SELECT outcome FROM notify_log WHERE raw_body = ?", session.body())).isNotEmpty()
+        .containsOnly("anomaly"); // kept with its body
+  }
+
+  @Test
+  void aDisputeAndAFailedRefundAreAnomaliesNotIgnored() {
+    JsonObject dispute = new JsonObject().put("id", "dp_1").put("object", "dispute").put("amount", 2500)
+        .put("currency", "usd").put("charge", "ch_pi_SD").put("payment_intent", "pi_SD").put("reason", "fraudulent")
+        .put("status", "needs_response");
+    JsonObject refund = new JsonObject().put("id", "re_SDfail").put("object", "refund").put("amount", 1000)
+        .put("currency", "usd").put("payment_intent", "pi_SD").put("status", "failed")
+        .put("failure_reason", "expired_or_canceled_card");
+
+    assertOk(service.send(StripeNotifications.signed(StripeNotifications.event("evt_dp_1", "charge.dispute.created",
+        dispute))));
+    assertOk(service.send(StripeNotifications.signed(StripeNotifications.event("evt_re_fail", "charge.refund.updated",
+        refund))));
+
+    assertThat(db.column("SELECT CONCAT(kind, ' ', trade_no, ' ', amount_cents) FROM anomalies ORDER BY id"))
+        .containsExactly("dispute pi_SD 2500", "refund_failed pi_SD 1000");
+    assertThat(db.column("SELECT outcome FROM notify_log")).containsOnly("anomaly");
+  }
+
+  // Review S6: a site that creates PaymentIntents itself and forgot metadata.order_no: no Session ever books it.
+  @Test
+  void aPaymentIntentWithoutOrderIsRecordedUnlessItsSessionBookedIt() {
+    db.insertOrder("SPI", 800);
+    assertOk(service.send(sessionCompleted("SPI", "pi_SPI", 800, "usd")));
+    assertOk(service.send(intentSucceeded(null, "pi_SPI", 800))); // booked by its Session: nothing to record
+
+    assertOk(service.send(intentSucceeded(null, "pi_LOST", 4200))); // no Session: a human must find the order
+
+    assertThat(db.column("SELECT CONCAT(kind, ' ', trade_no, ' ', amount_cents) FROM anomalies"))
+        .containsExactly("payment_without_order pi_LOST 4200");
+  }
+
+  /** The wait is an hour: the test ages the anomalies instead, and runs the periodic check itself. */
+  @Test
+  void aPaymentIntentThatNoSessionBooksIsToldAfterTheWaitAndOneItsSessionBooksIsResolved() {
+    JsonObject forward = new JsonObject().put("forward", new JsonObject().put("url", "http://127.0.0.1:9/site-hook")
+        .put("secret", "a-forward-secret-of-32-characters"));
+    try (TestService site = TestService.start(db.settings(), forward)) {
+      db.insertOrder("SPR", 600);
+      assertOk(site.send(intentSucceeded(null, "pi_WAITS", 4200))); // nobody will book this one
+      assertOk(site.send(intentSucceeded(null, "pi_SPR", 600))); // before its Session, as Stripe may send them
+      assertOk(site.send(sessionCompleted("SPR", "pi_SPR", 600, "usd")));
+      assertThat(db.column("SELECT CONCAT(trade_no, ' ', resolved_at IS NULL) FROM anomalies ORDER BY id"))
+          .containsExactly("pi_WAITS 1", "pi_SPR 0"); // resolved by the Session's booking
+      // one that the Session's booking missed (it raced the PaymentIntent's record) the periodic check resolves
+      db.update("UPDATE anomalies SET resolved_at = NULL WHERE trade_no = 'pi_SPR'");
+      assertThat(site.server().orderlessPayments().runOnce().await()).isEqualTo(1);
+      assertThat(db.column("SELECT CONCAT(trade_no, ' ', resolved_at IS NULL) FROM anomalies ORDER BY id"))
+          .containsExactly("pi_WAITS 1", "pi_SPR 0");
+      assertThat(db.count("SELECT COUNT(*) FROM forward_events WHERE type = 'anomaly.created'")).isZero(); // it waits
+
+      db.update("UPDATE anomalies SET created_at = NOW(3) - INTERVAL 2 HOUR");
+      assertThat(site.server().orderlessPayments().runOnce().await()).isZero();
+      assertThat(site.server().orderlessPayments().runOnce().await()).isZero();
+
+      assertThat(db.column("SELECT body FROM forward_events WHERE type = 'anomaly.created'")).singleElement()
+          .satisfies(body -> assertThat(new JsonObject(body).getJsonObject("data").getString("trade_no"))
+              .isEqualTo("pi_WAITS"));
+    }
+  }
 }

@@ -28,7 +28,9 @@ public final class PaypalVerifier {
     /** HTTP 500, as PayPal does when it is down. */
     ERROR_500,
     /** Closes the connection without an answer. */
-    CLOSED
+    CLOSED,
+    /** A 200 whose body never ends (chunks of "VERIFIED" padding) until the listener hangs up. */
+    ENDLESS
   }
 
   public static final long SLOW_MILLIS = 5_000;
@@ -38,6 +40,7 @@ public final class PaypalVerifier {
   private final AtomicInteger asked = new AtomicInteger();
   private volatile Mode mode = Mode.NORMAL;
   private volatile String lastContentType;
+  private volatile long endlessBytesSent;
 
   private PaypalVerifier() throws IOException {
     server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 64);
@@ -100,12 +103,39 @@ public final class PaypalVerifier {
           return;
         }
         case SLOW -> sleep();
+        case ENDLESS -> {
+          endless(exchange);
+          return;
+        }
         default -> { }
       }
       String text = new String(received, StandardCharsets.ISO_8859_1);
       boolean genuine = exchange.getRequestMethod().equals("POST") && text.startsWith(PREFIX)
           && issued.contains(text.substring(PREFIX.length()));
       answer(exchange, 200, genuine ? "VERIFIED" : "INVALID");
+    }
+  }
+
+  /** Bytes of the last {@link Mode#ENDLESS} answer written before the listener hung up. */
+  public long endlessBytesSent() {
+    return endlessBytesSent;
+  }
+
+  private void endless(HttpExchange exchange) throws IOException {
+    byte[] chunk = "VERIFIED".repeat(8 * 1024).getBytes(StandardCharsets.US_ASCII);
+    endlessBytesSent = 0;
+    exchange.sendResponseHeaders(200, 0); // chunked, no length
+    try (OutputStream out = exchange.getResponseBody()) {
+      for (long sent = 0; sent < 32L << 20; sent += chunk.length) { // 32 MiB in ~5 s: endless beside a 1 KiB answer
+        out.write(chunk);
+        out.flush();
+        endlessBytesSent = sent + chunk.length;
+        Thread.sleep(10); // ~6 MB/s: a listener that reads it all still fits in the test's heap
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (IOException hungUp) {
+      // the listener closed the connection: what a capped reader does
     }
   }
 

@@ -1,10 +1,12 @@
 package paynotify.channel.paypal;
 
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.PoolOptions;
@@ -52,11 +54,10 @@ final class IpnVerifier {
         .compose(req -> req.send(message))
         .compose(resp -> resp.statusCode() != 200
             ? Future.failedFuture("verification endpoint answered HTTP " + resp.statusCode())
-            : resp.body())
+            : capped(resp))
         .timeout(timeoutMs, TimeUnit.MILLISECONDS) // a trickling answer must not outlast the timeout either
         .compose(answer -> {
-          String text = answer.length() > MAX_ANSWER_BYTES ? "(long answer)"
-              : answer.toString(StandardCharsets.US_ASCII).trim();
+          String text = answer.toString(StandardCharsets.US_ASCII).trim();
           return switch (text) {
             case "VERIFIED" -> Future.succeededFuture(Answer.VERIFIED);
             case "INVALID" -> Future.succeededFuture(Answer.INVALID);
@@ -64,6 +65,25 @@ final class IpnVerifier {
                 + text.substring(0, Math.min(40, text.length())).replaceAll("\\p{Cntrl}", "?") + "'");
           };
         });
+  }
+
+  /**
+   * The answer's body, read as it arrives and given up (its connection closed) past
+   * {@link #MAX_ANSWER_BYTES}: a verifier that answers without end never has it held whole.
+   */
+  private static Future<Buffer> capped(HttpClientResponse resp) {
+    Promise<Buffer> answer = Promise.promise();
+    Buffer read = Buffer.buffer();
+    resp.exceptionHandler(answer::tryFail);
+    resp.handler(chunk -> {
+      if (read.length() + chunk.length() <= MAX_ANSWER_BYTES) {
+        read.appendBuffer(chunk);
+      } else if (answer.tryFail("verification endpoint answered more than " + MAX_ANSWER_BYTES + " bytes")) {
+        resp.request().connection().close(); // the rest is not read, nor is the connection reused
+      }
+    });
+    resp.endHandler(v -> answer.tryComplete(read));
+    return answer.future();
   }
 
   /**

@@ -23,18 +23,19 @@ import paynotify.channel.NotifyRequest;
 import paynotify.channel.Platform;
 import paynotify.channel.PlatformTime;
 import paynotify.channel.RejectedNotification;
+import paynotify.channel.UnbookableNotification;
+import paynotify.channel.UnbookableNotification.Problem;
 import paynotify.channel.VerificationUnavailable;
 
 /**
  * PayPal Instant Payment Notification ({@code POST /notify/paypal}, form-urlencoded). An IPN carries
- * no signature: PayPal itself says whether it sent it ({@link IpnVerifier}), and only then are its
- * fields read.
+ * no signature: PayPal itself says whether it sent it ({@link IpnVerifier}), after the cheap checks on
+ * the raw body ({@link IpnPrecheck}), and only then are its fields read. A verified IPN is never
+ * refused: what cannot be booked becomes an anomaly ({@link UnbookableNotification}), what is not ours
+ * to book is ignored, both answered 200.
  */
 public final class PaypalChannel implements NotifyChannel {
   private static final Logger LOG = LoggerFactory.getLogger(PaypalChannel.class);
-
-  /** PayPal's live endpoint; the sandbox's is https://ipnpb.sandbox.paypal.com/cgi-bin/webscr. */
-  public static final String LIVE_VERIFY_URL = "https://ipnpb.paypal.com/cgi-bin/webscr";
 
   /** IPN's default charset: the body names another one in {@code charset} (PayPal profile setting). */
   private static final Charset DEFAULT_CHARSET = Charset.forName("windows-1252");
@@ -48,27 +49,35 @@ public final class PaypalChannel implements NotifyChannel {
   /** Where the site puts its order number in the button or the API call. */
   public enum OrderField { INVOICE, CUSTOM }
 
-  private final String receiverEmail;
-  private final String receiverId;
   private final String currency;
   private final OrderField orderField;
+  private final boolean sandbox;
+  private final IpnPrecheck precheck;
+  private final URI verifyUrl;
   private final IpnVerifier verifier;
 
   /**
-   * @param receiverEmail checked (ignoring case) when not null
+   * @param receiverEmail checked (ignoring ASCII case) when not null
    * @param receiverId    checked when not null; at least one of the two is set
    * @param currency      the site's currency (e.g. USD); a payment in another is booked as an anomaly
+   * @param sandbox       PayPal's sandbox (test money): test IPNs accepted, every event {@link NotifyEvent#inTestMode()}
    */
   public PaypalChannel(String receiverEmail, String receiverId, String currency, OrderField orderField,
-      URI verifyUrl, long verifyTimeoutMs) {
+      boolean sandbox, URI verifyUrl, long verifyTimeoutMs) {
     if (receiverEmail == null && receiverId == null) {
       throw new IllegalArgumentException("receiver_email or receiver_id is needed");
     }
-    this.receiverEmail = receiverEmail;
-    this.receiverId = receiverId;
     this.currency = currency.toUpperCase(Locale.ROOT);
     this.orderField = orderField;
+    this.sandbox = sandbox;
+    this.precheck = new IpnPrecheck(receiverEmail, receiverId, sandbox);
+    this.verifyUrl = verifyUrl;
     this.verifier = new IpnVerifier(verifyUrl, verifyTimeoutMs);
+  }
+
+  /** Where IPNs are verified. */
+  public URI verifyUrl() {
+    return verifyUrl;
   }
 
   @Override
@@ -88,8 +97,15 @@ public final class PaypalChannel implements NotifyChannel {
 
   @Override
   public Future<NotifyEvent> check(NotifyRequest request) {
-    if (request.body().length() == 0) {
-      return Future.failedFuture(RejectedNotification.malformed("empty IPN body")); // not worth asking PayPal
+    byte[] body = request.body().getBytes();
+    IpnKind kind;
+    try {
+      if (body.length == 0) {
+        throw RejectedNotification.malformed("empty IPN body"); // not worth asking PayPal
+      }
+      kind = precheck.check(body);
+    } catch (RejectedNotification e) {
+      return Future.failedFuture(e);
     }
     return verifier.ask(request.body()).transform(asked -> {
       if (asked.failed()) {
@@ -101,37 +117,61 @@ public final class PaypalChannel implements NotifyChannel {
             "PayPal answered INVALID: not an IPN it sent"));
       }
       try {
-        return Future.succeededFuture(read(request.body().getBytes()));
-      } catch (RejectedNotification | RuntimeException e) {
+        NotifyEvent event = read(kind, body);
+        return Future.succeededFuture(sandbox ? event.inTestMode() : event);
+      } catch (RuntimeException e) { // UnbookableNotification, or a bug
         return Future.failedFuture(e);
       }
     });
   }
 
-  /** The fields of an IPN PayPal has VERIFIED. */
-  NotifyEvent read(byte[] body) throws RejectedNotification {
-    Map<String, String> params = FormBody.decode(body, charsetOf(body));
-    if (receiverEmail != null && !receiverEmail.equalsIgnoreCase(params.getOrDefault("receiver_email", ""))) {
-      throw wrongReceiver("receiver_email", params.get("receiver_email"), "paypal.receiver_email");
+  /** The fields of an IPN PayPal has VERIFIED: whatever is wrong with them now is an anomaly, not a refusal. */
+  NotifyEvent read(IpnKind kind, byte[] body) {
+    try {
+      Map<String, String> params = FormBody.decode(body, charsetOf(body));
+      String orderKey = orderField.name().toLowerCase(Locale.ROOT);
+      NotifyEvent event = switch (kind) {
+        case PAYMENT -> payment(params, orderKey);
+        case REFUND -> refund(params, params.get("payment_status"), orderKey);
+        case CANCELED_REVERSAL -> throw canceledReversal(params, orderKey);
+        // Pending, Denied, ...: the buyer's money did not (yet) reach us. A later Completed of the same
+        // txn_id is another event (another key) and is booked then.
+        case NOT_YET -> new NotifyEvent(Platform.PAYPAL.code(), EventKind.NONE, optionalId(params, orderKey),
+            optionalId(params, "txn_id"), 0, null, params.get("payment_status"));
+        case NOT_BOOKED -> new NotifyEvent(Platform.PAYPAL.code(), EventKind.NONE, null, optionalId(params, "txn_id"),
+            0, null, "txn_type " + Ids.printable(params.getOrDefault("txn_type", "")));
+      };
+      String paidCurrency = params.getOrDefault("mc_currency", "").toUpperCase(Locale.ROOT);
+      return event.kind() != EventKind.NONE && !paidCurrency.equals(currency) ? event.inForeignCurrency(paidCurrency)
+          : event;
+    } catch (RejectedNotification e) {
+      String txn = Ids.optional("txn_id", IpnPrecheck.field(body, "txn_id"));
+      throw new UnbookableNotification(Problem.UNREADABLE, Platform.PAYPAL.code(), txn, null, txn, null,
+          "PayPal VERIFIED this IPN, but it cannot be read: " + e.getMessage());
     }
-    if (receiverId != null && !receiverId.equals(params.getOrDefault("receiver_id", ""))) {
-      throw wrongReceiver("receiver_id", params.get("receiver_id"), "paypal.receiver_id");
+  }
+
+  private NotifyEvent payment(Map<String, String> params, String orderKey) throws RejectedNotification {
+    String txn = Ids.require(params, "txn_id");
+    long cents = Money.yuanToCents("mc_gross", params.get("mc_gross"));
+    if (params.getOrDefault(orderKey, "").isEmpty()) {
+      throw new UnbookableNotification(Problem.PAYMENT_WITHOUT_ORDER, Platform.PAYPAL.code(), txn, null, txn, cents,
+          "PayPal payment " + txn + " of " + Money.format(cents) + " " + Ids.printable(params.get("mc_currency"))
+              + " names no order (" + orderKey + " is empty: paypal.order_field)");
     }
-    String status = params.getOrDefault("payment_status", "");
-    String orderKey = orderField.name().toLowerCase(Locale.ROOT);
-    String paidCurrency = params.getOrDefault("mc_currency", "").toUpperCase(Locale.ROOT);
-    NotifyEvent event = switch (status) {
-      case "Completed" -> new NotifyEvent(Platform.PAYPAL.code(), EventKind.PAYMENT, Ids.require(params, orderKey),
-          Ids.require(params, "txn_id"), Money.yuanToCents("mc_gross", params.get("mc_gross")),
-          paidAt(params.get("payment_date"), params.get("txn_id")), status);
-      case "Refunded", "Reversed" -> refund(params, status, orderKey);
-      // Pending, Denied, Canceled_Reversal, ...: the buyer's money did not (yet) reach or leave us. A later
-      // Completed of the same txn_id is another event (another key) and is booked then.
-      default -> new NotifyEvent(Platform.PAYPAL.code(), EventKind.NONE, optionalId(params, orderKey),
-          optionalId(params, "txn_id"), 0, null, status.isEmpty() ? params.getOrDefault("txn_type", "") : status);
-    };
-    return event.kind() != EventKind.NONE && !paidCurrency.equals(currency) ? event.inForeignCurrency(paidCurrency)
-        : event;
+    return new NotifyEvent(Platform.PAYPAL.code(), EventKind.PAYMENT, Ids.require(params, orderKey), txn, cents,
+        paidAt(params.get("payment_date"), txn), "Completed");
+  }
+
+  /** The chargeback of parent_txn_id was decided for the merchant: the money is back, the order says refunded. */
+  private static UnbookableNotification canceledReversal(Map<String, String> params, String orderKey)
+      throws RejectedNotification {
+    String parent = Ids.require(params, "parent_txn_id");
+    String gross = params.getOrDefault("mc_gross", "");
+    long cents = Money.yuanToCents("mc_gross", gross.startsWith("-") ? gross.substring(1) : gross);
+    return new UnbookableNotification(Problem.CHARGEBACK_REVERSED, Platform.PAYPAL.code(), Ids.require(params, "txn_id"),
+        optionalId(params, orderKey), parent, cents, "PayPal Canceled_Reversal " + params.get("txn_id") + ": the"
+            + " chargeback of trade " + parent + " was decided for you, " + Money.format(cents) + " came back");
   }
 
   /**
@@ -151,18 +191,9 @@ public final class PaypalChannel implements NotifyChannel {
             paymentDateOrNull(params.get("payment_date"))));
   }
 
-  private static RejectedNotification wrongReceiver(String field, String got, String configKey) {
-    return new RejectedNotification(RejectedNotification.Reason.WRONG_MERCHANT,
-        field + " '" + Ids.printable(got) + "' is not the configured " + configKey);
-  }
-
   /** An id when present and well-formed, else null (events that book nothing, refunds without an order). */
   private static String optionalId(Map<String, String> params, String field) {
-    try {
-      return params.getOrDefault(field, "").isEmpty() ? null : Ids.require(params, field);
-    } catch (RejectedNotification e) {
-      return null;
-    }
+    return Ids.optional(field, params.get(field));
   }
 
   /** payment_date in Beijing time; now when PayPal sent none or one we cannot read (said in the log). */

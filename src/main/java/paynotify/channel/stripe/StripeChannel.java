@@ -13,9 +13,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicBoolean;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import paynotify.channel.EventKind;
 import paynotify.channel.Ids;
 import paynotify.channel.NotifyChannel;
@@ -25,6 +22,8 @@ import paynotify.channel.Platform;
 import paynotify.channel.PlatformTime;
 import paynotify.channel.RejectedNotification;
 import paynotify.channel.RejectedNotification.Reason;
+import paynotify.channel.UnbookableNotification;
+import paynotify.channel.UnbookableNotification.Problem;
 
 /**
  * Stripe webhooks ({@code POST /notify/stripe}, JSON events signed as {@link StripeSignature} says).
@@ -32,20 +31,21 @@ import paynotify.channel.RejectedNotification.Reason;
  * are one payment, booked once. Stripe stops retrying on any 2xx and retries anything else.
  */
 public final class StripeChannel implements NotifyChannel {
-  private static final Logger LOG = LoggerFactory.getLogger(StripeChannel.class);
   private static final Reply SUCCESS = new Reply(200, "application/json", "{\"received\":true}");
 
   private final StripeSignature signature;
   private final String currency;
-  private final AtomicBoolean testModeSaid = new AtomicBoolean();
+  private final boolean testMode;
 
   /**
    * @param secrets  the endpoint's signing secrets ({@code whsec_...}), two while one is rolled
    * @param currency the site's currency, lower-case ISO code (e.g. {@code usd})
+   * @param testMode test-mode events (livemode false) are accepted, as {@link NotifyEvent#inTestMode()}
    */
-  public StripeChannel(List<String> secrets, Duration tolerance, String currency, Clock clock) {
+  public StripeChannel(List<String> secrets, Duration tolerance, String currency, boolean testMode, Clock clock) {
     this.signature = new StripeSignature(secrets, tolerance, clock);
     this.currency = currency.toLowerCase(Locale.ROOT);
+    this.testMode = testMode;
   }
 
   @Override
@@ -72,17 +72,29 @@ public final class StripeChannel implements NotifyChannel {
   public NotifyEvent verify(NotifyRequest request) throws RejectedNotification {
     byte[] body = request.body().getBytes();
     signature.verify(request.headers().get("Stripe-Signature"), body);
+    // Signed, so Stripe's: from here on, what cannot be read is an anomaly for a human, not a refusal.
     JsonObject event;
     try {
       event = new JsonObject(new String(body, StandardCharsets.UTF_8));
     } catch (DecodeException e) {
-      throw RejectedNotification.malformed("body is not a JSON object");
+      throw unreadable(null, "the body is not a JSON object");
     }
     try {
       return normalise(event);
     } catch (ClassCastException e) { // a field of another JSON type than Stripe's
-      throw RejectedNotification.malformed("unexpected JSON structure: " + e.getMessage());
+      throw unreadable(event, "unexpected JSON structure: " + e.getMessage());
+    } catch (RejectedNotification e) {
+      if (e.reason() == Reason.WRONG_MERCHANT) { // not this endpoint's money: refused as such
+        throw e;
+      }
+      throw unreadable(event, e.getMessage());
     }
+  }
+
+  private static UnbookableNotification unreadable(JsonObject event, String why) {
+    String reference = event == null || !(event.getValue("id") instanceof String) ? null : optionalId(event, "id");
+    return new UnbookableNotification(Problem.UNREADABLE, Platform.STRIPE.code(), reference, null, null, null,
+        "Stripe signed event " + (reference == null ? "(no id)" : reference) + ", but it cannot be read: " + why);
   }
 
   private NotifyEvent normalise(JsonObject event) throws RejectedNotification {
@@ -92,13 +104,18 @@ public final class StripeChannel implements NotifyChannel {
       throw new RejectedNotification(Reason.WRONG_MERCHANT, "event of connected account '" + Ids.printable(account)
           + "': point an account webhook endpoint (not a Connect one) at paynotify");
     }
-    if (Boolean.FALSE.equals(event.getBoolean("livemode")) && testModeSaid.compareAndSet(false, true)) {
-      // Not refused: the secret decides (test and live endpoints have their own). Said once, so a test
-      // endpoint's secret left in a live configuration is noticed; the body stays in notify_log.
-      LOG.warn("stripe: a test-mode event (livemode false) was accepted: stripe.webhook_secrets_file holds a"
-          + " test-mode endpoint's secret");
+    // A test endpoint's secret left in a live configuration would let anyone's test-mode payment (a test
+    // Payment Link pays with 4242...) mark a live order paid.
+    boolean test = Boolean.FALSE.equals(event.getBoolean("livemode"));
+    if (test && !testMode) {
+      throw new RejectedNotification(Reason.WRONG_MERCHANT, "a test-mode event (livemode false), and this instance"
+          + " books live money (stripe.test_mode: false): stripe.webhook_secrets_file holds a test endpoint's secret");
     }
-    String type = event.getString("type", "");
+    NotifyEvent normalised = normalise(event.getString("type", ""), event);
+    return test ? normalised.inTestMode() : normalised;
+  }
+
+  private NotifyEvent normalise(String type, JsonObject event) throws RejectedNotification {
     JsonObject object = event.getJsonObject("data", new JsonObject()).getJsonObject("object", new JsonObject());
     // When it happened (the payment completed, the refund was made): the event's time. The object's own
     // created is when the Session or PaymentIntent was opened, possibly long before the buyer paid.
@@ -107,8 +124,33 @@ public final class StripeChannel implements NotifyChannel {
       case "checkout.session.completed", "checkout.session.async_payment_succeeded" -> session(type, object, at);
       case "payment_intent.succeeded" -> paymentIntent(type, object, at);
       case "charge.refunded" -> refund(type, object, at);
-      default -> ignored(type.isEmpty() ? "(no type)" : Ids.printable(type));
+      case "charge.refund.updated", "refund.updated", "refund.failed" -> refundUpdated(type, object);
+      default -> type.startsWith("charge.dispute.") ? dispute(type, object)
+          : ignored(type.isEmpty() ? "(no type)" : Ids.printable(type));
     };
+  }
+
+  /** A dispute (chargeback) opened, changed or closed: money held or taken back by the bank, for a human. */
+  private static NotifyEvent dispute(String type, JsonObject dispute) throws RejectedNotification {
+    String id = optionalId(dispute, "id");
+    throw new UnbookableNotification(Problem.DISPUTE, Platform.STRIPE.code(), id == null ? null : id + ":" + type,
+        null, optionalId(dispute, "payment_intent"), amount(dispute, "amount"), type + " " + id + " ("
+            + Ids.printable(dispute.getString("reason")) + ", " + Ids.printable(dispute.getString("status")) + ")");
+  }
+
+  /**
+   * A refund that failed or was canceled after charge.refunded counted it: the buyer did not get the money
+   * back, the charge's amount_refunded goes down, and the order (refunded by the larger total) must be looked at.
+   */
+  private static NotifyEvent refundUpdated(String type, JsonObject refund) throws RejectedNotification {
+    String status = refund.getString("status", "");
+    if (!status.equals("failed") && !status.equals("canceled")) {
+      return ignored(type + " status " + Ids.printable(status));
+    }
+    String id = optionalId(refund, "id");
+    throw new UnbookableNotification(Problem.REFUND_FAILED, Platform.STRIPE.code(), id, null,
+        optionalId(refund, "payment_intent"), amount(refund, "amount"), "refund " + id + " " + status
+            + " (" + Ids.printable(refund.getString("failure_reason")) + ")");
   }
 
   /** A Checkout Session: paid now, or later (async_payment_succeeded) for delayed methods. */
@@ -128,19 +170,28 @@ public final class StripeChannel implements NotifyChannel {
     Map<String, String> ids = new HashMap<>();
     ids.put("client_reference_id (or metadata.order_no)", orderNo);
     ids.put("payment_intent", s.getString("payment_intent"));
-    return payment(Ids.require(ids, "client_reference_id (or metadata.order_no)"), Ids.require(ids, "payment_intent"),
-        amount(s, "amount_total"), at, type, s);
+    String trade = Ids.require(ids, "payment_intent");
+    if (orderNo == null || orderNo.isEmpty()) { // paid, and no other event of this payment will name the order
+      long amount = amount(s, "amount_total");
+      throw new UnbookableNotification(Problem.PAYMENT_WITHOUT_ORDER, Platform.STRIPE.code(), trade, null, trade, amount,
+          type + " of " + trade + " names no order (neither client_reference_id nor metadata.order_no)");
+    }
+    return payment(Ids.require(ids, "client_reference_id (or metadata.order_no)"), trade, amount(s, "amount_total"),
+        at, type, s);
   }
 
   /**
    * A PaymentIntent. Checkout does not copy the Session's client_reference_id or metadata to it: without
    * metadata.order_no (set through payment_intent_data.metadata) it names no order, and the Session's
-   * checkout.session.completed, the same trade, books it.
+   * checkout.session.completed, the same trade, books it. A site that creates PaymentIntents itself and
+   * forgot the metadata has no Session: then the payment must reach a human (booking waits for the Session).
    */
   private NotifyEvent paymentIntent(String type, JsonObject pi, LocalDateTime at) throws RejectedNotification {
     String orderNo = pi.getJsonObject("metadata", new JsonObject()).getString("order_no");
     if (orderNo == null || orderNo.isEmpty()) {
-      return ignored(type + " without metadata.order_no (booked by its checkout.session.completed)");
+      String trade = Ids.require(Map.of("id", pi.getString("id", "")), "id");
+      throw new UnbookableNotification(Problem.INTENT_WITHOUT_ORDER, Platform.STRIPE.code(), trade, null, trade,
+          amount(pi, "amount_received"), type + " without metadata.order_no");
     }
     Map<String, String> ids = Map.of("metadata.order_no", orderNo, "id", pi.getString("id", ""));
     return payment(Ids.require(ids, "metadata.order_no"), Ids.require(ids, "id"), amount(pi, "amount_received"),
@@ -183,6 +234,11 @@ public final class StripeChannel implements NotifyChannel {
         newest != null && newest.getValue("created") != null ? beijing(newest) : at);
     return inCurrency(NotifyEvent.refund(Platform.STRIPE.code(), null, Ids.require(ids, "payment_intent"), total,
         type, refund), charge);
+  }
+
+  /** The id in {@code field} when it is a well-formed one, else null: then it names nothing. */
+  private static String optionalId(JsonObject object, String field) {
+    return Ids.optional(field, object.getString(field));
   }
 
   /** Genuine, books nothing: 200 so Stripe stops retrying. */

@@ -1,0 +1,86 @@
+package paynotify.booking;
+
+import static paynotify.store.SqlQueries.RECORD_PAYMENT_WITHOUT_ORDER;
+import static paynotify.store.SqlQueries.RESOLVE_WITHOUT_ORDER;
+
+import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.sqlclient.Tuple;
+import java.nio.charset.StandardCharsets;
+import paynotify.channel.NotifyEvent;
+import paynotify.channel.Platform;
+import paynotify.channel.UnbookableNotification;
+import paynotify.store.Anomalies.Anomaly;
+import paynotify.store.Database;
+import paynotify.store.DbErrors;
+import paynotify.store.TransientRetry;
+
+/**
+ * A genuine notification booking cannot follow ({@link UnbookableNotification}) becomes an anomaly that
+ * says what a human should do, committed before the platform is answered: the anomaly is the durable
+ * record. A redelivery finds it recorded (its dedupe key names what happened) and adds nothing.
+ */
+final class UnbookableAnomalies {
+  private static final int MAX_DETAIL = 1000; // anomalies.detail
+
+  private final Database db;
+  private final TransientRetry retry;
+  private final ForwardOutbox outbox;
+
+  UnbookableAnomalies(Database db, TransientRetry retry, ForwardOutbox outbox) {
+    this.db = db;
+    this.retry = retry;
+    this.outbox = outbox;
+  }
+
+  Future<BookingResult> record(UnbookableNotification u, Buffer body) {
+    AnomalyKind kind = kind(u.problem());
+    // Without a platform id, the body names it: a platform's retry sends the same bytes.
+    String reference = u.reference() != null ? u.reference()
+        : "body:" + Fingerprint.sha256Hex(body.toString(StandardCharsets.ISO_8859_1)).substring(0, 32);
+    String detail = u.getMessage().length() <= MAX_DETAIL ? u.getMessage()
+        : u.getMessage().substring(0, MAX_DETAIL - 3) + "...";
+    Anomaly a = new Anomaly(kind.code(), u.channel(), u.orderNo(), u.tradeNo(), u.amountCents(), detail,
+        dedupeKey(kind, u.channel(), reference));
+    BookingResult recorded = new BookingResult(Outcome.ANOMALY, kind.code() + ": " + detail);
+    if (u.problem() != UnbookableNotification.Problem.INTENT_WITHOUT_ORDER) {
+      return retry.run(() -> db.inTransaction(conn -> outbox.recordAnomaly(conn, a))).map(recorded);
+    }
+    return retry.run(() -> db.inTransaction(conn -> conn.preparedQuery(RECORD_PAYMENT_WITHOUT_ORDER)
+            .execute(Tuple.of(a.kind(), a.channel(), a.tradeNo(), a.amountCents(), a.detail(), a.dedupeKey(),
+                a.channel(), a.tradeNo()))
+            .map(rows -> rows.rowCount() > 0 ? recorded : new BookingResult(Outcome.IGNORED, detail + ": trade "
+                + u.tradeNo() + " is booked (by a notification naming its order)"))))
+        .recover(err -> DbErrors.isDuplicateKey(err) ? Future.succeededFuture(recorded) // recorded before
+            : Future.failedFuture(err));
+  }
+
+  /**
+   * After {@code payment} was booked: the payment_without_order its PaymentIntent left while it waited for
+   * its Session is resolved now, not only at the next periodic check. Booked is booked: a failure here only
+   * leaves it to that check.
+   */
+  Future<BookingResult> resolveWaiting(NotifyEvent payment, BookingResult booked) {
+    if (!payment.channel().equals(Platform.STRIPE.code()) || booked.outcome() == Outcome.DUPLICATE) {
+      return Future.succeededFuture(booked);
+    }
+    String key = dedupeKey(AnomalyKind.PAYMENT_WITHOUT_ORDER, payment.channel(), payment.tradeNo());
+    return db.inTransaction(conn -> conn.preparedQuery(RESOLVE_WITHOUT_ORDER).execute(Tuple.of(key)))
+        .map(booked).otherwise(booked);
+  }
+
+  /** Names what happened, so that a redelivery records nothing more (a PaymentIntent's: its trade). */
+  private static String dedupeKey(AnomalyKind kind, String channel, String reference) {
+    return kind.code() + ":" + channel + ":" + reference;
+  }
+
+  private static AnomalyKind kind(UnbookableNotification.Problem problem) {
+    return switch (problem) {
+      case UNREADABLE -> AnomalyKind.UNREADABLE_NOTIFICATION;
+      case PAYMENT_WITHOUT_ORDER, INTENT_WITHOUT_ORDER -> AnomalyKind.PAYMENT_WITHOUT_ORDER;
+      case CHARGEBACK_REVERSED -> AnomalyKind.CHARGEBACK_REVERSED;
+      case DISPUTE -> AnomalyKind.DISPUTE;
+      case REFUND_FAILED -> AnomalyKind.REFUND_FAILED;
+    };
+  }
+}

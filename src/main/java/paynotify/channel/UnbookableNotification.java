@@ -1,0 +1,80 @@
+package paynotify.channel;
+
+/**
+ * A genuine notification (its signature, or PayPal, vouched for it) that booking cannot follow: money
+ * moved, but not as a payment or refund of an order we can name. It is recorded as an anomaly that
+ * says what a human should do, with the notification's body kept, and the platform gets its success
+ * reply once that anomaly is committed: the anomaly is the durable record, a retry would add nothing
+ * (PayPal and Stripe retry a failing notification for days, then disable the endpoint).
+ */
+public final class UnbookableNotification extends RuntimeException {
+  /** What is wrong with it, which says what a human should do. */
+  public enum Problem {
+    /** Verified, then unreadable: an unknown charset, a repeated name, a missing or malformed field. */
+    UNREADABLE,
+    /** A payment that names no order (a Checkout Session without client_reference_id, an IPN without it). */
+    PAYMENT_WITHOUT_ORDER,
+    /**
+     * A PaymentIntent without metadata.order_no: its Checkout Session, the same trade, usually books it
+     * within seconds. Recorded only while that trade is not booked, told only once it has waited.
+     */
+    INTENT_WITHOUT_ORDER,
+    /** A chargeback decided for the merchant, after its reversal was booked as a refund. */
+    CHARGEBACK_REVERSED,
+    /** The buyer disputes a payment with the bank. */
+    DISPUTE,
+    /** A refund that failed or was canceled: the buyer did not get the money back after all. */
+    REFUND_FAILED
+  }
+
+  private final Problem problem;
+  private final String channel;
+  private final String reference;
+  private final String orderNo;
+  private final String tradeNo;
+  private final Long amountCents;
+
+  /**
+   * @param channel   the {@link Platform#code()}
+   * @param reference the platform's id of what happened (a txn_id, a PaymentIntent, a dispute), so that
+   *                  a redelivery records nothing more
+   * @param orderNo   the order, when the notification names one, else null
+   * @param tradeNo   the trade concerned, when known, else null
+   * @param amountCents the amount concerned, when readable, else null
+   * @param detail    what happened, for the anomaly and the log
+   */
+  public UnbookableNotification(Problem problem, String channel, String reference, String orderNo, String tradeNo,
+      Long amountCents, String detail) {
+    super(detail, null, false, false);
+    this.problem = problem;
+    this.channel = channel;
+    this.reference = reference;
+    this.orderNo = orderNo;
+    this.tradeNo = tradeNo;
+    this.amountCents = amountCents;
+  }
+
+  public Problem problem() {
+    return problem;
+  }
+
+  public String channel() {
+    return channel;
+  }
+
+  public String reference() {
+    return reference;
+  }
+
+  public String orderNo() {
+    return orderNo;
+  }
+
+  public String tradeNo() {
+    return tradeNo;
+  }
+
+  public Long amountCents() {
+    return amountCents;
+  }
+}
