@@ -48,8 +48,7 @@ final class StrandedRefunds {
           Row payment = Rows.single(payments);
           return conn.preparedQuery(SETTLE_PENDING_REFUNDS).execute(Tuple.of(channel, tradeNo))
               .compose(pending -> pending.rowCount() == 0 ? Future.succeededFuture()
-                  // No notification at hand to say the trade's mode: told as live (test money on a live
-                  // Galera cluster, racing its refund across nodes, is not a case to design for)
+                  // no notification at hand says the trade's mode: its refunds are told as live money
                   : RefundSettlement.settle(conn, orders, outbox, channel, tradeNo, payment.getString("order_no"),
                           payment.getLong("amount_cents"), NotifyEvent.key(channel, EventKind.PAYMENT, tradeNo), true)
                       .onSuccess(s -> LOG.warn("{} pending refund(s) of {} trade {} found beside its booked payment,"

@@ -29,6 +29,31 @@ class SchemaTest extends DatabaseTestBase {
     assertThat(uniqueColumns).noneMatch(col -> col.endsWith("nullable=YES"));
   }
 
+  /**
+   * V10 (N4): due times and leases are UTC from then on; the events still waiting were written in the
+   * sessions' zone (database.time_zone, Beijing here) and are moved with them, the others left alone.
+   */
+  @Test
+  void forwardTimesMigrationMovesTheWaitingEventsToUtc() {
+    TestDatabase scratch = db.scratch(TestDatabase.NAME + "_v9");
+    try {
+      DatabaseSettings at = scratch.settings();
+      Flyway.configure().dataSource(DatabaseMigrations.jdbcUrl(at), at.user(), at.password())
+          .locations("classpath:db/migration").target("9").load().migrate();
+      scratch.update("INSERT INTO forward_events (event_id, type, body, state, next_attempt_at, lease_until) VALUES"
+          + " ('evt_w', 'payment.succeeded', '{}', 'pending', '2026-12-01 20:00:00', '2026-12-01 20:00:11'),"
+          + " ('evt_d', 'payment.succeeded', '{}', 'delivered', '2026-12-01 20:00:00', NULL)");
+
+      DatabaseMigrations.migrate(at, OrdersTable.DEFAULT, "test");
+
+      assertThat(scratch.column("SELECT CONCAT_WS(' ', event_id, next_attempt_at, COALESCE(lease_until, '-'))"
+          + " FROM forward_events ORDER BY id"))
+          .containsExactly("evt_w 2026-12-01 12:00:00.000 2026-12-01 12:00:11.000", "evt_d 2026-12-01 20:00:00.000 -");
+    } finally {
+      scratch.drop();
+    }
+  }
+
   /** V4 changes the refunds' unique key: refunds booked before keep their identity (Alipay's within its trade). */
   @Test
   void refundIdentityMigrationKeepsExistingRefunds() {
