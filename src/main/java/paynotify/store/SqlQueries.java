@@ -106,7 +106,8 @@ public final class SqlQueries {
 
   // The outbox (forward_events): an event for the site, written in the transaction that booked what
   // it tells. Its event_id names what it tells, so telling it again adds no row. Its due time and
-  // lease are UTC (UTC_TIMESTAMP), whatever each instance's database.time_zone: one clock for all.
+  // lease are UTC (UTC_TIMESTAMP), whatever each instance's database.time_zone: one clock for all
+  // (created_at and delivered_at stay in the session's zone: shown, and purged days later).
   public static final String INSERT_FORWARD_EVENT =
       "INSERT INTO forward_events (event_id, type, order_no, body, next_attempt_at) VALUES (?, ?, ?, ?, UTC_TIMESTAMP(3))"
           + " ON DUPLICATE KEY UPDATE forward_events.id = forward_events.id";
