@@ -173,6 +173,15 @@ class ReadmePhpReceiverTest extends DatabaseTestBase {
     assertThat(orders.status("O1")).isEqualTo("4");
   }
 
+  /** A platform's test money (livemode false) delivers nothing on a live site, however paid. */
+  @Test
+  void aTestMoneyPaymentDeliversNothing() throws Exception {
+    String payment = payment("evt_0000000000000000000000000000000a").replace("\"livemode\":true", "\"livemode\":false");
+    assertThat(post(payment, signature(now(), payment))).isEqualTo(new Reply(200, "ok"));
+    assertThat(handled()).isEqualTo(1);
+    assertThat(orders.status("O1")).isEqualTo("2");
+  }
+
   /** A second payment refunded leaves the order alone. */
   @Test
   void aSecondPaymentsRefundLeavesTheOrderAlone() throws Exception {
