@@ -4,6 +4,7 @@ import java.sql.Driver;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.Collections;
+import java.util.Map;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.FlywayException;
 import paynotify.app.AppConfig.DatabaseSettings;
@@ -44,6 +45,7 @@ public final class DatabaseMigrations {
         // A site database already holds its own tables (orders at least): start our history there.
         .baselineOnMigrate(true)
         .baselineVersion("0")
+        .placeholders(Map.of("time_zone", db.timeZone())) // the sessions' zone, for V10's move to UTC
         .connectRetries(0)
         .load()
         .migrate()

@@ -14,13 +14,16 @@ import picocli.CommandLine.Parameters;
     subcommands = {ForwardCommand.ListCommand.class, ForwardCommand.RetryCommand.class},
     description = "List the events forwarded to the site, or requeue failed ones.")
 final class ForwardCommand extends ParentCommand {
-  // The CLI's statements on forward_events; the relay's own are in paynotify.forward.
+  // The CLI's statements on forward_events; the relay's own are in paynotify.forward. next_attempt_at
+  // is UTC (the relay's one clock), shown in the session's zone like every other time.
+  private static final String NEXT_ATTEMPT = "CONVERT_TZ(next_attempt_at, '+00:00', @@session.time_zone) AS next_attempt_at";
+
   static final String LIST =
-      "SELECT id, event_id, type, order_no, state, attempts, next_attempt_at, delivered_at, last_error"
+      "SELECT id, event_id, type, order_no, state, attempts, " + NEXT_ATTEMPT + ", delivered_at, last_error"
           + " FROM forward_events WHERE (? = FALSE OR state = 'failed') AND (? IS NULL OR order_no = ?)"
           + " ORDER BY id DESC LIMIT ?";
 
-  static final String FIND = "SELECT id, state, attempts, next_attempt_at FROM forward_events WHERE id = ?";
+  static final String FIND = "SELECT id, state, attempts, " + NEXT_ATTEMPT + " FROM forward_events WHERE id = ?";
 
   static final String FIND_ID_BY_EVENT_ID = "SELECT id FROM forward_events WHERE event_id = ?";
 
@@ -28,11 +31,11 @@ final class ForwardCommand extends ParentCommand {
   // that has taken the event meanwhile, finds nothing to change. The lease is cleared so that
   // any instance may claim it at once.
   static final String REQUEUE =
-      "UPDATE forward_events SET state = 'pending', attempts = 0, next_attempt_at = NOW(3),"
+      "UPDATE forward_events SET state = 'pending', attempts = 0, next_attempt_at = UTC_TIMESTAMP(3),"
           + " lease_owner = NULL, lease_until = NULL WHERE id = ? AND state = 'failed'";
 
   static final String REQUEUE_ALL_FAILED =
-      "UPDATE forward_events SET state = 'pending', attempts = 0, next_attempt_at = NOW(3),"
+      "UPDATE forward_events SET state = 'pending', attempts = 0, next_attempt_at = UTC_TIMESTAMP(3),"
           + " lease_owner = NULL, lease_until = NULL WHERE state = 'failed'";
 
   @Command(name = "list", mixinStandardHelpOptions = true, description = "Newest first, one line per event.")

@@ -157,7 +157,7 @@ public final class PayNotifyServer {
    * The booking pool, the pre-check's, and the logs', which write notify_log on connections of their
    * own: neither a flood of refused requests nor the log's writes ever take a booking's connection.
    */
-  static EventBooking.Stores stores(Vertx vertx, DatabaseSettings db) {
+  public static EventBooking.Stores stores(Vertx vertx, DatabaseSettings db) {
     // each log writes one batch at a time
     Database logPool = connect(vertx, db.withPool(2, 2), "notify-log", "REPEATABLE READ");
     return new EventBooking.Stores(connect(vertx, db), committedReads(vertx, db),

@@ -6,10 +6,13 @@ import java.util.concurrent.atomic.AtomicReference;
 import paynotify.booking.BookingResult;
 import paynotify.booking.EventBooking;
 import paynotify.booking.EventBooking.PaymentPlan;
+import paynotify.booking.ForwardOutbox;
 import paynotify.booking.PaymentVerdict;
+import paynotify.booking.PendingRefunds;
 import paynotify.channel.EventKind;
 import paynotify.channel.Money;
 import paynotify.channel.NotifyEvent;
+import paynotify.forward.ForwardSettings;
 import paynotify.reconcile.Bill;
 import paynotify.reconcile.BillFormatException;
 import paynotify.reconcile.BillRow;
@@ -53,7 +56,9 @@ final class RepairBookCommand extends CommandSupport {
         EventBooking booking = new EventBooking(vertx, stores, db.config().booking(), db.config().orders(),
             PayNotifyServer.outbox(db.config()));
         if (!apply) {
-          out().println(plan(booking.plan(event).await(), payment));
+          ForwardSettings forward = db.config().forward();
+          boolean tellsPayments = forward != null && forward.events().contains(ForwardOutbox.PAYMENT_SUCCEEDED);
+          out().println(plan(booking.plan(event).await(), payment, row.amountCents(), tellsPayments));
           out().flush();
           return 0;
         }
@@ -83,15 +88,37 @@ final class RepairBookCommand extends CommandSupport {
   }
 
   /** What --apply would do, as the booking itself judges it (read, nothing written). */
-  private String plan(PaymentPlan plan, String payment) {
+  private String plan(PaymentPlan plan, String payment, long paidCents, boolean tellsPayments) {
     if (plan.bookedFor() != null) {
       return "nothing to do: trade " + tradeNo + " already booked (order " + plan.bookedFor() + ")";
     }
     PaymentVerdict v = plan.verdict();
-    return v.isAnomaly()
+    String booking = v.isAnomaly()
         ? "would book 1 " + payment + " and record an anomaly: " + v.anomaly().code() + ": " + v.detail()
-            + " (run again with --apply)"
-        : "would book 1 " + payment + "; " + v.detail() + " (run again with --apply)";
+        : "would book 1 " + payment + "; " + v.detail();
+    return booking + refunds(plan.refunds(), v, paidCents, tellsPayments) + " (run again with --apply)";
+  }
+
+  /**
+   * The refunds that came before the payment, which its booking settles at once; when they pay it
+   * all back, its payment.succeeded tells the site fulfil: false (the order goes unpaid -> refunded).
+   */
+  private static String refunds(PendingRefunds pending, PaymentVerdict v, long paidCents, boolean tellsPayments) {
+    if (pending.refunds().isEmpty()) {
+      return "";
+    }
+    StringBuilder line = new StringBuilder("; it settles what was refunded before it:");
+    for (PendingRefunds.Refund r : pending.refunds()) {
+      line.append(" pending refund ").append(r.refundNo()).append(' ').append(Money.format(r.amountCents()))
+          .append(r.cumulative() ? " (the trade's running total)" : "").append(',');
+    }
+    line.append(" refunded ").append(Money.format(pending.refundedCents())).append(" of ")
+        .append(Money.format(paidCents));
+    if (tellsPayments && (v.movesOrder() || v.markedByThisTrade())) {
+      line.append(pending.cover(paidCents) ? ": the site will be told fulfil: false (do not deliver)"
+          : ": the site will be told fulfil: true, refunded_cents " + pending.refundedCents());
+    }
+    return line.toString();
   }
 
   private BillRow paymentRow(Bill platformBill) throws Exception {

@@ -118,7 +118,7 @@ final class BookingTransaction {
     String kind = AnomalyKind.CONFLICT.code();
     Anomaly anomaly = new Anomaly(kind, e.channel(), e.orderNo(), e.tradeNo(), e.amountCents(), conflict,
         kind + ":" + key + ":" + fingerprint.substring(0, 16));
-    return retry.run(() -> db.inTransaction(conn -> outbox.recordAnomaly(conn, anomaly)))
+    return retry.run(() -> db.inTransaction(conn -> outbox.recordAnomaly(conn, anomaly, !e.testMode())))
         .map(new BookingResult(Outcome.CONFLICT, conflict));
   }
 }

@@ -146,16 +146,18 @@ public final class EventBooking {
    *
    * @param bookedFor the order its trade is booked for already (then no verdict), else null
    * @param verdict   what it would do to its order, else null
+   * @param refunds   the refunds it would settle (they came first), else null
    */
-  public record PaymentPlan(String bookedFor, PaymentVerdict verdict) {}
+  public record PaymentPlan(String bookedFor, PaymentVerdict verdict, PendingRefunds refunds) {}
 
   public Future<PaymentPlan> plan(NotifyEvent payment) {
     return db.inTransaction(conn -> conn.preparedQuery(SqlQueries.SELECT_PAYMENT)
         .execute(Tuple.of(payment.channel(), payment.tradeNo()))
         .compose(booked -> booked.size() > 0
-            ? Future.succeededFuture(new PaymentPlan(booked.iterator().next().getString("order_no"), null))
-            : orders.find(conn, payment.orderNo(), false)
-                .map(order -> new PaymentPlan(null, PaymentVerdict.judge(order, payment)))));
+            ? Future.succeededFuture(new PaymentPlan(booked.iterator().next().getString("order_no"), null, null))
+            : orders.find(conn, payment.orderNo(), false).compose(order -> PendingRefunds.read(conn, payment.channel(),
+                    payment.tradeNo())
+                .map(refunds -> new PaymentPlan(null, PaymentVerdict.judge(order, payment), refunds)))));
   }
 
   /** A closed trade closes its order only while the order is unpaid. */

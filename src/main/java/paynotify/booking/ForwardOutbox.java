@@ -2,6 +2,7 @@ package paynotify.booking;
 
 import static paynotify.store.SqlQueries.INSERT_FORWARD_EVENT;
 import static paynotify.store.SqlQueries.INSERT_FORWARD_EVENT_IF_ORDER_MOVED;
+import static paynotify.store.SqlQueries.REWRITE_FORWARD_EVENT;
 import static paynotify.store.SqlQueries.SETTLED_REFUNDS;
 
 import io.vertx.core.Future;
@@ -27,6 +28,7 @@ import paynotify.store.Anomalies.Anomaly;
  * it: a rolled-back booking tells nothing, a committed one is delivered by the relay however the
  * process ends. Each event's id is derived from what it tells (the booking's idempotency key, an
  * anomaly's dedupe key), so telling it again adds nothing and every delivery carries the same id.
+ * Every event says whether it is live money ({@code livemode}: false for a platform's test mode).
  */
 public final class ForwardOutbox {
   public static final String PAYMENT_SUCCEEDED = "payment.succeeded";
@@ -47,12 +49,16 @@ public final class ForwardOutbox {
     this.types = Set.copyOf(types);
   }
 
-  /** payment.succeeded, sent right after the UPDATE that marks the order paid: only if that moved it. */
+  /**
+   * payment.succeeded, sent right after the UPDATE that marks the order paid: only if that moved it.
+   * Written as if no refund came before it (the rule); {@link #paymentRefunded} completes it when
+   * the booking settled some.
+   */
   Future<Void> paymentIfOrderMoved(SqlConnection conn, NotifyEvent e) {
     if (!types.contains(PAYMENT_SUCCEEDED)) {
       return Future.succeededFuture();
     }
-    Tuple row = payment(e).addString(e.channel()).addString(e.tradeNo());
+    Tuple row = payment(e, 0).addString(e.channel()).addString(e.tradeNo());
     return conn.preparedQuery(INSERT_FORWARD_EVENT_IF_ORDER_MOVED).execute(row).mapEmpty();
   }
 
@@ -61,14 +67,28 @@ public final class ForwardOutbox {
    * site marked it): the site, which fulfils on the event, must hear of it too.
    */
   Future<Void> payment(SqlConnection conn, NotifyEvent e) {
-    return types.contains(PAYMENT_SUCCEEDED) ? conn.preparedQuery(INSERT_FORWARD_EVENT).execute(payment(e)).mapEmpty()
+    return types.contains(PAYMENT_SUCCEEDED) ? conn.preparedQuery(INSERT_FORWARD_EVENT).execute(payment(e, 0)).mapEmpty()
         : Future.succeededFuture();
   }
 
-  private static Tuple payment(NotifyEvent e) {
+  /**
+   * The payment.succeeded this booking wrote, completed with the refunds it settled (they came
+   * first): {@code refunded_cents}, and {@code fulfil} false when they cover the payment, so that
+   * the site does not deliver what was paid back. Never sent yet: this transaction wrote it.
+   */
+  Future<Void> paymentRefunded(SqlConnection conn, NotifyEvent e, long refundedCents) {
+    if (!types.contains(PAYMENT_SUCCEEDED)) {
+      return Future.succeededFuture();
+    }
+    Tuple row = payment(e, refundedCents);
+    return conn.preparedQuery(REWRITE_FORWARD_EVENT).execute(Tuple.of(row.getString(3), row.getString(0))).mapEmpty();
+  }
+
+  private static Tuple payment(NotifyEvent e, long refundedCents) {
     JsonObject data = new JsonObject().put("order_no", e.orderNo()).put("channel", e.channel())
-        .put("trade_no", e.tradeNo()).put("amount_cents", e.amountCents()).put("paid_at", time(e.paidAt()));
-    return row(PAYMENT_SUCCEEDED, e.idempotencyKey(), e.orderNo(), data);
+        .put("trade_no", e.tradeNo()).put("amount_cents", e.amountCents()).put("paid_at", time(e.paidAt()))
+        .put("refunded_cents", refundedCents).put("fulfil", refundedCents < e.amountCents());
+    return row(PAYMENT_SUCCEEDED, e.idempotencyKey(), e.orderNo(), !e.testMode(), data);
   }
 
   /** Whether the site wants events of {@code type}. */
@@ -81,9 +101,10 @@ public final class ForwardOutbox {
    * several: the ones that waited for their payment).
    *
    * @param refundedCents the trade's refunded total, as this settlement computed it
+   * @param livemode      the trade's money is live (its refunds are of the same mode)
    */
   Future<Void> refundsSettled(SqlConnection conn, String channel, String tradeNo, String orderNo,
-      long refundedCents) {
+      long refundedCents, boolean livemode) {
     if (!types.contains(REFUND_SUCCEEDED)) {
       return Future.succeededFuture();
     }
@@ -104,7 +125,7 @@ public final class ForwardOutbox {
           cumulativeBefore = amount;
         }
         String key = NotifyEvent.key(channel, EventKind.REFUND, (scope.isEmpty() ? "" : scope + ":") + refundNo);
-        events.add(row(REFUND_SUCCEEDED, key, orderNo, data));
+        events.add(row(REFUND_SUCCEEDED, key, orderNo, livemode, data));
       }
       return events.isEmpty() ? Future.succeededFuture()
           : conn.preparedQuery(INSERT_FORWARD_EVENT).executeBatch(events).mapEmpty();
@@ -119,11 +140,15 @@ public final class ForwardOutbox {
     JsonObject data = new JsonObject().put("order_no", e.orderNo()).put("channel", e.channel())
         .put("trade_no", e.tradeNo());
     return conn.preparedQuery(INSERT_FORWARD_EVENT)
-        .execute(row(ORDER_CLOSED, e.idempotencyKey(), e.orderNo(), data)).mapEmpty();
+        .execute(row(ORDER_CLOSED, e.idempotencyKey(), e.orderNo(), !e.testMode(), data)).mapEmpty();
   }
 
-  /** Records the anomaly and, told once like the anomaly itself (same dedupe key), anomaly.created. */
-  public Future<Void> recordAnomaly(SqlConnection conn, Anomaly a) {
+  /**
+   * Records the anomaly and, told once like the anomaly itself (same dedupe key), anomaly.created.
+   *
+   * @param livemode false when a test-mode notification's booking found it
+   */
+  public Future<Void> recordAnomaly(SqlConnection conn, Anomaly a, boolean livemode) {
     AnomalyKind kind = AnomalyKind.of(a.kind());
     Future<Void> recorded = Anomalies.record(conn, a);
     if (!types.contains(ANOMALY_CREATED) || kind == AnomalyKind.FORWARD_FAILED) { // never tell of not telling
@@ -133,14 +158,14 @@ public final class ForwardOutbox {
         .put("action", kind == null ? null : kind.action()).put("order_no", a.orderNo()).put("channel", a.channel())
         .put("trade_no", a.tradeNo()).put("amount_cents", a.amountCents());
     Future<Void> told = conn.preparedQuery(INSERT_FORWARD_EVENT)
-        .execute(row(ANOMALY_CREATED, a.dedupeKey(), a.orderNo(), data)).mapEmpty();
+        .execute(row(ANOMALY_CREATED, a.dedupeKey(), a.orderNo(), livemode, data)).mapEmpty();
     return Future.all(recorded, told).mapEmpty();
   }
 
   /** event_id, type, order_no, body: the JSON the site gets, fixed now, the same at every attempt. */
-  private static Tuple row(String type, String origin, String orderNo, JsonObject data) {
+  private static Tuple row(String type, String origin, String orderNo, boolean livemode, JsonObject data) {
     String id = eventId(type + ":" + origin);
-    JsonObject body = new JsonObject().put("id", id).put("type", type)
+    JsonObject body = new JsonObject().put("id", id).put("type", type).put("livemode", livemode)
         .put("created_at", OffsetDateTime.now(BEIJING).truncatedTo(ChronoUnit.SECONDS)
             .format(DateTimeFormatter.ISO_OFFSET_DATE_TIME))
         .put("data", data);

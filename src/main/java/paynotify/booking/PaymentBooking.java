@@ -20,6 +20,7 @@ import paynotify.store.OrdersTable.PaidMove;
  * A payment's writes: the payment row (uk_trade_no), the order unpaid -> paid, and the refunds
  * that arrived before it, settled. When the order did not move, the locked order says why (an
  * anomaly, booked with the payment: the money is real). Only uk_trade_no finds a repeat here.
+ * The payment.succeeded it tells says what those refunds paid back, and whether to deliver.
  */
 final class PaymentBooking implements BookingTransaction.Writes {
   private final OrdersTable orders;
@@ -41,25 +42,34 @@ final class PaymentBooking implements BookingTransaction.Writes {
     return Future.join(payment, order, told)
         .transform(all -> firstFailure(payment, order, told))
         .compose(v -> order.result().moved()
-            ? Future.succeededFuture(new BookingResult(Outcome.PROCESSED, "order " + e.orderNo() + " unpaid -> paid"))
+            ? Future.succeededFuture(new Judged(new BookingResult(Outcome.PROCESSED, "order " + e.orderNo()
+                + " unpaid -> paid"), true))
             : foreign ? anomaly(conn, e, key, AnomalyKind.CURRENCY_MISMATCH, e.channel() + " trade " + e.tradeNo()
                 + " paid " + e.amountCents() + " in " + e.foreignCurrency() + ", not the site's currency: order "
                 + e.orderNo() + " left unpaid")
             : judgeOrder(conn, e, key))
-        .compose(result -> settleRefunds(conn, e, key, order.result(), result));
+        .compose(judged -> settleRefunds(conn, e, key, order.result(), judged));
   }
+
+  /** What the booking decided for the order, and whether it told the site payment.succeeded. */
+  private record Judged(BookingResult result, boolean toldPayment) {}
 
   /**
    * The refunds that arrived before this payment (pending): the UPDATE that moved the order settled
-   * them; an order that did not move leaves them to a statement of their own.
+   * them; an order that did not move leaves them to a statement of their own. The payment.succeeded
+   * written before them is completed with their total (the rare case: a statement of its own).
    */
   private Future<BookingResult> settleRefunds(SqlConnection conn, NotifyEvent e, String key, PaidMove move,
-      BookingResult result) {
+      Judged judged) {
     Future<Integer> settled = move.moved() ? Future.succeededFuture(move.refundsSettled())
         : conn.preparedQuery(SETTLE_PENDING_REFUNDS).execute(Tuple.of(e.channel(), e.tradeNo())).map(RowSet::rowCount);
-    return settled.compose(n -> n == 0 ? Future.succeededFuture(result)
-        : RefundSettlement.settle(conn, orders, outbox, e.channel(), e.tradeNo(), e.orderNo(), e.amountCents(), key)
-            .map(s -> result.then(new BookingResult(s.outcome(), n + " pending refund(s) settled: " + s.detail()))));
+    return settled.compose(n -> n == 0 ? Future.succeededFuture(judged.result())
+        : RefundSettlement.settle(conn, orders, outbox, e.channel(), e.tradeNo(), e.orderNo(), e.amountCents(), key,
+                !e.testMode())
+            .compose(s -> (judged.toldPayment() ? outbox.paymentRefunded(conn, e, s.refundedCents())
+                    : Future.<Void>succeededFuture())
+                .map(judged.result().then(new BookingResult(s.result().outcome(), n + " pending refund(s) settled: "
+                    + s.result().detail())))));
   }
 
   @Override
@@ -87,7 +97,7 @@ final class PaymentBooking implements BookingTransaction.Writes {
    * The order did not move, and the payment is new (its insert passed uk_trade_no): an anomaly, or
    * an order marked paid by this trade outside paynotify. Both keep the payment: the money is real.
    */
-  private Future<BookingResult> judgeOrder(SqlConnection conn, NotifyEvent e, String key) {
+  private Future<Judged> judgeOrder(SqlConnection conn, NotifyEvent e, String key) {
     return orders.find(conn, e.orderNo(), true).compose(found -> {
       PaymentVerdict verdict = PaymentVerdict.judge(found, e);
       if (verdict.movesOrder()) { // SQL found no such row, Java does: the amount column compares otherwise
@@ -98,17 +108,17 @@ final class PaymentBooking implements BookingTransaction.Writes {
       if (verdict.markedByThisTrade()) { // its refunds move the order, as if this booking had marked it
         return conn.preparedQuery(SET_PAYMENT_MOVED_ORDER).execute(Tuple.of(e.channel(), e.tradeNo()))
             .compose(marked -> outbox.payment(conn, e))
-            .map(new BookingResult(Outcome.PROCESSED, verdict.detail()));
+            .map(new Judged(new BookingResult(Outcome.PROCESSED, verdict.detail()), true));
       }
       return anomaly(conn, e, key, verdict.anomaly(), verdict.detail());
     });
   }
 
   /** The payment is booked (the money is real) with an anomaly for a human. */
-  private Future<BookingResult> anomaly(SqlConnection conn, NotifyEvent e, String key, AnomalyKind kind,
-      String detail) {
+  private Future<Judged> anomaly(SqlConnection conn, NotifyEvent e, String key, AnomalyKind kind, String detail) {
     Anomaly anomaly = new Anomaly(kind.code(), e.channel(), e.orderNo(), e.tradeNo(), e.amountCents(), detail,
         kind.code() + ":" + key);
-    return outbox.recordAnomaly(conn, anomaly).map(new BookingResult(Outcome.ANOMALY, kind.code() + ": " + detail));
+    return outbox.recordAnomaly(conn, anomaly, !e.testMode())
+        .map(new Judged(new BookingResult(Outcome.ANOMALY, kind.code() + ": " + detail), false));
   }
 }

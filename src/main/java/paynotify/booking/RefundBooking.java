@@ -36,7 +36,7 @@ final class RefundBooking implements BookingTransaction.Writes {
           ? Future.succeededFuture(new BookingResult(Outcome.PROCESSED, "refund " + refund.refundNo()
               + " pending: trade " + e.tradeNo() + " is not booked yet (待对账); its payment will settle it"))
           : RefundSettlement.settle(conn, orders, outbox, e.channel(), e.tradeNo(), payment.getString("order_no"),
-              payment.getLong("amount_cents"), key));
+              payment.getLong("amount_cents"), key, !e.testMode()).map(RefundSettlement.Settled::result));
     });
   }
 

@@ -18,19 +18,23 @@ import paynotify.store.OrdersTable;
 final class RefundSettlement {
   private RefundSettlement() {}
 
+  /** What a settlement did, and the trade's refunded total it found. */
+  record Settled(BookingResult result, long refundedCents) {}
+
   /**
    * @param orderNo   the order the trade paid (the payment's order)
    * @param paidCents what the trade paid
    * @param key       the booking's idempotency key, to name an over-refund anomaly
+   * @param livemode  the trade's money is live (what the site is told of its refunds)
    */
-  static Future<BookingResult> settle(SqlConnection conn, OrdersTable orders, ForwardOutbox outbox, String channel,
-      String tradeNo, String orderNo, long paidCents, String key) {
+  static Future<Settled> settle(SqlConnection conn, OrdersTable orders, ForwardOutbox outbox, String channel,
+      String tradeNo, String orderNo, long paidCents, String key, boolean livemode) {
     return conn.preparedQuery(REFUNDED_TOTAL).execute(Tuple.of(channel, tradeNo)).compose(rows -> {
       long refunded = rows.iterator().next().getLong(0);
       boolean full = refunded >= paidCents;
       String to = full ? "refunded" : "partially_refunded";
       Future<Boolean> order = orders.markRefunded(conn, orderNo, channel, tradeNo, full);
-      return outbox.refundsSettled(conn, channel, tradeNo, orderNo, refunded).compose(told -> order)
+      return outbox.refundsSettled(conn, channel, tradeNo, orderNo, refunded, livemode).compose(told -> order)
           .compose(moved -> {
             String detail = "trade " + tradeNo + " refunded " + Money.format(refunded) + " of "
                 + Money.format(paidCents) + (moved == null ? ", order status left alone (orders.status_values." + to
@@ -40,9 +44,10 @@ final class RefundSettlement {
             }
             String kind = AnomalyKind.OVER_REFUND.code();
             return outbox.recordAnomaly(conn, new Anomaly(kind, channel, orderNo, tradeNo, refunded,
-                    detail + ": more refunded than paid", kind + ":" + key))
+                    detail + ": more refunded than paid", kind + ":" + key), livemode)
                 .map(new BookingResult(Outcome.ANOMALY, kind + ": " + detail));
-          });
+          })
+          .map(result -> new Settled(result, refunded));
     });
   }
 }

@@ -48,10 +48,11 @@ final class StrandedRefunds {
           Row payment = Rows.single(payments);
           return conn.preparedQuery(SETTLE_PENDING_REFUNDS).execute(Tuple.of(channel, tradeNo))
               .compose(pending -> pending.rowCount() == 0 ? Future.succeededFuture()
+                  // no notification at hand says the trade's mode: its refunds are told as live money
                   : RefundSettlement.settle(conn, orders, outbox, channel, tradeNo, payment.getString("order_no"),
-                          payment.getLong("amount_cents"), NotifyEvent.key(channel, EventKind.PAYMENT, tradeNo))
-                      .onSuccess(r -> LOG.warn("{} pending refund(s) of {} trade {} found beside its booked payment,"
-                          + " settled now: {}", pending.rowCount(), channel, tradeNo, r.detail()))
+                          payment.getLong("amount_cents"), NotifyEvent.key(channel, EventKind.PAYMENT, tradeNo), true)
+                      .onSuccess(s -> LOG.warn("{} pending refund(s) of {} trade {} found beside its booked payment,"
+                          + " settled now: {}", pending.rowCount(), channel, tradeNo, s.result().detail()))
                       .mapEmpty());
         }));
   }

@@ -44,7 +44,8 @@ final class UnbookableAnomalies {
         dedupeKey(kind, u.channel(), reference));
     BookingResult recorded = new BookingResult(Outcome.ANOMALY, kind.code() + ": " + detail);
     if (u.problem() != UnbookableNotification.Problem.INTENT_WITHOUT_ORDER) {
-      return retry.run(() -> db.inTransaction(conn -> outbox.recordAnomaly(conn, a))).map(recorded);
+      // an unbookable notification carries no test-money mark: told as live
+      return retry.run(() -> db.inTransaction(conn -> outbox.recordAnomaly(conn, a, true))).map(recorded);
     }
     return retry.run(() -> db.inTransaction(conn -> conn.preparedQuery(RECORD_PAYMENT_WITHOUT_ORDER)
             .execute(Tuple.of(a.kind(), a.channel(), a.tradeNo(), a.amountCents(), a.detail(), a.dedupeKey(),

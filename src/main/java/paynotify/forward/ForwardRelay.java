@@ -8,11 +8,13 @@ import static paynotify.store.SqlQueries.eventsDelivered;
 import static paynotify.store.SqlQueries.leaseEvents;
 
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpClientRequest;
+import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
@@ -24,6 +26,7 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,11 +43,23 @@ import paynotify.store.Database;
  * at the same moment, and an instance that dies mid-send leaves a lease that expires and is taken
  * over. An answer 2xx within the timeout delivers the event; anything else is retried on the
  * schedule, and after the last try the event is failed and an anomaly says so.
+ *
+ * <p>One order's events reach the site one at a time, in the order they were written (a refund never
+ * before the payment it refunds): a claim takes only the oldest undelivered event of each order, so
+ * a batch holds at most one per order, and different orders are sent in parallel. The next event of
+ * an order waits while the older one is leased (in flight here or on another instance), waits for its
+ * retry, and stays behind it once it failed, until {@code forward retry} sends it again. Leases and
+ * due times are UTC, so instances need not share {@code database.time_zone}.
+ *
+ * <p>The site's answer is read up to {@link #MAX_ANSWER_BYTES} and no further (the connection is
+ * closed): only its status counts, and a site answering a huge body cannot grow the heap.
  */
 public final class ForwardRelay {
   private static final Logger LOG = LoggerFactory.getLogger(ForwardRelay.class);
   /** Events claimed and sent at once, at most: the HTTP client's pool has as many connections. */
   static final int BATCH = 8;
+  /** What is read of an answer's body at most; the receiver's answer is a word ("ok"). */
+  static final int MAX_ANSWER_BYTES = 64 * 1024;
   private static final long BACKLOG_CACHE_MS = 5_000;
 
   private final Vertx vertx;
@@ -185,7 +200,7 @@ public final class ForwardRelay {
           sent.set(req);
           return req.send(Buffer.buffer(event.body()));
         })
-        .compose(resp -> resp.body().map(b -> resp.statusCode()))
+        .compose(ForwardRelay::status)
         .timeout(settings.timeout().toMillis(), TimeUnit.MILLISECONDS)
         .onFailure(err -> { // a timed-out attempt is ended, never left to overlap with its retry
           HttpClientRequest req = sent.get();
@@ -195,6 +210,23 @@ public final class ForwardRelay {
         })
         .compose(status -> status / 100 == 2 ? Future.succeededFuture()
             : Future.failedFuture(new IllegalStateException("the site answered HTTP " + status)));
+  }
+
+  /**
+   * The answer's status once its body has ended, or once {@link #MAX_ANSWER_BYTES} of it were read:
+   * then the rest is not read, the connection is closed instead (reset) and not reused.
+   */
+  private static Future<Integer> status(HttpClientResponse resp) {
+    Promise<Integer> answered = Promise.promise();
+    AtomicLong read = new AtomicLong();
+    resp.exceptionHandler(answered::tryFail);
+    resp.handler(chunk -> {
+      if (read.addAndGet(chunk.length()) > MAX_ANSWER_BYTES && answered.tryComplete(resp.statusCode())) {
+        resp.request().reset();
+      }
+    });
+    resp.endHandler(end -> answered.tryComplete(resp.statusCode()));
+    return answered.future();
   }
 
   /** Writes the attempts' outcome, as long as this instance still holds the events. */

@@ -51,11 +51,20 @@ public final class SqlQueries {
       "UPDATE refunds SET status = 'settled' WHERE channel = ? AND trade_no = ? AND status = 'pending'";
 
   // Refunded so far: own amounts add up; cumulative ones (Alipay) are already totals, so the largest wins.
+  private static final String REFUNDED_SUM = "SELECT COALESCE(SUM(CASE WHEN cumulative THEN 0 ELSE amount_cents END), 0)"
+      + " + COALESCE(MAX(CASE WHEN cumulative THEN amount_cents END), 0) FROM refunds";
+
   // A locking read: it sees every settlement committed before this transaction took the payment lock.
   public static final String REFUNDED_TOTAL =
-      "SELECT COALESCE(SUM(CASE WHEN cumulative THEN 0 ELSE amount_cents END), 0)"
-          + " + COALESCE(MAX(CASE WHEN cumulative THEN amount_cents END), 0)"
-          + " FROM refunds WHERE channel = ? AND trade_no = ? AND status = 'settled' FOR UPDATE";
+      REFUNDED_SUM + " WHERE channel = ? AND trade_no = ? AND status = 'settled' FOR UPDATE";
+
+  // What booking a trade's payment would settle (repair book's dry run): its pending refunds, and their total.
+  public static final String PENDING_REFUNDS =
+      "SELECT refund_no, amount_cents, cumulative FROM refunds WHERE channel = ? AND trade_no = ? AND status = 'pending'"
+          + " ORDER BY amount_cents, id";
+
+  public static final String PENDING_REFUNDED_TOTAL =
+      REFUNDED_SUM + " WHERE channel = ? AND trade_no = ? AND status = 'pending'";
 
   // The order only moves forward (paid -> partially_refunded -> refunded), and only the order this
   // trade paid: OrdersTable.markRefunded.
@@ -117,17 +126,24 @@ public final class SqlQueries {
           + " VALUES (?, ?, ?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE id = id";
 
   // The outbox (forward_events): an event for the site, written in the transaction that booked what
-  // it tells. Its event_id names what it tells, so telling it again adds no row.
+  // it tells. Its event_id names what it tells, so telling it again adds no row. Its due time and
+  // lease are UTC (UTC_TIMESTAMP), whatever each instance's database.time_zone: one clock for all
+  // (created_at and delivered_at stay in the session's zone: shown, and purged days later).
   public static final String INSERT_FORWARD_EVENT =
-      "INSERT INTO forward_events (event_id, type, order_no, body) VALUES (?, ?, ?, ?)"
+      "INSERT INTO forward_events (event_id, type, order_no, body, next_attempt_at) VALUES (?, ?, ?, ?, UTC_TIMESTAMP(3))"
           + " ON DUPLICATE KEY UPDATE forward_events.id = forward_events.id";
 
   // payment.succeeded only for the payment that moved its order, which the UPDATE just before said
   // on our payment row: sent with it, no round trip. Binds: the event's four, channel, trade_no.
   public static final String INSERT_FORWARD_EVENT_IF_ORDER_MOVED =
-      "INSERT INTO forward_events (event_id, type, order_no, body) SELECT ?, ?, ?, ? FROM DUAL"
+      "INSERT INTO forward_events (event_id, type, order_no, body, next_attempt_at)"
+          + " SELECT ?, ?, ?, ?, UTC_TIMESTAMP(3) FROM DUAL"
           + " WHERE EXISTS (SELECT 1 FROM payments WHERE channel = ? AND trade_no = ? AND moved_order)"
           + " ON DUPLICATE KEY UPDATE forward_events.id = forward_events.id";
+
+  // A payment.succeeded completed by its own booking once the refunds it settled are known; nobody
+  // else sees the row before that booking commits. Binds: body, event_id.
+  public static final String REWRITE_FORWARD_EVENT = "UPDATE forward_events SET body = ? WHERE event_id = ?";
 
   // A trade's settled refunds, each told once (refund.succeeded): cumulative amounts in ascending order.
   // paid_the_order: whether the refunded trade is the one that paid its order (not a second payment).
@@ -137,15 +153,21 @@ public final class SqlQueries {
           + " WHERE r.channel = ? AND r.trade_no = ? AND r.status = 'settled' ORDER BY r.amount_cents, r.id";
 
   // The relay, on its own READ COMMITTED sessions (no gap locks in the way of bookings' inserts).
-  // Claim: due rows no other instance holds, skipped if another claim has them locked right now.
+  // Claim: due rows no other instance holds, skipped if another claim has them locked right now, and
+  // only the oldest undelivered event of each order: the next one waits until it is delivered (a
+  // lease held, a retry scheduled, an event failed until `forward retry`), so one order's events
+  // reach the site one at a time, in order. The subquery is a plain read (SKIP LOCKED is not its):
+  // an older event locked by another instance's claim still holds the later ones back.
   public static final String CLAIM_DUE_EVENTS =
-      "SELECT id, event_id, type, order_no, body, attempts FROM forward_events WHERE state = 'pending' AND next_attempt_at <= NOW(3)"
-          + " AND (lease_until IS NULL OR lease_until < NOW(3)) ORDER BY next_attempt_at, id LIMIT ?"
-          + " FOR UPDATE SKIP LOCKED";
+      "SELECT id, event_id, type, order_no, body, attempts FROM forward_events f WHERE state = 'pending'"
+          + " AND next_attempt_at <= UTC_TIMESTAMP(3) AND (lease_until IS NULL OR lease_until < UTC_TIMESTAMP(3))"
+          + " AND NOT EXISTS (SELECT 1 FROM forward_events older WHERE older.order_no = f.order_no AND older.id < f.id"
+          + "   AND older.state IN ('pending', 'failed'))"
+          + " ORDER BY next_attempt_at, id LIMIT ? FOR UPDATE SKIP LOCKED";
 
   // ... and lease them, committed before anything is sent. Binds: owner, lease in ms, the ids.
   public static String leaseEvents(int ids) {
-    return "UPDATE forward_events SET lease_owner = ?, lease_until = NOW(3) + INTERVAL ? * 1000 MICROSECOND"
+    return "UPDATE forward_events SET lease_owner = ?, lease_until = UTC_TIMESTAMP(3) + INTERVAL ? * 1000 MICROSECOND"
         + " WHERE id IN (" + "?, ".repeat(ids - 1) + "?)";
   }
 
@@ -158,7 +180,7 @@ public final class SqlQueries {
 
   // Binds: seconds until the next attempt, the error, id, owner.
   public static final String EVENT_RETRY_LATER =
-      "UPDATE forward_events SET attempts = attempts + 1, next_attempt_at = NOW(3) + INTERVAL ? SECOND,"
+      "UPDATE forward_events SET attempts = attempts + 1, next_attempt_at = UTC_TIMESTAMP(3) + INTERVAL ? SECOND,"
           + " lease_owner = NULL, lease_until = NULL, last_error = ? WHERE id = ? AND lease_owner = ?";
 
   public static final String EVENT_FAILED =

@@ -15,9 +15,8 @@ class ForwardCommandTest extends DatabaseTestBase {
     db.update("DELETE FROM forward_events"); // not among TestDatabase's tables (yet)
   }
 
-  // The service's and the tools' sessions run in database.time_zone (+08:00 here), the helper's in the
-  // server's: times of forward_events are written and compared in the former, as the relay does.
-  private static final String NOW = "(UTC_TIMESTAMP(3) + INTERVAL 8 HOUR)";
+  // Due times and leases of forward_events are UTC, whatever the sessions' database.time_zone.
+  private static final String NOW = "UTC_TIMESTAMP(3)";
 
   /** A row in {@code state}, its lease held and due in an hour, as the relay might leave it. */
   private static long event(String eventId, String type, String order, String state, int attempts, String error) {

@@ -117,12 +117,16 @@ class ForwardDeliveryTest extends DatabaseTestBase {
     assertSignedNow(r);
 
     JsonObject event = new JsonObject(r.bodyText());
-    assertThat(event.fieldNames()).containsExactlyInAnyOrder("id", "type", "created_at", "data");
+    assertThat(event.fieldNames()).containsExactlyInAnyOrder("id", "type", "livemode", "created_at", "data");
     assertThat(event.getString("id")).isEqualTo(id);
     assertThat(event.getString("type")).isEqualTo("payment.succeeded");
+    assertThat(event.getBoolean("livemode")).isTrue();
     assertThat(event.getString("created_at")).matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\+08:00");
     JsonObject data = event.getJsonObject("data");
-    assertThat(data.fieldNames()).containsExactlyInAnyOrder("order_no", "channel", "trade_no", "amount_cents", "paid_at");
+    assertThat(data.fieldNames()).containsExactlyInAnyOrder("order_no", "channel", "trade_no", "amount_cents", "paid_at",
+        "refunded_cents", "fulfil");
+    assertThat(data.getLong("refunded_cents")).isZero(); // no refund came before it: deliver
+    assertThat(data.getBoolean("fulfil")).isTrue();
     assertThat(data.getString("order_no")).isEqualTo("FW1");
     assertThat(data.getString("channel")).isEqualTo("alipay");
     assertThat(data.getString("trade_no")).isEqualTo("T-FW1");
@@ -347,6 +351,117 @@ class ForwardDeliveryTest extends DatabaseTestBase {
     assertThat(data.getString("refund_no")).isEqualTo("RF-FW9");
     assertThat(data.getLong("amount_cents")).isEqualTo(5000L);
     assertThat(data.getLong("refunded_total_cents")).isEqualTo(5000L);
+  }
+
+  /**
+   * M3: the refund came first and covers the payment, so the booking that moves the order paid also
+   * moves it refunded; its payment.succeeded says so, and that the site must not deliver.
+   */
+  @Test
+  void aPaymentWhoseBookingSettlesAFullRefundTellsTheSiteNotToFulfil() throws Exception {
+    db.insertOrder("FW13", 5000);
+    assertThat(service.send(alipay.refund("FW13", "T-FW13", 5000, "RF-FW13", 5000, 5000, 0))).matches(alipay.success());
+    assertThat(service.send(alipay.payment("FW13", "T-FW13", 5000, 0))).matches(alipay.success());
+    assertThat(db.orderStatus("FW13")).isEqualTo("refunded");
+
+    String id = eventId("FW13", "payment.succeeded");
+    awaitState(id, "delivered");
+    JsonObject data = new JsonObject(site.requestsFor(id).get(0).bodyText()).getJsonObject("data");
+    assertThat(data.getLong("amount_cents")).isEqualTo(5000L);
+    assertThat(data.getLong("refunded_cents")).isEqualTo(5000L);
+    assertThat(data.getBoolean("fulfil")).isFalse();
+    assertThat(db.string("SELECT body FROM forward_events WHERE event_id = ?", id))
+        .isEqualTo(site.requestsFor(id).get(0).bodyText());
+  }
+
+  /** A partial refund first: the payment still buys the order (fulfil), and says what was refunded. */
+  @Test
+  void aPaymentWhoseBookingSettlesAPartialRefundStillFulfils() throws Exception {
+    db.insertOrder("FW14", 5000);
+    assertThat(service.send(alipay.refund("FW14", "T-FW14", 5000, "RF-FW14", 2000, 2000, 0))).matches(alipay.success());
+    assertThat(service.send(alipay.payment("FW14", "T-FW14", 5000, 0))).matches(alipay.success());
+
+    String id = eventId("FW14", "payment.succeeded");
+    awaitState(id, "delivered");
+    JsonObject data = new JsonObject(site.requestsFor(id).get(0).bodyText()).getJsonObject("data");
+    assertThat(data.getLong("refunded_cents")).isEqualTo(2000L);
+    assertThat(data.getBoolean("fulfil")).isTrue();
+  }
+
+  /**
+   * One order's events are sent one after the other: the refund settled with its payment (both
+   * written by one booking, due at once) is not sent until the site has answered the payment, slow
+   * as it is.
+   */
+  @Test
+  void oneOrdersEventsArriveInOrderWhileTheFirstIsAnsweredSlowly() throws Exception {
+    db.insertOrder("FW15", 5000);
+    assertThat(service.send(alipay.refund("FW15", "T-FW15", 5000, "RF-FW15", 5000, 5000, 0))).matches(alipay.success());
+    site.firstAnswer(200, Duration.ofMillis(700));
+    assertThat(service.send(alipay.payment("FW15", "T-FW15", 5000, 0))).matches(alipay.success());
+    String payment = eventId("FW15", "payment.succeeded");
+    String refund = eventId("FW15", "refund.succeeded");
+    awaitState(refund, "delivered");
+
+    List<Request> payments = site.requestsFor(payment);
+    assertThat(payments).hasSize(1);
+    assertThat(site.requestsFor(refund)).hasSize(1);
+    assertThat(site.requestsFor(refund).get(0).arrivedAtMillis()).as("the refund arrived after the payment's answer")
+        .isGreaterThanOrEqualTo(payments.get(0).answeredAtMillis());
+  }
+
+  /** ... nor while the first one is being retried: an event never overtakes an earlier one of its order. */
+  @Test
+  void oneOrdersEventsArriveInOrderWhileTheFirstIsRetried() throws Exception {
+    db.insertOrder("FW16", 5000);
+    assertThat(service.send(alipay.refund("FW16", "T-FW16", 5000, "RF-FW16", 5000, 5000, 0))).matches(alipay.success());
+    site.firstAnswer(500, Duration.ZERO);
+    assertThat(service.send(alipay.payment("FW16", "T-FW16", 5000, 0))).matches(alipay.success());
+    String payment = eventId("FW16", "payment.succeeded");
+    String refund = eventId("FW16", "refund.succeeded");
+    awaitState(refund, "delivered");
+
+    List<Request> payments = site.requestsFor(payment);
+    assertThat(payments).extracting(Request::answered).containsExactly(500, 200);
+    assertThat(site.requestsFor(refund)).hasSize(1);
+    assertThat(site.requestsFor(refund).get(0).arrivedAtMillis()).as("the refund arrived after the payment's 200")
+        .isGreaterThanOrEqualTo(payments.get(1).answeredAtMillis());
+  }
+
+  /** Other orders are not held by it: due together, they are sent at the same time. */
+  @Test
+  void twoOrdersEventsAreSentAtTheSameTime() throws Exception {
+    site.delay(Duration.ofMillis(700));
+    db.update("INSERT INTO forward_events (event_id, type, order_no, body, next_attempt_at) VALUES"
+        + " ('evt_p1', 'payment.succeeded', 'FW17', '{\"data\":{\"order_no\":\"FW17\"}}', UTC_TIMESTAMP(3) - INTERVAL 1 SECOND),"
+        + " ('evt_p2', 'payment.succeeded', 'FW18', '{\"data\":{\"order_no\":\"FW18\"}}', UTC_TIMESTAMP(3) - INTERVAL 1 SECOND)");
+    awaitState("evt_p1", "delivered");
+    awaitState("evt_p2", "delivered");
+    long first = site.requestsFor("evt_p1").get(0).arrivedAtMillis();
+    long second = site.requestsFor("evt_p2").get(0).arrivedAtMillis();
+    assertThat(Math.abs(first - second)).as("ms between their arrivals").isLessThan(500);
+  }
+
+  /** N3: the relay reads at most a few kilobytes of the site's answer: a huge body is cut, its status counts. */
+  @Test
+  void aHugeAnswerIsNotReadWhole() throws Exception {
+    long huge = 100L * 1024 * 1024;
+    site.answerBody(huge);
+    db.insertOrder("FW19", 700);
+    assertThat(service.send(alipay.payment("FW19", "T-FW19", 700, 0))).matches(alipay.success());
+    String id = eventId("FW19", "payment.succeeded");
+    awaitState(id, "delivered");
+    Request r = site.requestsFor(id).get(0);
+    long deadline = System.nanoTime() + WITHIN.toNanos();
+    while (r.answered() != 200 || r.bodyBytesSent() == 0) {
+      assertThat(System.nanoTime()).isLessThan(deadline);
+      Thread.sleep(20);
+    }
+    Thread.sleep(500); // what the site could still write, it has written
+    System.out.printf("a 200 with a %d-byte body: %d bytes of it written before the relay closed the connection%n",
+        huge, r.bodyBytesSent());
+    assertThat(r.bodyBytesSent()).as("bytes of the answer taken by the relay (socket buffers included)")
+        .isLessThan(16L * 1024 * 1024);
   }
 
   @Test

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.sql.Connection;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,6 +13,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
+import paynotify.app.AppConfig.DatabaseSettings;
 import paynotify.testsupport.ChannelFixture;
 import paynotify.testsupport.DatabaseTestBase;
 import paynotify.testsupport.Http.Reply;
@@ -29,7 +32,7 @@ class ForwardInstancesTest extends DatabaseTestBase {
   private static final int PAYMENTS = 40;
   private static final String SECRET = "whsec_instances-test-77ab";
   private static final ChannelFixture alipay = ChannelFixture.alipay();
-  private static final String BEIJING_NOW = "(UTC_TIMESTAMP(3) + INTERVAL 8 HOUR)";
+  private static final String NOW = "UTC_TIMESTAMP(3)"; // the relay's one clock for due times and leases
 
   private static JsonObject forwarding(SiteReceiver site) {
     return new JsonObject().put("forward", new JsonObject()
@@ -87,7 +90,7 @@ class ForwardInstancesTest extends DatabaseTestBase {
         + "\"paid_at\":\"2026-11-29T10:15:09+08:00\"}}";
     db.update("INSERT INTO forward_events (event_id, type, order_no, body, state, attempts, next_attempt_at,"
         + " lease_owner, lease_until) VALUES (?, 'payment.succeeded', 'FL1', ?, 'pending', 0,"
-        + " " + BEIJING_NOW + " - INTERVAL 1 SECOND, 'an-instance-killed-meanwhile', " + BEIJING_NOW
+        + " " + NOW + " - INTERVAL 1 SECOND, 'an-instance-killed-meanwhile', " + NOW
         + " + INTERVAL 2 SECOND)", id, body);
     try (SiteReceiver site = SiteReceiver.start(); TestService survivor = TestService.start(db.settings(), forwarding(site))) {
       assertThat(survivor.server().forwardRelay().runOnce().await()).as("attempted under a live lease").isZero();
@@ -103,6 +106,63 @@ class ForwardInstancesTest extends DatabaseTestBase {
       }
       assertThat(site.requests()).hasSize(1);
     }
+  }
+
+  /**
+   * N4: leases and due times are kept in UTC, so instances need not share database.time_zone. The
+   * first instance (sessions in UTC) sends to a slow site; the second (sessions in Beijing time, 8
+   * hours ahead) must see that lease as held, not as expired hours ago.
+   */
+  @Test
+  void instancesInOtherTimeZonesRespectEachOthersLease() throws Exception {
+    db.insertOrder("FZ1", 100);
+    try (SiteReceiver site = SiteReceiver.start();
+        TestService utc = TestService.start(inZone("+00:00"), forwarding(site).put("forward",
+            forwarding(site).getJsonObject("forward").put("timeout_ms", 3000)))) {
+      site.delay(Duration.ofMillis(2500));
+      assertThat(utc.send(alipay.payment("FZ1", "T-FZ1", 100, 0))).matches(alipay.success());
+      Request first = site.await(r -> true, Duration.ofSeconds(10));
+      try (TestService beijing = TestService.start(inZone("+08:00"), forwarding(site))) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (!"delivered".equals(db.string("SELECT state FROM forward_events WHERE event_id = ?", first.eventId()))) {
+          assertThat(System.nanoTime()).as("delivered within 10 s").isLessThan(deadline);
+          Thread.sleep(20);
+        }
+        assertThat(beijing.server().forwardRelay().runOnce().await()).isZero();
+        assertThat(site.requests()).as("sent by one instance, once").hasSize(1);
+      }
+    }
+  }
+
+  /**
+   * M3 across instances: while another instance's claim has an order's older event locked (not yet
+   * leased), its later event is not taken either: one order's events are never sent side by side.
+   */
+  @Test
+  void anOrdersLaterEventWaitsWhileAnotherClaimHoldsTheOlderOne() throws Exception {
+    db.update("INSERT INTO forward_events (event_id, type, order_no, body, next_attempt_at) VALUES"
+        + " ('evt_older', 'payment.succeeded', 'FO1', '{}', " + NOW + " - INTERVAL 1 SECOND),"
+        + " ('evt_later', 'refund.succeeded', 'FO1', '{}', " + NOW + " - INTERVAL 1 SECOND)");
+    try (SiteReceiver site = SiteReceiver.start(); Connection claim = db.connect()) {
+      claim.setAutoCommit(false);
+      try (Statement lock = claim.createStatement()) {
+        lock.executeQuery("SELECT id FROM forward_events WHERE event_id = 'evt_older' FOR UPDATE").close();
+      }
+      try (TestService other = TestService.start(db.settings(), forwarding(site))) {
+        assertThat(other.server().forwardRelay().runOnce().await()).isZero();
+        Thread.sleep(1000); // its own rounds too
+        assertThat(site.requests()).isEmpty();
+        claim.rollback(); // the claim gave up: the events go, in order
+        Request later = site.await(r -> "evt_later".equals(r.eventId()), Duration.ofSeconds(10));
+        assertThat(later.arrivedAtMillis()).isGreaterThanOrEqualTo(site.requestsFor("evt_older").get(0).answeredAtMillis());
+      }
+    }
+  }
+
+  private static DatabaseSettings inZone(String zone) {
+    DatabaseSettings s = db.settings();
+    return new DatabaseSettings(s.host(), s.port(), s.name(), s.user(), s.password(), s.poolSize(), s.maxWaitQueue(),
+        s.connectTimeout(), s.lockWaitSeconds(), s.embeddedDir(), s.security(), zone);
   }
 
   private static void awaitDelivered(int events, Duration within) throws InterruptedException {

@@ -1,8 +1,11 @@
 package paynotify.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -61,9 +64,16 @@ class ReadmePhpReceiverTest extends DatabaseTestBase {
   }
 
   private static String payment(String id) {
-    return "{\"id\":\"" + id + "\",\"type\":\"payment.succeeded\",\"created_at\":\"2026-11-30T20:01:02+08:00\","
+    return payment(id, 0);
+  }
+
+  /** payment.succeeded as paynotify writes it, after {@code refundedCents} refunded before it (of 1000). */
+  private static String payment(String id, long refundedCents) {
+    return "{\"id\":\"" + id + "\",\"type\":\"payment.succeeded\",\"livemode\":true,"
+        + "\"created_at\":\"2026-11-30T20:01:02+08:00\","
         + "\"data\":{\"order_no\":\"O1\",\"channel\":\"alipay\",\"trade_no\":\"2026113022001447051234567890\","
-        + "\"amount_cents\":1000,\"paid_at\":\"2026-11-30T20:01:01+08:00\"}}";
+        + "\"amount_cents\":1000,\"paid_at\":\"2026-11-30T20:01:01+08:00\",\"refunded_cents\":" + refundedCents
+        + ",\"fulfil\":" + (refundedCents < 1000) + "}}";
   }
 
   /** The contract's v1: hex HMAC-SHA256(secret, "<t>.<raw body>"). */
@@ -147,6 +157,31 @@ class ReadmePhpReceiverTest extends DatabaseTestBase {
     assertThat(orders.status("O1")).isEqualTo("6");
   }
 
+  /**
+   * M3: a payment whose booking also settled a refund of all of it (the refund came first) says
+   * fulfil false: nothing is delivered, the order is left to its refund.succeeded (next) and a human.
+   */
+  @Test
+  void aPaymentToldNotToFulfilDeliversNothing() throws Exception {
+    String payment = payment("evt_00000000000000000000000000000008", 1000);
+    assertThat(post(payment, signature(now(), payment))).isEqualTo(new Reply(200, "ok"));
+    assertThat(handled()).isEqualTo(1);
+    assertThat(orders.status("O1")).isEqualTo("2");
+
+    String partly = payment("evt_00000000000000000000000000000009", 300); // partly refunded: still bought
+    assertThat(post(partly, signature(now(), partly))).isEqualTo(new Reply(200, "ok"));
+    assertThat(orders.status("O1")).isEqualTo("4");
+  }
+
+  /** A platform's test money (livemode false) delivers nothing on a live site, however paid. */
+  @Test
+  void aTestMoneyPaymentDeliversNothing() throws Exception {
+    String payment = payment("evt_0000000000000000000000000000000a").replace("\"livemode\":true", "\"livemode\":false");
+    assertThat(post(payment, signature(now(), payment))).isEqualTo(new Reply(200, "ok"));
+    assertThat(handled()).isEqualTo(1);
+    assertThat(orders.status("O1")).isEqualTo("2");
+  }
+
   /** A second payment refunded leaves the order alone. */
   @Test
   void aSecondPaymentsRefundLeavesTheOrderAlone() throws Exception {
@@ -165,6 +200,18 @@ class ReadmePhpReceiverTest extends DatabaseTestBase {
     assertThat(post(body, signature(now() + 301, body)).status()).isEqualTo(400);
     assertThat(handled()).isZero();
     assertThat(post(body, signature(now() - 240, body))).isEqualTo(new Reply(200, "ok"));
+  }
+
+  /**
+   * Issue 22: the receiver counts as started once php itself answers on its port; something else
+   * listening there (a port taken between choosing it and php's bind) is not taken for it.
+   */
+  @Test
+  void aPortHeldByAnotherProgramIsNotTakenForTheReceiver() throws Exception {
+    try (ServerSocket other = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      assertThatThrownBy(() -> PhpReceiver.start(site.settings(), SECRET, other.getLocalPort()).close())
+          .isInstanceOf(IllegalStateException.class).hasMessageContaining("php -S");
+    }
   }
 
   @Test

@@ -2,10 +2,12 @@ package paynotify.reconcile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.vertx.core.json.JsonObject;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import paynotify.testsupport.AlipayNotifications;
+import paynotify.testsupport.ChannelFixture;
 import paynotify.testsupport.Cli;
 import paynotify.testsupport.DatabaseTestBase;
 import paynotify.testsupport.Http.Reply;
@@ -77,6 +79,40 @@ class RepairAndAnomaliesTest extends DatabaseTestBase {
     assertThat(repair(true).out()).startsWith("booked 1 payment");
     assertThat(repair(true).out()).startsWith("nothing to do: trade " + TRADE + " already booked");
     assertThat(db.payments(TRADE)).isEqualTo(1);
+  }
+
+  /**
+   * M3: the merchant refunded the lost payment before it was booked. The dry run says which pending
+   * refunds the booking settles and that the site will be told not to deliver; --apply tells it so.
+   */
+  @Test
+  void aPaymentRefundedBeforeItsRepairIsToldNotToFulfil() throws Exception {
+    try (TestService service = TestService.start()) {
+      assertThat(service.send(ChannelFixture.alipay().refund(ORDER, TRADE, 34911, "RF-REPAIR", 34911, 34911, 0)))
+          .matches(ChannelFixture.alipay().success());
+    }
+    String forwarding = "forward:\n  url: \"http://127.0.0.1:9/hook\"\n  secret: \"whsec_repair-test-0123456789\"\n";
+    Cli.Result plan = Cli.runConfigured(forwarding, "repair", "book", "--channel", "alipay", "--bill",
+        SampleBills.ALIPAY.toString(), "--trade-no", TRADE);
+    assertThat(plan.exit()).as(plan.err()).isZero();
+    assertThat(plan.out()).contains("would book 1 payment of alipay trade " + TRADE)
+        .contains("pending refund RF-REPAIR 349.11").contains("fulfil: false");
+    assertThat(db.payments(TRADE)).isZero();
+
+    Cli.Result apply = Cli.runConfigured(forwarding, "repair", "book", "--channel", "alipay", "--bill",
+        SampleBills.ALIPAY.toString(), "--trade-no", TRADE, "--apply");
+    assertThat(apply.exit()).as(apply.err()).isZero();
+    assertThat(db.orderStatus(ORDER)).isEqualTo("refunded");
+    JsonObject data = new JsonObject(db.string("SELECT body FROM forward_events WHERE order_no = ?"
+        + " AND type = 'payment.succeeded'", ORDER)).getJsonObject("data");
+    assertThat(data.getLong("refunded_cents")).isEqualTo(34911L);
+    assertThat(data.getBoolean("fulfil")).isFalse();
+  }
+
+  /** Without a refund waiting, the dry run says nothing of refunds. */
+  @Test
+  void withoutPendingRefundsTheDryRunSaysNothingOfThem() {
+    assertThat(repair(false).out()).doesNotContain("refund");
   }
 
   @Test

@@ -29,14 +29,43 @@ class SchemaTest extends DatabaseTestBase {
     assertThat(uniqueColumns).noneMatch(col -> col.endsWith("nullable=YES"));
   }
 
+  /** A scratch database migrated up to {@code version} only: the state a release before found. */
+  private static TestDatabase migratedTo(String version) {
+    TestDatabase scratch = db.scratch(TestDatabase.NAME + "_v" + version);
+    DatabaseSettings at = scratch.settings();
+    Flyway.configure().dataSource(DatabaseMigrations.jdbcUrl(at), at.user(), at.password())
+        .locations("classpath:db/migration").target(version).load().migrate();
+    return scratch;
+  }
+
+  /**
+   * V10 (N4): due times and leases are UTC from then on; the events still waiting were written in the
+   * sessions' zone (database.time_zone, Beijing here) and are moved with them, the others left alone.
+   */
+  @Test
+  void forwardTimesMigrationMovesTheWaitingEventsToUtc() {
+    TestDatabase scratch = migratedTo("9");
+    try {
+      scratch.update("INSERT INTO forward_events (event_id, type, body, state, next_attempt_at, lease_until) VALUES"
+          + " ('evt_w', 'payment.succeeded', '{}', 'pending', '2026-12-01 20:00:00', '2026-12-01 20:00:11'),"
+          + " ('evt_d', 'payment.succeeded', '{}', 'delivered', '2026-12-01 20:00:00', NULL)");
+
+      DatabaseMigrations.migrate(scratch.settings(), OrdersTable.DEFAULT, "test");
+
+      assertThat(scratch.column("SELECT CONCAT_WS(' ', event_id, next_attempt_at, COALESCE(lease_until, '-'))"
+          + " FROM forward_events ORDER BY id"))
+          .containsExactly("evt_w 2026-12-01 12:00:00.000 2026-12-01 12:00:11.000", "evt_d 2026-12-01 20:00:00.000 -");
+    } finally {
+      scratch.drop();
+    }
+  }
+
   /** V4 changes the refunds' unique key: refunds booked before keep their identity (Alipay's within its trade). */
   @Test
   void refundIdentityMigrationKeepsExistingRefunds() {
-    TestDatabase scratch = db.scratch(TestDatabase.NAME + "_v3");
+    TestDatabase scratch = migratedTo("3");
     try {
       DatabaseSettings at = scratch.settings();
-      Flyway.configure().dataSource(DatabaseMigrations.jdbcUrl(at), at.user(), at.password())
-          .locations("classpath:db/migration").target("3").load().migrate();
       scratch.update("INSERT INTO refunds (channel, refund_no, trade_no, amount_cents, status) VALUES"
           + " ('alipay', '1', 'T-A', 100, 'settled'), ('wechat', 'RF-W', 'T-W', 200, 'pending')");
       scratch.update("INSERT INTO anomalies (kind, channel, trade_no, detail, dedupe_key) VALUES"

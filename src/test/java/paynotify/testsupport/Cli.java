@@ -18,11 +18,16 @@ public final class Cli {
 
   /** A configuration file that points the tools at the test database. */
   public static Path config() {
+    return config("test-cli.yaml", "");
+  }
+
+  /** The same, followed by {@code yaml} (further sections, e.g. forward:). */
+  private static Path config(String name, String yaml) {
     var s = TestDatabase.get().settings();
-    Path file = Path.of("target", "test-cli.yaml");
+    Path file = Path.of("target", name);
     try {
       Files.writeString(file, String.join("\n", "database:", "  host: " + s.host(), "  port: " + s.port(),
-          "  name: " + s.name(), "  user: " + s.user(), "  password: \"" + s.password() + "\"", ""));
+          "  name: " + s.name(), "  user: " + s.user(), "  password: \"" + s.password() + "\"", yaml));
     } catch (IOException e) {
       throw new IllegalStateException(e);
     }
@@ -31,11 +36,20 @@ public final class Cli {
 
   /** {@code paynotify <args> --config <test config>}. */
   public static Result run(String... args) {
+    return run(config(), args);
+  }
+
+  /** {@code paynotify <args>} with the test configuration followed by {@code yaml}. */
+  public static Result runConfigured(String yaml, String... args) {
+    return run(config("test-cli-configured.yaml", yaml), args);
+  }
+
+  private static Result run(Path config, String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     List<String> all = new ArrayList<>(List.of(args));
     all.add("--config");
-    all.add(config().toString());
+    all.add(config.toString());
     int exit = new CommandLine(new Main()).setOut(new PrintWriter(out, true)).setErr(new PrintWriter(err, true))
         .execute(all.toArray(String[]::new));
     return new Result(exit, out.toString(), err.toString());

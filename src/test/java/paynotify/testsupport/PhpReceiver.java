@@ -2,9 +2,11 @@ package paynotify.testsupport;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
+import java.io.InputStream;
+import java.net.HttpURLConnection;
 import java.net.ServerSocket;
-import java.net.Socket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
@@ -70,14 +72,26 @@ public final class PhpReceiver implements AutoCloseable {
 
   /**
    * Starts the receiver on a free port of 127.0.0.1, on the site database {@code site} (which holds
-   * {@link #siteTable()} and the site's orders) with the shared secret {@code secret}.
+   * {@link #siteTable()} and the site's orders) with the shared secret {@code secret}. A port found
+   * free may be taken before php binds it (another process of the suite): then php exits, and
+   * another port is tried.
    */
   public static PhpReceiver start(DatabaseSettings site, String secret) {
-    try (ServerSocket free = new ServerSocket(0)) {
-      return start(site, secret, free.getLocalPort());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    IllegalStateException last = null;
+    for (int attempt = 0; attempt < 3; attempt++) {
+      int port;
+      try (ServerSocket free = new ServerSocket(0)) {
+        port = free.getLocalPort();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      try {
+        return start(site, secret, port);
+      } catch (IllegalStateException portTaken) {
+        last = portTaken;
+      }
     }
+    throw last;
   }
 
   /** The same on {@code port}: the site back up where paynotify's forward.url points. */
@@ -97,30 +111,44 @@ public final class PhpReceiver implements AutoCloseable {
       // several requests at once, as a real relay with several instances may send
       builder.environment().put("PHP_CLI_SERVER_WORKERS", "4");
       PhpReceiver receiver = new PhpReceiver(builder.start(), port, log);
-      receiver.awaitListening();
+      receiver.awaitAnswering();
       return receiver;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
   }
 
-  private void awaitListening() {
+  /**
+   * Waits until the receiver itself answers: a GET gets its 405 "POST only". A connection accepted
+   * is not enough: it may be another program's on that port (or the probe's own, a TCP
+   * self-connect on an ephemeral port), and php not started at all.
+   */
+  private void awaitAnswering() {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
     while (System.nanoTime() < deadline && process.isAlive()) {
-      try (Socket s = new Socket()) {
-        s.connect(new InetSocketAddress("127.0.0.1", port), 200);
-        return;
-      } catch (IOException notYet) {
-        try {
-          Thread.sleep(50);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          break;
+      try {
+        HttpURLConnection get = (HttpURLConnection) URI.create(url()).toURL().openConnection();
+        get.setConnectTimeout(500);
+        get.setReadTimeout(1000);
+        try (InputStream error = get.getResponseCode() == 405 ? get.getErrorStream() : null) {
+          if (error != null && new String(error.readAllBytes(), StandardCharsets.UTF_8).strip().equals("POST only")) {
+            return;
+          }
+        } finally {
+          get.disconnect();
         }
+      } catch (IOException notYet) {
+        // not listening yet, or not answering: try again
+      }
+      try {
+        Thread.sleep(50);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
       }
     }
     close();
-    throw new IllegalStateException("php -S did not listen on " + port + ": " + log());
+    throw new IllegalStateException("php -S did not answer on " + port + ": " + log());
   }
 
   public int port() {

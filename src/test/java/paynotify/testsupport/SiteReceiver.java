@@ -11,6 +11,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -21,6 +22,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 
 /**
@@ -29,6 +31,8 @@ import java.util.function.Predicate;
  * (200, 500 ...), after an optional delay, or not at all ({@link #hang()}). It counts the requests in
  * flight for each {@code Paynotify-Event-Id}, so a test can tell whether one event was ever sent twice
  * at the same moment. One thread per request: concurrent senders are really served concurrently.
+ * It can also answer the first request of a test otherwise ({@link #firstAnswer}), and answer with a
+ * body of any size, streamed ({@link #answerBody}), recording how much of it the sender took.
  */
 public final class SiteReceiver implements AutoCloseable {
   public static final String PATH = "/paynotify-hook";
@@ -46,6 +50,8 @@ public final class SiteReceiver implements AutoCloseable {
   private final AtomicInteger maxInFlightForOneEvent = new AtomicInteger();
   private volatile int status = 200;
   private volatile long delayMillis;
+  private volatile long answerBytes;
+  private final AtomicReference<int[]> first = new AtomicReference<>(); // {status, delay ms} for the next request
   private volatile CountDownLatch hold; // non-null: requests wait on it and get no answer
 
   /** One request as it arrived. */
@@ -54,6 +60,8 @@ public final class SiteReceiver implements AutoCloseable {
     private final byte[] body;
     private final long arrivedAtMillis;
     private volatile int answered; // 0 while in flight
+    private volatile long answeredAtMillis;
+    private volatile long bodyBytesSent;
 
     private Request(Map<String, String> headers, byte[] body, long arrivedAtMillis) {
       this.headers = headers;
@@ -90,6 +98,16 @@ public final class SiteReceiver implements AutoCloseable {
     /** The status answered, {@link #NO_ANSWER} for a held request that was dropped, 0 while in flight. */
     public int answered() {
       return answered;
+    }
+
+    /** When the answer's status went out (0 while in flight). */
+    public long answeredAtMillis() {
+      return answeredAtMillis;
+    }
+
+    /** How many bytes of the answer's body the sender took before it stopped reading (or all of them). */
+    public long bodyBytesSent() {
+      return bodyBytesSent;
     }
 
     @Override
@@ -137,6 +155,18 @@ public final class SiteReceiver implements AutoCloseable {
     return this;
   }
 
+  /** The next request (only that one) is answered {@code status} after {@code delay}; the others as set. */
+  public SiteReceiver firstAnswer(int status, Duration delay) {
+    first.set(new int[] {status, (int) delay.toMillis()});
+    return this;
+  }
+
+  /** From now on, answers carry a body of {@code bytes} bytes (streamed, never held in memory). */
+  public SiteReceiver answerBody(long bytes) {
+    this.answerBytes = bytes;
+    return this;
+  }
+
   /** From now on, take every request and never answer it (until {@link #answer} or {@link #close}). */
   public SiteReceiver hang() {
     hold = new CountDownLatch(1);
@@ -147,6 +177,8 @@ public final class SiteReceiver implements AutoCloseable {
   public void reset() {
     answer(200);
     delayMillis = 0;
+    answerBytes = 0;
+    first.set(null);
     requests.clear();
     maxInFlightForOneEvent.set(0);
   }
@@ -182,16 +214,30 @@ public final class SiteReceiver implements AutoCloseable {
         exchange.close(); // dropped without an answer: the sender, if still there, sees the connection end
         return;
       }
-      if (delayMillis > 0) {
-        sleepQuietly(delayMillis);
+      int[] special = first.getAndSet(null);
+      long delay = special == null ? delayMillis : special[1];
+      if (delay > 0) {
+        sleepQuietly(delay);
       }
-      int answer = status;
+      int answer = special == null ? status : special[0];
+      long size = answerBytes;
       byte[] reply = (answer >= 200 && answer < 300 ? "ok" : "not now").getBytes(StandardCharsets.UTF_8);
       // The answer is recorded before it is sent, while the request still counts as in flight.
       request.answered = answer;
-      exchange.sendResponseHeaders(answer, reply.length);
+      request.answeredAtMillis = System.currentTimeMillis();
+      exchange.sendResponseHeaders(answer, size > 0 ? size : reply.length);
       try (OutputStream out = exchange.getResponseBody()) {
-        out.write(reply);
+        if (size == 0) {
+          out.write(reply);
+          request.bodyBytesSent = reply.length;
+        } else {
+          byte[] chunk = new byte[64 * 1024];
+          Arrays.fill(chunk, (byte) 'x');
+          for (long sent = 0; sent < size; sent += chunk.length) {
+            out.write(chunk, 0, (int) Math.min(chunk.length, size - sent));
+            request.bodyBytesSent = Math.min(size, sent + chunk.length);
+          }
+        }
       }
     } catch (IOException senderGone) {
       // the sender gave up (its timeout) or died: what it was told does not matter any more
