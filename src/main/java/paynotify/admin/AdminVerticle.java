@@ -35,7 +35,7 @@ public final class AdminVerticle extends VerticleBase {
    */
   private static final Set<String> LOOPBACK_HOSTS = Set.of("127.0.0.1", "localhost", "[::1]", "::1");
   /** Its requests are short: a connection that sends nothing for this long is closed. */
-  static final int IDLE_TIMEOUT_SECONDS = 10;
+  private static final int IDLE_TIMEOUT_SECONDS = 10;
 
   private final AdminSettings settings;
   private final PrometheusMeterRegistry registry;

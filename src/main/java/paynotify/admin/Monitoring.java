@@ -25,9 +25,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * @param registry null when metrics are off
  */
 public record Monitoring(Vertx vertx, PrometheusMeterRegistry registry) {
-  static final Set<String> METHODS = Set.of("GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE",
+  private static final Set<String> METHODS = Set.of("GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE",
       "PATCH");
-  static final String OTHER_METHOD = "OTHER";
+  private static final String OTHER_METHOD = "OTHER";
   private static final AtomicInteger INSTANCES = new AtomicInteger();
 
   public static Monitoring start(AdminSettings admin) {

@@ -41,7 +41,7 @@ public final class PayNotifyServer {
   /**
    * The status pool: /health, /status, /status.json and the metrics' database gauges. Two connections
    * (the report's snapshot and a ping beside it), few waiting and not for long: a flood of those
-   * requests fails on this pool alone, with a 503 of the admin listener, never a booking's.
+   * requests fails on this pool alone (503 from /health or the admin listener), never a booking.
    */
   private static final int STATUS_POOL = 2;
   private static final int STATUS_WAIT_QUEUE = 32;
