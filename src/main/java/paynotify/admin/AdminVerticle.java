@@ -5,11 +5,16 @@ import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.json.JsonObject;
+import io.vertx.core.net.HostAndPort;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -17,17 +22,27 @@ import org.slf4j.LoggerFactory;
 /**
  * The admin listener: {@code GET /metrics} (Prometheus text), {@code /status} (a page for a
  * person) and {@code /status.json}. Its own port, never the public notify one; with a token, every
- * request needs {@code Authorization: Bearer <token>}.
+ * request needs {@code Authorization: Bearer <token>}, without one (loopback only) a loopback Host.
  */
 public final class AdminVerticle extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(AdminVerticle.class);
   private static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
+  /** The status is business data (orders, amounts, addresses): no browser or proxy keeps a copy. */
+  private static final String NO_STORE = "no-store";
+  /**
+   * Without a token, the names this listener answers to: a page of another name that resolves to
+   * 127.0.0.1 (DNS rebinding) gets its browser to send that name, never one of these.
+   */
+  private static final Set<String> LOOPBACK_HOSTS = Set.of("127.0.0.1", "localhost", "[::1]", "::1");
+  /** Its requests are short: a connection that sends nothing for this long is closed. */
+  private static final int IDLE_TIMEOUT_SECONDS = 10;
 
   private final AdminSettings settings;
   private final PrometheusMeterRegistry registry;
   private final Supplier<Future<Void>> refreshGauges;
   private final Supplier<Future<JsonObject>> status;
   private HttpServer server;
+  private long lastRefusalLogged; // event-loop confined
 
   /**
    * @param refreshGauges brings the gauges read from the database up to date (cached), before a scrape
@@ -44,14 +59,15 @@ public final class AdminVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     Router router = Router.router(vertx);
-    router.route().handler(this::authorised);
+    router.route().handler(settings.token() == null ? this::loopbackHost : this::authorised);
     router.get("/metrics").handler(ctx -> refreshGauges.get().onComplete(refreshed ->
         ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, PROMETHEUS_TEXT).end(registry.scrape())));
     router.get("/status.json").handler(ctx -> status.get().onComplete(report -> {
       if (report.failed()) {
         unavailable(ctx, report.cause());
       } else {
-        ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, "application/json").end(report.result().encodePrettily());
+        ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, "application/json").putHeader(HttpHeaders.CACHE_CONTROL,
+            NO_STORE).end(report.result().encodePrettily());
       }
     }));
     router.get("/status").handler(ctx -> status.get().onComplete(report -> {
@@ -59,10 +75,12 @@ public final class AdminVerticle extends VerticleBase {
         unavailable(ctx, report.cause());
       } else {
         ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, "text/html; charset=utf-8")
-            .end(StatusPage.html(report.result()));
+            .putHeader(HttpHeaders.CACHE_CONTROL, NO_STORE).end(StatusPage.html(report.result()));
       }
     }));
-    return vertx.createHttpServer().requestHandler(router).listen(settings.port(), settings.host())
+    return vertx.createHttpServer(new HttpServerOptions().setIdleTimeout(IDLE_TIMEOUT_SECONDS)
+            .setIdleTimeoutUnit(TimeUnit.SECONDS))
+        .requestHandler(router).listen(settings.port(), settings.host())
         .onSuccess(s -> server = s);
   }
 
@@ -70,11 +88,25 @@ public final class AdminVerticle extends VerticleBase {
     return server.actualPort();
   }
 
-  private void authorised(RoutingContext ctx) {
-    if (settings.token() == null) {
+  /** Without a token (loopback only, checked at start): requests that name this machine by its loopback name. */
+  private void loopbackHost(RoutingContext ctx) {
+    HostAndPort authority = ctx.request().authority(); // Host, or HTTP/2's :authority; null when unreadable
+    String host = authority == null ? null : authority.host().toLowerCase(Locale.ROOT);
+    if (host != null && LOOPBACK_HOSTS.contains(host)) {
       ctx.next();
-      return;
+    } else {
+      long now = System.currentTimeMillis();
+      if (now - lastRefusalLogged >= 1_000) { // anyone can send these: one line a second at most
+        lastRefusalLogged = now;
+        LOG.warn("admin: refused a request for Host '{}' (without admin.token only 127.0.0.1, localhost and [::1];"
+            + " more within a second are not logged)", host);
+      }
+      ctx.response().setStatusCode(421).end("admin: without admin.token, only Host 127.0.0.1, localhost or [::1]"
+          + " is served\n");
     }
+  }
+
+  private void authorised(RoutingContext ctx) {
     String given = ctx.request().getHeader(HttpHeaders.AUTHORIZATION);
     byte[] expected = ("Bearer " + settings.token()).getBytes(StandardCharsets.UTF_8);
     if (given != null && MessageDigest.isEqual(expected, given.getBytes(StandardCharsets.UTF_8))) {

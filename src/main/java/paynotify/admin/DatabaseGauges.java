@@ -21,10 +21,12 @@ public final class DatabaseGauges {
   private final AtomicLong anomaliesOpen = new AtomicLong();
   private final AtomicLong pending = new AtomicLong();
   private final AtomicLong failed = new AtomicLong();
-  private Future<Void> refreshing = Future.succeededFuture();
-  private long refreshedAt;
+  private final CachedRead<Void> read = new CachedRead<>(CACHE_MS, this::read);
 
-  /** @param relay null when forwarding is off (then no forward gauge) */
+  /**
+   * @param db    the status pool (never the booking one: a scrape must not take a booking's connection)
+   * @param relay null when forwarding is off (then no forward gauge)
+   */
   public DatabaseGauges(MeterRegistry registry, Database db, ForwardRelay relay) {
     this.db = db;
     this.relay = relay;
@@ -39,12 +41,11 @@ public final class DatabaseGauges {
   }
 
   /** Up to date within a few seconds; a failed read keeps the last values (the scrape still answers). */
-  public synchronized Future<Void> refresh() {
-    long now = System.currentTimeMillis();
-    if (now - refreshedAt < CACHE_MS) {
-      return refreshing;
-    }
-    refreshedAt = now;
+  public Future<Void> refresh() {
+    return read.get();
+  }
+
+  private Future<Void> read() {
     Future<Void> anomalies = db.inTransaction(conn -> conn.query(SqlQueries.COUNT_OPEN_ANOMALIES).execute())
         .map(rows -> {
           anomaliesOpen.set(rows.iterator().next().getLong(0));
@@ -55,7 +56,6 @@ public final class DatabaseGauges {
       failed.set(b.failed());
       return null;
     });
-    refreshing = Future.join(anomalies, forward).<Void>mapEmpty().otherwiseEmpty();
-    return refreshing;
+    return Future.join(anomalies, forward).<Void>mapEmpty().otherwiseEmpty();
   }
 }

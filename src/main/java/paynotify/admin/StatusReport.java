@@ -13,6 +13,7 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Supplier;
 import paynotify.booking.AnomalyKind;
 import paynotify.channel.Money;
 import paynotify.channel.Platform;
@@ -80,8 +81,28 @@ public final class StatusReport {
 
   private StatusReport() {}
 
+  /** How long the admin listener serves one computed report: every request meanwhile shares it. */
+  static final long CACHE_MS = 3_000;
+
   /** Fails when the database does not answer (the page then says so, the command exits 3). */
   public static Future<JsonObject> collect(Database db, Context context) {
+    return fromDatabase(db, context).map(r -> r.put("paynotify", paynotify(context.startedAt())));
+  }
+
+  /**
+   * The report as the admin listener serves it: read at most every {@link #CACHE_MS}, one read for all
+   * the requests that come meanwhile, however many (a script polling in a loop costs the database one
+   * report every few seconds); the uptime is each request's own.
+   *
+   * @param db the status pool, never the booking one
+   */
+  public static Supplier<Future<JsonObject>> cached(Database db, Context context) {
+    CachedRead<JsonObject> read = new CachedRead<>(CACHE_MS, () -> fromDatabase(db, context));
+    return () -> read.get().map(r -> r.copy().put("paynotify", paynotify(context.startedAt())));
+  }
+
+  /** All but the service's own uptime and version. */
+  private static Future<JsonObject> fromDatabase(Database db, Context context) {
     JsonObject report = new JsonObject();
     // One transaction: a consistent snapshot (REPEATABLE READ), the counts agree with the lists.
     Future<JsonObject> fromDatabase = db.inTransaction(conn -> server(conn, report)
@@ -101,7 +122,7 @@ public final class StatusReport {
         : context.relay().backlog().map(b -> {
           r.getJsonObject("forward").put("pending", b.pending()).put("failed", b.failed());
           return r;
-        })).map(r -> r.put("paynotify", paynotify(context.startedAt())).put("attention", attention(r)));
+        })).map(r -> r.put("attention", attention(r)));
   }
 
   private static Future<Void> server(SqlConnection conn, JsonObject report) {

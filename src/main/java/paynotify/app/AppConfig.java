@@ -6,6 +6,8 @@ import io.vertx.config.ConfigStoreOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -34,6 +36,9 @@ public record AppConfig(
     OrdersTable orders,
     ForwardSettings forward,
     AdminSettings admin) {
+
+  /** An admin token shorter than this is guessable by whoever reaches the port (as forward.secret). */
+  static final int MIN_ADMIN_TOKEN = 16;
 
   static final List<String> SECTIONS = List.of("http", "database", "alipay", "wechat_v2", "wechat_v3", "epay",
       "retention", "booking", "orders", "orders.columns", "orders.status_values", "forward", "admin", "stripe",
@@ -67,6 +72,12 @@ public record AppConfig(
     /** The same server with a pool of another size. */
     public DatabaseSettings withPool(int size, int waitQueue) {
       return new DatabaseSettings(host, port, name, user, password, size, waitQueue, connectTimeout, lockWaitSeconds,
+          embeddedDir, security, timeZone);
+    }
+
+    /** The same, failing sooner when no connection can be had (or made). */
+    public DatabaseSettings withConnectTimeout(Duration timeout) {
+      return new DatabaseSettings(host, port, name, user, password, poolSize, maxWaitQueue, timeout, lockWaitSeconds,
           embeddedDir, security, timeZone);
     }
 
@@ -125,7 +136,48 @@ public record AppConfig(
       throw c.error("admin.port", port + " is http.port: the admin listener (metrics, status) must never be the"
           + " public notify one; take another port, or 0 for off");
     }
-    return new AdminSettings(c.string("admin.host", "127.0.0.1"), port, c.inlineOrFile("admin.token"));
+    String host = c.string("admin.host", "127.0.0.1");
+    String token = adminToken(c);
+    if (token == null && !loopback(host)) {
+      throw c.error("admin.host", host + " is not a loopback address: the status pages and metrics would be"
+          + " anyone's; set admin.token_file (or PAYNOTIFY_ADMIN_TOKEN), or host: 127.0.0.1");
+    }
+    return new AdminSettings(host, port, token);
+  }
+
+  /**
+   * Null: none (the listener then answers loopback Hosts only). Given but empty or short is refused:
+   * an unexpanded variable must not silently mean "no token", and a short one is guessable.
+   */
+  private static String adminToken(ConfigReader c) {
+    String token = c.inlineOrFile("admin.token");
+    String key = c.string("admin.token_file") == null ? "admin.token" : "admin.token_file";
+    if (token == null && c.given("admin.token")) {
+      throw c.error("admin.token", "set but empty (PAYNOTIFY_ADMIN_TOKEN=\"\"?): give the token, or unset it for none");
+    }
+    if (token != null && token.isEmpty()) { // a file of blanks
+      throw c.error(key, c.string(key) + " holds no token (only blanks)");
+    }
+    if (token != null && token.length() < MIN_ADMIN_TOKEN) {
+      throw c.error(key, "the token has " + token.length() + " characters: use at least " + MIN_ADMIN_TOKEN
+          + " random ones (e.g. openssl rand -hex 32)");
+    }
+    return token;
+  }
+
+  /** An address only this machine reaches: localhost, 127.0.0.0/8 or ::1 (a name is not resolved). */
+  private static boolean loopback(String host) {
+    if (host.equalsIgnoreCase("localhost")) {
+      return true;
+    }
+    if (!host.matches("[0-9.]+") && !host.contains(":")) {
+      return false; // a name: whatever it resolves to, possibly not loopback
+    }
+    try {
+      return InetAddress.getByName(host).isLoopbackAddress(); // a literal: parsed, never looked up
+    } catch (UnknownHostException e) {
+      return false;
+    }
   }
 
   private static BookingSettings booking(ConfigReader c, OrdersTable orders) {

@@ -123,6 +123,11 @@ final class ConfigReader {
     return text.isEmpty() ? List.of() : List.of(text.split("[,\\s]+"));
   }
 
+  /** Whether the key is given at all, even empty (an empty environment variable is given). */
+  boolean given(String key) {
+    return raw(key) != null;
+  }
+
   /** The trimmed value, or null when absent or empty. */
   String string(String key) {
     Object value = raw(key);

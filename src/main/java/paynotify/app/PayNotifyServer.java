@@ -42,6 +42,15 @@ public final class PayNotifyServer {
   /** How long a PaymentIntent without order waits for its Checkout Session before a human is told. */
   private static final Duration ORDERLESS_PAYMENT_WAIT = Duration.ofHours(1);
 
+  /**
+   * The status pool: /health, /status, /status.json and the metrics' database gauges. Two connections
+   * (the report's snapshot and a ping beside it), few waiting and not for long: a flood of those
+   * requests fails on this pool alone (503 from /health or the admin listener), never a booking.
+   */
+  private static final int STATUS_POOL = 2;
+  private static final int STATUS_WAIT_QUEUE = 32;
+  private static final Duration STATUS_WAIT = Duration.ofSeconds(2);
+
   private final Vertx vertx;
   private final EventBooking.Stores stores;
   private final Database db;
@@ -115,8 +124,8 @@ public final class PayNotifyServer {
     // Once, here: the uptime counts from the start, not from each request.
     StatusReport.Context status = new StatusReport.Context(endpoints, Instant.now(), relay);
     AdminVerticle admin = config.admin() == null ? null : new AdminVerticle(config.admin(), monitoring.registry(),
-        new DatabaseGauges(monitoring.registry(), database, relay)::refresh,
-        () -> StatusReport.collect(database, status));
+        new DatabaseGauges(monitoring.registry(), stores.status(), relay)::refresh,
+        StatusReport.cached(stores.status(), status));
     return vertx.deployVerticle(() -> {
           NotifyVerticle verticle = new NotifyVerticle(config.http(), config.channels().enabled(),
               config.channels().disabled(), booking, readiness, relay == null ? null : relay::backlog, metrics);
@@ -154,8 +163,9 @@ public final class PayNotifyServer {
   }
 
   /**
-   * The booking pool, the pre-check's, and the logs', which write notify_log on connections of their
-   * own: neither a flood of refused requests nor the log's writes ever take a booking's connection.
+   * The booking pool, the pre-check's, the logs', which write notify_log on connections of their
+   * own, and the status pool: neither a flood of refused requests, nor the log's writes, nor anyone
+   * polling /health or /status ever takes a booking's connection.
    */
   public static EventBooking.Stores stores(Vertx vertx, DatabaseSettings db) {
     // each log writes one batch at a time
@@ -163,7 +173,14 @@ public final class PayNotifyServer {
     return new EventBooking.Stores(connect(vertx, db), committedReads(vertx, db),
         new NotifyLog(vertx, logPool, "notification(s)", NotifyLog.CAPACITY, NotifyLog.MAX_QUEUED_BYTES,
             NotifyLog.REPORT_PERIOD),
-        new RejectedLog(vertx, logPool, NotifyLog.CAPACITY, NotifyLog.REPORT_PERIOD), logPool);
+        new RejectedLog(vertx, logPool, NotifyLog.CAPACITY, NotifyLog.REPORT_PERIOD), logPool, statusPool(vertx, db));
+  }
+
+  /** REPEATABLE READ: the status report is one snapshot, its counts agree with its lists. */
+  private static Database statusPool(Vertx vertx, DatabaseSettings db) {
+    Duration wait = db.connectTimeout().compareTo(STATUS_WAIT) < 0 ? db.connectTimeout() : STATUS_WAIT;
+    return connect(vertx, db.withPool(STATUS_POOL, STATUS_WAIT_QUEUE).withConnectTimeout(wait), "status",
+        "REPEATABLE READ");
   }
 
   static Database connect(Vertx vertx, DatabaseSettings db) {

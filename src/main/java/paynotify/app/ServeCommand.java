@@ -46,7 +46,9 @@ final class ServeCommand extends CommandSupport {
       app.channels().disabled().forEach((path, hint) -> LOG.info("{} is off: {}", path, hint));
       LOG.info("RSA signatures checked by {}", RsaSignatureCheck.engine());
       LOG.info(app.admin() == null ? "admin listener off (admin.port 0)" : "admin listener on http://"
-          + app.admin().host() + ":" + server.adminPort() + " (/metrics, /status, /status.json)");
+          + app.admin().host() + ":" + server.adminPort() + " (/metrics, /status, /status.json; "
+          + (app.admin().token() == null ? "no token: loopback Host only)" : "token required)"));
+      warnIfRoot(app.database());
     } catch (Exception e) { // await() rethrows a bind failure as it is: a checked BindException
       vertx.close();
       stopEmbedded();
@@ -78,6 +80,18 @@ final class ServeCommand extends CommandSupport {
     }
     stopped.await();
     return 0;
+  }
+
+  /**
+   * root can read and change every database of the server, the site's users and grants included: a
+   * service that parses what anyone sends should hold only what it needs. The embedded MariaDB (a
+   * trial on loopback) has no other user.
+   */
+  private static void warnIfRoot(DatabaseSettings db) {
+    if (!db.embedded() && "root".equals(db.user())) {
+      LOG.warn("database.user is root: create a user with the grants of docs/integration.md (\"Install and start\")"
+          + " and set database.user to it");
+    }
   }
 
   /** The configuration, read with a Vert.x of its own: the service's is built from it (metrics or not). */

@@ -33,16 +33,20 @@ public final class EventBooking {
    * @param log      verified notifications' rows
    * @param rejected refused requests' rows
    * @param logPool  the connection both logs write on
+   * @param status   the reads of /health and the admin listener: a pool of their own, so that polling them
+   *                 never takes a booking's connection or its place in the wait queue
    */
-  public record Stores(Database db, CommittedReads reads, NotifyLog log, RejectedLog rejected, Database logPool) {
+  public record Stores(Database db, CommittedReads reads, NotifyLog log, RejectedLog rejected, Database logPool,
+      Database status) {
     /** Writes the queued rows, then closes every pool. */
     public Future<Void> close() {
       return log.close().eventually(rejected::close).eventually(logPool::close).eventually(reads::close)
-          .eventually(db::close);
+          .eventually(status::close).eventually(db::close);
     }
   }
 
   private final Database db;
+  private final Database status;
   private final NotifyLog log;
   private final RejectedLog rejected;
   private final BookingSettings settings;
@@ -61,6 +65,7 @@ public final class EventBooking {
    */
   public EventBooking(Vertx vertx, Stores stores, BookingSettings settings, OrdersTable orders, ForwardOutbox outbox) {
     this.db = stores.db();
+    this.status = stores.status();
     this.log = stores.log();
     this.rejected = stores.rejected();
     this.settings = settings;
@@ -74,9 +79,12 @@ public final class EventBooking {
     this.unbookable = new UnbookableAnomalies(db, retry, outbox);
   }
 
-  /** Whether bookings can run now (the /health check). */
+  /**
+   * Whether the database answers now (the /health check), on the status pool: a monitor polling /health
+   * hard must not queue up in front of the bookings.
+   */
   public Future<Void> ping() {
-    return db.ping();
+    return status.ping();
   }
 
   /**

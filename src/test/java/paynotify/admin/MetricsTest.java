@@ -9,6 +9,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -20,6 +22,8 @@ import paynotify.app.ConfigException;
 import paynotify.testsupport.AlipayNotifications;
 import paynotify.testsupport.ChannelFixture;
 import paynotify.testsupport.DatabaseTestBase;
+import paynotify.testsupport.KeepAliveClient;
+import paynotify.testsupport.Notification;
 import paynotify.testsupport.ServiceProcess;
 import paynotify.testsupport.TestService;
 
@@ -93,12 +97,65 @@ class MetricsTest extends DatabaseTestBase {
     assertThat(metrics).contains("vertx_pool_").contains("vertx_http_server_requests_total")
         .contains("jvm_memory_used_bytes");
     // each database pool under its own name (unnamed, they shared one and only the first was reported)
-    for (String pool : new String[] {"booking", "committed-reads", "notify-log"}) {
+    for (String pool : new String[] {"booking", "committed-reads", "notify-log", "status"}) {
       assertThat(metrics).as(pool).containsPattern("vertx_pool_in_use\\{pool_name=\"" + pool + "\",pool_type=\"sql\"}");
     }
     assertThat(metrics).doesNotContain("pool_name=\"__vertx.DEFAULT\",pool_type=\"sql\"");
     // Cardinality: no order number or trade id in any label.
     assertThat(metrics).doesNotContain("T-M0").doesNotContain("\"M0\"").doesNotContain("NONE-0");
+  }
+
+  /**
+   * Anyone can send any token as an HTTP method, to any path, on both ports: none may become a label,
+   * or each new one would keep a handful of meters for the life of the JVM (heap and scrape growing
+   * without bound). One odd request of each kind first: its series (method OTHER, code 401/404/405) exist
+   * from then on; 3,000 more, each different, add none.
+   */
+  @Test
+  void inventedMethodsAndPathsAddNoSeries() throws Exception {
+    // A service of its own: the shared one's gauges, read when scraped, are cached for the other tests.
+    try (TestService own = TestService.start(db.settings(), new JsonObject()
+        .put("admin", new JsonObject().put("port", ServiceProcess.freePort()).put("token", TOKEN)))) {
+      inventedMethodsAndPathsAddNoSeries(own);
+    }
+  }
+
+  private static void inventedMethodsAndPathsAddNoSeries(TestService own) throws Exception {
+    scrape(own, TOKEN);
+    oddRequests(own, 0, 3);
+    String before = scrape(own, TOKEN);
+    oddRequests(own, 3, 3_003);
+    String after = scrape(own, TOKEN);
+
+    Set<String> added = series(after);
+    added.removeAll(series(before));
+    // The JVM's own series may gain a collection cause meanwhile: not from the requests.
+    added.removeIf(s -> s.startsWith("jvm_"));
+    System.out.printf("metrics after 3,000 invented methods and paths: %d series, %d bytes (before: %d, %d)%n",
+        series(after).size(), after.length(), series(before).size(), before.length());
+    assertThat(added).as("series added by invented methods and paths").isEmpty();
+    assertThat(after).doesNotContain("method=\"M1").contains("method=\"OTHER\"");
+  }
+
+  /** Requests {@code from..to}: method {@code M<i>}, to a notify endpoint, an unknown path, and the admin port. */
+  private static void oddRequests(TestService own, int from, int to) {
+    try (KeepAliveClient notify = new KeepAliveClient(own.port());
+        KeepAliveClient admin = new KeepAliveClient(own.server().adminPort())) {
+      for (int i = from; i < to; i++) {
+        String method = "M" + i;
+        KeepAliveClient client = i % 3 == 2 ? admin : notify;
+        String path = i % 3 == 0 ? "/notify/alipay" : "/nowhere/" + i;
+        assertThat(client.send(new Notification(method, path, Map.of(), new byte[0], null)).fate())
+            .isEqualTo(KeepAliveClient.Fate.ANSWERED);
+      }
+    }
+  }
+
+  /** Each series of a scrape: its name and labels, without the value. */
+  private static Set<String> series(String metrics) {
+    Set<String> out = new TreeSet<>();
+    metrics.lines().filter(l -> !l.isBlank() && !l.startsWith("#")).forEach(l -> out.add(l.substring(0, l.lastIndexOf(' '))));
+    return out;
   }
 
   @Test
@@ -131,8 +188,12 @@ class MetricsTest extends DatabaseTestBase {
   }
 
   private static HttpResponse<String> get(String path, String token) throws Exception {
+    return get(service, path, token);
+  }
+
+  private static HttpResponse<String> get(TestService of, String path, String token) throws Exception {
     HttpRequest.Builder request = HttpRequest.newBuilder(
-        URI.create("http://127.0.0.1:" + service.server().adminPort() + path));
+        URI.create("http://127.0.0.1:" + of.server().adminPort() + path));
     if (token != null) {
       request.header("Authorization", "Bearer " + token);
     }
@@ -161,7 +222,11 @@ class MetricsTest extends DatabaseTestBase {
   }
 
   private static String scrape(String token) throws Exception {
-    HttpResponse<String> r = get("/metrics", token);
+    return scrape(service, token);
+  }
+
+  private static String scrape(TestService of, String token) throws Exception {
+    HttpResponse<String> r = get(of, "/metrics", token);
     assertThat(r.statusCode()).isEqualTo(200);
     assertThat(r.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("text/plain"));
     return r.body();

@@ -5,15 +5,29 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import paynotify.booking.AnomalyKind;
+import paynotify.testsupport.ChannelFixture;
 import paynotify.testsupport.DatabaseTestBase;
 import paynotify.testsupport.Http;
 import paynotify.testsupport.ServiceProcess;
@@ -195,6 +209,110 @@ class StatusReportTest extends DatabaseTestBase {
         assertThat(get(port, path, "Bearer s3cret-admin-token").statusCode()).as(path).isEqualTo(200);
       }
       assertThat(get(port, "/status", "Bearer s3cret-admin-token").body()).contains("All clear");
+    }
+  }
+
+  /**
+   * 300 scripts polling /status.json (any local user can: no token by default) while genuine payments
+   * arrive, with the shipped pool (8 connections, 256 waiting): every payment must be booked. The
+   * status reads have a pool of their own, and one computation answers every request for a few seconds.
+   */
+  @Test
+  void pollingTheStatusLeavesEveryNotificationBooked() throws Exception {
+    ChannelFixture alipay = ChannelFixture.alipay();
+    int pollers = 300;
+    int n = 200;
+    int port = ServiceProcess.freePort();
+    try (TestService shipped = TestService.start(db.settings().withPool(8, 256), new JsonObject()
+        .put("admin", new JsonObject().put("port", port)))) {
+      for (int i = 0; i < n; i++) {
+        db.insertOrder("F" + i, 1000);
+      }
+      AtomicBoolean polling = new AtomicBoolean(true);
+      AtomicInteger statusOk = new AtomicInteger();
+      AtomicInteger statusOther = new AtomicInteger();
+      ExecutorService scripts = Executors.newFixedThreadPool(pollers);
+      for (int p = 0; p < pollers; p++) {
+        scripts.submit(() -> {
+          while (polling.get()) {
+            try {
+              (Http.get(port, "/status.json").status() == 200 ? statusOk : statusOther).incrementAndGet();
+            } catch (IOException | InterruptedException e) {
+              statusOther.incrementAndGet();
+            }
+          }
+        });
+      }
+      Thread.sleep(1_000); // the polling under way
+      List<CompletableFuture<Http.Reply>> replies = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        replies.add(shipped.sendAsync(alipay.payment("F" + i, "T-F" + i, 1000, 0)));
+      }
+      List<Http.Reply> answered = replies.stream().map(CompletableFuture::join).toList();
+      polling.set(false);
+      scripts.shutdown();
+      assertThat(scripts.awaitTermination(60, TimeUnit.SECONDS)).isTrue();
+      long booked = answered.stream().filter(alipay.success()).count();
+      System.out.printf("%d of %d notifications answered success under %d pollers (/status.json: %d ok, %d not)%n",
+          booked, n, pollers, statusOk.get(), statusOther.get());
+      assertThat(answered).as("replies").allMatch(alipay.success());
+      assertThat(db.count("SELECT COUNT(*) FROM payments")).isEqualTo(n);
+      assertThat(statusOk.get()).isPositive();
+    }
+  }
+
+  /**
+   * Without a token only a loopback Host is served: a browser on a page of another name that resolves
+   * to 127.0.0.1 (DNS rebinding, e.g. with the README's SSH tunnel open) sends that name as Host.
+   */
+  @Test
+  void withoutATokenOnlyALoopbackHostIsServed() throws Exception {
+    int port = service.server().adminPort();
+    for (String host : List.of("127.0.0.1", "127.0.0.1:" + port, "localhost", "LocalHost:" + port, "[::1]",
+        "[::1]:" + port)) {
+      assertThat(statusWithHost(port, host)).as(host).isEqualTo(200);
+    }
+    for (String host : List.of("rebound.example", "rebound.example:" + port, "127.0.0.1.rebound.example",
+        "localhost.rebound.example:" + port, "10.0.0.1", "127.0.0.2")) {
+      assertThat(statusWithHost(port, host)).as(host).isIn(403, 421);
+    }
+  }
+
+  /** Business data (orders, amounts, addresses): no browser or proxy keeps a copy. */
+  @Test
+  void theStatusIsNeverCached() throws Exception {
+    for (String path : List.of("/status", "/status.json")) {
+      HttpResponse<String> r = get(service.server().adminPort(), path, null);
+      assertThat(r.headers().firstValue("Cache-Control")).as("%s %d %s", path, r.statusCode(), r.headers().map())
+          .hasValue("no-store");
+    }
+  }
+
+  /** A connection that sends nothing is closed, as on the notify port: idle ones cannot pile up. */
+  @Test
+  void anIdleAdminConnectionIsClosed() throws Exception {
+    try (Socket idle = new Socket(InetAddress.getLoopbackAddress(), service.server().adminPort())) {
+      idle.setSoTimeout(30_000);
+      long start = System.nanoTime();
+      try {
+        assertThat(idle.getInputStream().read()).isEqualTo(-1);
+      } catch (SocketTimeoutException e) {
+        throw new AssertionError("the admin listener kept an idle connection open for 30 s");
+      }
+      System.out.printf("idle admin connection closed after %d ms%n", (System.nanoTime() - start) / 1_000_000);
+    }
+  }
+
+  /** GET /status.json with this Host header, over a plain socket (the JDK client sets Host itself). */
+  private static int statusWithHost(int port, String host) throws IOException {
+    try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
+      s.setSoTimeout(30_000);
+      OutputStream out = s.getOutputStream();
+      out.write(("GET /status.json HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n")
+          .getBytes(StandardCharsets.ISO_8859_1));
+      InputStream in = s.getInputStream();
+      String statusLine = new String(in.readNBytes(12), StandardCharsets.ISO_8859_1); // "HTTP/1.1 200"
+      return Integer.parseInt(statusLine.substring(9, 12));
     }
   }
 

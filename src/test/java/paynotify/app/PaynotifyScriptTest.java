@@ -2,14 +2,18 @@ package paynotify.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.vertx.core.json.JsonObject;
 import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
@@ -20,6 +24,10 @@ import org.junit.jupiter.api.io.TempDir;
 import paynotify.testsupport.AlipayBillGenerator;
 import paynotify.testsupport.Cli;
 import paynotify.testsupport.DatabaseTestBase;
+import paynotify.testsupport.Http;
+import paynotify.testsupport.ServiceProcess;
+import paynotify.testsupport.TestDatabase;
+import paynotify.testsupport.TestService;
 
 /**
  * scripts/paynotify and scripts/start.sh as an operator runs them: from their own directory, with
@@ -67,6 +75,64 @@ class PaynotifyScriptTest extends DatabaseTestBase {
         + ": http.port: 'eighty' is not a whole number");
   }
 
+  /**
+   * start.sh runs the JVM with -XX:+ExitOnOutOfMemoryError whatever JAVA_OPTS says: out of memory, the
+   * service exits (code 3, and systemd starts it again) instead of keeping its port open with dead
+   * threads behind it. Here a 40 MB heap meets 64 notifications of 1 MiB whose last byte never comes.
+   */
+  @Test
+  void startShExitsWhenTheHeapRunsOut() throws Exception {
+    int port = ServiceProcess.freePort();
+    var db = TestDatabase.get().settings();
+    Files.writeString(caller.resolve("small.yaml"), TestService.configuration(new JsonObject() // YAML reads JSON
+        .put("http", new JsonObject().put("port", port).put("max_body_bytes", 1024 * 1024))
+        .put("database", new JsonObject().put("host", db.host()).put("port", db.port()).put("name", db.name())
+            .put("user", db.user()).put("password", db.password()))).encodePrettily());
+    Process service = launch("start.sh", Map.of("JAVA_OPTS", "-Xmx40m -XX:+UseSerialGC"), "--config", "small.yaml");
+    List<Socket> notifications = new ArrayList<>();
+    try {
+      awaitHealth(service, port, dir.resolve("out.txt"));
+      byte[] body = new byte[1024 * 1024 - 1];
+      for (int i = 0; i < 64 && service.isAlive(); i++) {
+        Socket s = new Socket(InetAddress.getLoopbackAddress(), port);
+        notifications.add(s);
+        try {
+          s.getOutputStream().write(("POST /notify/alipay HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type:"
+              + " application/x-www-form-urlencoded\r\nContent-Length: " + (body.length + 1) + "\r\n\r\n")
+              .getBytes(StandardCharsets.ISO_8859_1));
+          s.getOutputStream().write(body);
+        } catch (IOException gone) {
+          break; // the service ended meanwhile
+        }
+      }
+      assertThat(service.waitFor(60, TimeUnit.SECONDS)).as("the service exited; its log:%n%s",
+          Files.readString(dir.resolve("out.txt"))).isTrue();
+      assertThat(service.exitValue()).isEqualTo(3);
+      assertThat(Files.readString(dir.resolve("out.txt"))).contains("Terminating due to java.lang.OutOfMemoryError");
+    } finally {
+      service.destroyForcibly();
+      for (Socket s : notifications) {
+        s.close();
+      }
+    }
+  }
+
+  private static void awaitHealth(Process service, int port, Path log) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (System.nanoTime() < deadline) {
+      assertThat(service.isAlive()).as("the service is running; its log:%n%s", Files.readString(log)).isTrue();
+      try {
+        if (Http.get(port, "/health").status() == 200) {
+          return;
+        }
+      } catch (IOException notYet) {
+        // still starting
+      }
+      Thread.sleep(100);
+    }
+    throw new AssertionError("/health did not answer 200 within 60 s; log:\n" + Files.readString(log));
+  }
+
   private record Result(int exit, String out, String err) {}
 
   private Result paynotify(String... args) throws Exception {
@@ -75,15 +141,21 @@ class PaynotifyScriptTest extends DatabaseTestBase {
 
   /** A script of the installation, run in the caller's directory. */
   private Result script(String name, String... args) throws Exception {
+    Process p = launch(name, Map.of(), args);
+    assertThat(p.waitFor(2, TimeUnit.MINUTES)).isTrue();
+    return new Result(p.exitValue(), Files.readString(dir.resolve("out.txt")), Files.readString(dir.resolve("err.txt")));
+  }
+
+  /** A script of the installation, started in the caller's directory with {@code env} added; its output in dir. */
+  private Process launch(String name, Map<String, String> env, String... args) throws IOException {
     List<String> command = new ArrayList<>(List.of(installation.resolve("scripts/" + name).toString()));
     command.addAll(List.of(args));
     ProcessBuilder builder = new ProcessBuilder(command).directory(caller.toFile())
         .redirectOutput(dir.resolve("out.txt").toFile()).redirectError(dir.resolve("err.txt").toFile());
     builder.environment().put("PATH", Path.of(System.getProperty("java.home"), "bin") + File.pathSeparator
         + System.getenv("PATH"));
-    Process p = builder.start();
-    assertThat(p.waitFor(2, TimeUnit.MINUTES)).isTrue();
-    return new Result(p.exitValue(), Files.readString(dir.resolve("out.txt")), Files.readString(dir.resolve("err.txt")));
+    builder.environment().putAll(env);
+    return builder.start();
   }
 
   /**

@@ -2,11 +2,13 @@ package paynotify.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import paynotify.testsupport.ServiceProcess;
@@ -117,6 +119,41 @@ class StartupValidationTest {
     }
   }
 
+  /**
+   * The admin listener's settings, on free ports and with a database that does not answer: a start
+   * the check lets through (before it existed) stays a small process, busy with no one's port.
+   */
+  private static String admin(String settings) throws IOException {
+    return "http:\n  port: 0\ndatabase:\n  host: 127.0.0.1\n  port: 1\nadmin:\n  port: " + ServiceProcess.freePort()
+        + "\n" + settings;
+  }
+
+  @Test
+  void adminOnAnotherAddressThanLoopbackNeedsAToken() throws Exception {
+    refused(admin("  host: 0.0.0.0\n"), "admin.host: 0.0.0.0 is not a loopback address: the status pages and"
+        + " metrics would be anyone's; set admin.token_file (or PAYNOTIFY_ADMIN_TOKEN), or host: 127.0.0.1");
+  }
+
+  /** An unexpanded variable in a unit or a shell script: it must not silently mean "no token". */
+  @Test
+  void anEmptyAdminTokenVariableNamesTheKey() throws Exception {
+    refused(admin(""), Map.of("PAYNOTIFY_ADMIN_TOKEN", ""),
+        "admin.token: set but empty (PAYNOTIFY_ADMIN_TOKEN=\"\"?): give the token, or unset it for none");
+  }
+
+  @Test
+  void aBlankAdminTokenFileNamesTheKey() throws Exception {
+    Path token = Files.writeString(dir.resolve("admin.token"), " \n\t\n");
+    refused(admin("  token_file: " + token + "\n"), "admin.token_file: " + token + " holds no token (only blanks)");
+  }
+
+  @Test
+  void aShortAdminTokenNamesTheKey() throws Exception {
+    Path token = Files.writeString(dir.resolve("admin.token"), "too-short\n");
+    refused(admin("  token_file: " + token + "\n"), "admin.token_file: the token has 9 characters: use at"
+        + " least 16 random ones (e.g. openssl rand -hex 32)");
+  }
+
   /** database.server_public_key_file naming a file of {@code content} (null: none) is refused: {@code problem}, %s the file. */
   private void serverKeyRefused(String content, String problem) throws Exception {
     Path key = dir.resolve("public_key.pem");
@@ -129,12 +166,20 @@ class StartupValidationTest {
 
   /** Serving this configuration stops the process: exit 2, its last line the file and {@code expected}. */
   private void refused(String yaml, String expected) throws Exception {
+    refused(yaml, Map.of(), expected);
+  }
+
+  private void refused(String yaml, Map<String, String> env, String expected) throws Exception {
     Path config = Files.writeString(dir.resolve("application.yaml"), yaml);
-    refused(config, config + ": " + expected);
+    refused(config, env, config + ": " + expected);
   }
 
   private void refused(Path config, String expected) throws Exception {
-    try (ServiceProcess p = ServiceProcess.start(config, dir)) {
+    refused(config, Map.of(), expected);
+  }
+
+  private void refused(Path config, Map<String, String> env, String expected) throws Exception {
+    try (ServiceProcess p = ServiceProcess.start(config, dir, env)) {
       assertThat(p.exitCode(Duration.ofSeconds(60))).isEqualTo(2);
       assertThat(p.lastErrorLine()).startsWith("paynotify: " + expected);
     }

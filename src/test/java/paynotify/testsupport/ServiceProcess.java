@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import paynotify.app.AppConfig.DatabaseSettings;
@@ -37,7 +38,12 @@ public final class ServiceProcess implements AutoCloseable {
 
   /** Starts with the configuration file {@code config} as it is. */
   public static ServiceProcess start(Path config, Path dir) throws IOException {
-    return start(config, dir, 0, List.of());
+    return start(config, dir, Map.of());
+  }
+
+  /** As {@link #start(Path, Path)}, with these environment variables (e.g. PAYNOTIFY_* overrides) added. */
+  public static ServiceProcess start(Path config, Path dir, Map<String, String> env) throws IOException {
+    return start(config, dir, 0, List.of(), env);
   }
 
   /**
@@ -60,20 +66,22 @@ public final class ServiceProcess implements AutoCloseable {
         .mergeIn(overrides, true);
     Path file = dir.resolve("application.yaml");
     Files.writeString(file, config.encodePrettily());
-    return start(file, dir, port, jvmOptions);
+    return start(file, dir, port, jvmOptions, Map.of());
   }
 
-  private static ServiceProcess start(Path config, Path dir, int port, List<String> jvmOptions) throws IOException {
+  private static ServiceProcess start(Path config, Path dir, int port, List<String> jvmOptions,
+      Map<String, String> env) throws IOException {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     Path out = dir.resolve("stdout.log");
     Path err = dir.resolve("stderr.log");
     List<String> command = new ArrayList<>(List.of(java, "-Xmx128m"));
     command.addAll(jvmOptions);
     command.addAll(List.of("-cp", shippedClassPath(), "paynotify.app.Main", "serve", "--config", config.toString()));
-    Process p = new ProcessBuilder(command)
+    ProcessBuilder builder = new ProcessBuilder(command)
         .redirectOutput(out.toFile())
-        .redirectError(err.toFile())
-        .start();
+        .redirectError(err.toFile());
+    builder.environment().putAll(env);
+    Process p = builder.start();
     return new ServiceProcess(p, out, err, port);
   }
 
