@@ -15,8 +15,10 @@ public final class UnbookableNotification extends RuntimeException {
     /** A payment that names no order (a Checkout Session without client_reference_id, an IPN without it). */
     PAYMENT_WITHOUT_ORDER,
     /**
-     * A PaymentIntent without metadata.order_no: its Checkout Session, the same trade, usually books it
-     * within seconds. Recorded only while that trade is not booked, told only once it has waited.
+     * A Stripe payment one of whose two events names no order: a PaymentIntent without metadata.order_no
+     * (its Checkout Session, the same trade, usually books it within seconds), or a Session without
+     * client_reference_id (its PaymentIntent's metadata may name the order). Recorded only while that
+     * trade is not booked, told only once it has waited.
      */
     INTENT_WITHOUT_ORDER,
     /** A chargeback decided for the merchant, after its reversal was booked as a refund. */

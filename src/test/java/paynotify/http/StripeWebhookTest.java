@@ -265,6 +265,29 @@ class StripeWebhookTest extends ServiceTestBase {
         .containsOnly("anomaly"); // kept with its body
   }
 
+  // The README's other place for the order number: payment_intent_data.metadata. Then the Session names no
+  // order, its PaymentIntent does, and the payment is booked: no human is needed, before or after.
+  @Test
+  void aSessionWithoutOrderWhosePaymentIntentNamesItIsNoAnomaly() {
+    JsonObject forward = new JsonObject().put("forward", new JsonObject().put("url", "http://127.0.0.1:9/site-hook")
+        .put("secret", "a-forward-secret-of-32-characters"));
+    try (TestService site = TestService.start(db.settings(), forward)) {
+      db.insertOrder("SSA", 1500);
+      db.insertOrder("SSB", 1600);
+      assertOk(site.send(intentSucceeded("SSA", "pi_SSA", 1500)));
+      assertOk(site.send(StripeNotifications.signed(StripeNotifications.event("evt_cs_ssa",
+          "checkout.session.completed", StripeNotifications.session(null, "pi_SSA", 1500, "usd")))));
+      assertOk(site.send(StripeNotifications.signed(StripeNotifications.event("evt_cs_ssb",
+          "checkout.session.completed", StripeNotifications.session(null, "pi_SSB", 1600, "usd")))));
+      assertOk(site.send(intentSucceeded("SSB", "pi_SSB", 1600)));
+
+      assertThat(db.column("SELECT order_no FROM orders WHERE status = 'paid' ORDER BY order_no"))
+          .containsExactly("SSA", "SSB");
+      assertThat(db.count("SELECT COUNT(*) FROM anomalies WHERE resolved_at IS NULL")).isZero();
+      assertThat(db.count("SELECT COUNT(*) FROM forward_events WHERE type = 'anomaly.created'")).isZero();
+    }
+  }
+
   @Test
   void aDisputeAndAFailedRefundAreAnomaliesNotIgnored() {
     JsonObject dispute = new JsonObject().put("id", "dp_1").put("object", "dispute").put("amount", 2500)

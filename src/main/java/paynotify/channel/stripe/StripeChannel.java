@@ -171,10 +171,12 @@ public final class StripeChannel implements NotifyChannel {
     ids.put("client_reference_id (or metadata.order_no)", orderNo);
     ids.put("payment_intent", s.getString("payment_intent"));
     String trade = Ids.require(ids, "payment_intent");
-    if (orderNo == null || orderNo.isEmpty()) { // paid, and no other event of this payment will name the order
-      long amount = amount(s, "amount_total");
-      throw new UnbookableNotification(Problem.PAYMENT_WITHOUT_ORDER, Platform.STRIPE.code(), trade, null, trade, amount,
-          type + " of " + trade + " names no order (neither client_reference_id nor metadata.order_no)");
+    if (orderNo == null || orderNo.isEmpty()) {
+      // Its PaymentIntent may name the order (payment_intent_data.metadata.order_no) and book the trade,
+      // before or after this event: a human is told only if nothing has booked it after the wait.
+      throw new UnbookableNotification(Problem.INTENT_WITHOUT_ORDER, Platform.STRIPE.code(), trade, null, trade,
+          amount(s, "amount_total"), type + " of " + trade + " names no order (neither client_reference_id nor"
+              + " metadata.order_no)");
     }
     return payment(Ids.require(ids, "client_reference_id (or metadata.order_no)"), trade, amount(s, "amount_total"),
         at, type, s);
