@@ -34,6 +34,9 @@ public enum AnomalyKind {
   /** A payment that names no order (Stripe: no client_reference_id/metadata.order_no; PayPal: no invoice/custom). */
   PAYMENT_WITHOUT_ORDER("find the order from the payment on the platform's website (buyer, amount, time) and"
       + " fulfil it, or refund the payment; then name the order in every payment (README: Stripe, PayPal)"),
+  /** A completed payment for an order, of a type paynotify does not book (PayPal: subscr_payment, merch_pmt, ...). */
+  UNBOOKED_PAYMENT("check the payment on the platform's website: fulfil the order by hand if it pays for it,"
+      + " or refund it"),
   /** PayPal Canceled_Reversal: a chargeback decided for the merchant, after its reversal was booked as a refund. */
   CHARGEBACK_REVERSED("the money is back with you: the order still says refunded; deliver it again if the"
       + " buyer should have it, then resolve this"),

@@ -21,6 +21,8 @@ public final class UnbookableNotification extends RuntimeException {
      * trade is not booked, told only once it has waited.
      */
     INTENT_WITHOUT_ORDER,
+    /** A completed payment for one of our orders, of a type that books nothing (a PayPal subscription's). */
+    UNBOOKED_PAYMENT,
     /** A chargeback decided for the merchant, after its reversal was booked as a refund. */
     CHARGEBACK_REVERSED,
     /** The buyer disputes a payment with the bank. */

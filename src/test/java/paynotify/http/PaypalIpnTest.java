@@ -279,6 +279,25 @@ class PaypalIpnTest extends ServiceTestBase {
         .contains("masspay");
   }
 
+  // A Completed payment to us, for one of our orders, of a type that books nothing (a subscription's monthly
+  // payment): not booked (a second month would be a "second payment, refund the buyer"), but real money a
+  // human must hear of, not an ignored row.
+  @Test
+  void aCompletedPaymentOfAnUnbookedTypeForOurOrderIsAnAnomaly() throws Exception {
+    db.insertOrder("PSUB", 900);
+    Map<String, String> monthly = PaypalNotifications.payment("PSUB", "9SUBPAY01", 900);
+    monthly.put("txn_type", "subscr_payment");
+    Notification ipn = PaypalNotifications.genuine(monthly);
+
+    assertThat(service.send(ipn)).isEqualTo(new Reply(200, ""));
+    assertThat(service.send(ipn)).isEqualTo(new Reply(200, "")); // PayPal's retry: still one anomaly
+
+    assertThat(db.orderStatus("PSUB")).isEqualTo("unpaid");
+    assertThat(db.count("SELECT COUNT(*) FROM payments")).isZero();
+    assertThat(db.column("SELECT CONCAT(kind, ' ', order_no, ' ', trade_no, ' ', amount_cents) FROM anomalies"))
+        .containsExactly("unbooked_payment PSUB 9SUBPAY01 900");
+  }
+
   // Review S6: the chargeback decided for the merchant after its Reversed was booked as a refund.
   @Test
   void aCanceledReversalAfterABookedReversalIsAnAnomalyWithItsBody() throws Exception {

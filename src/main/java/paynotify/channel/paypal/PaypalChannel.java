@@ -138,8 +138,7 @@ public final class PaypalChannel implements NotifyChannel {
         // txn_id is another event (another key) and is booked then.
         case NOT_YET -> new NotifyEvent(Platform.PAYPAL.code(), EventKind.NONE, optionalId(params, orderKey),
             optionalId(params, "txn_id"), 0, null, params.get("payment_status"));
-        case NOT_BOOKED -> new NotifyEvent(Platform.PAYPAL.code(), EventKind.NONE, null, optionalId(params, "txn_id"),
-            0, null, "txn_type " + Ids.printable(params.getOrDefault("txn_type", "")));
+        case NOT_BOOKED -> notBooked(params, orderKey);
       };
       String paidCurrency = params.getOrDefault("mc_currency", "").toUpperCase(Locale.ROOT);
       return event.kind() != EventKind.NONE && !paidCurrency.equals(currency) ? event.inForeignCurrency(paidCurrency)
@@ -161,6 +160,27 @@ public final class PaypalChannel implements NotifyChannel {
     }
     return new NotifyEvent(Platform.PAYPAL.code(), EventKind.PAYMENT, Ids.require(params, orderKey), txn, cents,
         paidAt(params.get("payment_date"), txn), "Completed");
+  }
+
+  /**
+   * A type paynotify does not book: genuine, nothing for us (a Mass Pay this merchant sent), unless it is a
+   * Completed payment to us naming one of our orders (a subscription's monthly payment, a reference
+   * transaction): not booked as the order's payment (the next month's would be a second payment), but
+   * real money a human must hear of. The precheck refused a receiver that is not ours.
+   */
+  private static NotifyEvent notBooked(Map<String, String> params, String orderKey) throws RejectedNotification {
+    String type = Ids.printable(params.getOrDefault("txn_type", ""));
+    boolean toUs = params.containsKey("receiver_email") || params.containsKey("receiver_id");
+    if ("Completed".equals(params.get("payment_status")) && toUs && !params.getOrDefault(orderKey, "").isEmpty()) {
+      String txn = Ids.require(params, "txn_id");
+      long cents = Money.yuanToCents("mc_gross", params.get("mc_gross"));
+      throw new UnbookableNotification(Problem.UNBOOKED_PAYMENT, Platform.PAYPAL.code(), txn,
+          optionalId(params, orderKey), txn, cents, "PayPal payment " + txn + " of " + Money.format(cents) + " "
+              + Ids.printable(params.get("mc_currency")) + " for order " + Ids.printable(params.get(orderKey))
+              + " is of txn_type " + type + ", which paynotify does not book");
+    }
+    return new NotifyEvent(Platform.PAYPAL.code(), EventKind.NONE, null, optionalId(params, "txn_id"), 0, null,
+        "txn_type " + type);
   }
 
   /** The chargeback of parent_txn_id was decided for the merchant: the money is back, the order says refunded. */
