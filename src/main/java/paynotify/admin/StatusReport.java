@@ -13,6 +13,7 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.LongSupplier;
 import paynotify.booking.AnomalyKind;
 import paynotify.channel.Money;
 import paynotify.channel.Platform;
@@ -31,8 +32,11 @@ public final class StatusReport {
    * @param channels  the endpoints configured (alipay, wechat_v2, wechat_v3, epay, stripe, paypal)
    * @param startedAt when the service started; null for the command line
    * @param relay     the forward relay; null when forwarding is off
+   * @param refusedUnrecorded refused requests counted but not written to notify_log since the start
+   *                  (over retention.rejected_rows_per_second); null for the command line
    */
-  public record Context(List<String> channels, Instant startedAt, ForwardRelay relay) {}
+  public record Context(List<String> channels, Instant startedAt, ForwardRelay relay,
+      LongSupplier refusedUnrecorded) {}
 
   /** Open anomalies and refused notifications listed; the count says how many there are in all. */
   static final int ANOMALIES_SHOWN = 20;
@@ -101,7 +105,9 @@ public final class StatusReport {
         : context.relay().backlog().map(b -> {
           r.getJsonObject("forward").put("pending", b.pending()).put("failed", b.failed());
           return r;
-        })).map(r -> r.put("paynotify", paynotify(context.startedAt())).put("attention", attention(r)));
+        })).map(r -> r.put("paynotify", paynotify(context.startedAt())).put("attention", attention(r))
+            .put("refused_unrecorded", context.refusedUnrecorded() == null ? null
+                : context.refusedUnrecorded().getAsLong()));
   }
 
   private static Future<Void> server(SqlConnection conn, JsonObject report) {

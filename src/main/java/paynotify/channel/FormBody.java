@@ -13,9 +13,22 @@ import java.util.Map;
  * Decodes an application/x-www-form-urlencoded body exactly once, byte by byte, in a charset
  * chosen by the caller. Signatures are computed over these decoded values, so the decoder is
  * strict: a malformed escape, invalid bytes for the charset or a repeated name is an error,
- * never a guess.
+ * never a guess. It runs before any signature is checked, on the event loop, so it is bounded:
+ * a body of more parameters, or more blank ones, than any platform sends is refused first.
  */
 public final class FormBody {
+  /**
+   * Genuine notifications carry 10-30 parameters (Alipay's ~25, epay's ~10, a PayPal IPN 30-60 and
+   * ~8 more per cart item): counted in one pass over the bytes before anything is decoded, so a body
+   * of tens of thousands of names costs that pass only.
+   */
+  public static final int MAX_PARAMETERS = 512;
+  /**
+   * Blank values are left out of Alipay's and epay's sign content, so a genuine message padded with
+   * thousands of them still verifies. The platforms send a few (Alipay's vectors 2, an IPN a handful).
+   */
+  public static final int MAX_BLANK_VALUES = 32;
+
   private FormBody() {}
 
   /** The raw (still encoded) value of {@code name}, read as ASCII; null when absent. */
@@ -31,7 +44,11 @@ public final class FormBody {
 
   /** All parameters in body order. */
   public static Map<String, String> decode(byte[] body, Charset charset) throws RejectedNotification {
+    if (pairs(body) > MAX_PARAMETERS) {
+      throw RejectedNotification.malformed("form body of more than " + MAX_PARAMETERS + " parameters");
+    }
     Map<String, String> params = new LinkedHashMap<>();
+    int blank = 0;
     CharsetDecoder decoder = charset.newDecoder() // one per body: creating one per pair was most of the cost
         .onMalformedInput(CodingErrorAction.REPORT)
         .onUnmappableCharacter(CodingErrorAction.REPORT);
@@ -47,10 +64,24 @@ public final class FormBody {
         if (params.put(name, value) != null) {
           throw RejectedNotification.malformed("parameter '" + Ids.printable(name) + "' appears twice");
         }
+        if (value.isBlank() && ++blank > MAX_BLANK_VALUES) {
+          throw RejectedNotification.malformed("form body of more than " + MAX_BLANK_VALUES + " blank values");
+        }
       }
       start = end + 1;
     }
     return params;
+  }
+
+  /** The non-empty '&'-separated pairs, as decode() will see them. */
+  private static int pairs(byte[] body) {
+    int pairs = 0;
+    for (int i = 0; i < body.length; i++) {
+      if (body[i] != '&' && (i == 0 || body[i - 1] == '&')) {
+        pairs++;
+      }
+    }
+    return pairs;
   }
 
   /** The first {@code b} in {@code [from, to)}, or {@code to}. */
