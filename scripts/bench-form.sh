@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Times FormBody.decode on a hostile body (distinct names without '='), 64 KiB and 1 MiB, 3 runs each.
+# What refusing each hostile form body shape costs (FormBody.decode, Alipay's and epay's whole verify),
+# 64 KiB and 1 MiB, with the JVM settings of scripts/start.sh (C1 only, serial GC, 128 MiB).
 #   scripts/bench-form.sh              this tree's FormBody
 #   scripts/bench-form.sh --rev REV    REV's FormBody (compiled from git) in its place, for a before/after
 set -euo pipefail
@@ -15,4 +16,4 @@ if [ "${1:-}" = "--rev" ]; then
   CP="$OLD/classes:$CP"
   echo "FormBody of $2" >&2
 fi
-exec java -Xmx512m -cp "$CP" paynotify.bench.FormBodyBench
+exec java -Xmx128m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -cp "$CP" paynotify.bench.FormBodyBench
