@@ -46,7 +46,7 @@ public final class HealthUnderHostileBench {
       List<Thread> flood = new ArrayList<>();
       for (int c = 0; c < clients; c++) {
         int client = c;
-        flood.add(Thread.ofPlatform().start(() -> {
+        Thread t = new Thread(() -> {
           for (int i = client; running.get(); i++) {
             HttpRequest post = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + service.port()
                     + paths[i % paths.length])).header("Content-Type", "application/x-www-form-urlencoded")
@@ -58,7 +58,9 @@ public final class HealthUnderHostileBench {
               // a refused connection counts for nothing; the loop goes on
             }
           }
-        }));
+        });
+        t.start();
+        flood.add(t);
       }
       HttpRequest health = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + service.port() + "/health"))
           .build();
