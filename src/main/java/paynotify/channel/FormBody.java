@@ -1,11 +1,12 @@
 package paynotify.channel;
 
-import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.Charset;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -33,11 +34,15 @@ public final class FormBody {
 
   /** The raw (still encoded) value of {@code name}, read as ASCII; null when absent. */
   public static String rawValue(byte[] body, String name) {
-    String text = new String(body, java.nio.charset.StandardCharsets.ISO_8859_1);
-    for (String pair : text.split("&")) {
-      if (pair.startsWith(name + "=")) {
-        return pair.substring(name.length() + 1);
+    // Over the bytes, pair by pair: splitting the whole body into strings first cost a hostile body of
+    // thousands of names more than refusing it.
+    byte[] key = (name + "=").getBytes(StandardCharsets.US_ASCII);
+    for (int start = 0; start < body.length; ) {
+      int end = indexOf(body, (byte) '&', start, body.length);
+      if (end - start >= key.length && Arrays.equals(body, start, start + key.length, key, 0, key.length)) {
+        return new String(body, start + key.length, end - start - key.length, StandardCharsets.ISO_8859_1);
       }
+      start = end + 1;
     }
     return null;
   }
@@ -95,25 +100,26 @@ public final class FormBody {
   }
 
   private static String decodePart(byte[] body, int from, int to, CharsetDecoder decoder) throws RejectedNotification {
-    ByteArrayOutputStream out = new ByteArrayOutputStream(to - from);
+    byte[] out = new byte[to - from]; // an escape only shortens: never more bytes than the part
+    int length = 0;
     for (int i = from; i < to; i++) {
       byte b = body[i];
       if (b == '+') {
-        out.write(' ');
+        out[length++] = ' ';
       } else if (b == '%') {
         int hi = i + 2 < to ? Character.digit(body[i + 1], 16) : -1;
         int lo = hi >= 0 ? Character.digit(body[i + 2], 16) : -1;
         if (lo < 0) {
           throw RejectedNotification.malformed("malformed percent-escape in the form body at byte " + i);
         }
-        out.write(hi << 4 | lo);
+        out[length++] = (byte) (hi << 4 | lo);
         i += 2;
       } else {
-        out.write(b);
+        out[length++] = b;
       }
     }
     try {
-      return decoder.decode(ByteBuffer.wrap(out.toByteArray())).toString(); // decode() resets it first
+      return decoder.decode(ByteBuffer.wrap(out, 0, length)).toString(); // decode() resets it first
     } catch (CharacterCodingException e) {
       throw RejectedNotification.malformed("form body is not valid " + decoder.charset().name());
     }
