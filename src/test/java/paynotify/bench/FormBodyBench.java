@@ -44,6 +44,7 @@ public final class FormBodyBench {
             time(() -> channels.get("epay").verify(request(body))), outcome(body));
       }
     }
+    System.exit(0); // the configuration's stand-in PayPal verifier would keep the JVM up
   }
 
   private interface Work {
