@@ -141,6 +141,11 @@ public final class StatusPage {
   private static void refused(StringBuilder h, JsonObject r) {
     JsonArray refused = r.getJsonArray("refused");
     h.append("<h2>Last rejected and failed notifications</h2>");
+    Long unrecorded = r.getLong("refused_unrecorded");
+    if (unrecorded != null && unrecorded > 0) {
+      h.append("<p class=\"dim\" id=\"refused-unrecorded\">").append(unrecorded)
+          .append(" more refused since the start, counted but not recorded (retention.rejected_rows_per_second)</p>");
+    }
     if (refused.isEmpty()) {
       h.append("<p class=\"dim\" id=\"refused\">None.</p>");
       return;

@@ -13,6 +13,7 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import paynotify.booking.AnomalyKind;
 import paynotify.channel.Money;
@@ -32,8 +33,11 @@ public final class StatusReport {
    * @param channels  the endpoints configured (alipay, wechat_v2, wechat_v3, epay, stripe, paypal)
    * @param startedAt when the service started; null for the command line
    * @param relay     the forward relay; null when forwarding is off
+   * @param refusedUnrecorded refused requests counted but not written to notify_log since the start
+   *                  (over retention.rejected_rows_per_second); null for the command line
    */
-  public record Context(List<String> channels, Instant startedAt, ForwardRelay relay) {}
+  public record Context(List<String> channels, Instant startedAt, ForwardRelay relay,
+      LongSupplier refusedUnrecorded) {}
 
   /** Open anomalies and refused notifications listed; the count says how many there are in all. */
   static final int ANOMALIES_SHOWN = 20;
@@ -86,19 +90,25 @@ public final class StatusReport {
 
   /** Fails when the database does not answer (the page then says so, the command exits 3). */
   public static Future<JsonObject> collect(Database db, Context context) {
-    return fromDatabase(db, context).map(r -> r.put("paynotify", paynotify(context.startedAt())));
+    return fromDatabase(db, context).map(r -> withLive(r, context));
   }
 
   /**
    * The report as the admin listener serves it: read at most every {@link #CACHE_MS}, one read for all
    * the requests that come meanwhile, however many (a script polling in a loop costs the database one
-   * report every few seconds); the uptime is each request's own.
+   * report every few seconds); the uptime and the unrecorded count are each request's own.
    *
    * @param db the status pool, never the booking one
    */
   public static Supplier<Future<JsonObject>> cached(Database db, Context context) {
     CachedRead<JsonObject> read = new CachedRead<>(CACHE_MS, () -> fromDatabase(db, context));
-    return () -> read.get().map(r -> r.copy().put("paynotify", paynotify(context.startedAt())));
+    return () -> read.get().map(r -> withLive(r.copy(), context));
+  }
+
+  /** What each request reads for itself: the service's uptime and the refused requests counted, not written. */
+  private static JsonObject withLive(JsonObject report, Context context) {
+    return report.put("paynotify", paynotify(context.startedAt())).put("refused_unrecorded",
+        context.refusedUnrecorded() == null ? null : context.refusedUnrecorded().getAsLong());
   }
 
   /** All but the service's own uptime and version. */

@@ -87,9 +87,12 @@ public record AppConfig(
     }
   }
 
-  /** How long keys, notify_log rows and delivered events are kept, and how often the purge runs. */
-  public record Retention(Duration keys, Duration notifyLog, Duration deliveredEvents, Duration purgeInterval,
-      int batchSize) {}
+  /**
+   * How long keys, notify_log rows (refused requests' apart) and delivered events are kept, how often the
+   * purge runs, and how many refused requests per endpoint and second leave a row.
+   */
+  public record Retention(Duration keys, Duration notifyLog, Duration rejected, Duration deliveredEvents,
+      Duration purgeInterval, int batchSize, int rejectedRowsPerSecond) {}
 
   /** Reads {@code file} (YAML) with vertx-config, then validates it. */
   public static Future<AppConfig> load(Vertx vertx, Path file, Map<String, String> env) {
@@ -110,7 +113,9 @@ public record AppConfig(
     HttpSettings http = new HttpSettings(
         c.string("http.host", "127.0.0.1"),
         c.integer("http.port", 8080, 0, 65535),
-        c.integer("http.max_body_bytes", 64 * 1024, 1024, 1024 * 1024),
+        // Platforms send a few KiB (the largest, WeChat v3 and Stripe events, well under 16): a larger
+        // body is refused (413) before any byte of it is decoded.
+        c.integer("http.max_body_bytes", 16 * 1024, 1024, 1024 * 1024),
         Duration.ofMillis(c.number("http.request_timeout_ms", 10_000, 100, 120_000)),
         c.bool("http.behind_proxy", false),
         Duration.ofMillis(c.number("http.shutdown_grace_ms", 10_000, 0, 120_000)));
@@ -217,11 +222,20 @@ public record AppConfig(
   }
 
   private static Retention retention(ConfigReader c) {
+    long logDays = c.number("retention.notify_log_days", 30, 1, 3650);
+    // Anyone can send refused requests: their rows are a sample (rows per second) kept a few days.
+    long rejectedDays = c.number("retention.rejected_days", Math.min(3, logDays), 1, 3650);
+    if (rejectedDays > logDays) {
+      throw c.error("retention.rejected_days", rejectedDays + " is longer than retention.notify_log_days ("
+          + logDays + "), which purges every notify_log row");
+    }
     return new Retention(
         Duration.ofDays(c.number("retention.idempotent_keys_days", 7, 1, 3650)),
-        Duration.ofDays(c.number("retention.notify_log_days", 30, 1, 3650)),
+        Duration.ofDays(logDays),
+        Duration.ofDays(rejectedDays),
         Duration.ofDays(c.number("retention.forward_events_days", 30, 1, 3650)),
         Duration.ofSeconds(c.number("retention.purge_interval_seconds", 3600, 1, 86_400)),
-        c.integer("retention.purge_batch_size", KeyPurge.MAX_BATCH, 1, KeyPurge.MAX_BATCH));
+        c.integer("retention.purge_batch_size", KeyPurge.MAX_BATCH, 1, KeyPurge.MAX_BATCH),
+        c.integer("retention.rejected_rows_per_second", 10, 1, 100_000));
   }
 }

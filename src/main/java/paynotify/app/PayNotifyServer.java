@@ -94,7 +94,7 @@ public final class PayNotifyServer {
    * {@link #open()}, /health and every notification answer 503, so the platforms retry.
    */
   public static Future<PayNotifyServer> listen(Monitoring monitoring, AppConfig config, DatabaseSettings db) {
-    EventBooking.Stores stores = stores(monitoring.vertx(), db);
+    EventBooking.Stores stores = stores(monitoring.vertx(), db, config.retention().rejectedRowsPerSecond());
     try {
       return listen(monitoring, config, db, stores);
     } catch (RuntimeException e) { // thrown before the deployment: its pools and timers would outlive it
@@ -121,8 +121,10 @@ public final class PayNotifyServer {
         : new NotifyMetrics(monitoring.registry(), endpoints);
     metrics.countLogDrops("notifications", stores.log(), NotifyLog::droppedTotal);
     metrics.countLogDrops("rejected", stores.rejected(), RejectedLog::droppedTotal);
+    metrics.countUnrecorded(stores.rejected(), RejectedLog::unrecorded);
     // Once, here: the uptime counts from the start, not from each request.
-    StatusReport.Context status = new StatusReport.Context(endpoints, Instant.now(), relay);
+    StatusReport.Context status = new StatusReport.Context(endpoints, Instant.now(), relay,
+        stores.rejected()::unrecordedTotal);
     AdminVerticle admin = config.admin() == null ? null : new AdminVerticle(config.admin(), monitoring.registry(),
         new DatabaseGauges(monitoring.registry(), stores.status(), relay)::refresh,
         StatusReport.cached(stores.status(), status));
@@ -136,7 +138,7 @@ public final class PayNotifyServer {
             .recover(err -> Future.failedFuture(new ConfigException("admin.port: cannot listen on " + config.admin()
                 + ": " + err.getMessage() + " (another port, or 0 for off)"))))
         .map(id -> new PayNotifyServer(vertx, stores, id, first.get().actualPort(), readiness, r.purgeInterval(),
-            new KeyPurge(vertx, database, r.keys(), r.notifyLog(), r.deliveredEvents(), r.batchSize()),
+            new KeyPurge(vertx, database, r.keys(), r.notifyLog(), r.rejected(), r.deliveredEvents(), r.batchSize()),
             new PendingRefundCheck(database, config.orders(), outbox, r.keys()),
             new OrderlessPaymentCheck(database, outbox, ORDERLESS_PAYMENT_WAIT), relay, admin))
         .onFailure(err -> stores.close().eventually(() -> relay == null ? Future.succeededFuture() : relay.stop()));
@@ -167,13 +169,15 @@ public final class PayNotifyServer {
    * own, and the status pool: neither a flood of refused requests, nor the log's writes, nor anyone
    * polling /health or /status ever takes a booking's connection.
    */
-  public static EventBooking.Stores stores(Vertx vertx, DatabaseSettings db) {
+  /** @param rejectedRowsPerSecond refused requests recorded per endpoint and second at most */
+  public static EventBooking.Stores stores(Vertx vertx, DatabaseSettings db, int rejectedRowsPerSecond) {
     // each log writes one batch at a time
     Database logPool = connect(vertx, db.withPool(2, 2), "notify-log", "REPEATABLE READ");
     return new EventBooking.Stores(connect(vertx, db), committedReads(vertx, db),
         new NotifyLog(vertx, logPool, "notification(s)", NotifyLog.CAPACITY, NotifyLog.MAX_QUEUED_BYTES,
             NotifyLog.REPORT_PERIOD),
-        new RejectedLog(vertx, logPool, NotifyLog.CAPACITY, NotifyLog.REPORT_PERIOD), logPool, statusPool(vertx, db));
+        new RejectedLog(vertx, logPool, NotifyLog.CAPACITY, rejectedRowsPerSecond, NotifyLog.REPORT_PERIOD), logPool,
+        statusPool(vertx, db));
   }
 
   /** REPEATABLE READ: the status report is one snapshot, its counts agree with its lists. */

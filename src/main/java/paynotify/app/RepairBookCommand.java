@@ -51,7 +51,8 @@ final class RepairBookCommand extends CommandSupport {
         + Money.format(row.amountCents()) + ", paid " + row.at() + ")";
     try (CliDatabase db = CliDatabase.open(config)) {
       Vertx vertx = Vertx.vertx();
-      EventBooking.Stores stores = PayNotifyServer.stores(vertx, db.settings());
+      EventBooking.Stores stores = PayNotifyServer.stores(vertx, db.settings(),
+          db.config().retention().rejectedRowsPerSecond());
       try {
         EventBooking booking = new EventBooking(vertx, stores, db.config().booking(), db.config().orders(),
             PayNotifyServer.outbox(db.config()));

@@ -33,7 +33,7 @@ final class StatusCommand extends CommandSupport {
           : new ForwardRelay(vertx, PayNotifyServer.connect(vertx, db.settings()), db.config().forward());
       try {
         List<String> channels = db.config().channels().enabled().stream().map(NotifyChannel::endpoint).toList();
-        JsonObject report = StatusReport.collect(database, new StatusReport.Context(channels, null, relay)).await();
+        JsonObject report = StatusReport.collect(database, new StatusReport.Context(channels, null, relay, null)).await();
         out().println(json ? report.encodePrettily() : text(report));
         out().flush();
         return report.getJsonObject("anomalies").getLong("open") > 0 ? FOUND : 0;

@@ -21,7 +21,9 @@ import paynotify.store.TransientRetry;
  * <ol>
  *   <li>a committed key with the same fingerprint is proof of a committed booking: duplicate
  *       (another fingerprint: conflict). This read ({@link CommittedReads}, outside the
- *       transaction) only answers repeats cheaply; it decides no race,
+ *       transaction) only answers repeats cheaply; it decides no race. When it cannot answer, a key
+ *       this process saw committed ({@link BookedKeys}) is answered 503 ({@link RepeatNotChecked}),
+ *       any other goes on,
  *   <li>insert the idempotency key and, sent with it without waiting, the event's own writes
  *       ({@link Writes}). Unique keys decide races: a concurrent copy waits on the key row and
  *       gets 1062 once the first commits; the second-layer keys (uk_trade_no, uk_refund_no) do the
@@ -59,6 +61,7 @@ final class BookingTransaction {
   private final CommittedReads reads;
   private final TransientRetry retry;
   private final ForwardOutbox outbox;
+  private final BookedKeys bookedKeys = new BookedKeys();
 
   BookingTransaction(Database db, CommittedReads reads, TransientRetry retry, ForwardOutbox outbox) {
     this.db = db;
@@ -70,15 +73,26 @@ final class BookingTransaction {
   Future<BookingResult> book(NotifyEvent event, Writes writes) {
     String key = event.idempotencyKey();
     String fingerprint = Fingerprint.of(event);
-    // A pre-check that fails (its pool busy or down) decides nothing either: the transaction does.
     Future<String> booked = reads.execute(SELECT_KEY_FINGERPRINT, Tuple.of(key))
-        .map(rows -> rows.size() > 0 ? rows.iterator().next().getString(0) : null)
-        .otherwise((String) null);
-    return booked.compose(bookedFingerprint -> bookedFingerprint != null
-        ? settle(event, key, fingerprint, Layer.KEY, sameOrConflict(bookedFingerprint, fingerprint, key))
-        : retry.run(() -> db.inTransaction(conn -> attempt(conn, event, key, fingerprint, writes))
-            .recover(err -> err instanceof SeenBefore seen ? repeat(event, key, fingerprint, seen.layer, writes)
-                : Future.failedFuture(err))));
+        .map(rows -> rows.size() > 0 ? rows.iterator().next().getString(0) : null);
+    return booked.transform(pre -> {
+      if (pre.failed()) {
+        // The pre-check cannot answer (its pool's queue full, a timeout, the database gone). A key seen
+        // committed is a repeat: 503 now, not a booking connection (a replay flood of a genuine message
+        // would take them all). Any other may be a first delivery: the transaction decides.
+        return bookedKeys.contains(key) ? Future.failedFuture(new RepeatNotChecked(key, pre.cause()))
+            : transact(event, key, fingerprint, writes);
+      }
+      return pre.result() != null
+          ? settle(event, key, fingerprint, Layer.KEY, sameOrConflict(pre.result(), fingerprint, key))
+          : transact(event, key, fingerprint, writes);
+    }).onSuccess(result -> bookedKeys.add(key)); // committed now, or found committed before
+  }
+
+  private Future<BookingResult> transact(NotifyEvent event, String key, String fingerprint, Writes writes) {
+    return retry.run(() -> db.inTransaction(conn -> attempt(conn, event, key, fingerprint, writes))
+        .recover(err -> err instanceof SeenBefore seen ? repeat(event, key, fingerprint, seen.layer, writes)
+            : Future.failedFuture(err)));
   }
 
   /** An insert whose duplicate-key error means "booked before, found by {@code layer}". */

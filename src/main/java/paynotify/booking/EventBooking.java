@@ -95,8 +95,11 @@ public final class EventBooking {
     rejected.record(trace, outcome.code(), reason, bug);
   }
 
-  /** A body that could not be read whole: a (rate-limited) log line, nothing to record. */
-  public void refuseUnread(String endpoint, String line) {
+  /**
+   * A refusal that leaves no row (a body that could not be read whole, a channel not configured, a
+   * signature that cannot be checked now): a log line, at most one per second per endpoint.
+   */
+  public void logRefusal(String endpoint, String line) {
     rejected.log(endpoint, line, null);
   }
 

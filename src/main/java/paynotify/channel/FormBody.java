@@ -1,11 +1,12 @@
 package paynotify.channel;
 
-import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.Charset;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -13,25 +14,46 @@ import java.util.Map;
  * Decodes an application/x-www-form-urlencoded body exactly once, byte by byte, in a charset
  * chosen by the caller. Signatures are computed over these decoded values, so the decoder is
  * strict: a malformed escape, invalid bytes for the charset or a repeated name is an error,
- * never a guess.
+ * never a guess. It runs before any signature is checked, on the event loop, so it is bounded:
+ * a body of more parameters, or more blank ones, than any platform sends is refused first.
  */
 public final class FormBody {
+  /**
+   * Genuine notifications carry 10-30 parameters (Alipay's ~25, epay's ~10, a PayPal IPN 30-60 and
+   * ~8 more per cart item): counted in one pass over the bytes before anything is decoded, so a body
+   * of tens of thousands of names costs that pass only.
+   */
+  public static final int MAX_PARAMETERS = 512;
+  /**
+   * Blank values are left out of Alipay's and epay's sign content, so a genuine message padded with
+   * thousands of them still verifies. The platforms send a few (Alipay's vectors 2, an IPN a handful).
+   */
+  public static final int MAX_BLANK_VALUES = 32;
+
   private FormBody() {}
 
   /** The raw (still encoded) value of {@code name}, read as ASCII; null when absent. */
   public static String rawValue(byte[] body, String name) {
-    String text = new String(body, java.nio.charset.StandardCharsets.ISO_8859_1);
-    for (String pair : text.split("&")) {
-      if (pair.startsWith(name + "=")) {
-        return pair.substring(name.length() + 1);
+    // Over the bytes, pair by pair: splitting the whole body into strings first cost a hostile body of
+    // thousands of names more than refusing it.
+    byte[] key = (name + "=").getBytes(StandardCharsets.US_ASCII);
+    for (int start = 0; start < body.length; ) {
+      int end = indexOf(body, (byte) '&', start, body.length);
+      if (end - start >= key.length && Arrays.equals(body, start, start + key.length, key, 0, key.length)) {
+        return new String(body, start + key.length, end - start - key.length, StandardCharsets.ISO_8859_1);
       }
+      start = end + 1;
     }
     return null;
   }
 
   /** All parameters in body order. */
   public static Map<String, String> decode(byte[] body, Charset charset) throws RejectedNotification {
+    if (pairs(body) > MAX_PARAMETERS) {
+      throw RejectedNotification.malformed("form body of more than " + MAX_PARAMETERS + " parameters");
+    }
     Map<String, String> params = new LinkedHashMap<>();
+    int blank = 0;
     CharsetDecoder decoder = charset.newDecoder() // one per body: creating one per pair was most of the cost
         .onMalformedInput(CodingErrorAction.REPORT)
         .onUnmappableCharacter(CodingErrorAction.REPORT);
@@ -47,10 +69,24 @@ public final class FormBody {
         if (params.put(name, value) != null) {
           throw RejectedNotification.malformed("parameter '" + Ids.printable(name) + "' appears twice");
         }
+        if (value.isBlank() && ++blank > MAX_BLANK_VALUES) {
+          throw RejectedNotification.malformed("form body of more than " + MAX_BLANK_VALUES + " blank values");
+        }
       }
       start = end + 1;
     }
     return params;
+  }
+
+  /** The non-empty '&'-separated pairs, as decode() will see them. */
+  private static int pairs(byte[] body) {
+    int pairs = 0;
+    for (int i = 0; i < body.length; i++) {
+      if (body[i] != '&' && (i == 0 || body[i - 1] == '&')) {
+        pairs++;
+      }
+    }
+    return pairs;
   }
 
   /** The first {@code b} in {@code [from, to)}, or {@code to}. */
@@ -64,25 +100,26 @@ public final class FormBody {
   }
 
   private static String decodePart(byte[] body, int from, int to, CharsetDecoder decoder) throws RejectedNotification {
-    ByteArrayOutputStream out = new ByteArrayOutputStream(to - from);
+    byte[] out = new byte[to - from]; // an escape only shortens: never more bytes than the part
+    int length = 0;
     for (int i = from; i < to; i++) {
       byte b = body[i];
       if (b == '+') {
-        out.write(' ');
+        out[length++] = ' ';
       } else if (b == '%') {
         int hi = i + 2 < to ? Character.digit(body[i + 1], 16) : -1;
         int lo = hi >= 0 ? Character.digit(body[i + 2], 16) : -1;
         if (lo < 0) {
           throw RejectedNotification.malformed("malformed percent-escape in the form body at byte " + i);
         }
-        out.write(hi << 4 | lo);
+        out[length++] = (byte) (hi << 4 | lo);
         i += 2;
       } else {
-        out.write(b);
+        out[length++] = b;
       }
     }
     try {
-      return decoder.decode(ByteBuffer.wrap(out.toByteArray())).toString(); // decode() resets it first
+      return decoder.decode(ByteBuffer.wrap(out, 0, length)).toString(); // decode() resets it first
     } catch (CharacterCodingException e) {
       throw RejectedNotification.malformed("form body is not valid " + decoder.charset().name());
     }

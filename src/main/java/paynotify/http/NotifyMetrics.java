@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
+import java.util.function.ToLongBiFunction;
 
 /**
  * What the notify endpoints count for /metrics: {@code paynotify_notifications_total{channel,
@@ -68,6 +69,20 @@ public final class NotifyMetrics {
       FunctionCounter.builder("paynotify.notify_log.dropped", source, dropped)
           .description("notify_log rows not written (their queue was full, or the database failed)").tag("log", log)
           .register(registry);
+    }
+  }
+
+  /**
+   * {@code paynotify_rejected_unrecorded_total{channel}}: refused requests counted but not written to
+   * notify_log (over retention.rejected_rows_per_second), as {@code unrecorded} reads them per endpoint.
+   */
+  public <T> void countUnrecorded(T source, ToLongBiFunction<T, String> unrecorded) {
+    if (registry != null) {
+      for (String endpoint : counters.keySet()) {
+        FunctionCounter.builder("paynotify.rejected.unrecorded", source, s -> unrecorded.applyAsLong(s, endpoint))
+            .description("refused requests counted, not written to notify_log (over its rows per second)")
+            .tag("channel", endpoint).register(registry);
+      }
     }
   }
 

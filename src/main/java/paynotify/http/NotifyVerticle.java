@@ -22,6 +22,7 @@ import org.slf4j.LoggerFactory;
 import paynotify.booking.BookingResult;
 import paynotify.booking.EventBooking;
 import paynotify.booking.Outcome;
+import paynotify.booking.RepeatNotChecked;
 import paynotify.channel.NotifyChannel;
 import paynotify.channel.NotifyChannel.Reply;
 import paynotify.channel.NotifyEvent;
@@ -130,7 +131,7 @@ public final class NotifyVerticle extends VerticleBase {
 
     RawBody.read(ctx.request(), settings.maxBodyBytes()).onComplete(read -> {
       if (read.failed()) {
-        booking.refuseUnread(channel.endpoint(), channel.endpoint() + " notify from " + remote + " refused: "
+        booking.logRefusal(channel.endpoint(), channel.endpoint() + " notify from " + remote + " refused: "
             + read.cause().getMessage());
         ctx.response().putHeader(HttpHeaders.CONNECTION, "close");
         metrics.count(channel.endpoint(), Outcome.REJECTED.code());
@@ -160,8 +161,8 @@ public final class NotifyVerticle extends VerticleBase {
       metrics.count(channel.endpoint(), Outcome.REJECTED.code());
       reply(ctx, channel.failure(r.status(), r.reason().name().toLowerCase()));
     } else if (why instanceof VerificationUnavailable unavailable) {
-      LOG.warn("{} notify not verified, replied failure so the platform retries: {}", channel.endpoint(),
-          unavailable.getMessage());
+      booking.logRefusal(channel.endpoint(), channel.endpoint()
+          + " notify not verified, replied failure so the platform retries: " + unavailable.getMessage());
       metrics.count(channel.endpoint(), Outcome.ERROR.code());
       reply(ctx, channel.failure(503, "not verified, retry later"));
     } else { // input our parsing did not foresee: refuse it, say so, keep serving
@@ -218,14 +219,19 @@ public final class NotifyVerticle extends VerticleBase {
 
   /** Not known to be committed: the platform must retry (a retry of a late commit is a duplicate). */
   private void fail(RoutingContext ctx, NotifyChannel channel, NotifyEvent event, Trace trace, Throwable err) {
-    LOG.error("{} {} not booked, replied failure so the platform retries: {}", channel.endpoint(),
-        event.idempotencyKey(), err.toString());
-    booking.failed(event, trace, err);
+    if (err instanceof RepeatNotChecked repeat) { // booked before: its first delivery left the row
+      booking.logRefusal(channel.endpoint(), channel.endpoint() + " replied failure so the platform retries: "
+          + repeat.getMessage());
+    } else {
+      LOG.error("{} {} not booked, replied failure so the platform retries: {}", channel.endpoint(),
+          event.idempotencyKey(), err.toString());
+      booking.failed(event, trace, err);
+    }
     reply(ctx, channel.failure(503, "not booked, retry later"));
   }
 
   private void channelOff(RoutingContext ctx, String path, String hint) {
-    LOG.warn("notify on {} refused: that channel is not configured ({})", path, hint);
+    booking.logRefusal(path, "notify on " + path + " refused: that channel is not configured (" + hint + ")");
     ctx.response().setStatusCode(404).putHeader(HttpHeaders.CONTENT_TYPE, "text/plain")
         .end(path + " is not configured\n");
   }

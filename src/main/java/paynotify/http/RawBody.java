@@ -26,7 +26,9 @@ final class RawBody {
       return Future.failedFuture(new TooLarge(limit)); // refused before reading a byte
     }
     Promise<Buffer> body = Promise.promise();
-    Buffer buffer = Buffer.buffer(declared > 0 ? (int) declared : 1024);
+    // Grown as bytes arrive, never sized by Content-Length: a connection that declares the limit and
+    // sends nothing would otherwise hold that much heap until it times out.
+    Buffer buffer = Buffer.buffer();
     request.handler(chunk -> {
       if (buffer.length() + chunk.length() > limit) {
         body.tryFail(new TooLarge(limit));

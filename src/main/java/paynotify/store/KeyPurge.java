@@ -6,7 +6,8 @@ import io.vertx.sqlclient.Tuple;
 import java.time.Duration;
 
 /**
- * Deletes idempotency keys, notify_log rows and delivered events older than their retention, in batches of at most
+ * Deletes idempotency keys, notify_log rows (refused requests' sooner) and delivered events older than their
+ * retention, in batches of at most
  * {@code batchSize} rows per statement until none are left. Asynchronous: it never blocks the
  * event loop, and each short DELETE holds its locks only briefly. An expired key is harmless to
  * lose: uk_trade_no still recognises a re-push of an old payment.
@@ -23,15 +24,20 @@ public final class KeyPurge {
   private final TransientRetry retry;
   private final Duration keyRetention;
   private final Duration logRetention;
+  private final Duration rejectedRetention;
   private final Duration eventRetention;
   private final int batchSize;
 
   /** What one run deleted, and in how many statements. */
-  public record Report(long keysDeleted, long logRowsDeleted, long eventsDeleted, int statements) {}
+  public record Report(long keysDeleted, long logRowsDeleted, long rejectedRowsDeleted, long eventsDeleted,
+      int statements) {}
 
-  /** @param eventRetention how long delivered events (forward_events) are kept */
-  public KeyPurge(Vertx vertx, Database db, Duration keyRetention, Duration logRetention, Duration eventRetention,
-      int batchSize) {
+  /**
+   * @param rejectedRetention how long refused requests' notify_log rows are kept (at most logRetention's worth)
+   * @param eventRetention    how long delivered events (forward_events) are kept
+   */
+  public KeyPurge(Vertx vertx, Database db, Duration keyRetention, Duration logRetention, Duration rejectedRetention,
+      Duration eventRetention, int batchSize) {
     if (batchSize < 1 || batchSize > MAX_BATCH) {
       throw new IllegalArgumentException("batch size must be 1.." + MAX_BATCH);
     }
@@ -39,16 +45,29 @@ public final class KeyPurge {
     this.retry = new TransientRetry(vertx, BATCH_ATTEMPTS);
     this.keyRetention = keyRetention;
     this.logRetention = logRetention;
+    this.rejectedRetention = rejectedRetention;
     this.eventRetention = eventRetention;
     this.batchSize = batchSize;
   }
 
   public Future<Report> runOnce() {
     int[] statements = {0};
-    return drain(SqlQueries.PURGE_KEYS, keyRetention, 0, statements)
-        .compose(keys -> drain(SqlQueries.PURGE_NOTIFY_LOG, logRetention, 0, statements)
-            .compose(log -> drainEvents(0, statements)
-                .map(events -> new Report(keys, log, events, statements[0]))));
+    return drain(SqlQueries.PURGE_KEYS, keyRetention.toSeconds(), 0, statements)
+        .compose(keys -> drain(SqlQueries.PURGE_NOTIFY_LOG, logRetention.toSeconds(), 0, statements)
+            .compose(log -> drainRejected(statements)
+                .compose(rejected -> drainEvents(0, statements)
+                    .map(events -> new Report(keys, log, rejected, events, statements[0])))));
+  }
+
+  /** Refused requests' rows up to the newest row past their retention (see LAST_ID_RECEIVED_BEFORE). */
+  private Future<Long> drainRejected(int[] statements) {
+    return db.inTransaction(conn -> conn.preparedQuery(SqlQueries.LAST_ID_RECEIVED_BEFORE)
+            .execute(Tuple.of(rejectedRetention.toSeconds())))
+        .compose(last -> {
+          statements[0]++;
+          return last.size() == 0 ? Future.succeededFuture(0L)
+              : drain(SqlQueries.PURGE_REJECTED, last.iterator().next().getLong(0), 0, statements);
+        });
   }
 
   /** Delivered events past retention, a batch at a time, deleted by id (see EXPIRED_DELIVERED_EVENTS). */
@@ -68,15 +87,17 @@ public final class KeyPurge {
         .compose(n -> n < batchSize ? Future.succeededFuture(sofar + n) : drainEvents(sofar + n, statements));
   }
 
-  /** Deletes with {@code sql} until a batch comes back short; each batch commits on its own (short locks). */
-  private Future<Long> drain(String sql, Duration retention, long sofar, int[] statements) {
-    return retry.run(() -> db.inTransaction(conn -> conn.preparedQuery(sql).execute(Tuple.of(retention.toSeconds(),
-            batchSize))))
+  /**
+   * Deletes with {@code sql} (bound: the retention in seconds, or an id) until a batch comes back short;
+   * each batch commits on its own (short locks).
+   */
+  private Future<Long> drain(String sql, long bound, long sofar, int[] statements) {
+    return retry.run(() -> db.inTransaction(conn -> conn.preparedQuery(sql).execute(Tuple.of(bound, batchSize))))
         .compose(result -> {
           statements[0]++;
           long deleted = sofar + result.rowCount();
           return result.rowCount() < batchSize ? Future.succeededFuture(deleted)
-              : drain(sql, retention, deleted, statements);
+              : drain(sql, bound, deleted, statements);
         });
   }
 

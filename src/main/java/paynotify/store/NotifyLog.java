@@ -39,6 +39,8 @@ public final class NotifyLog {
   public static final int CAPACITY = 10_000;
   public static final long MAX_QUEUED_BYTES = 4L * 1024 * 1024;
   static final int BATCH = 100;
+  /** Outcome.IGNORED's code (store does not depend on booking). */
+  private static final String IGNORED = "ignored";
   static final long FLUSH_PERIOD_MS = 200;
   private static final Logger LOG = LoggerFactory.getLogger(NotifyLog.class);
 
@@ -94,11 +96,15 @@ public final class NotifyLog {
     this.reportTimer = vertx.setPeriodic(reportPeriod.toMillis(), id -> report(reportPeriod));
   }
 
-  /** Queues the row of a verified notification, with (the start of) its body; returns at once. */
+  /**
+   * Queues the row of a verified notification, with (the start of) its body; returns at once. An
+   * ignored one keeps none: it booked nothing, and every buyer holds a signed message that is one
+   * (Alipay's return-URL parameters), replayable at will.
+   */
   public void record(Trace trace, String outcome, String idemKey, String detail) {
     Buffer body = trace.body();
     // A copy of what is kept, not a slice: the request's buffer is not held while the line waits.
-    Buffer stored = body.getBuffer(0, Math.min(body.length(), MAX_STORED_BODY));
+    Buffer stored = outcome.equals(IGNORED) ? null : body.getBuffer(0, Math.min(body.length(), MAX_STORED_BODY));
     offer(new Line(trace.endpoint(), trace.remoteAddress(), outcome, idemKey, bounded(detail), body.length(), stored,
         null, null));
   }

@@ -214,6 +214,15 @@ public final class SqlQueries {
   public static final String PURGE_NOTIFY_LOG =
       "DELETE FROM notify_log WHERE received_at < NOW(3) - INTERVAL ? SECOND LIMIT ?";
 
+  // Refused requests' rows go sooner (retention.rejected_days): the newest row older than that
+  // bounds them by id (ids grow with received_at), so each batch is a range of idx_notify_log_outcome
+  // (outcome, id) that stops there, not a scan of every rejected row for its age.
+  public static final String LAST_ID_RECEIVED_BEFORE =
+      "SELECT id FROM notify_log WHERE received_at < NOW(3) - INTERVAL ? SECOND ORDER BY received_at DESC LIMIT 1";
+
+  public static final String PURGE_REJECTED =
+      "DELETE FROM notify_log WHERE outcome = 'rejected' AND id <= ? ORDER BY id LIMIT ?";
+
   public static final String PING = "SELECT 1";
 
   // The operator's view of anomalies (command line).

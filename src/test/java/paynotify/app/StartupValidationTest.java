@@ -48,6 +48,12 @@ class StartupValidationTest {
   }
 
   @Test
+  void rejectedRetentionLongerThanTheLogsNamesTheKey() throws Exception {
+    refused("retention:\n  notify_log_days: 5\n  rejected_days: 7\n",
+        "retention.rejected_days: 7 is longer than retention.notify_log_days (5)");
+  }
+
+  @Test
   void unknownWechatSignTypeNamesTheKey() throws Exception {
     Path key = Files.writeString(dir.resolve("api_key"), "0123456789abcdef0123456789abcdef\n");
     refused("wechat_v2:\n  appid: wx1\n  mch_id: \"1900012345\"\n  api_key_file: " + key + "\n  sign_type: SHA1\n",

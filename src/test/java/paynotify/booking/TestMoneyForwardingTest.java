@@ -37,9 +37,9 @@ class TestMoneyForwardingTest extends DatabaseTestBase {
   @BeforeEach
   void aBookingThatTellsEverything() {
     vertx = Vertx.vertx();
-    stores = PayNotifyServer.stores(vertx, db.settings());
     AppConfig config = AppConfig.from(TestService.configuration(new JsonObject()
         .put("booking", new JsonObject().put("trade_closed_closes_order", true))), "test", Map.of());
+    stores = PayNotifyServer.stores(vertx, db.settings(), config.retention().rejectedRowsPerSecond());
     booking = new EventBooking(vertx, stores, config.booking(), OrdersTable.DEFAULT,
         new ForwardOutbox(ForwardOutbox.TYPES));
   }

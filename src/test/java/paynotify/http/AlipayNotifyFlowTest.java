@@ -9,6 +9,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import paynotify.testsupport.AlipayNotifications;
 import paynotify.testsupport.Http;
@@ -184,5 +186,30 @@ class AlipayNotifyFlowTest extends ServiceTestBase {
     assertThat(db.count("SELECT COUNT(*) FROM idempotent_keys")).isZero();
     assertThat(db.count("SELECT COUNT(*) FROM anomalies")).isZero();
     assertThat(db.orderStatus(orderNo)).isEqualTo("unpaid");
+  }
+
+  /**
+   * S2: every buyer holds a genuine signed message that books nothing (the return URL's parameters,
+   * no trade_status). Its rows keep no body, and padding it with blank parameters (unsigned, so it
+   * still verified: 16 KiB per replay into notify_log) is refused before verification.
+   */
+  @Test
+  void returnUrlMessageKeepsNoBodyAndBlankPaddingIsRefused() {
+    db.insertOrder("RU1", 100);
+    Map<String, String> returned = payment("RU1", "T-RU1", "1.00");
+    returned.remove("trade_status");
+    String body = signedBody(returned);
+    assertThat(service.postAlipay(body)).isEqualTo(new Reply(200, "success"));
+    String padded = body + IntStream.range(0, 100)
+        .mapToObj(i -> "&p" + i + "=").collect(Collectors.joining());
+    for (int replay = 0; replay < 30; replay++) {
+      assertThat(service.postAlipay(padded).status()).isEqualTo(400);
+    }
+    service.awaitLogRecorded();
+    assertThat(db.count("SELECT COUNT(*) FROM notify_log WHERE outcome = 'ignored'")).isEqualTo(1);
+    assertThat(db.count("SELECT COUNT(*) FROM notify_log WHERE raw_body IS NOT NULL")).isZero();
+    assertThat(db.string("SELECT detail FROM notify_log WHERE outcome = 'rejected' LIMIT 1"))
+        .contains("more than 32 blank values");
+    assertThat(db.orderStatus("RU1")).isEqualTo("unpaid");
   }
 }

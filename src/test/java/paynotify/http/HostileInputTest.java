@@ -3,11 +3,19 @@ package paynotify.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vertx.core.json.JsonObject;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
+import paynotify.testsupport.HostileBodies;
 import paynotify.testsupport.Http.Reply;
 import paynotify.testsupport.Notification;
 import paynotify.testsupport.ServiceTestBase;
@@ -82,5 +90,59 @@ class HostileInputTest extends ServiceTestBase {
       });
     }
     assertThat(db.count("SELECT COUNT(*) FROM payments")).isZero();
+  }
+
+  /**
+   * S4: platforms send a few KiB, so http.max_body_bytes is 16 KiB by default; a larger body is
+   * refused (413) before any byte is decoded. A form of more parameters than any platform sends is
+   * refused as malformed before the full decode.
+   */
+  @Test
+  void largeBodiesAndFormsOfTooManyParametersAreRefusedBeforeDecoding() {
+    byte[] large = HostileBodies.namesWithoutValues(16 * 1024 + 1);
+    for (String path : new String[] {"/notify/alipay", "/notify/epay", "/notify/paypal"}) {
+      assertThat(service.send(Notification.post(path, "application/x-www-form-urlencoded",
+          new String(large, StandardCharsets.US_ASCII))).status()).as(path).isEqualTo(413);
+    }
+    String many = IntStream.range(0, 600).mapToObj(i -> "a" + i + "=1").collect(Collectors.joining("&"));
+    assertThat(service.postAlipay(many)).isEqualTo(new Reply(400, "fail"));
+    service.awaitLogRecorded();
+    assertThat(db.string("SELECT detail FROM notify_log WHERE outcome = 'rejected'"))
+        .contains("more than 512 parameters");
+  }
+
+  /**
+   * N2: the body buffer was allocated at Content-Length before any byte arrived: connections that
+   * declare the limit and send nothing held that much heap each until they timed out.
+   */
+  @Test
+  void declaredButUnsentBodiesHoldNoHeap() throws Exception {
+    int connections = 200;
+    int declared = 1024 * 1024;
+    MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+    List<Socket> sockets = new ArrayList<>();
+    try (TestService large = TestService.start(db.settings(),
+        new JsonObject().put("http", new JsonObject().put("max_body_bytes", declared)))) {
+      large.send(Notification.post("/notify/alipay", "application/x-www-form-urlencoded", "a=1")); // warm up
+      memory.gc();
+      long before = memory.getHeapMemoryUsage().getUsed();
+      for (int i = 0; i < connections; i++) {
+        Socket s = new Socket("127.0.0.1", large.port());
+        sockets.add(s);
+        s.getOutputStream().write(("POST /notify/alipay HTTP/1.1\r\nHost: x\r\nContent-Type: "
+            + "application/x-www-form-urlencoded\r\nContent-Length: " + declared + "\r\n\r\n")
+            .getBytes(StandardCharsets.US_ASCII));
+        s.getOutputStream().flush();
+      }
+      Thread.sleep(1000); // every request's headers read, its body awaited
+      memory.gc();
+      long held = memory.getHeapMemoryUsage().getUsed() - before;
+      assertThat(held).as("heap held by %d connections declaring %d bytes", connections, declared)
+          .isLessThan((long) connections * declared / 8);
+    } finally {
+      for (Socket s : sockets) {
+        s.close();
+      }
+    }
   }
 }

@@ -32,7 +32,11 @@ import paynotify.store.Database;
 import paynotify.store.NotifyLog.Trace;
 import paynotify.store.RejectedLog;
 import paynotify.testsupport.AlipayNotifications;
+import paynotify.testsupport.Http;
+import paynotify.testsupport.Notification;
+import paynotify.testsupport.PaypalNotifications;
 import paynotify.testsupport.Http.Reply;
+import paynotify.testsupport.ServiceProcess;
 import paynotify.testsupport.ServiceTestBase;
 import paynotify.testsupport.TestService;
 
@@ -107,6 +111,74 @@ class RejectedFloodTest extends ServiceTestBase {
         .isEqualTo(sample.length + " " + sha256(sample) + " " + new String(sample, 0, 64, StandardCharsets.US_ASCII));
   }
 
+  /**
+   * The review's reproduction (S2): each forged POST wrote a row, so a flood filled the site's
+   * database disk. Now at most retention.rejected_rows_per_second (10) rows per endpoint and second
+   * are written; the rest are counted, on /metrics and the status report.
+   */
+  @Test
+  void forgedFloodWritesASampleAndCountsTheRest() throws Exception {
+    int sent = 20_000;
+    JsonObject config = new JsonObject()
+        .put("retention", new JsonObject().put("rejected_rows_per_second", 10))
+        .put("admin", new JsonObject().put("port", ServiceProcess.freePort()));
+    long elapsed;
+    try (TestService flooded = TestService.start(db.settings(), config)) {
+      long start = System.nanoTime();
+      for (int window = 0; window < sent; window += 200) {
+        List<CompletableFuture<Reply>> replies = IntStream.range(0, 200)
+            .mapToObj(i -> flooded.postAlipayAsync("a=1")).toList();
+        assertThat(replies).extracting(f -> f.join().status()).allSatisfy(status -> assertThat(status).isBetween(400, 499));
+      }
+      elapsed = Duration.ofNanos(System.nanoTime() - start).toSeconds() + 1;
+      flooded.awaitLogRecorded();
+      long rows = db.count("SELECT COUNT(*) FROM notify_log WHERE outcome = 'rejected'");
+      assertThat(rows).isPositive().isLessThanOrEqualTo(10 * elapsed);
+      int admin = flooded.server().adminPort();
+      assertThat(Http.get(admin, "/metrics").body().lines()
+          .filter(l -> l.startsWith("paynotify_rejected_unrecorded_total{channel=\"alipay\""))
+          .map(l -> (long) Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))).containsExactly(sent - rows);
+      assertThat(new JsonObject(Http.get(admin, "/status.json").body()).getLong("refused_unrecorded"))
+          .isEqualTo(sent - rows);
+      assertThat(Http.get(admin, "/status").body()).contains(sent - rows + " more refused since the start");
+    }
+  }
+
+  /**
+   * S7: an unconfigured channel's 404 (reachable through nginx's /notify/) and a signature that cannot
+   * be checked now (PayPal unreachable) each logged a WARN per request, past RejectedLog's limiter;
+   * journald's rate limit then dropped real lines. Now at most one per second per endpoint.
+   */
+  @Test
+  void floodsOfUnconfiguredAndUnverifiableRequestsLogBoundedLines() throws Exception {
+    int closedPort;
+    try (ServerSocket s = new ServerSocket(0)) {
+      closedPort = s.getLocalPort();
+    }
+    JsonObject config = new JsonObject()
+        .put("wechat_v2", new JsonObject().put("appid", "").put("mch_id", "").put("api_key", ""))
+        .put("paypal", new JsonObject().put("ipn_verify_url", "http://127.0.0.1:" + closedPort + "/cgi-bin/webscr"));
+    long start = System.nanoTime();
+    try (TestService flooded = TestService.start(db.settings(), config)) {
+      List<CompletableFuture<Reply>> off = new ArrayList<>();
+      List<CompletableFuture<Reply>> unverifiable = new ArrayList<>();
+      for (int i = 0; i < 300; i++) {
+        off.add(flooded.sendAsync(Notification.post("/notify/wechat/v2", "text/xml", "<xml></xml>")));
+        unverifiable.add(flooded.sendAsync(PaypalNotifications.genuine(
+            PaypalNotifications.payment("PV" + i, "9TXPV" + i, 100))));
+      }
+      assertThat(off).extracting(f -> f.join().status()).containsOnly(404);
+      assertThat(unverifiable).extracting(f -> f.join().status()).containsOnly(503);
+    }
+    long seconds = Duration.ofNanos(System.nanoTime() - start).toSeconds();
+    List<String> warnings = lines.list.stream().filter(e -> e.getLevel() == Level.WARN)
+        .map(ILoggingEvent::getFormattedMessage).toList();
+    assertThat(warnings.stream().filter(m -> m.contains("is not configured")))
+        .hasSizeBetween(1, (int) seconds + 2);
+    assertThat(warnings.stream().filter(m -> m.contains("not verified")))
+        .hasSizeBetween(1, (int) seconds + 2);
+  }
+
   /** Looks like a payment, with a buyer's details, but the sign is made up. */
   private static String forgedBody(int i) {
     return "buyer_logon_id=138%2A%2A%2A%2A" + String.format("%04d", i) + "&out_trade_no=FL" + i
@@ -131,7 +203,7 @@ class RejectedFloodTest extends ServiceTestBase {
     try {
       Database nowhere = Database.connect(vertx, new MySQLConnectOptions().setHost("127.0.0.1").setPort(closedPort),
           new PoolOptions().setMaxSize(1), new NetClientOptions().setConnectTimeout(500), Database.sessionSetup(5, Database.BEIJING));
-      RejectedLog log = new RejectedLog(vertx, nowhere, 10, Duration.ofMillis(300));
+      RejectedLog log = new RejectedLog(vertx, nowhere, 10, 100, Duration.ofMillis(300));
       for (int i = 0; i < 25; i++) {
         log.record(new Trace("alipay", "192.0.2.1", Buffer.buffer("junk " + i)), "rejected", "BAD_SIGNATURE: x", null);
       }

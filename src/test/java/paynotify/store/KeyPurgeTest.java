@@ -7,6 +7,7 @@ import static paynotify.testsupport.AlipayNotifications.retry;
 import static paynotify.testsupport.AlipayNotifications.signedBody;
 
 import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
 import io.vertx.junit5.VertxExtension;
 import io.vertx.junit5.VertxTestContext;
 import io.vertx.mysqlclient.MySQLConnectOptions;
@@ -52,12 +53,13 @@ class KeyPurgeTest extends DatabaseTestBase {
         + " SELECT 'alipay', 'processed', 0, NOW(3) - INTERVAL 31 DAY FROM seq_1_to_3");
     db.update("INSERT INTO notify_log (channel, outcome, body_bytes) SELECT 'alipay', 'processed', 0 FROM seq_1_to_2");
 
-    KeyPurge purge = new KeyPurge(vertx, pool, Duration.ofDays(7), Duration.ofDays(30), Duration.ofDays(30), 1000);
+    KeyPurge purge = new KeyPurge(vertx, pool, Duration.ofDays(7), Duration.ofDays(30), Duration.ofDays(3), Duration.ofDays(30), 1000);
     purge.runOnce().onComplete(ctx.succeeding(report -> ctx.verify(() -> {
       assertThat(report.keysDeleted()).isEqualTo(2500);
       assertThat(report.logRowsDeleted()).isEqualTo(3);
-      // keys: 1000 + 1000 + 500 (short batch: done); notify_log: 3 (short batch: done); events: none
-      assertThat(report.statements()).isEqualTo(5);
+      // keys: 1000 + 1000 + 500 (short batch: done); notify_log: 3 (short batch: done); rejected rows: no
+      // row left past their retention; events: none
+      assertThat(report.statements()).isEqualTo(6);
       assertThat(db.count("SELECT COUNT(*) FROM idempotent_keys WHERE idem_key LIKE 'alipay:pay:old-%'")).isZero();
       assertThat(db.count("SELECT COUNT(*) FROM idempotent_keys")).isEqualTo(10);
       assertThat(db.count("SELECT COUNT(*) FROM notify_log")).isEqualTo(2);
@@ -76,7 +78,7 @@ class KeyPurgeTest extends DatabaseTestBase {
         + " ('evt_failed', 'payment.succeeded', '{}', 'failed', NULL, NOW(3) - INTERVAL 40 DAY),"
         + " ('evt_pending', 'payment.succeeded', '{}', 'pending', NULL, NOW(3) - INTERVAL 40 DAY)");
 
-    new KeyPurge(vertx, pool, Duration.ofDays(7), Duration.ofDays(30), Duration.ofDays(30), 100).runOnce()
+    new KeyPurge(vertx, pool, Duration.ofDays(7), Duration.ofDays(30), Duration.ofDays(3), Duration.ofDays(30), 100).runOnce()
         .onComplete(ctx.succeeding(report -> ctx.verify(() -> {
           assertThat(report.eventsDeleted()).isEqualTo(250);
           assertThat(db.column("SELECT event_id FROM forward_events ORDER BY event_id"))
@@ -85,10 +87,30 @@ class KeyPurgeTest extends DatabaseTestBase {
         })));
   }
 
+  /**
+   * S2: refused requests' rows (anyone can send those) go after retention.rejected_days, sooner than
+   * the other rows of notify_log.
+   */
+  @Test
+  void rejectedRowsGoAfterTheirOwnShorterRetention() {
+    db.update("INSERT INTO notify_log (channel, outcome, body_bytes, received_at)"
+        + " SELECT 'alipay', 'rejected', 0, NOW(3) - INTERVAL 4 DAY FROM seq_1_to_1500");
+    db.update("INSERT INTO notify_log (channel, outcome, body_bytes, received_at)"
+        + " SELECT 'alipay', 'processed', 0, NOW(3) - INTERVAL 4 DAY FROM seq_1_to_2");
+    db.update("INSERT INTO notify_log (channel, outcome, body_bytes, received_at)"
+        + " SELECT 'alipay', 'rejected', 0, NOW(3) - INTERVAL 2 DAY FROM seq_1_to_3");
+    try (TestService service = TestService.start(db.settings(),
+        new JsonObject().put("retention", new JsonObject().put("rejected_days", 3)))) {
+      service.server().purge().runOnce().await();
+    }
+    assertThat(db.count("SELECT COUNT(*) FROM notify_log WHERE outcome = 'rejected'")).isEqualTo(3);
+    assertThat(db.count("SELECT COUNT(*) FROM notify_log WHERE outcome = 'processed'")).isEqualTo(2);
+  }
+
   @Test
   void batchSizeAboveOneThousandIsRefused() {
     assertThatThrownBy(
-        () -> new KeyPurge(vertx, pool, Duration.ofDays(7), Duration.ofDays(30), Duration.ofDays(30), 1001))
+        () -> new KeyPurge(vertx, pool, Duration.ofDays(7), Duration.ofDays(30), Duration.ofDays(3), Duration.ofDays(30), 1001))
         .isInstanceOf(IllegalArgumentException.class);
   }
 

@@ -50,6 +50,8 @@ public final class TestService implements AutoCloseable {
   public static JsonObject configuration(JsonObject overrides) {
     return new JsonObject()
         .put("http", new JsonObject().put("port", 0))
+        // Tests count every refused request's row; RejectedFloodTest samples at the default.
+        .put("retention", new JsonObject().put("rejected_rows_per_second", 100_000))
         .put("admin", new JsonObject().put("port", 0)) // off: tests that want it give it a free port
         .put("alipay", new JsonObject()
             .put("app_id", AlipayNotifications.APP_ID)
