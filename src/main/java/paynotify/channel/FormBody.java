@@ -47,10 +47,23 @@ public final class FormBody {
     return null;
   }
 
-  /** All parameters in body order. */
+  /** All parameters in body order, of a body not verified yet: at most the caps above. */
   public static Map<String, String> decode(byte[] body, Charset charset) throws RejectedNotification {
-    if (pairs(body) > MAX_PARAMETERS) {
-      throw RejectedNotification.malformed("form body of more than " + MAX_PARAMETERS + " parameters");
+    return decode(body, charset, MAX_PARAMETERS, MAX_BLANK_VALUES);
+  }
+
+  /**
+   * All parameters in body order, of a body its platform vouched for (PayPal's VERIFIED): the caps bound
+   * the work done for the unauthenticated, and this body is bounded by http.max_body_bytes already.
+   */
+  public static Map<String, String> decodeVerified(byte[] body, Charset charset) throws RejectedNotification {
+    return decode(body, charset, Integer.MAX_VALUE, Integer.MAX_VALUE);
+  }
+
+  private static Map<String, String> decode(byte[] body, Charset charset, int maxParameters, int maxBlank)
+      throws RejectedNotification {
+    if (pairs(body) > maxParameters) {
+      throw RejectedNotification.malformed("form body of more than " + maxParameters + " parameters");
     }
     Map<String, String> params = new LinkedHashMap<>();
     int blank = 0;
@@ -69,8 +82,8 @@ public final class FormBody {
         if (params.put(name, value) != null) {
           throw RejectedNotification.malformed("parameter '" + Ids.printable(name) + "' appears twice");
         }
-        if (value.isBlank() && ++blank > MAX_BLANK_VALUES) {
-          throw RejectedNotification.malformed("form body of more than " + MAX_BLANK_VALUES + " blank values");
+        if (value.isBlank() && ++blank > maxBlank) {
+          throw RejectedNotification.malformed("form body of more than " + maxBlank + " blank values");
         }
       }
       start = end + 1;

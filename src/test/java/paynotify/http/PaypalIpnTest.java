@@ -14,6 +14,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import paynotify.channel.FormBody;
 import paynotify.channel.PlatformTime;
 import paynotify.testsupport.ChannelFixture;
 import paynotify.testsupport.Http.Reply;
@@ -277,6 +278,22 @@ class PaypalIpnTest extends ServiceTestBase {
     assertThat(db.count("SELECT COUNT(*) FROM payments")).isZero();
     assertThat(db.string("SELECT CONCAT(outcome, ' ', detail) FROM notify_log")).startsWith("ignored")
         .contains("masspay");
+  }
+
+  // The form caps bound the work before verification; an IPN PayPal vouched for is read whole: a cart's
+  // IPN carries a blank option field or two per item.
+  @Test
+  void aVerifiedCartIpnWithManyBlankFieldsIsBooked() throws Exception {
+    db.insertOrder("PCART", 4000);
+    Map<String, String> cart = PaypalNotifications.payment("PCART", "9CARTBLANK01", 4000);
+    cart.put("txn_type", "cart");
+    for (int item = 1; item <= FormBody.MAX_BLANK_VALUES; item++) {
+      cart.put("option_name1_" + item, "");
+      cart.put("option_selection1_" + item, "");
+    }
+
+    assertThat(send(cart)).matches(PAYPAL.success());
+    assertThat(db.orderStatus("PCART")).isEqualTo("paid");
   }
 
   // A Completed payment to us, for one of our orders, of a type that books nothing (a subscription's monthly

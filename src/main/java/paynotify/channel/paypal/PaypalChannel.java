@@ -128,7 +128,7 @@ public final class PaypalChannel implements NotifyChannel {
   /** The fields of an IPN PayPal has VERIFIED: whatever is wrong with them now is an anomaly, not a refusal. */
   NotifyEvent read(IpnKind kind, byte[] body) {
     try {
-      Map<String, String> params = FormBody.decode(body, charsetOf(body));
+      Map<String, String> params = FormBody.decodeVerified(body, charsetOf(body));
       String orderKey = orderField.name().toLowerCase(Locale.ROOT);
       NotifyEvent event = switch (kind) {
         case PAYMENT -> payment(params, orderKey);
