@@ -1,6 +1,7 @@
 package paynotify.admin;
 
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import java.util.function.Supplier;
 
 /**
@@ -10,9 +11,15 @@ import java.util.function.Supplier;
  * request tries again.
  */
 final class CachedRead<T> {
+  /**
+   * A read still running after this many {@code ttlMs} is given up (its waiters fail): a database that
+   * never answers it must not hold every later request once it is back.
+   */
+  static final int STUCK_AFTER_TTLS = 10;
+
   private final long ttlMs;
   private final Supplier<Future<T>> read;
-  private Future<T> current;
+  private Promise<T> current;
   private long startedAt;
 
   CachedRead(long ttlMs, Supplier<Future<T>> read) {
@@ -23,11 +30,17 @@ final class CachedRead<T> {
   /** The read in flight, or the last one while it is fresh, or a new one. */
   synchronized Future<T> get() {
     long now = System.currentTimeMillis();
-    boolean stale = current == null || current.failed() || current.isComplete() && now - startedAt >= ttlMs;
+    if (current != null && now - startedAt >= ttlMs * STUCK_AFTER_TTLS) {
+      current.tryFail("no answer from the database within " + ttlMs * STUCK_AFTER_TTLS + " ms");
+    }
+    Future<T> last = current == null ? null : current.future();
+    boolean stale = last == null || last.failed() || last.isComplete() && now - startedAt >= ttlMs;
     if (stale) {
       startedAt = now;
-      current = read.get();
+      Promise<T> next = Promise.promise();
+      current = next;
+      read.get().onSuccess(next::tryComplete).onFailure(next::tryFail);
     }
-    return current;
+    return current.future();
   }
 }

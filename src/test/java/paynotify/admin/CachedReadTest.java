@@ -53,4 +53,17 @@ class CachedReadTest {
     reads.get(1).complete("new");
     assertThat(next.result()).isEqualTo("new");
   }
+
+  // A read the database never answers must not hold every later request, after the database is back.
+  @Test
+  void aReadThatNeverEndsIsGivenUpAndReadAgain() throws Exception {
+    CachedRead<String> cached = new CachedRead<>(20, this::read);
+    Future<String> stuck = cached.get();
+    Thread.sleep(20 * CachedRead.STUCK_AFTER_TTLS + 50);
+    Future<String> next = cached.get();
+    assertThat(reads).hasSize(2);
+    assertThat(stuck.failed()).as("the stuck read's waiters are told").isTrue();
+    reads.get(1).complete("report");
+    assertThat(next.result()).isEqualTo("report");
+  }
 }
