@@ -15,6 +15,15 @@ import paynotify.testsupport.TestService;
 
 /** POST /notify/stripe: the real service over real HTTP on the real database. */
 class StripeWebhookTest extends ServiceTestBase {
+  /**
+   * A service of its own that writes anomaly.created to the outbox (to a site nobody listens at: the rows
+   * are what the tests read).
+   */
+  private static JsonObject telling() {
+    return new JsonObject().put("forward", new JsonObject().put("url", "http://127.0.0.1:9/site-hook")
+        .put("secret", "a-forward-secret-of-32-characters"));
+  }
+
 
   private static Notification sessionCompleted(String order, String pi, long amount, String currency) {
     return StripeNotifications.signed(StripeNotifications.event("evt_cs_" + pi, "checkout.session.completed",
@@ -269,9 +278,7 @@ class StripeWebhookTest extends ServiceTestBase {
   // order, its PaymentIntent does, and the payment is booked: no human is needed, before or after.
   @Test
   void aSessionWithoutOrderWhosePaymentIntentNamesItIsNoAnomaly() {
-    JsonObject forward = new JsonObject().put("forward", new JsonObject().put("url", "http://127.0.0.1:9/site-hook")
-        .put("secret", "a-forward-secret-of-32-characters"));
-    try (TestService site = TestService.start(db.settings(), forward)) {
+    try (TestService site = TestService.start(db.settings(), telling())) {
       db.insertOrder("SSA", 1500);
       db.insertOrder("SSB", 1600);
       assertOk(site.send(intentSucceeded("SSA", "pi_SSA", 1500)));
@@ -323,9 +330,7 @@ class StripeWebhookTest extends ServiceTestBase {
   /** The wait is an hour: the test ages the anomalies instead, and runs the periodic check itself. */
   @Test
   void aPaymentIntentThatNoSessionBooksIsToldAfterTheWaitAndOneItsSessionBooksIsResolved() {
-    JsonObject forward = new JsonObject().put("forward", new JsonObject().put("url", "http://127.0.0.1:9/site-hook")
-        .put("secret", "a-forward-secret-of-32-characters"));
-    try (TestService site = TestService.start(db.settings(), forward)) {
+    try (TestService site = TestService.start(db.settings(), telling())) {
       db.insertOrder("SPR", 600);
       assertOk(site.send(intentSucceeded(null, "pi_WAITS", 4200))); // nobody will book this one
       assertOk(site.send(intentSucceeded(null, "pi_SPR", 600))); // before its Session, as Stripe may send them
