@@ -46,6 +46,11 @@ public final class ServiceProcess implements AutoCloseable {
     return start(config, dir, 0, List.of(), env);
   }
 
+  /** Starts with the configuration file {@code config} as it is, which listens on {@code port}. */
+  public static ServiceProcess start(Path config, int port, Path dir) throws IOException {
+    return start(config, dir, port, List.of(), Map.of());
+  }
+
   /**
    * Starts with the test configuration ({@link TestService#configuration}) on a free port, against
    * {@code db}, with {@code overrides} merged over it. YAML reads JSON, so the file is written as JSON.
