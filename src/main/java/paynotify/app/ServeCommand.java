@@ -1,7 +1,6 @@
 package paynotify.app;
 
 import io.vertx.core.Vertx;
-import java.net.BindException;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -52,8 +51,8 @@ final class ServeCommand extends CommandSupport {
     } catch (Exception e) { // await() rethrows a bind failure as it is: a checked BindException
       vertx.close();
       stopEmbedded();
-      if (e instanceof BindException || e.getCause() instanceof BindException) {
-        throw new ConfigException(config + ": http.port: the port is already in use (" + e.getMessage() + ")");
+      if (PortInUse.taken(e)) { // the admin listener's is a ConfigException already
+        throw PortInUse.http(config, app.http(), e);
       }
       throw e;
     }

@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -42,7 +40,7 @@ class SecondInstanceRecipeTest extends DatabaseTestBase {
   void twoInstancesStartedAsTheReadmeSaysBothServe() throws Exception {
     JsonObject first = site();
     JsonObject second = first.copy().mergeIn(recipe(), true);
-    int offset = consecutiveFreePorts(4) - first.getJsonObject("http").getInteger("port");
+    int offset = ServiceProcess.freePorts(4) - first.getJsonObject("http").getInteger("port");
     db.insertOrder("TWO1", 1000);
     db.insertOrder("TWO2", 2000);
 
@@ -61,6 +59,30 @@ class SecondInstanceRecipeTest extends DatabaseTestBase {
         assertThat(Http.get(admin, "/status.json").status()).as("/status.json on %d", admin).isEqualTo(200);
         assertThat(Http.get(admin, "/metrics").body()).as("/metrics on %d: the one notification it booked", admin)
             .contains("paynotify_notifications_total{channel=\"alipay\",outcome=\"processed\"} 1.0");
+      }
+    }
+  }
+
+  @Test
+  void aCopyThatKeepsAPortOfTheFirstStopsNamingTheKeyToChange() throws Exception {
+    JsonObject first = site();
+    int shippedPort = first.getJsonObject("http").getInteger("port");
+    int offset = ServiceProcess.freePorts(4) - shippedPort;
+    try (ServiceProcess one = start(first, offset, "first")) {
+      one.awaitHealth(200, START);
+      try (ServiceProcess same = start(first, offset, "same")) {
+        assertThat(same.exitCode(START)).as("the same configuration again").isEqualTo(2);
+        assertThat(same.lastErrorLine())
+            .contains(": http.port: the port is already in use (127.0.0.1:" + one.port() + ": ")
+            .contains("Another paynotify on this machine? Give this one other ports: http.port, and admin.port if set");
+      }
+      JsonObject pinned = first.copy().mergeIn(recipe(), true);
+      pinned.getJsonObject("admin").put("port", shippedPort + 1); // the first's, written out
+      try (ServiceProcess copy = start(pinned, offset, "pinned")) {
+        assertThat(copy.exitCode(START)).as("another http.port, the first's admin.port").isEqualTo(2);
+        assertThat(copy.lastErrorLine())
+            .startsWith("paynotify: admin.port: cannot listen on 127.0.0.1:" + (one.port() + 1) + " ")
+            .contains("Another paynotify on this machine? Give this one another admin.port (0: off)");
       }
     }
   }
@@ -104,27 +126,6 @@ class SecondInstanceRecipeTest extends DatabaseTestBase {
   private static JsonObject recipe() {
     String block = SECTION.substring(SECTION.indexOf("```yaml") + "```yaml".length());
     return yaml(block.substring(0, block.indexOf("```")));
-  }
-
-  /** The first of {@code n} consecutive ports free on loopback now. */
-  private static int consecutiveFreePorts(int n) throws IOException {
-    while (true) {
-      int first = ServiceProcess.freePort();
-      if (first + n - 1 <= 65535 && freeFrom(first + 1, n - 1)) {
-        return first;
-      }
-    }
-  }
-
-  private static boolean freeFrom(int port, int n) {
-    for (int p = port; p < port + n; p++) {
-      try (ServerSocket s = new ServerSocket(p, 1, InetAddress.getLoopbackAddress())) {
-        // free
-      } catch (IOException taken) {
-        return false;
-      }
-    }
-    return true;
   }
 
   @SuppressWarnings("unchecked")
