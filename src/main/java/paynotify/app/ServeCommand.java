@@ -122,6 +122,10 @@ final class ServeCommand extends CommandSupport {
         db.embeddedDir().toAbsolutePath());
     try {
       embedded = EmbeddedDatabase.start(db.embeddedDir(), db.name());
+    } catch (EmbeddedDatabase.InUse e) {
+      throw new ConfigException(config + ": database.embedded.data_dir: " + e.getMessage() + ": give this one a"
+          + " data_dir of its own, or both the site's database (database.host); README, \"A second instance on this"
+          + " machine\"");
     } catch (NoClassDefFoundError e) {
       throw new ConfigException(config + ": database.host: empty means the embedded MariaDB, which is not "
           + "installed here (target/embedded-db); set database.host to your MySQL/MariaDB server");
