@@ -10,9 +10,9 @@ import java.nio.file.StandardOpenOption;
 
 /**
  * The embedded MariaDB's directory, held by the process that runs it: a second instance started on it
- * would unpack the server over the running one's files, then wait for the data's locks and fail, and
- * meanwhile write its own port where the tools look. The kernel releases the lock when the process
- * ends, however it ends.
+ * would start a second server on the same files, which waits 30 s for their locks and then fails with a
+ * line of mariadbd's that names no key. The kernel releases the lock when the process ends, however it
+ * ends.
  */
 final class DataDirLock {
   private final FileChannel channel;
