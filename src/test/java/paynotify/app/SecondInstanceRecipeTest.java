@@ -59,6 +59,7 @@ class SecondInstanceRecipeTest extends DatabaseTestBase {
         assertThat(Http.get(admin, "/status.json").status()).as("/status.json on %d", admin).isEqualTo(200);
         assertThat(Http.get(admin, "/metrics").body()).as("/metrics on %d: the one notification it booked", admin)
             .contains("paynotify_notifications_total{channel=\"alipay\",outcome=\"processed\"} 1.0");
+        System.out.printf("instance on %d, its log:%n%s", p.port(), p.log()); // the two-instance run, for the record
       }
     }
   }
