@@ -131,9 +131,13 @@ public record AppConfig(
         admin(c, http));
   }
 
-  /** Null when admin.port is 0 (off). */
+  /**
+   * Null when admin.port is 0 (off). Unset, it follows http.port: a second instance on the machine, a copy
+   * of the configuration with another http.port, has an admin port of its own without a second key to change.
+   */
   private static AdminSettings admin(ConfigReader c, HttpSettings http) {
-    int port = c.integer("admin.port", 8081, 0, 65535);
+    boolean follows = !c.given("admin.port");
+    int port = follows ? followingPort(c, http) : c.integer("admin.port", 0, 0, 65535);
     if (port == 0) {
       return null;
     }
@@ -147,7 +151,16 @@ public record AppConfig(
       throw c.error("admin.host", host + " is not a loopback address: the status pages and metrics would be"
           + " anyone's; set admin.token_file (or PAYNOTIFY_ADMIN_TOKEN), or host: 127.0.0.1");
     }
-    return new AdminSettings(host, port, token);
+    return new AdminSettings(host, port, token, follows);
+  }
+
+  /** http.port + 1; http.port 0 (any free port) and 65535 have no next port to follow. */
+  private static int followingPort(ConfigReader c, HttpSettings http) {
+    if (http.port() == 0 || http.port() == 65535) {
+      throw c.error("admin.port", "unset, it is http.port + 1, and http.port " + http.port() + " has none:"
+          + " set admin.port (0: off)");
+    }
+    return http.port() + 1;
   }
 
   /**

@@ -16,12 +16,22 @@ import java.nio.file.Path;
 public final class EmbeddedDatabase implements AutoCloseable {
   private final DB db;
   private final int port;
-  private final Path portFile;
+  private final Path dir;
+  private DataDirLock lock;
 
-  private EmbeddedDatabase(DB db, int port, Path portFile) {
+  private EmbeddedDatabase(DB db, int port, Path dir, DataDirLock lock) {
     this.db = db;
     this.port = port;
-    this.portFile = portFile;
+    this.dir = dir;
+    this.lock = lock;
+  }
+
+  /** {@code dir} is another process's embedded MariaDB (a second instance with the same data_dir). */
+  public static final class InUse extends Exception {
+    InUse(Path dir) {
+      super(dir.toAbsolutePath() + " is in use by another paynotify on this machine (its embedded MariaDB)", null,
+          false, false);
+    }
   }
 
   /**
@@ -36,8 +46,21 @@ public final class EmbeddedDatabase implements AutoCloseable {
     }
   }
 
-  /** Installs (first time only), starts and creates {@code database} if missing. Blocks ~10 s. */
-  public static EmbeddedDatabase start(Path dir, String database) throws ManagedProcessException {
+  /**
+   * Installs (first time only), starts and creates {@code database} if missing. Blocks ~10 s. Refused,
+   * before any file is touched, while another process runs a server on {@code dir}.
+   */
+  public static EmbeddedDatabase start(Path dir, String database) throws ManagedProcessException, InUse {
+    DataDirLock lock = take(dir);
+    try {
+      return start(dir, database, lock);
+    } catch (ManagedProcessException | RuntimeException e) {
+      release(lock);
+      throw e;
+    }
+  }
+
+  private static EmbeddedDatabase start(Path dir, String database, DataDirLock lock) throws ManagedProcessException {
     DBConfigurationBuilder config = DBConfigurationBuilder.newBuilder()
         .setPort(0) // a free port: 3306 usually belongs to a server already
         .setBaseDir(dir.resolve("base").toAbsolutePath().toFile())
@@ -51,12 +74,34 @@ public final class EmbeddedDatabase implements AutoCloseable {
     DB db = DB.newEmbeddedDB(config.build());
     db.start();
     db.createDB(database);
-    EmbeddedDatabase started = new EmbeddedDatabase(db, db.getConfiguration().getPort(), dir.resolve("port"));
+    EmbeddedDatabase started = new EmbeddedDatabase(db, db.getConfiguration().getPort(), dir, lock);
     started.recordPort();
     return started;
   }
 
+  private static DataDirLock take(Path dir) throws ManagedProcessException, InUse {
+    DataDirLock lock;
+    try {
+      lock = DataDirLock.take(dir);
+    } catch (IOException e) {
+      throw new ManagedProcessException("cannot lock " + dir.resolve("lock"), e);
+    }
+    if (lock == null) {
+      throw new InUse(dir);
+    }
+    return lock;
+  }
+
+  private static void release(DataDirLock lock) {
+    try {
+      lock.release();
+    } catch (IOException ignored) {
+      // closing a lock file's channel: the lock goes with the process at the latest
+    }
+  }
+
   private void recordPort() throws ManagedProcessException {
+    Path portFile = dir.resolve("port");
     try {
       Files.writeString(portFile, Integer.toString(port));
     } catch (IOException e) {
@@ -68,18 +113,23 @@ public final class EmbeddedDatabase implements AutoCloseable {
     return port;
   }
 
-  /** Stops the server; its data stays. */
+  /** Stops the server and lets another process have {@code dir}; its data stays. */
   public void stop() throws ManagedProcessException {
     db.stop();
     try {
-      Files.deleteIfExists(portFile);
+      Files.deleteIfExists(dir.resolve("port"));
     } catch (IOException ignored) {
       // a stale port file only makes the tools try a port that does not answer, then start their own
+    }
+    if (lock != null) {
+      release(lock);
+      lock = null;
     }
   }
 
   /** Starts it again on the same port and data (for the outage tests: stop, then restart). */
-  public void restart() throws ManagedProcessException {
+  public void restart() throws ManagedProcessException, InUse {
+    lock = take(dir);
     db.start();
     recordPort(); // stop() removed it
   }

@@ -135,8 +135,7 @@ public final class PayNotifyServer {
           return verticle;
         }, new DeploymentOptions().setInstances(config.httpInstances()))
         .compose(id -> admin == null ? Future.succeededFuture(id) : vertx.deployVerticle(admin).map(id)
-            .recover(err -> Future.failedFuture(new ConfigException("admin.port: cannot listen on " + config.admin()
-                + ": " + err.getMessage() + " (another port, or 0 for off)"))))
+            .recover(err -> Future.failedFuture(PortInUse.admin(config.admin(), err))))
         .map(id -> new PayNotifyServer(vertx, stores, id, first.get().actualPort(), readiness, r.purgeInterval(),
             new KeyPurge(vertx, database, r.keys(), r.notifyLog(), r.rejected(), r.deliveredEvents(), r.batchSize()),
             new PendingRefundCheck(database, config.orders(), outbox, r.keys()),

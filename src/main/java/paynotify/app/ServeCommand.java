@@ -1,7 +1,6 @@
 package paynotify.app;
 
 import io.vertx.core.Vertx;
-import java.net.BindException;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -52,8 +51,8 @@ final class ServeCommand extends CommandSupport {
     } catch (Exception e) { // await() rethrows a bind failure as it is: a checked BindException
       vertx.close();
       stopEmbedded();
-      if (e instanceof BindException || e.getCause() instanceof BindException) {
-        throw new ConfigException(config + ": http.port: the port is already in use (" + e.getMessage() + ")");
+      if (PortInUse.taken(e)) { // the admin listener's is a ConfigException already
+        throw PortInUse.http(config, app.http(), e);
       }
       throw e;
     }
@@ -123,6 +122,10 @@ final class ServeCommand extends CommandSupport {
         db.embeddedDir().toAbsolutePath());
     try {
       embedded = EmbeddedDatabase.start(db.embeddedDir(), db.name());
+    } catch (EmbeddedDatabase.InUse e) {
+      throw new ConfigException(config + ": database.embedded.data_dir: " + e.getMessage() + ": give this one a"
+          + " data_dir of its own, or both the site's database (database.host); README, \"A second instance on this"
+          + " machine\"");
     } catch (NoClassDefFoundError e) {
       throw new ConfigException(config + ": database.host: empty means the embedded MariaDB, which is not "
           + "installed here (target/embedded-db); set database.host to your MySQL/MariaDB server");

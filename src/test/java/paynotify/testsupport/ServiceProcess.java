@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.vertx.core.json.JsonObject;
 import java.io.File;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -44,6 +45,11 @@ public final class ServiceProcess implements AutoCloseable {
   /** As {@link #start(Path, Path)}, with these environment variables (e.g. PAYNOTIFY_* overrides) added. */
   public static ServiceProcess start(Path config, Path dir, Map<String, String> env) throws IOException {
     return start(config, dir, 0, List.of(), env);
+  }
+
+  /** Starts with the configuration file {@code config} as it is, which listens on {@code port}. */
+  public static ServiceProcess start(Path config, int port, Path dir) throws IOException {
+    return start(config, dir, port, List.of(), Map.of());
   }
 
   /**
@@ -100,6 +106,27 @@ public final class ServiceProcess implements AutoCloseable {
     try (ServerSocket s = new ServerSocket(0)) {
       return s.getLocalPort();
     }
+  }
+
+  /** The first of {@code n} consecutive ports free on loopback now: an instance's http.port and those after it. */
+  public static int freePorts(int n) throws IOException {
+    while (true) {
+      int first = freePort();
+      if (first + n - 1 <= 65535 && free(first + 1, n - 1)) {
+        return first;
+      }
+    }
+  }
+
+  private static boolean free(int port, int n) {
+    for (int p = port; p < port + n; p++) {
+      try (ServerSocket s = new ServerSocket(p, 1, InetAddress.getLoopbackAddress())) {
+        // free
+      } catch (IOException taken) {
+        return false;
+      }
+    }
+    return true;
   }
 
   public int port() {
