@@ -11,11 +11,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Typed, validated reads from the loaded YAML (as JSON). Every error names the file and the key,
  * so the operator knows where to look. Environment variables {@code PAYNOTIFY_SECTION_KEY}
  * override the file (e.g. {@code PAYNOTIFY_DATABASE_PASSWORD} for {@code database.password}).
+ * It remembers every key it is asked for ({@link #keysRead()}): the keys paynotify knows are the
+ * ones its code reads, not a list kept beside it.
  */
 final class ConfigReader {
   static final String ENV_PREFIX = "PAYNOTIFY_";
@@ -23,15 +27,25 @@ final class ConfigReader {
   private final JsonObject root;
   private final String source;
   private final String prefix;
+  private final Set<String> keysRead; // shared with the readers of list entries
 
   ConfigReader(JsonObject root, String source) {
-    this(root, source, "");
+    this(root, source, "", new TreeSet<>());
   }
 
-  private ConfigReader(JsonObject root, String source, String prefix) {
+  private ConfigReader(JsonObject root, String source, String prefix, Set<String> keysRead) {
     this.root = root;
     this.source = source;
     this.prefix = prefix;
+    this.keysRead = keysRead;
+  }
+
+  /**
+   * Every full dotted key asked for so far, present or not, an entry of a list as {@code key[]}
+   * ({@code wechat_v3.platform_keys[].key_file}).
+   */
+  Set<String> keysRead() {
+    return Set.copyOf(keysRead);
   }
 
   /** Overlays {@code PAYNOTIFY_*} variables onto {@code root}, matching nested sections by prefix. */
@@ -84,12 +98,13 @@ final class ConfigReader {
       if (!(list.getValue(i) instanceof JsonObject entry)) {
         throw error(key + "[" + i + "]", "expected a section (name: value lines)");
       }
-      entries.add(new ConfigReader(entry, source, prefix + key + "[" + i + "]."));
+      entries.add(new ConfigReader(entry, source, prefix + key + "[" + i + "].", keysRead));
     }
     return entries;
   }
 
   private Object raw(String key) {
+    keysRead.add((prefix + key).replaceAll("\\[\\d+]", "[]"));
     Object node = root;
     for (String part : key.split("\\.")) {
       if (!(node instanceof JsonObject json)) {
@@ -196,15 +211,21 @@ final class ConfigReader {
     if (inline != null && file != null) {
       throw error(key, "set either " + key + " or " + key + "_file, not both");
     }
+    return file == null ? inline : fileContent(key + "_file");
+  }
+
+  /** The trimmed content of the file that {@code key} names; null when the key is absent or empty. */
+  String fileContent(String key) {
+    String file = string(key);
     if (file == null) {
-      return inline;
+      return null;
     }
     try {
       return Files.readString(Path.of(file), StandardCharsets.UTF_8).trim();
     } catch (NoSuchFileException e) {
-      throw error(key + "_file", "file " + Path.of(file).toAbsolutePath() + " does not exist");
+      throw error(key, "file " + Path.of(file).toAbsolutePath() + " does not exist");
     } catch (IOException e) {
-      throw error(key + "_file", "cannot read " + Path.of(file).toAbsolutePath() + ": " + e.getMessage());
+      throw error(key, "cannot read " + Path.of(file).toAbsolutePath() + ": " + e.getMessage());
     }
   }
 }
