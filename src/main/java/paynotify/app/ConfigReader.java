@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -28,16 +29,19 @@ final class ConfigReader {
   private final String source;
   private final String prefix;
   private final Set<String> keysRead; // shared with the readers of list entries
+  private final Map<String, String> defaults;
 
   ConfigReader(JsonObject root, String source) {
-    this(root, source, "", new TreeSet<>());
+    this(root, source, "", new TreeSet<>(), new HashMap<>());
   }
 
-  private ConfigReader(JsonObject root, String source, String prefix, Set<String> keysRead) {
+  private ConfigReader(JsonObject root, String source, String prefix, Set<String> keysRead,
+      Map<String, String> defaults) {
     this.root = root;
     this.source = source;
     this.prefix = prefix;
     this.keysRead = keysRead;
+    this.defaults = defaults;
   }
 
   /**
@@ -46,6 +50,21 @@ final class ConfigReader {
    */
   Set<String> keysRead() {
     return Set.copyOf(keysRead);
+  }
+
+  /** The default of each key read with one (as text), by its full key: what the shipped file must say. */
+  Map<String, String> defaults() {
+    return Map.copyOf(defaults);
+  }
+
+  private void fallback(String key, Object value) {
+    if (value != null) {
+      defaults.put(full(key), value.toString());
+    }
+  }
+
+  private String full(String key) {
+    return (prefix + key).replaceAll("\\[\\d+]", "[]");
   }
 
   /** Overlays {@code PAYNOTIFY_*} variables onto {@code root}, matching nested sections by prefix. */
@@ -98,13 +117,13 @@ final class ConfigReader {
       if (!(list.getValue(i) instanceof JsonObject entry)) {
         throw error(key + "[" + i + "]", "expected a section (name: value lines)");
       }
-      entries.add(new ConfigReader(entry, source, prefix + key + "[" + i + "].", keysRead));
+      entries.add(new ConfigReader(entry, source, prefix + key + "[" + i + "].", keysRead, defaults));
     }
     return entries;
   }
 
   private Object raw(String key) {
-    keysRead.add((prefix + key).replaceAll("\\[\\d+]", "[]"));
+    keysRead.add(full(key));
     Object node = root;
     for (String part : key.split("\\.")) {
       if (!(node instanceof JsonObject json)) {
@@ -160,15 +179,18 @@ final class ConfigReader {
    * An optional name: {@code fallback} when the key is absent, null when it is set to "" (none).
    */
   String optional(String key, String fallback) {
+    fallback(key, fallback);
     return raw(key) == null ? fallback : string(key);
   }
 
   String string(String key, String fallback) {
+    fallback(key, fallback);
     String value = string(key);
     return value == null ? fallback : value;
   }
 
   long number(String key, long fallback, long min, long max) {
+    fallback(key, fallback);
     String value = string(key);
     if (value == null) {
       return fallback;
@@ -190,6 +212,7 @@ final class ConfigReader {
   }
 
   boolean bool(String key, boolean fallback) {
+    fallback(key, fallback);
     String value = string(key);
     if (value == null) {
       return fallback;

@@ -1,16 +1,18 @@
 package paynotify.app;
 
+import static java.util.stream.Collectors.toSet;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 
 /**
  * The keys of conf/application.yaml as shipped (a copy is in the jar): its {@code key:} lines and its
@@ -24,7 +26,9 @@ final class ConfigTemplate {
    * A key line, active or commented out: indent, then {@code # } for a commented one (the spaces after
    * the {@code #} are its indent beyond the {@code #}'s own column), an optional list dash, a lower-case key.
    */
-  private static final Pattern KEY_LINE = Pattern.compile("^( *)(?:#( +))?(- )?([a-z0-9_]+):(?: |$)");
+  private static final Pattern KEY_LINE = Pattern.compile("^( *)(?:#( +))?(- )?([a-z0-9_]+):(?: (.*)|$)");
+  /** A value ends where its comment starts; quotes around it are YAML's, not the value's. */
+  private static final Pattern VALUE = Pattern.compile("^\"?(.*?)\"?(?:\\s+#.*)?$");
 
   private record Parent(int indent, String path) {}
 
@@ -44,7 +48,12 @@ final class ConfigTemplate {
 
   /** Full dotted keys, an entry of a list as {@code key[]} ({@code wechat_v3.platform_keys[].id}). */
   static Set<String> keys(String yaml) {
-    Set<String> keys = new TreeSet<>();
+    return values(yaml).keySet();
+  }
+
+  /** Each key with the value the file gives it (for a commented-out key, the value after it). */
+  static Map<String, String> values(String yaml) {
+    Map<String, String> values = new TreeMap<>();
     Deque<Parent> parents = new ArrayDeque<>(); // innermost first
     for (String line : yaml.split("\n")) {
       Matcher m = KEY_LINE.matcher(line);
@@ -66,11 +75,14 @@ final class ConfigTemplate {
         indent += 2;
       }
       String key = parent.isEmpty() ? m.group(4) : parent + "." + m.group(4);
-      keys.add(key);
+      Matcher value = VALUE.matcher(m.group(5) == null ? "" : m.group(5).trim());
+      values.put(key, value.matches() ? value.group(1) : "");
       parents.push(new Parent(indent, key));
     }
     // sections are not keys (a list of sections is: it is read as one)
-    return keys.stream().filter(key -> keys.stream().noneMatch(other -> other.startsWith(key + ".")))
-        .collect(Collectors.toCollection(TreeSet::new));
+    Set<String> sections = values.keySet().stream()
+        .filter(key -> values.keySet().stream().anyMatch(other -> other.startsWith(key + "."))).collect(toSet());
+    values.keySet().removeAll(sections);
+    return values;
   }
 }

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.yaml.snakeyaml.Yaml;
@@ -22,7 +23,7 @@ class ShippedConfigTest {
 
   @Test
   void theShippedFileHasEveryKeyTheReaderAsksForAndNoOther() throws Exception {
-    Set<String> read = keysReadWithEverythingOn();
+    Set<String> read = everythingOn().keysRead();
     Set<String> inFile = ConfigTemplate.keys(Files.readString(SHIPPED));
     assertThat(difference(read, inFile)).as("read by paynotify, missing from " + SHIPPED).isEmpty();
     assertThat(difference(inFile, read)).as("in " + SHIPPED + ", never read by paynotify").isEmpty();
@@ -32,14 +33,26 @@ class ShippedConfigTest {
   void theShippedFileHasNoUnknownKeyAndATypoIsOne() throws Exception {
     JsonObject shipped = new JsonObject(new Yaml().<Map<String, Object>>load(Files.readString(SHIPPED)));
     Set<String> known = new TreeSet<>(ConfigTemplate.shipped());
-    known.addAll(keysReadWithEverythingOn());
+    known.addAll(everythingOn().keysRead());
     assertThat(UnknownKeys.in(shipped, known)).isEmpty();
     shipped.getJsonObject("alipay").put("publik_key_file", "/etc/paynotify/alipay_public.pem");
     assertThat(UnknownKeys.in(shipped, known)).containsExactly("alipay.publik_key_file");
   }
 
+  @Test
+  void eachKeyOfTheShippedFileSaysTheDefaultTheReaderFallsBackTo() throws Exception {
+    Map<String, String> inFile = ConfigTemplate.values(Files.readString(SHIPPED));
+    Map<String, String> wrong = new TreeMap<>();
+    everythingOn().defaults().forEach((key, fallback) -> {
+      if (!fallback.equals(inFile.get(key))) {
+        wrong.put(key, "the default is '" + fallback + "', the file says '" + inFile.get(key) + "'");
+      }
+    });
+    assertThat(wrong).as(SHIPPED + ": keys whose value is not the default").isEmpty();
+  }
+
   /** Every channel, the forward relay and the admin listener on; every key is recorded, given or not. */
-  private static Set<String> keysReadWithEverythingOn() {
+  private static ConfigReader everythingOn() {
     JsonObject all = TestService.configuration(new JsonObject()
         .put("admin", new JsonObject().put("port", 8081).put("token", "0123456789abcdef0123"))
         .put("forward", new JsonObject().put("url", "http://127.0.0.1/paynotify-hook.php")
@@ -49,7 +62,7 @@ class ShippedConfigTest {
     assertThat(config.channels().disabled()).as("channels off").isEmpty();
     assertThat(config.forward()).isNotNull();
     assertThat(config.admin()).isNotNull();
-    return c.keysRead();
+    return c;
   }
 
   private static Set<String> difference(Set<String> a, Set<String> b) {
