@@ -56,8 +56,8 @@ public final class AdminVerticle extends VerticleBase {
     this.status = status;
   }
 
-  @Override
-  public Future<?> start() {
+  /** /metrics, /status.json and /status behind the host or token check (the docs test reads these routes too). */
+  public Router router() {
     Router router = Router.router(vertx);
     router.route().handler(settings.token() == null ? this::loopbackHost : this::authorised);
     router.get("/metrics").handler(ctx -> refreshGauges.get().onComplete(refreshed ->
@@ -78,6 +78,12 @@ public final class AdminVerticle extends VerticleBase {
             .putHeader(HttpHeaders.CACHE_CONTROL, NO_STORE).end(StatusPage.html(report.result()));
       }
     }));
+    return router;
+  }
+
+  @Override
+  public Future<?> start() {
+    Router router = router();
     return vertx.createHttpServer(new HttpServerOptions().setIdleTimeout(IDLE_TIMEOUT_SECONDS)
             .setIdleTimeoutUnit(TimeUnit.SECONDS))
         .requestHandler(router).listen(settings.port(), settings.host())

@@ -110,6 +110,12 @@ public record AppConfig(
 
   public static AppConfig from(JsonObject yaml, String source, Map<String, String> env) {
     ConfigReader c = new ConfigReader(ConfigReader.withEnv(yaml, env, SECTIONS), source);
+    AppConfig config = read(c);
+    UnknownKeys.warn(yaml, source, c.keysRead()); // the file's keys only: never the environment's
+    return config;
+  }
+
+  static AppConfig read(ConfigReader c) {
     HttpSettings http = new HttpSettings(
         c.string("http.host", "127.0.0.1"),
         c.integer("http.port", 8080, 0, 65535),

@@ -254,7 +254,7 @@ public record Channels(List<NotifyChannel> enabled, Map<String, String> disabled
    */
   private static NotifyChannel stripe(ConfigReader c, Clock clock) {
     String inline = c.string("stripe.webhook_secret");
-    String file = c.inlineOrFile("stripe.webhook_secrets");
+    String file = c.fileContent("stripe.webhook_secrets_file"); // inline, it is stripe.webhook_secret
     String currency = c.string("stripe.currency");
     if (unset(inline, file, currency)) {
       return null;
@@ -263,7 +263,7 @@ public record Channels(List<NotifyChannel> enabled, Map<String, String> disabled
       throw c.error("stripe.webhook_secret", "set either PAYNOTIFY_STRIPE_WEBHOOK_SECRET (stripe.webhook_secret)"
           + " or stripe.webhook_secrets_file, not both");
     }
-    String key = inline != null ? "stripe.webhook_secret" : keyName(c, "stripe.webhook_secrets");
+    String key = inline != null ? "stripe.webhook_secret" : "stripe.webhook_secrets_file";
     require(c, "stripe.webhook_secrets_file", inline != null ? inline : file);
     require(c, "stripe.currency", currency);
     List<String> secrets = new ArrayList<>();

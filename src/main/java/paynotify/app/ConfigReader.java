@@ -8,14 +8,19 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Typed, validated reads from the loaded YAML (as JSON). Every error names the file and the key,
  * so the operator knows where to look. Environment variables {@code PAYNOTIFY_SECTION_KEY}
  * override the file (e.g. {@code PAYNOTIFY_DATABASE_PASSWORD} for {@code database.password}).
+ * It remembers every key it is asked for ({@link #keysRead()}): the keys paynotify knows are the
+ * ones its code reads, not a list kept beside it.
  */
 final class ConfigReader {
   static final String ENV_PREFIX = "PAYNOTIFY_";
@@ -23,15 +28,43 @@ final class ConfigReader {
   private final JsonObject root;
   private final String source;
   private final String prefix;
+  private final Set<String> keysRead; // shared with the readers of list entries
+  private final Map<String, String> defaults;
 
   ConfigReader(JsonObject root, String source) {
-    this(root, source, "");
+    this(root, source, "", new TreeSet<>(), new HashMap<>());
   }
 
-  private ConfigReader(JsonObject root, String source, String prefix) {
+  private ConfigReader(JsonObject root, String source, String prefix, Set<String> keysRead,
+      Map<String, String> defaults) {
     this.root = root;
     this.source = source;
     this.prefix = prefix;
+    this.keysRead = keysRead;
+    this.defaults = defaults;
+  }
+
+  /**
+   * Every full dotted key asked for so far, present or not, an entry of a list as {@code key[]}
+   * ({@code wechat_v3.platform_keys[].key_file}).
+   */
+  Set<String> keysRead() {
+    return Set.copyOf(keysRead);
+  }
+
+  /** The default of each key read with one (as text), by its full key: what the shipped file must say. */
+  Map<String, String> defaults() {
+    return Map.copyOf(defaults);
+  }
+
+  private void fallback(String key, Object value) {
+    if (value != null) {
+      defaults.put(full(key), value.toString());
+    }
+  }
+
+  private String full(String key) {
+    return (prefix + key).replaceAll("\\[\\d+]", "[]");
   }
 
   /** Overlays {@code PAYNOTIFY_*} variables onto {@code root}, matching nested sections by prefix. */
@@ -84,12 +117,13 @@ final class ConfigReader {
       if (!(list.getValue(i) instanceof JsonObject entry)) {
         throw error(key + "[" + i + "]", "expected a section (name: value lines)");
       }
-      entries.add(new ConfigReader(entry, source, prefix + key + "[" + i + "]."));
+      entries.add(new ConfigReader(entry, source, prefix + key + "[" + i + "].", keysRead, defaults));
     }
     return entries;
   }
 
   private Object raw(String key) {
+    keysRead.add(full(key));
     Object node = root;
     for (String part : key.split("\\.")) {
       if (!(node instanceof JsonObject json)) {
@@ -145,15 +179,18 @@ final class ConfigReader {
    * An optional name: {@code fallback} when the key is absent, null when it is set to "" (none).
    */
   String optional(String key, String fallback) {
+    fallback(key, fallback);
     return raw(key) == null ? fallback : string(key);
   }
 
   String string(String key, String fallback) {
+    fallback(key, fallback);
     String value = string(key);
     return value == null ? fallback : value;
   }
 
   long number(String key, long fallback, long min, long max) {
+    fallback(key, fallback);
     String value = string(key);
     if (value == null) {
       return fallback;
@@ -175,6 +212,7 @@ final class ConfigReader {
   }
 
   boolean bool(String key, boolean fallback) {
+    fallback(key, fallback);
     String value = string(key);
     if (value == null) {
       return fallback;
@@ -196,15 +234,21 @@ final class ConfigReader {
     if (inline != null && file != null) {
       throw error(key, "set either " + key + " or " + key + "_file, not both");
     }
+    return file == null ? inline : fileContent(key + "_file");
+  }
+
+  /** The trimmed content of the file that {@code key} names; null when the key is absent or empty. */
+  String fileContent(String key) {
+    String file = string(key);
     if (file == null) {
-      return inline;
+      return null;
     }
     try {
       return Files.readString(Path.of(file), StandardCharsets.UTF_8).trim();
     } catch (NoSuchFileException e) {
-      throw error(key + "_file", "file " + Path.of(file).toAbsolutePath() + " does not exist");
+      throw error(key, "file " + Path.of(file).toAbsolutePath() + " does not exist");
     } catch (IOException e) {
-      throw error(key + "_file", "cannot read " + Path.of(file).toAbsolutePath() + ": " + e.getMessage());
+      throw error(key, "cannot read " + Path.of(file).toAbsolutePath() + ": " + e.getMessage());
     }
   }
 }

@@ -75,8 +75,8 @@ public final class NotifyVerticle extends VerticleBase {
     this.forwardBacklog = forwardBacklog;
   }
 
-  @Override
-  public Future<?> start() {
+  /** /health and every channel's path, on or off (the docs test reads these routes too). */
+  public Router router() {
     Router router = Router.router(vertx);
     if (settings.behindProxy()) {
       router.allowForward(AllowForwardHeaders.X_FORWARD);
@@ -89,7 +89,12 @@ public final class NotifyVerticle extends VerticleBase {
       }
     }
     disabledChannels.forEach((path, hint) -> router.route(path).handler(ctx -> channelOff(ctx, path, hint)));
+    return router;
+  }
 
+  @Override
+  public Future<?> start() {
+    Router router = router();
     // Port 0 becomes -1: Vert.x then shares one random port among all instances of this verticle.
     int port = settings.port() == 0 ? -1 : settings.port();
     return vertx.createHttpServer(new HttpServerOptions().setIdleTimeout(60).setIdleTimeoutUnit(TimeUnit.SECONDS))
