@@ -1,6 +1,5 @@
 package paynotify.admin;
 
-import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -8,7 +7,6 @@ import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.micrometer.Label;
 import io.vertx.micrometer.MicrometerMetricsFactory;
-import io.vertx.micrometer.MetricsNaming;
 import io.vertx.micrometer.MicrometerMetricsOptions;
 import java.util.EnumSet;
 import java.util.Set;
@@ -24,13 +22,6 @@ import java.util.concurrent.atomic.AtomicInteger;
  * cannot add one silently): no path, no remote address; the method, which any client can invent
  * (Netty accepts any token), is one of the standard ones or {@code OTHER}.
  *
- * <p>Nor may a gauge be registered twice. vertx-micrometer-metrics 5.0 registers some of its gauges
- * again at every connection, request or database client (its open issue #259): the registry ignores
- * each repeat, and since Micrometer 1.13.9 logs the first one as a WARN, which would tell the operator of
- * every start of something to do when there is nothing. Those gauges (connections and requests open,
- * statements pending) are left out: never registered, never registered twice. Their counters and
- * timers, the pools' gauges and the JVM's stay.
- *
  * @param registry null when metrics are off
  */
 public record Monitoring(Vertx vertx, PrometheusMeterRegistry registry) {
@@ -38,10 +29,6 @@ public record Monitoring(Vertx vertx, PrometheusMeterRegistry registry) {
       "PATCH");
   private static final String OTHER_METHOD = "OTHER";
   private static final AtomicInteger INSTANCES = new AtomicInteger();
-  private static final MetricsNaming NAMES = MetricsNaming.v4Names();
-  /** The endings of the gauges the library registers once per connection, request or client. */
-  private static final Set<String> REGISTERED_PER_USE = Set.of(NAMES.getNetActiveConnections(),
-      NAMES.getHttpActiveRequests(), NAMES.getHttpActiveWsConnections(), NAMES.getClientProcessingPending());
 
   public static Monitoring start(AdminSettings admin) {
     if (admin == null) {
@@ -50,10 +37,8 @@ public record Monitoring(Vertx vertx, PrometheusMeterRegistry registry) {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     registry.config().meterFilter(MeterFilter.replaceTagValues(Label.HTTP_METHOD.toString(),
         method -> METHODS.contains(method) ? method : OTHER_METHOD));
-    registry.config().meterFilter(MeterFilter.deny(Monitoring::registeredPerUse));
     Vertx vertx = Vertx.builder()
         .with(new VertxOptions().setMetricsOptions(new MicrometerMetricsOptions().setEnabled(true)
-            .setMetricsNaming(NAMES)
             // The library keeps one backend per name for the JVM: under the default name a second Vert.x
             // (tests run several services in one JVM) reported into the first one's registry.
             .setRegistryName("paynotify-" + INSTANCES.incrementAndGet())
@@ -62,10 +47,5 @@ public record Monitoring(Vertx vertx, PrometheusMeterRegistry registry) {
         .withMetrics(new MicrometerMetricsFactory(registry))
         .build();
     return new Monitoring(vertx, registry);
-  }
-
-  private static boolean registeredPerUse(Meter.Id id) {
-    return id.getType() == Meter.Type.GAUGE && id.getName().startsWith("vertx.")
-        && REGISTERED_PER_USE.stream().anyMatch(ending -> id.getName().endsWith("." + ending));
   }
 }
