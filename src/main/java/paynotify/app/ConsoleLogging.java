@@ -31,7 +31,11 @@ public final class ConsoleLogging extends ContextAwareBase implements Configurat
       // The server's note on V1's CREATE TABLE IF NOT EXISTS orders on every site with its own orders
       // table ("Table 'orders' already exists"): expected, not a warning. Failed statements still stop the start.
       "org.flywaydb.core.internal.proprietaryStubs.ErrorOverridesSupportStub", Level.ERROR,
-      "org.mariadb.jdbc", Level.ERROR);
+      "org.mariadb.jdbc", Level.ERROR,
+      // vertx-micrometer-metrics registers some gauges again at every connection and request (its issue #259);
+      // each repeat shares the first one's counter (values are right) and Micrometer ignores it, but logs the
+      // first as "This Gauge has been already registered": a WARN at every start with nothing to do.
+      "io.micrometer.core.instrument.MeterRegistry", Level.ERROR);
 
   private final boolean fileGiven;
 

@@ -232,6 +232,49 @@ class MetricsTest extends DatabaseTestBase {
     return r.body();
   }
 
+  /**
+   * The gauge of open connections counts every connection, not the first only: vertx-micrometer-metrics
+   * registers it again at each connection (its issue #259; the repeat is ignored, and its WARN is kept out
+   * of the log by ConsoleLogging), and every registration shares one counter per series.
+   */
+  @Test
+  void theOpenConnectionsGaugeCountsEachConnection() throws Exception {
+    long before = total(scrape(TOKEN), "vertx_http_server_active_connections");
+    java.util.List<java.net.Socket> open = new java.util.ArrayList<>();
+    try {
+      for (int i = 0; i < 3; i++) {
+        java.net.Socket socket = new java.net.Socket("127.0.0.1", service.port());
+        open.add(socket);
+        socket.getOutputStream().write("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".getBytes());
+        assertThat(new String(socket.getInputStream().readNBytes(12))).startsWith("HTTP/1.1 ");
+      }
+      assertThat(total(scrape(TOKEN), "vertx_http_server_active_connections")).isGreaterThanOrEqualTo(before + 3);
+    } finally {
+      for (java.net.Socket socket : open) {
+        socket.close();
+      }
+    }
+    long after = before + 3;
+    for (int i = 0; i < 100 && after >= before + 3; i++) { // the server sees the closes a moment later
+      Thread.sleep(50);
+      after = total(scrape(TOKEN), "vertx_http_server_active_connections");
+    }
+    assertThat(after).isLessThan(before + 3);
+  }
+
+  /** The sum of every series of one metric (whatever its labels); fails when it has none. */
+  private static long total(String metrics, String name) {
+    Matcher m = Pattern.compile("(?m)^" + Pattern.quote(name) + "(\\{[^}]*})? ([0-9.eE+-]+)$").matcher(metrics);
+    double sum = 0;
+    boolean found = false;
+    while (m.find()) {
+      found = true;
+      sum += Double.parseDouble(m.group(2));
+    }
+    assertThat(found).as("metric %s", name).isTrue();
+    return (long) sum;
+  }
+
   /** The value of one series, as Prometheus would read it; fails when the series is absent. */
   private static long value(String metrics, String series) {
     Matcher m = Pattern.compile("(?m)^" + Pattern.quote(series) + " ([0-9.eE+-]+)$").matcher(metrics);

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -44,7 +45,18 @@ public final class ServiceProcess implements AutoCloseable {
 
   /** As {@link #start(Path, Path)}, with these environment variables (e.g. PAYNOTIFY_* overrides) added. */
   public static ServiceProcess start(Path config, Path dir, Map<String, String> env) throws IOException {
-    return start(config, dir, 0, List.of(), env);
+    return start(config, dir, null, 0, List.of(), env);
+  }
+
+  /**
+   * As scripts/start.sh runs an installation: in {@code dir} (the configuration's relative paths, e.g. the
+   * embedded database's data_dir, resolve there) with {@code dir/conf/application.yaml}, on {@code port}
+   * (PAYNOTIFY_HTTP_PORT), with {@code env} added.
+   */
+  public static ServiceProcess startIn(Path dir, int port, Map<String, String> env) throws IOException {
+    Map<String, String> all = new HashMap<>(env);
+    all.put("PAYNOTIFY_HTTP_PORT", Integer.toString(port));
+    return start(Path.of("conf", "application.yaml"), dir, dir, port, List.of(), all);
   }
 
   /** Starts with the configuration file {@code config} as it is, which listens on {@code port}. */
@@ -72,10 +84,11 @@ public final class ServiceProcess implements AutoCloseable {
         .mergeIn(overrides, true);
     Path file = dir.resolve("application.yaml");
     Files.writeString(file, config.encodePrettily());
-    return start(file, dir, port, jvmOptions, Map.of());
+    return start(file, dir, null, port, jvmOptions, Map.of());
   }
 
-  private static ServiceProcess start(Path config, Path dir, int port, List<String> jvmOptions,
+  /** @param workDir null: this JVM's */
+  private static ServiceProcess start(Path config, Path dir, Path workDir, int port, List<String> jvmOptions,
       Map<String, String> env) throws IOException {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     Path out = dir.resolve("stdout.log");
@@ -86,6 +99,9 @@ public final class ServiceProcess implements AutoCloseable {
     ProcessBuilder builder = new ProcessBuilder(command)
         .redirectOutput(out.toFile())
         .redirectError(err.toFile());
+    if (workDir != null) {
+      builder.directory(workDir.toFile());
+    }
     builder.environment().putAll(env);
     Process p = builder.start();
     return new ServiceProcess(p, out, err, port);
