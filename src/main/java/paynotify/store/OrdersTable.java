@@ -93,6 +93,7 @@ public final class OrdersTable {
   private final StatusValues values;
 
   private final String markPaid;
+  private final String markPaidKeepingTrade;
   private final String countOrders;
   private final String selectOrder;
   private final String closeOrder;
@@ -111,13 +112,18 @@ public final class OrdersTable {
     // refunds are read with locks, so one committed before is seen, and one not yet inserted waits
     // for our payment row. paid_at comes in Beijing time, the platforms' clock, and is written in the
     // session's zone, the site's.
-    String optional = (columns.paidAt() == null ? "" : ", o.{paid_at} = CONVERT_TZ(?, '" + Database.BEIJING
-        + "', @@time_zone)") + (columns.channel() == null ? "" : ", o.{channel} = ?")
+    String paidAt = columns.paidAt() == null ? "" : ", o.{paid_at} = CONVERT_TZ(?, '" + Database.BEIJING
+        + "', @@time_zone)";
+    String trade = (columns.channel() == null ? "" : ", o.{channel} = ?")
         + (columns.tradeNo() == null ? "" : ", o.{trade_no} = ?");
-    this.markPaid = sql("UPDATE {orders} o JOIN payments p ON p.channel = ? AND p.trade_no = ?"
+    String markPaid = "UPDATE {orders} o JOIN payments p ON p.channel = ? AND p.trade_no = ?"
         + " LEFT JOIN refunds r ON r.channel = p.channel AND r.trade_no = p.trade_no AND r.status = 'pending'"
-        + " SET o.{status} = ?" + optional + ", p.moved_order = TRUE, r.status = 'settled'"
-        + " WHERE o.{order_no} = ? AND CAST(o.{order_no} AS CHAR) = ? AND o.{status} = ? AND o.{amount} = ?");
+        + " SET o.{status} = ?" + paidAt + "{trade_columns}, p.moved_order = TRUE, r.status = 'settled'"
+        + " WHERE o.{order_no} = ? AND CAST(o.{order_no} AS CHAR) = ? AND o.{status} = ? AND o.{amount} = ?";
+    this.markPaid = sql(markPaid.replace("{trade_columns}", trade));
+    // The same move for a trade number the site's trade column is too short for: channel and trade
+    // columns left as they were (a channel without its trade would name none); payments has the trade.
+    this.markPaidKeepingTrade = columns.tradeNo() == null ? null : sql(markPaid.replace("{trade_columns}", ""));
     // A locking read: it opens no read view in the booking's transaction (see BookingTransaction).
     this.countOrders = sql("SELECT COUNT(*) FROM {orders} WHERE {order_no} = ? AND CAST({order_no} AS CHAR) = ?"
         + " FOR UPDATE");
@@ -194,33 +200,45 @@ public final class OrdersTable {
    * What marking an order paid did.
    *
    * @param refundsSettled the trade's pending refunds settled with it
+   * @param tradeLeftOut   the trade number did not fit the site's trade column, which was left as it was
    */
-  public record PaidMove(boolean moved, int refundsSettled) {
-    public static final PaidMove NONE = new PaidMove(false, 0);
+  public record PaidMove(boolean moved, int refundsSettled, boolean tradeLeftOut) {
+    public static final PaidMove NONE = new PaidMove(false, 0, false);
   }
 
   /**
    * Unpaid -> paid, when the amount is the order's; this payment's row (already inserted) is marked
    * as the one that moved it, and the trade's pending refunds are settled. The row count is 0 (not
-   * moved) or 2 (order and payment) plus the refunds.
+   * moved) or 2 (order and payment) plus the refunds. A trade number too long for the site's trade
+   * column fails the statement alone (1406, strict session: nothing is cut), never the booking: the
+   * same move again, without the trade columns. The database decides it again, as the first would have.
    */
   public Future<PaidMove> markPaid(SqlConnection conn, String channel, String tradeNo, String orderNo, long cents,
       Object paidAt) {
+    return markPaid(conn, true, channel, tradeNo, orderNo, cents, paidAt)
+        .recover(err -> markPaidKeepingTrade != null && DbErrors.isDataTooLong(err)
+            ? markPaid(conn, false, channel, tradeNo, orderNo, cents, paidAt)
+            : Future.failedFuture(err));
+  }
+
+  private Future<PaidMove> markPaid(SqlConnection conn, boolean withTrade, String channel, String tradeNo,
+      String orderNo, long cents, Object paidAt) {
     List<Object> args = new ArrayList<>(List.of(channel, tradeNo, values.paid()));
     if (columns.paidAt() != null) {
       args.add(paidAt);
     }
-    if (columns.channel() != null) {
+    if (withTrade && columns.channel() != null) {
       args.add(channel);
     }
-    if (columns.tradeNo() != null) {
+    if (withTrade && columns.tradeNo() != null) {
       args.add(tradeNo);
     }
     args.addAll(List.of(orderNo, orderNo, values.unpaid(), unit.bind(cents)));
-    return conn.preparedQuery(markPaid).execute(Tuple.from(args)).compose(rows -> {
+    String sql = withTrade ? markPaid : markPaidKeepingTrade;
+    return conn.preparedQuery(sql).execute(Tuple.from(args)).compose(rows -> {
       int changed = rows.rowCount();
       if (changed <= 2) {
-        return Future.succeededFuture(changed == 2 ? new PaidMove(true, 0) : PaidMove.NONE);
+        return Future.succeededFuture(changed == 2 ? new PaidMove(true, 0, !withTrade) : PaidMove.NONE);
       }
       // Refunds settled with it, or (a table whose order number is not unique) several orders moved.
       return conn.preparedQuery(countOrders).execute(Tuple.of(orderNo, orderNo)).map(count -> {
@@ -230,7 +248,7 @@ public final class OrdersTable {
               + " and one payment would mark them all paid: rolled back; the order number"
               + " (orders.columns.order_no) must be a UNIQUE key of " + table);
         }
-        return new PaidMove(true, changed - 2);
+        return new PaidMove(true, changed - 2, !withTrade);
       });
     });
   }
