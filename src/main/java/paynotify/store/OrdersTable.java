@@ -15,8 +15,9 @@ import java.util.List;
  * closed), each move a conditional UPDATE the database decides. Identifiers come from the config,
  * checked as plain names ({@link #identifier}) and quoted; every value is a bound parameter.
  *
- * <p>Which trade paid an order: the site's trade_no (and channel) columns when mapped, else our own
- * {@code payments.moved_order}, set by the very UPDATE that marks the order paid.
+ * <p>Which trade paid an order: our own {@code payments.moved_order}, set by the very UPDATE that
+ * marks the order paid, or the site's trade_no (and channel) columns when mapped (for an order
+ * paid before V7 or outside paynotify; paynotify leaves them as they were for a trade too long).
  */
 public final class OrdersTable {
   /** How the amount column holds money. */
@@ -137,11 +138,15 @@ public final class OrdersTable {
     this.closeOrder = sql("UPDATE {orders} SET {status} = ?"
         + " WHERE {order_no} = ? AND CAST({order_no} AS CHAR) = ? AND {status} = ?");
 
-    // A refund moves only the order its own trade paid: as the site's columns say, or (without
-    // them) as our payment row does.
-    String paidByThisTrade = columns.tradeNo() == null
-        ? "EXISTS (SELECT 1 FROM payments p WHERE p.channel = ? AND p.trade_no = ? AND p.moved_order)"
-        : (columns.channel() == null ? "" : "{channel} = ? AND ") + "{trade_no} = ?";
+    // A refund moves only the order its own trade paid: as the site's columns say, or as our payment
+    // row does (markPaid sets it in the statement that moves the order, also when the trade was too
+    // long for the site's trade column, which then names none). Both: rows booked before V7, or by
+    // an older instance, say FALSE, and the columns decide for them.
+    String movedByThisTrade =
+        "EXISTS (SELECT 1 FROM payments p WHERE p.channel = ? AND p.trade_no = ? AND p.moved_order)";
+    String namedByTheSite = (columns.channel() == null ? "" : "{channel} = ? AND ") + "{trade_no} = ?";
+    String paidByThisTrade = columns.tradeNo() == null ? movedByThisTrade
+        : "((" + namedByTheSite + ") OR " + movedByThisTrade + ")";
     String refund = "UPDATE {orders} SET {status} = ? WHERE {order_no} = ? AND CAST({order_no} AS CHAR) = ?";
     this.markPartiallyRefunded = sql(refund + " AND {status} = ? AND " + paidByThisTrade);
     this.markRefunded = sql(refund + " AND {status} " + (values.partiallyRefunded() == null ? "= ?" : "IN (?, ?)")
@@ -189,11 +194,6 @@ public final class OrdersTable {
 
   public StatusValues values() {
     return values;
-  }
-
-  /** Whether the site's own columns say which trade paid an order (else our payments do). */
-  public boolean namesTrade() {
-    return columns.tradeNo() != null;
   }
 
   /**
@@ -255,8 +255,10 @@ public final class OrdersTable {
 
   /**
    * The order, or null when the table has none with this number. {@code lock}: FOR UPDATE (booking).
-   * Without trade columns, the payment that moved it is read from payments (plainly: a locking read
-   * of it could deadlock with a refund of that trade, which locks its payment before its order).
+   * Which trade paid it: the payment that moved it, read from payments (plainly: a locking read of
+   * it could deadlock with a refund of that trade, which locks its payment before its order), else
+   * the site's columns (marked paid outside paynotify, or booked before V7). payments first: a trade
+   * too long for the site's column moved the order without being written there.
    */
   public Future<Order> find(SqlConnection conn, String orderNo, boolean lock) {
     return conn.preparedQuery(selectOrder + (lock ? " FOR UPDATE" : "")).execute(Tuple.of(orderNo, orderNo))
@@ -268,14 +270,12 @@ public final class OrdersTable {
           Object stored = r.getValue(0);
           OrderStatus status = values.of(stored);
           Long cents = unit.read(r, 1);
-          if (namesTrade()) {
-            return Future.succeededFuture(new Order(status, String.valueOf(stored), cents, r.getString(2),
-                r.getString(3)));
-          }
           return conn.preparedQuery(SqlQueries.SELECT_PAYMENT_THAT_MOVED_ORDER).execute(Tuple.of(orderNo))
-              .map(mover -> mover.size() == 0 ? new Order(status, String.valueOf(stored), cents, null, null)
-                  : new Order(status, String.valueOf(stored), cents, mover.iterator().next().getString(0),
-                      mover.iterator().next().getString(1)));
+              .map(movers -> {
+                Row payer = movers.size() == 0 ? null : movers.iterator().next();
+                return payer == null ? new Order(status, String.valueOf(stored), cents, r.getString(2), r.getString(3))
+                    : new Order(status, String.valueOf(stored), cents, payer.getString(0), payer.getString(1));
+              });
         });
   }
 
@@ -299,10 +299,13 @@ public final class OrdersTable {
     if (full && values.partiallyRefunded() != null) {
       args.add(values.partiallyRefunded());
     }
-    if (columns.tradeNo() == null || columns.channel() != null) {
-      args.add(channel);
+    if (columns.tradeNo() != null) { // the site's columns, then our payment row
+      if (columns.channel() != null) {
+        args.add(channel);
+      }
+      args.add(tradeNo);
     }
-    args.add(tradeNo);
+    args.addAll(List.of(channel, tradeNo));
     return conn.preparedQuery(full ? markRefunded : markPartiallyRefunded).execute(Tuple.from(args))
         .map(rows -> rows.rowCount() == 1);
   }

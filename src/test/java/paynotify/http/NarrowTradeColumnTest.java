@@ -34,6 +34,10 @@ class NarrowTradeColumnTest extends DatabaseTestBase {
     return ChannelContractTest.channels();
   }
 
+  static java.util.stream.Stream<ChannelFixture> refundChannels() {
+    return channels().filter(ch -> !ch.platform().equals("epay")); // epay sends no refunds
+  }
+
   @BeforeAll
   static void createTableAndStartService() {
     SITE.create();
@@ -78,5 +82,36 @@ class NarrowTradeColumnTest extends DatabaseTestBase {
     assertThat(db.payments(TRADE)).isEqualTo(1);
     assertThat(db.count("SELECT COUNT(*) FROM anomalies")).isEqualTo(1);
     assertThat(db.outcomes(ch.platform() + ":pay:" + TRADE)).isEqualTo("processed,duplicate");
+  }
+
+  /** The order its too-long trade paid moves on that trade's refunds, as on a wide column. */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("refundChannels")
+  void refundsOfTheTradeLeftOutMoveTheOrder(ChannelFixture ch) throws Exception {
+    SITE.insertOrder("N2", 10000);
+    assertThat(service.send(ch.payment("N2", TRADE, 10000, 0))).matches(ch.success());
+    assertThat(SITE.status("N2")).isEqualTo(SITE.paid());
+
+    assertThat(service.send(ch.refund("N2", TRADE, 10000, "RF-N2-a", 3000, 3000, 0))).matches(ch.success());
+    assertThat(SITE.status("N2")).isEqualTo(SITE.afterPartialRefund());
+    assertThat(service.send(ch.refund("N2", TRADE, 10000, "RF-N2-b", 7000, 10000, 0))).matches(ch.success());
+    assertThat(SITE.status("N2")).isEqualTo(SITE.afterFullRefund());
+
+    assertThat(db.count("SELECT COUNT(*) FROM refunds WHERE status = 'settled'")).isEqualTo(2);
+    assertThat(db.column("SELECT kind FROM anomalies")).containsExactly("trade_no_too_long");
+  }
+
+  /** Another trade paying the same order is a second payment, as on a wide column: payments knows the first. */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("channels")
+  void anotherTradeOnTheOrderItPaidIsASecondPayment(ChannelFixture ch) throws Exception {
+    SITE.insertOrder("N3", 1000);
+    assertThat(service.send(ch.payment("N3", TRADE, 1000, 0))).matches(ch.success());
+    assertThat(service.send(ch.payment("N3", "T-N3-2", 1000, 0))).matches(ch.success());
+
+    assertThat(SITE.status("N3")).isEqualTo(SITE.paid());
+    assertThat(db.column("SELECT CONCAT(kind, ' ', trade_no) FROM anomalies ORDER BY id"))
+        .containsExactly("trade_no_too_long " + TRADE, "second_payment T-N3-2");
+    assertThat(db.string("SELECT detail FROM anomalies WHERE trade_no = 'T-N3-2'")).contains("trade " + TRADE);
   }
 }
