@@ -15,9 +15,9 @@ import java.util.List;
  * closed), each move a conditional UPDATE the database decides. Identifiers come from the config,
  * checked as plain names ({@link #identifier}) and quoted; every value is a bound parameter.
  *
- * <p>Which trade paid an order: our own {@code payments.moved_order}, set by the very UPDATE that
- * marks the order paid, or the site's trade_no (and channel) columns when mapped (for an order
- * paid before V7 or outside paynotify; paynotify leaves them as they were for a trade too long).
+ * <p>Which trade paid an order: the site's trade_no (and channel) columns when mapped, else our own
+ * {@code payments.moved_order}, set by the very UPDATE that marks the order paid; that one also when
+ * the trade was too long for the site's column, which markPaid then leaves as it was.
  */
 public final class OrdersTable {
   /** How the amount column holds money. */
@@ -255,10 +255,9 @@ public final class OrdersTable {
 
   /**
    * The order, or null when the table has none with this number. {@code lock}: FOR UPDATE (booking).
-   * Which trade paid it: the payment that moved it, read from payments (plainly: a locking read of
-   * it could deadlock with a refund of that trade, which locks its payment before its order), else
-   * the site's columns (marked paid outside paynotify, or booked before V7). payments first: a trade
-   * too long for the site's column moved the order without being written there.
+   * Which trade paid it: as the site's columns say, else (no trade there: none mapped, or one too long
+   * for the column moved it) as the payment that moved it does, read from payments (plainly: a locking
+   * read of it could deadlock with a refund of that trade, which locks its payment before its order).
    */
   public Future<Order> find(SqlConnection conn, String orderNo, boolean lock) {
     return conn.preparedQuery(selectOrder + (lock ? " FOR UPDATE" : "")).execute(Tuple.of(orderNo, orderNo))
@@ -270,12 +269,13 @@ public final class OrdersTable {
           Object stored = r.getValue(0);
           OrderStatus status = values.of(stored);
           Long cents = unit.read(r, 1);
+          Order bySite = new Order(status, String.valueOf(stored), cents, r.getString(2), r.getString(3));
+          if (bySite.paidByTrade() != null && !bySite.paidByTrade().isEmpty()) {
+            return Future.succeededFuture(bySite);
+          }
           return conn.preparedQuery(SqlQueries.SELECT_PAYMENT_THAT_MOVED_ORDER).execute(Tuple.of(orderNo))
-              .map(movers -> {
-                Row payer = movers.size() == 0 ? null : movers.iterator().next();
-                return payer == null ? new Order(status, String.valueOf(stored), cents, r.getString(2), r.getString(3))
-                    : new Order(status, String.valueOf(stored), cents, payer.getString(0), payer.getString(1));
-              });
+              .map(movers -> movers.size() == 0 ? bySite : new Order(status, bySite.storedStatus(), cents,
+                  movers.iterator().next().getString(0), movers.iterator().next().getString(1)));
         });
   }
 
