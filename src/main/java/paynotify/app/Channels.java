@@ -15,9 +15,11 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import paynotify.channel.NotifyChannel;
+import paynotify.channel.Platform;
 import paynotify.channel.PublicKeys;
 import paynotify.channel.alipay.AlipayChannel;
 import paynotify.channel.alipay.AlipaySignature;
@@ -55,6 +57,11 @@ public record Channels(List<NotifyChannel> enabled, Map<String, String> disabled
     add(enabled, disabled, "/notify/paypal", paypal(c),
         "set paypal.receiver_email (or receiver_id) and paypal.currency");
     return new Channels(List.copyOf(enabled), Map.copyOf(disabled));
+  }
+
+  /** The platforms of the enabled channels: the ones whose trades are booked. */
+  public Set<Platform> platforms() {
+    return enabled.stream().map(NotifyChannel::platform).collect(Collectors.toUnmodifiableSet());
   }
 
   private static void add(List<NotifyChannel> enabled, Map<String, String> disabled, String path,

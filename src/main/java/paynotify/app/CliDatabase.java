@@ -48,7 +48,7 @@ final class CliDatabase implements AutoCloseable {
         db = db.at("127.0.0.1", started.port());
       }
     }
-    DatabaseMigrations.migrate(db, config.orders(), configFile.toString());
+    DatabaseMigrations.migrate(db, config.orders(), config.channels().platforms(), configFile.toString());
     return new CliDatabase(config, db, started);
   }
 

@@ -5,9 +5,11 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.Collections;
 import java.util.Map;
+import java.util.Set;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.FlywayException;
 import paynotify.app.AppConfig.DatabaseSettings;
+import paynotify.channel.Platform;
 import paynotify.store.OrdersTable;
 
 /** Brings the schema up to date with the Flyway scripts in migrations/ (shipped in the jar). */
@@ -23,12 +25,13 @@ public final class DatabaseMigrations {
    * Migrates, then checks the site's orders table ({@link OrdersTableCheck}).
    *
    * @param orders the site's orders table, as mapped
+   * @param platforms those of the enabled channels, whose trade numbers go into the orders table
    * @param source where the settings came from, for the error message
    * @return the number of migrations applied
    */
-  public static int migrate(DatabaseSettings db, OrdersTable orders, String source) {
+  public static int migrate(DatabaseSettings db, OrdersTable orders, Set<Platform> platforms, String source) {
     try {
-      return run(db, orders, source);
+      return run(db, orders, platforms, source);
     } catch (FlywayException | IllegalStateException | SQLException e) {
       throw DatabaseRefusal.of(db, source, e);
     }
@@ -38,7 +41,8 @@ public final class DatabaseMigrations {
    * Migrates and checks the orders table; a failure to reach the database is thrown as it is, for
    * a caller that waits for a database not up yet. A table that will not do is a {@link ConfigException}.
    */
-  static int run(DatabaseSettings db, OrdersTable orders, String source) throws SQLException {
+  static int run(DatabaseSettings db, OrdersTable orders, Set<Platform> platforms, String source)
+      throws SQLException {
     int applied = MigrationLease.around(db, () -> Flyway.configure(DatabaseMigrations.class.getClassLoader())
         .dataSource(jdbcUrl(db), db.user(), db.password())
         .locations("classpath:db/migration")
@@ -50,7 +54,7 @@ public final class DatabaseMigrations {
         .load()
         .migrate()
         .migrationsExecuted);
-    OrdersTableCheck.check(db, orders, source);
+    OrdersTableCheck.check(db, orders, platforms, source);
     return applied;
   }
 
@@ -60,11 +64,12 @@ public final class DatabaseMigrations {
    * DriverManager holds nothing of the loader that is dropped. Public: IsolatedMigrations calls it from
    * the application's loader, another runtime package than this class's there.
    */
-  public static int runAndRelease(DatabaseSettings db, OrdersTable orders, String source) throws SQLException {
+  public static int runAndRelease(DatabaseSettings db, OrdersTable orders, Set<Platform> platforms, String source)
+      throws SQLException {
     ClassLoader own = DatabaseMigrations.class.getClassLoader();
     try {
       Class.forName("org.mariadb.jdbc.Driver", true, own);
-      return run(db, orders, source);
+      return run(db, orders, platforms, source);
     } catch (ClassNotFoundException e) {
       throw new ConfigException("the MariaDB JDBC driver is missing from the class path: the installation is"
           + " incomplete; build it again (mvn -DskipTests package) and copy target/lib");

@@ -12,7 +12,9 @@ import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 import paynotify.app.AppConfig.DatabaseSettings;
+import paynotify.channel.Platform;
 import paynotify.store.OrdersTable;
 
 /**
@@ -29,22 +31,24 @@ final class IsolatedMigrations {
   private IsolatedMigrations() {}
 
   /** As {@link DatabaseMigrations#run}; afterwards a collection unloads what it loaded. */
-  static int run(DatabaseSettings db, OrdersTable orders, String source) throws SQLException {
+  static int run(DatabaseSettings db, OrdersTable orders, Set<Platform> platforms, String source)
+      throws SQLException {
     try {
-      return runInOwnLoader(db, orders, source);
+      return runInOwnLoader(db, orders, platforms, source);
     } finally {
       System.gc(); // once, at start: class unloading needs a full collection, and the loader is unreachable here
     }
   }
 
-  private static int runInOwnLoader(DatabaseSettings db, OrdersTable orders, String source) throws SQLException {
+  private static int runInOwnLoader(DatabaseSettings db, OrdersTable orders, Set<Platform> platforms, String source)
+      throws SQLException {
     Thread thread = Thread.currentThread();
     ClassLoader context = thread.getContextClassLoader();
     try (Loader loader = new Loader(IsolatedMigrations.class.getClassLoader())) {
       thread.setContextClassLoader(loader); // where DriverManager and Flyway's plugins are looked up
       Method run = loader.loadClass("paynotify.app.DatabaseMigrations")
-          .getDeclaredMethod("runAndRelease", DatabaseSettings.class, OrdersTable.class, String.class);
-      return (int) run.invoke(null, db, orders, source);
+          .getDeclaredMethod("runAndRelease", DatabaseSettings.class, OrdersTable.class, Set.class, String.class);
+      return (int) run.invoke(null, db, orders, platforms, source);
     } catch (InvocationTargetException e) {
       throw unwrapped(e.getCause());
     } catch (IOException | ReflectiveOperationException | LinkageError e) {

@@ -17,6 +17,7 @@ import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import paynotify.app.AppConfig.DatabaseSettings;
+import paynotify.channel.Platform;
 import paynotify.store.OrdersTable;
 import paynotify.store.OrdersTable.Columns;
 import paynotify.store.OrdersTable.StatusValues;
@@ -26,7 +27,7 @@ import paynotify.store.OrdersTable.StatusValues;
  * booking needs of it, each problem one line naming the key to fix: the table and every mapped
  * column exist, the order number is a UNIQUE key on its own (else one payment could mark several
  * orders paid), the amount column holds the configured unit exactly, and each status value fits
- * the status column. Status values stored in the table that map to nothing are only a warning:
+ * the status column, the trade column is text. Status values stored in the table that map to nothing are only a warning:
  * booking leaves such orders alone and says so.
  */
 final class OrdersTableCheck {
@@ -40,8 +41,7 @@ final class OrdersTableCheck {
   private static final int SAMPLED = 100_000;
   /** Paid orders that must agree before amounts are called whole yuan: a few cheap orders say nothing. */
   private static final int WHOLE_YUAN_MIN_ORDERS = 20;
-  /** The longest trade id (Alipay's trade_no: 64) and channel code ("alipay", "wechat") written. */
-  private static final long TRADE_NO_LENGTH = 64;
+  /** The longest channel code written ("alipay", "wechat"). */
   private static final long CHANNEL_LENGTH = 6;
 
   private static final String ENGINE =
@@ -63,22 +63,25 @@ final class OrdersTableCheck {
   private record Column(String name, String dataType, String columnType, Long scale, Long length) {}
 
   private final OrdersTable orders;
+  private final Set<Platform> platforms;
   private final String source;
   private final String database;
 
-  private OrdersTableCheck(OrdersTable orders, String source, String database) {
+  private OrdersTableCheck(OrdersTable orders, Set<Platform> platforms, String source, String database) {
     this.orders = orders;
+    this.platforms = platforms;
     this.source = source;
     this.database = database;
   }
 
   /**
+   * @param platforms those of the enabled channels: the trade numbers the trade column is given
    * @param source where the settings came from, for the message
    * @throws ConfigException when the table will not do
    */
-  static void check(DatabaseSettings db, OrdersTable orders, String source) {
+  static void check(DatabaseSettings db, OrdersTable orders, Set<Platform> platforms, String source) {
     try (Connection c = DriverManager.getConnection(DatabaseMigrations.jdbcUrl(db), db.user(), db.password())) {
-      new OrdersTableCheck(orders, source, db.toString()).check(c);
+      new OrdersTableCheck(orders, platforms, source, db.toString()).check(c);
     } catch (SQLException e) { // the cause tells a database not up yet from one that refuses
       throw new IllegalStateException("cannot read the orders table: " + e.getMessage(), e);
     }
@@ -101,7 +104,7 @@ final class OrdersTableCheck {
           + ", not DATETIME or TIMESTAMP: set paid_at to \"\" to leave it alone");
     }
     text("orders.columns.channel", channel, CHANNEL_LENGTH);
-    text("orders.columns.trade_no", tradeNo, TRADE_NO_LENGTH);
+    tradeNo(tradeNo);
     statusValues(status);
     unmappedStatuses(c, status);
     wholeYuanAsCents(c, amount, status);
@@ -189,6 +192,33 @@ final class OrdersTableCheck {
     if (column != null && (!TEXTS.contains(column.dataType()) || column.length() != null && column.length() < length)) {
       throw problem(key, column(column) + " is " + column.columnType() + ": it needs a text column of at least "
           + length + " characters, or set it to \"\" to leave it alone");
+    }
+  }
+
+  /**
+   * The trade column must be text. Shorter than the trade numbers an enabled platform documents is
+   * only a warning: booking writes no trade that does not fit (a strict session refuses it), and
+   * books it all the same (payments holds it, the order is marked paid) with an anomaly,
+   * trade_no_too_long. A site's VARCHAR(32) of WeChat transaction_ids is fine with WeChat alone.
+   */
+  private void tradeNo(Column column) {
+    if (column == null) {
+      return;
+    }
+    if (!TEXTS.contains(column.dataType())) {
+      throw problem("orders.columns.trade_no", column(column) + " is " + column.columnType() + ": it needs a text"
+          + " column (VARCHAR), or set it to \"\" to leave it alone");
+    }
+    List<Platform> longer = platforms.stream()
+        .filter(p -> column.length() != null && p.tradeNoLength() > column.length()).sorted().toList();
+    if (!longer.isEmpty()) {
+      int widest = longer.stream().mapToInt(Platform::tradeNoLength).max().getAsInt();
+      LOG.warn("{}: orders.columns.trade_no: {} is {} ({} characters), shorter than the trade numbers of {}: a"
+          + " longer one is booked all the same (payments holds it, the order is marked paid), the column left as"
+          + " it was, with an anomaly (trade_no_too_long); to keep every trade number in it, widen it to {}"
+          + " characters", source, column(column), column.columnType(), column.length(),
+          String.join(", ", longer.stream().map(p -> p.code() + " (up to " + p.tradeNoLength() + ")").toList()),
+          widest);
     }
   }
 

@@ -67,7 +67,8 @@ final class ServeCommand extends CommandSupport {
     }, "paynotify-shutdown"));
     try {
       int applied = new DatabaseWait(vertx, db, config.toString())
-          .until(() -> vertx.executeBlocking(() -> IsolatedMigrations.run(db, orders, config.toString()), false)
+          .until(() -> vertx.executeBlocking(() -> IsolatedMigrations.run(db, orders, app.channels().platforms(),
+                  config.toString()), false)
               .compose(n -> server.open().map(n)))
           .await();
       LOG.info("database {} ready ({} migrations applied): booking notifications", db, applied);

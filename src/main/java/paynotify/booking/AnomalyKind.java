@@ -15,6 +15,12 @@ public enum AnomalyKind {
   ALREADY_PAID("check whether this trade is the one that paid the order; if not, refund it"),
   /** Paid in another currency than the site's (Stripe, PayPal): the payment is kept, the order left unpaid. */
   CURRENCY_MISMATCH("check the order: accept the payment by hand, or refund it"),
+  /**
+   * A trade number longer than the site's trade column (orders.columns.trade_no): the payment is
+   * booked and the order marked paid, the column left as it was.
+   */
+  TRADE_NO_TOO_LONG("widen the site's trade column as the detail says (ALTER TABLE ... MODIFY, keeping the"
+      + " column's other attributes); the order is paid, only this trade number is missing from it"),
   /** Paid after the order was closed. */
   PAID_AFTER_CLOSE("reopen and fulfil the order, or refund the buyer"),
   /** The order has a status this service does not know. */

@@ -12,6 +12,7 @@ import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
 import java.util.Locale;
 import paynotify.channel.NotifyEvent;
+import paynotify.channel.Platform;
 import paynotify.store.Anomalies.Anomaly;
 import paynotify.store.OrdersTable;
 import paynotify.store.OrdersTable.PaidMove;
@@ -41,14 +42,37 @@ final class PaymentBooking implements BookingTransaction.Writes {
     Future<Void> told = foreign ? Future.succeededFuture() : outbox.paymentIfOrderMoved(conn, e);
     return Future.join(payment, order, told)
         .transform(all -> firstFailure(payment, order, told))
-        .compose(v -> order.result().moved()
-            ? Future.succeededFuture(new Judged(new BookingResult(Outcome.PROCESSED, "order " + e.orderNo()
-                + " unpaid -> paid"), true))
+        .compose(v -> order.result().moved() ? paid(conn, e, key, order.result())
             : foreign ? anomaly(conn, e, key, AnomalyKind.CURRENCY_MISMATCH, e.channel() + " trade " + e.tradeNo()
                 + " paid " + e.amountCents() + " in " + e.foreignCurrency() + ", not the site's currency: order "
                 + e.orderNo() + " left unpaid")
             : judgeOrder(conn, e, key))
         .compose(judged -> settleRefunds(conn, e, key, order.result(), judged));
+  }
+
+  /**
+   * The order moved. Without its trade number (too long for the site's trade column): the
+   * payment.succeeded sent with the first UPDATE found no order moved, so it is written now, with
+   * an anomaly that says which column to widen. A statement or two for a rare case, none otherwise.
+   */
+  private Future<Judged> paid(SqlConnection conn, NotifyEvent e, String key, PaidMove move) {
+    String paid = "order " + e.orderNo() + " unpaid -> paid";
+    if (!move.tradeLeftOut()) {
+      return Future.succeededFuture(new Judged(new BookingResult(Outcome.PROCESSED, paid), true));
+    }
+    AnomalyKind kind = AnomalyKind.TRADE_NO_TOO_LONG;
+    String column = orders.table() + "." + orders.columns().tradeNo();
+    int needed = Math.max(e.tradeNo().length(), Platform.of(e.channel()).tradeNoLength());
+    String detail = e.channel() + " trade " + e.tradeNo() + " has " + e.tradeNo().length() + " characters, more"
+        + " than " + column + " holds: order " + e.orderNo() + " marked paid, " + column + " left as it was"
+        + " (payments has the trade); widen it: ALTER TABLE " + OrdersTable.quote(orders.table()) + " MODIFY "
+        + OrdersTable.quote(orders.columns().tradeNo()) + " VARCHAR(" + needed + ") ... (its NULL, DEFAULT and"
+        + " COLLATE as SHOW CREATE TABLE " + OrdersTable.quote(orders.table()) + " shows them)";
+    Anomaly anomaly = new Anomaly(kind.code(), e.channel(), e.orderNo(), e.tradeNo(), e.amountCents(), detail,
+        kind.code() + ":" + key);
+    return outbox.payment(conn, e)
+        .compose(told -> outbox.recordAnomaly(conn, anomaly, !e.testMode()))
+        .map(new Judged(new BookingResult(Outcome.PROCESSED, paid + "; " + kind.code() + ": " + detail), true));
   }
 
   /** What the booking decided for the order, and whether it told the site payment.succeeded. */

@@ -8,8 +8,10 @@ import java.util.regex.Pattern;
  * unambiguous) and the merchant's own.
  */
 public final class Ids {
+  /** The longest id accepted: what payments.trade_no and the other id columns hold. */
+  static final int LONGEST = 64;
   // Printable ASCII without spaces: no padding or look-alike characters in a unique key.
-  private static final Pattern ID = Pattern.compile("[\\x21-\\x7E]{1,64}");
+  private static final Pattern ID = Pattern.compile("[\\x21-\\x7E]{1," + LONGEST + "}");
 
   private Ids() {}
 

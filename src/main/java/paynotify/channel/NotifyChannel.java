@@ -12,6 +12,9 @@ public interface NotifyChannel {
   /** The endpoint's name in notify_log.channel and in the log, e.g. {@code wechat_v3}; not its {@link Platform}. */
   String endpoint();
 
+  /** The platform whose trades it books (both WeChat endpoints: {@link Platform#WECHAT}). */
+  Platform platform();
+
   /** Where the platform sends notifications, e.g. {@code /notify/wechat/v3}. */
   String path();
 

@@ -7,12 +7,51 @@ package paynotify.channel;
  * share one trade id space.
  */
 public enum Platform {
-  ALIPAY("alipay"), WECHAT("wechat"), EPAY("epay"), STRIPE("stripe"), PAYPAL("paypal");
+  /** trade_no: String(64), Alipay's async notification (opendocs.alipay.com, 异步通知参数); 28 in practice. */
+  ALIPAY("alipay", 64),
+  /**
+   * transaction_id: String(32) in API v2 (pay.weixin.qq.com/wiki/doc/api/jsapi.php?chapter=9_7) and
+   * string[1,32] in v3 (pay.weixin.qq.com/wiki/doc/apiv3/apis/chapter3_2_5.shtml).
+   */
+  WECHAT("wechat", 32),
+  /**
+   * trade_no: no maximum documented (彩虹易支付's notification lists it as String, 20 digits in its
+   * example); the aggregator may pass on an upstream id, so as long as Alipay's, the longest of those.
+   */
+  EPAY("epay", 64),
+  /**
+   * The PaymentIntent id (pi_...): Stripe may change the length of object ids without notice
+   * (docs.stripe.com/upgrades, backwards-compatible changes) and says the ids it generates stay
+   * within 255 characters.
+   */
+  STRIPE("stripe", 255),
+  /** txn_id: "Length: 19 characters" (PayPal IPN Guide, IPN variable reference; 17 in practice). */
+  PAYPAL("paypal", 19);
 
   private final String code;
+  private final int documentedTradeNoLength;
 
-  Platform(String code) {
+  Platform(String code, int documentedTradeNoLength) {
     this.code = code;
+    this.documentedTradeNoLength = documentedTradeNoLength;
+  }
+
+  /**
+   * The longest trade number (the id booked as trade_no) it may send: the documented maximum above,
+   * within what any notification may carry ({@link Ids}).
+   */
+  public int tradeNoLength() {
+    return Math.min(documentedTradeNoLength, Ids.LONGEST);
+  }
+
+  /** The platform stored as {@code code}. */
+  public static Platform of(String code) {
+    for (Platform p : values()) {
+      if (p.code.equals(code)) {
+        return p;
+      }
+    }
+    throw new IllegalArgumentException("no platform " + code);
   }
 
   /** What is stored, e.g. {@code wechat}. */

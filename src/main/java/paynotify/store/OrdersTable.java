@@ -16,7 +16,8 @@ import java.util.List;
  * checked as plain names ({@link #identifier}) and quoted; every value is a bound parameter.
  *
  * <p>Which trade paid an order: the site's trade_no (and channel) columns when mapped, else our own
- * {@code payments.moved_order}, set by the very UPDATE that marks the order paid.
+ * {@code payments.moved_order}, set by the very UPDATE that marks the order paid; that one also when
+ * the trade was too long for the site's column, which markPaid then leaves as it was.
  */
 public final class OrdersTable {
   /** How the amount column holds money. */
@@ -93,6 +94,7 @@ public final class OrdersTable {
   private final StatusValues values;
 
   private final String markPaid;
+  private final String markPaidKeepingTrade;
   private final String countOrders;
   private final String selectOrder;
   private final String closeOrder;
@@ -111,13 +113,18 @@ public final class OrdersTable {
     // refunds are read with locks, so one committed before is seen, and one not yet inserted waits
     // for our payment row. paid_at comes in Beijing time, the platforms' clock, and is written in the
     // session's zone, the site's.
-    String optional = (columns.paidAt() == null ? "" : ", o.{paid_at} = CONVERT_TZ(?, '" + Database.BEIJING
-        + "', @@time_zone)") + (columns.channel() == null ? "" : ", o.{channel} = ?")
+    String paidAt = columns.paidAt() == null ? "" : ", o.{paid_at} = CONVERT_TZ(?, '" + Database.BEIJING
+        + "', @@time_zone)";
+    String trade = (columns.channel() == null ? "" : ", o.{channel} = ?")
         + (columns.tradeNo() == null ? "" : ", o.{trade_no} = ?");
-    this.markPaid = sql("UPDATE {orders} o JOIN payments p ON p.channel = ? AND p.trade_no = ?"
+    String markPaid = "UPDATE {orders} o JOIN payments p ON p.channel = ? AND p.trade_no = ?"
         + " LEFT JOIN refunds r ON r.channel = p.channel AND r.trade_no = p.trade_no AND r.status = 'pending'"
-        + " SET o.{status} = ?" + optional + ", p.moved_order = TRUE, r.status = 'settled'"
-        + " WHERE o.{order_no} = ? AND CAST(o.{order_no} AS CHAR) = ? AND o.{status} = ? AND o.{amount} = ?");
+        + " SET o.{status} = ?" + paidAt + "{trade_columns}, p.moved_order = TRUE, r.status = 'settled'"
+        + " WHERE o.{order_no} = ? AND CAST(o.{order_no} AS CHAR) = ? AND o.{status} = ? AND o.{amount} = ?";
+    this.markPaid = sql(markPaid.replace("{trade_columns}", trade));
+    // The same move for a trade number the site's trade column is too short for: channel and trade
+    // columns left as they were (a channel without its trade would name none); payments has the trade.
+    this.markPaidKeepingTrade = columns.tradeNo() == null ? null : sql(markPaid.replace("{trade_columns}", ""));
     // A locking read: it opens no read view in the booking's transaction (see BookingTransaction).
     this.countOrders = sql("SELECT COUNT(*) FROM {orders} WHERE {order_no} = ? AND CAST({order_no} AS CHAR) = ?"
         + " FOR UPDATE");
@@ -131,11 +138,15 @@ public final class OrdersTable {
     this.closeOrder = sql("UPDATE {orders} SET {status} = ?"
         + " WHERE {order_no} = ? AND CAST({order_no} AS CHAR) = ? AND {status} = ?");
 
-    // A refund moves only the order its own trade paid: as the site's columns say, or (without
-    // them) as our payment row does.
-    String paidByThisTrade = columns.tradeNo() == null
-        ? "EXISTS (SELECT 1 FROM payments p WHERE p.channel = ? AND p.trade_no = ? AND p.moved_order)"
-        : (columns.channel() == null ? "" : "{channel} = ? AND ") + "{trade_no} = ?";
+    // A refund moves only the order its own trade paid: as the site's columns say, or as our payment
+    // row does (markPaid sets it in the statement that moves the order, also when the trade was too
+    // long for the site's trade column, which then names none). Both: rows booked before V7, or by
+    // an older instance, say FALSE, and the columns decide for them.
+    String movedByThisTrade =
+        "EXISTS (SELECT 1 FROM payments p WHERE p.channel = ? AND p.trade_no = ? AND p.moved_order)";
+    String namedByTheSite = (columns.channel() == null ? "" : "{channel} = ? AND ") + "{trade_no} = ?";
+    String paidByThisTrade = columns.tradeNo() == null ? movedByThisTrade
+        : "((" + namedByTheSite + ") OR " + movedByThisTrade + ")";
     String refund = "UPDATE {orders} SET {status} = ? WHERE {order_no} = ? AND CAST({order_no} AS CHAR) = ?";
     this.markPartiallyRefunded = sql(refund + " AND {status} = ? AND " + paidByThisTrade);
     this.markRefunded = sql(refund + " AND {status} " + (values.partiallyRefunded() == null ? "= ?" : "IN (?, ?)")
@@ -185,42 +196,49 @@ public final class OrdersTable {
     return values;
   }
 
-  /** Whether the site's own columns say which trade paid an order (else our payments do). */
-  public boolean namesTrade() {
-    return columns.tradeNo() != null;
-  }
-
   /**
    * What marking an order paid did.
    *
    * @param refundsSettled the trade's pending refunds settled with it
+   * @param tradeLeftOut   the trade number did not fit the site's trade column, which was left as it was
    */
-  public record PaidMove(boolean moved, int refundsSettled) {
-    public static final PaidMove NONE = new PaidMove(false, 0);
+  public record PaidMove(boolean moved, int refundsSettled, boolean tradeLeftOut) {
+    public static final PaidMove NONE = new PaidMove(false, 0, false);
   }
 
   /**
    * Unpaid -> paid, when the amount is the order's; this payment's row (already inserted) is marked
    * as the one that moved it, and the trade's pending refunds are settled. The row count is 0 (not
-   * moved) or 2 (order and payment) plus the refunds.
+   * moved) or 2 (order and payment) plus the refunds. A trade number too long for the site's trade
+   * column fails the statement alone (1406, strict session: nothing is cut), never the booking: the
+   * same move again, without the trade columns. The database decides it again, as the first would have.
    */
   public Future<PaidMove> markPaid(SqlConnection conn, String channel, String tradeNo, String orderNo, long cents,
       Object paidAt) {
+    return markPaid(conn, true, channel, tradeNo, orderNo, cents, paidAt)
+        .recover(err -> markPaidKeepingTrade != null && DbErrors.isDataTooLong(err)
+            ? markPaid(conn, false, channel, tradeNo, orderNo, cents, paidAt)
+            : Future.failedFuture(err));
+  }
+
+  private Future<PaidMove> markPaid(SqlConnection conn, boolean withTrade, String channel, String tradeNo,
+      String orderNo, long cents, Object paidAt) {
     List<Object> args = new ArrayList<>(List.of(channel, tradeNo, values.paid()));
     if (columns.paidAt() != null) {
       args.add(paidAt);
     }
-    if (columns.channel() != null) {
+    if (withTrade && columns.channel() != null) {
       args.add(channel);
     }
-    if (columns.tradeNo() != null) {
+    if (withTrade && columns.tradeNo() != null) {
       args.add(tradeNo);
     }
     args.addAll(List.of(orderNo, orderNo, values.unpaid(), unit.bind(cents)));
-    return conn.preparedQuery(markPaid).execute(Tuple.from(args)).compose(rows -> {
+    String sql = withTrade ? markPaid : markPaidKeepingTrade;
+    return conn.preparedQuery(sql).execute(Tuple.from(args)).compose(rows -> {
       int changed = rows.rowCount();
       if (changed <= 2) {
-        return Future.succeededFuture(changed == 2 ? new PaidMove(true, 0) : PaidMove.NONE);
+        return Future.succeededFuture(changed == 2 ? new PaidMove(true, 0, !withTrade) : PaidMove.NONE);
       }
       // Refunds settled with it, or (a table whose order number is not unique) several orders moved.
       return conn.preparedQuery(countOrders).execute(Tuple.of(orderNo, orderNo)).map(count -> {
@@ -230,15 +248,16 @@ public final class OrdersTable {
               + " and one payment would mark them all paid: rolled back; the order number"
               + " (orders.columns.order_no) must be a UNIQUE key of " + table);
         }
-        return new PaidMove(true, changed - 2);
+        return new PaidMove(true, changed - 2, !withTrade);
       });
     });
   }
 
   /**
    * The order, or null when the table has none with this number. {@code lock}: FOR UPDATE (booking).
-   * Without trade columns, the payment that moved it is read from payments (plainly: a locking read
-   * of it could deadlock with a refund of that trade, which locks its payment before its order).
+   * Which trade paid it: as the site's columns say, else (no trade there: none mapped, or one too long
+   * for the column moved it) as the payment that moved it does, read from payments (plainly: a locking
+   * read of it could deadlock with a refund of that trade, which locks its payment before its order).
    */
   public Future<Order> find(SqlConnection conn, String orderNo, boolean lock) {
     return conn.preparedQuery(selectOrder + (lock ? " FOR UPDATE" : "")).execute(Tuple.of(orderNo, orderNo))
@@ -250,14 +269,13 @@ public final class OrdersTable {
           Object stored = r.getValue(0);
           OrderStatus status = values.of(stored);
           Long cents = unit.read(r, 1);
-          if (namesTrade()) {
-            return Future.succeededFuture(new Order(status, String.valueOf(stored), cents, r.getString(2),
-                r.getString(3)));
+          Order bySite = new Order(status, String.valueOf(stored), cents, r.getString(2), r.getString(3));
+          if (bySite.paidByTrade() != null && !bySite.paidByTrade().isEmpty()) {
+            return Future.succeededFuture(bySite);
           }
           return conn.preparedQuery(SqlQueries.SELECT_PAYMENT_THAT_MOVED_ORDER).execute(Tuple.of(orderNo))
-              .map(mover -> mover.size() == 0 ? new Order(status, String.valueOf(stored), cents, null, null)
-                  : new Order(status, String.valueOf(stored), cents, mover.iterator().next().getString(0),
-                      mover.iterator().next().getString(1)));
+              .map(movers -> movers.size() == 0 ? bySite : new Order(status, bySite.storedStatus(), cents,
+                  movers.iterator().next().getString(0), movers.iterator().next().getString(1)));
         });
   }
 
@@ -281,10 +299,13 @@ public final class OrdersTable {
     if (full && values.partiallyRefunded() != null) {
       args.add(values.partiallyRefunded());
     }
-    if (columns.tradeNo() == null || columns.channel() != null) {
-      args.add(channel);
+    if (columns.tradeNo() != null) { // the site's columns, then our payment row
+      if (columns.channel() != null) {
+        args.add(channel);
+      }
+      args.add(tradeNo);
     }
-    args.add(tradeNo);
+    args.addAll(List.of(channel, tradeNo));
     return conn.preparedQuery(full ? markRefunded : markPartiallyRefunded).execute(Tuple.from(args))
         .map(rows -> rows.rowCount() == 1);
   }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -98,7 +99,7 @@ class DatabaseAtStartTest extends DatabaseTestBase {
     DatabaseSettings real = db.settings();
     DatabaseSettings late = settings(real.host(), real.port(), LATE, real.user(), real.password());
     db.update("CREATE DATABASE " + LATE);
-    DatabaseMigrations.migrate(late, paynotify.store.OrdersTable.DEFAULT, "test");
+    DatabaseMigrations.migrate(late, paynotify.store.OrdersTable.DEFAULT, Set.of(), "test");
     db.update("UPDATE " + LATE + ".flyway_schema_history SET checksum = checksum + 1 WHERE version = '1'");
     assertThat(refusedAtStart(late)).contains("cannot migrate", "Validate failed");
   }

@@ -12,6 +12,7 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -47,7 +48,7 @@ class DatabaseTlsTest extends DatabaseTestBase {
     DatabaseSettings tls = settings(new JsonObject().put("tls", true));
     assertThat(pooledCipher(vertx, tls)).isNotEmpty();
     assertThat(jdbcCipher(tls)).isNotEmpty();
-    assertThat(DatabaseMigrations.migrate(tls, OrdersTable.DEFAULT, "test")).isZero(); // Flyway and the orders check, over TLS
+    assertThat(DatabaseMigrations.migrate(tls, OrdersTable.DEFAULT, Set.of(), "test")).isZero(); // Flyway and the orders check, over TLS
   }
 
   @Test

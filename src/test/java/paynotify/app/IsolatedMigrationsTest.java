@@ -3,6 +3,7 @@ package paynotify.app;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import paynotify.app.AppConfig.DatabaseSettings;
 import paynotify.store.OrdersTable;
@@ -19,7 +20,7 @@ class IsolatedMigrationsTest {
     try {
       DatabaseSettings db = new DatabaseSettings("127.0.0.1", 1, "none", "root", "", 8, 256, Duration.ofSeconds(1), 5,
           null);
-      assertThatThrownBy(() -> IsolatedMigrations.run(db, OrdersTable.DEFAULT, "test"))
+      assertThatThrownBy(() -> IsolatedMigrations.run(db, OrdersTable.DEFAULT, Set.of(), "test"))
           .isInstanceOf(ConfigException.class)
           .hasMessageContaining("cannot load the database migrations")
           .hasMessageContaining("the installation is incomplete");

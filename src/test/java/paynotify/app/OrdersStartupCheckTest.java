@@ -61,12 +61,44 @@ class OrdersStartupCheckTest extends DatabaseTestBase {
     refused(dujiaoka.overrides(), "orders.table", "not InnoDB");
   }
 
-  /** A strict session refuses an Alipay trade number (up to 64 characters) in a VARCHAR(32): every booking would fail. */
+  /**
+   * Issue 22: a site's VARCHAR(32) trade column starts, with a WARN naming the column, its length and
+   * each enabled platform whose documented trade numbers are longer (Alipay, epay, Stripe: 64 as
+   * accepted), not WeChat (32) nor PayPal (19): a longer trade is booked without it (NarrowTradeColumnTest).
+   */
   @Test
-  void aTradeNumberColumnTooShortIsRefused() throws Exception {
+  void aTradeColumnShorterThanAnEnabledPlatformsTradeNumbersIsAWarning() throws Exception {
     dujiaoka.create();
     db.update("ALTER TABLE " + dujiaoka.table() + " MODIFY trade_no VARCHAR(32) DEFAULT ''");
-    refused(dujiaoka.overrides(), "orders.columns.trade_no", "at least 64");
+    try (ServiceProcess p = ServiceProcess.start(db.settings(), dujiaoka.overrides(), dir)) {
+      p.awaitHealth(200, Duration.ofSeconds(60));
+      String line = p.awaitLogLine("orders.columns.trade_no", Duration.ofSeconds(10));
+      assertThat(line).contains("WARN").contains("dujiaoka_orders.trade_no").contains("varchar(32) (32 characters)")
+          .contains("alipay (up to 64), epay (up to 64), stripe (up to 64)").contains("trade_no_too_long")
+          .contains("widen it to 64").doesNotContain("wechat").doesNotContain("paypal");
+    }
+  }
+
+  /** A WARN must mean the operator has something to do: WeChat's 32-character ids fit a VARCHAR(32). */
+  @Test
+  void aTradeColumnAsLongAsTheEnabledPlatformsTradeNumbersStartsWithoutAWarning() throws Exception {
+    dujiaoka.create();
+    db.update("ALTER TABLE " + dujiaoka.table() + " MODIFY trade_no VARCHAR(32) DEFAULT ''");
+    JsonObject wechatOnly = dujiaoka.overrides().put("alipay", (Object) null).put("epay", (Object) null)
+        .put("stripe", (Object) null).put("paypal", (Object) null);
+    try (ServiceProcess p = ServiceProcess.start(db.settings(), wechatOnly, dir)) {
+      p.awaitHealth(200, Duration.ofSeconds(60));
+      assertThat(p.log()).contains("/notify/wechat/v2").contains("/notify/alipay is off")
+          .doesNotContain("orders.columns.trade_no");
+    }
+  }
+
+  /** What cannot hold a trade number at all still stops the start. */
+  @Test
+  void aTradeColumnThatIsNotTextIsRefused() throws Exception {
+    dujiaoka.create();
+    db.update("ALTER TABLE " + dujiaoka.table() + " MODIFY trade_no BIGINT NULL");
+    refused(dujiaoka.overrides(), "orders.columns.trade_no", "is bigint", "text column");
   }
 
   @Test

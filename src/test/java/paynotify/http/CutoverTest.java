@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -60,7 +61,7 @@ class CutoverTest extends DatabaseTestBase {
     for (SiteTable table : List.of(DUJIAOKA, STATUS_ONLY)) {
       table.create();
       DatabaseMigrations.migrate(site.settings(), AppConfig.from(TestService.configuration(table.overrides()),
-          "test", Map.of()).orders(), "test"); // dujiaoka's orders exists first: V1 leaves it alone
+          "test", Map.of()).orders(), Set.of(), "test"); // dujiaoka's orders exists first: V1 leaves it alone
       services.put(table, TestService.start(site.settings(), table.overrides()));
     }
   }

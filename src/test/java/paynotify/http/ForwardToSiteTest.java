@@ -8,6 +8,7 @@ import io.vertx.core.json.JsonObject;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -49,7 +50,7 @@ class ForwardToSiteTest extends DatabaseTestBase {
     site = db.scratch(TestDatabase.NAME + "_forward_site");
     SiteTable orders = SiteTable.dujiaoka(site).as(site, "orders");
     orders.create(); // the site's own table first: paynotify's migrations leave it alone
-    DatabaseMigrations.migrate(site.settings(), AppConfig.from(orders.overrides(), "test", Map.of()).orders(), "test");
+    DatabaseMigrations.migrate(site.settings(), AppConfig.from(orders.overrides(), "test", Map.of()).orders(), Set.of(), "test");
     site.update(PhpReceiver.siteTable());
     receiver = PhpReceiver.start(site.settings(), SECRET);
     orders.insertOrder("D1", 1000);

@@ -3,6 +3,7 @@ package paynotify.store;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
+import java.util.Set;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
 import paynotify.app.AppConfig.DatabaseSettings;
@@ -50,7 +51,7 @@ class SchemaTest extends DatabaseTestBase {
           + " ('evt_w', 'payment.succeeded', '{}', 'pending', '2026-12-01 20:00:00', '2026-12-01 20:00:11'),"
           + " ('evt_d', 'payment.succeeded', '{}', 'delivered', '2026-12-01 20:00:00', NULL)");
 
-      DatabaseMigrations.migrate(scratch.settings(), OrdersTable.DEFAULT, "test");
+      DatabaseMigrations.migrate(scratch.settings(), OrdersTable.DEFAULT, Set.of(), "test");
 
       assertThat(scratch.column("SELECT CONCAT_WS(' ', event_id, next_attempt_at, COALESCE(lease_until, '-'))"
           + " FROM forward_events ORDER BY id"))
@@ -72,7 +73,7 @@ class SchemaTest extends DatabaseTestBase {
           + " ('refund_without_payment', 'alipay', 'T-A', 'waits', 'refund_without_payment:alipay:1'),"
           + " ('refund_without_payment', 'wechat', 'T-W', 'waits', 'refund_without_payment:wechat:RF-W')");
 
-      DatabaseMigrations.migrate(at, OrdersTable.DEFAULT, "test");
+      DatabaseMigrations.migrate(at, OrdersTable.DEFAULT, Set.of(), "test");
 
       assertThat(scratch.column("SELECT CONCAT(channel, ' [', refund_scope, '] ', refund_no, ' ', trade_no, ' ',"
           + " amount_cents, ' ', status) FROM refunds ORDER BY id"))

@@ -42,6 +42,11 @@ public final class AlipayChannel implements PlainTextReplies {
   }
 
   @Override
+  public Platform platform() {
+    return Platform.ALIPAY;
+  }
+
+  @Override
   public String path() {
     return "/notify/alipay";
   }

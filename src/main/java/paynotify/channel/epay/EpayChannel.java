@@ -44,6 +44,11 @@ public final class EpayChannel implements PlainTextReplies {
   }
 
   @Override
+  public Platform platform() {
+    return Platform.EPAY;
+  }
+
+  @Override
   public String path() {
     return "/notify/epay";
   }

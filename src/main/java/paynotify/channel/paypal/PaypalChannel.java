@@ -86,6 +86,11 @@ public final class PaypalChannel implements NotifyChannel {
   }
 
   @Override
+  public Platform platform() {
+    return Platform.PAYPAL;
+  }
+
+  @Override
   public String path() {
     return "/notify/paypal";
   }

@@ -54,6 +54,11 @@ public final class StripeChannel implements NotifyChannel {
   }
 
   @Override
+  public Platform platform() {
+    return Platform.STRIPE;
+  }
+
+  @Override
   public String path() {
     return "/notify/stripe";
   }

@@ -49,6 +49,11 @@ public final class WechatV2Channel implements NotifyChannel {
   }
 
   @Override
+  public Platform platform() {
+    return Platform.WECHAT;
+  }
+
+  @Override
   public String path() {
     return "/notify/wechat/v2";
   }

@@ -51,6 +51,11 @@ public final class WechatV3Channel implements NotifyChannel {
   }
 
   @Override
+  public Platform platform() {
+    return Platform.WECHAT;
+  }
+
+  @Override
   public String path() {
     return "/notify/wechat/v3";
   }
