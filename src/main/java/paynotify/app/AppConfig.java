@@ -166,7 +166,7 @@ public record AppConfig(
       throw c.error("admin.port", "unset, it is http.port + 1, and http.port " + http.port() + " has none:"
           + " set admin.port (0: off)");
     }
-    return http.port() + 1;
+    return c.integer("admin.port", http.port() + 1, 1, 65535); // unset: the default, recorded as the key's
   }
 
   /**

@@ -54,9 +54,12 @@ class ShippedConfigTest {
   /** Every channel, the forward relay and the admin listener on; every key is recorded, given or not. */
   private static ConfigReader everythingOn() {
     JsonObject all = TestService.configuration(new JsonObject()
-        .put("admin", new JsonObject().put("port", 8081).put("token", "0123456789abcdef0123"))
+        .put("admin", new JsonObject().put("token", "0123456789abcdef0123"))
         .put("forward", new JsonObject().put("url", "http://127.0.0.1/paynotify-hook.php")
             .put("secret", "0123456789abcdef0123")));
+    // The shipped ports: http.port 8080 and admin.port unset, so that it follows (and records http.port + 1).
+    all.getJsonObject("http").put("port", 8080);
+    all.getJsonObject("admin").remove("port");
     ConfigReader c = new ConfigReader(ConfigReader.withEnv(all, Map.of(), AppConfig.SECTIONS), "all.yaml");
     AppConfig config = AppConfig.read(c);
     assertThat(config.channels().disabled()).as("channels off").isEmpty();

@@ -61,7 +61,7 @@ public final class ServiceProcess implements AutoCloseable {
 
   /** Starts with the configuration file {@code config} as it is, which listens on {@code port}. */
   public static ServiceProcess start(Path config, int port, Path dir) throws IOException {
-    return start(config, dir, port, List.of(), Map.of());
+    return start(config, dir, null, port, List.of(), Map.of());
   }
 
   /**
