@@ -16,6 +16,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import paynotify.app.AppConfig.DatabaseSettings;
@@ -26,6 +27,8 @@ import paynotify.app.AppConfig.DatabaseSettings;
  * files in {@code dir}, logged as shipped (ConsoleLogging).
  */
 public final class ServiceProcess implements AutoCloseable {
+  /** Below the ports services usually take (1024-19999 holds many a well-known one). */
+  private static final int LOWEST = 20000;
   private final Process process;
   private final Path stdout;
   private final Path stderr;
@@ -118,19 +121,34 @@ public final class ServiceProcess implements AutoCloseable {
     return process.pid();
   }
 
+  /** A port free on loopback now, below the ephemeral range (see {@link #freePorts}). */
   public static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
+    return freePorts(1);
+  }
+
+  /**
+   * The first of {@code n} consecutive ports free on loopback now: an instance's http.port and those after it.
+   * Below the kernel's ephemeral range, where no outgoing connection of the suite takes one between this
+   * check and the process's listen.
+   */
+  public static int freePorts(int n) throws IOException {
+    int low = ephemeralLow();
+    while (true) {
+      int first = ThreadLocalRandom.current().nextInt(LOWEST, low - n + 1);
+      if (free(first, n)) {
+        return first;
+      }
     }
   }
 
-  /** The first of {@code n} consecutive ports free on loopback now: an instance's http.port and those after it. */
-  public static int freePorts(int n) throws IOException {
-    while (true) {
-      int first = freePort();
-      if (first + n - 1 <= 65535 && free(first + 1, n - 1)) {
-        return first;
-      }
+  /** The low end of /proc/sys/net/ipv4/ip_local_port_range; Linux's default where it cannot be read. */
+  private static int ephemeralLow() {
+    try {
+      // readAllLines: Files.readString reads a /proc file's announced size, not its content
+      return Integer.parseInt(Files.readAllLines(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).get(0)
+          .split("\\s+")[0]);
+    } catch (IOException | RuntimeException e) {
+      return 32768;
     }
   }
 
