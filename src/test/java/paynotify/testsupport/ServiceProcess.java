@@ -167,6 +167,11 @@ public final class ServiceProcess implements AutoCloseable {
     return port;
   }
 
+  /** The processes it started (the embedded mariadbd), as they are now: they outlive a {@link #kill9}. */
+  public List<ProcessHandle> descendants() {
+    return process.descendants().toList();
+  }
+
   /** SIGTERM, as systemd and Ctrl-C stop it. */
   public void terminate() {
     process.destroy();
