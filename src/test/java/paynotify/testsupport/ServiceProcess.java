@@ -22,9 +22,9 @@ import java.util.stream.Collectors;
 import paynotify.app.AppConfig.DatabaseSettings;
 
 /**
- * {@code paynotify serve} as its own JVM, as scripts/start.sh runs it: the way to test what only
- * a real process shows (exit codes, SIGTERM, a database that is not there yet). Its output goes to
- * files in {@code dir}, logged as shipped (ConsoleLogging).
+ * {@code paynotify serve} as its own JVM, as scripts/start.sh runs it (or that script itself,
+ * {@link #startSh}): the way to test what only a real process shows (exit codes, SIGTERM, a database
+ * that is not there yet). Its output goes to files in {@code dir}, logged as shipped (ConsoleLogging).
  */
 public final class ServiceProcess implements AutoCloseable {
   /** Below the ports services usually take (1024-19999 holds many a well-known one). */
@@ -90,15 +90,30 @@ public final class ServiceProcess implements AutoCloseable {
     return start(file, dir, null, port, jvmOptions, Map.of());
   }
 
+  /**
+   * {@code scripts/start.sh args} of an {@link Installation}, run in that directory as the README's recipes
+   * say, listening on {@code port}; its output goes to files in {@code dir}.
+   */
+  public static ServiceProcess startSh(Path installation, int port, Path dir, String... args) throws IOException {
+    List<String> command = new ArrayList<>(List.of(installation.resolve("scripts/start.sh").toString()));
+    command.addAll(List.of(args));
+    return launch(command, dir, installation, port, Map.of("PATH", Installation.path()));
+  }
+
   /** @param workDir null: this JVM's */
   private static ServiceProcess start(Path config, Path dir, Path workDir, int port, List<String> jvmOptions,
       Map<String, String> env) throws IOException {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    Path out = dir.resolve("stdout.log");
-    Path err = dir.resolve("stderr.log");
     List<String> command = new ArrayList<>(List.of(java, "-Xmx128m"));
     command.addAll(jvmOptions);
     command.addAll(List.of("-cp", shippedClassPath(), "paynotify.app.Main", "serve", "--config", config.toString()));
+    return launch(command, dir, workDir, port, env);
+  }
+
+  private static ServiceProcess launch(List<String> command, Path dir, Path workDir, int port, Map<String, String> env)
+      throws IOException {
+    Path out = dir.resolve("stdout.log");
+    Path err = dir.resolve("stderr.log");
     ProcessBuilder builder = new ProcessBuilder(command)
         .redirectOutput(out.toFile())
         .redirectError(err.toFile());
