@@ -7,6 +7,7 @@ import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.StringJoiner;
 import java.util.stream.Stream;
 
 /**
@@ -27,9 +28,16 @@ record EarlierServer(Long pid, Integer port) {
     return pid == null && port == null ? null : new EarlierServer(pid, port);
   }
 
+  /** "(pid 1234, port 41171)", what of the two is known. */
   String describe() {
-    return "(" + (pid == null ? "" : "pid " + pid + (port == null ? "" : ", ")) + (port == null ? "" : "port " + port)
-        + ")";
+    StringJoiner known = new StringJoiner(", ", "(", ")");
+    if (pid != null) {
+      known.add("pid " + pid);
+    }
+    if (port != null) {
+      known.add("port " + port);
+    }
+    return known.toString();
   }
 
   String stopIt() {

@@ -27,7 +27,7 @@ import paynotify.app.AppConfig.DatabaseSettings;
  * that is not there yet). Its output goes to files in {@code dir}, logged as shipped (ConsoleLogging).
  */
 public final class ServiceProcess implements AutoCloseable {
-  /** Below the ports services usually take (1024-19999 holds many a well-known one). */
+  /** The lowest port a test takes: 1024-19999 holds many a well-known service's. */
   private static final int LOWEST = 20000;
   private final Process process;
   private final Path stdout;
