@@ -35,6 +35,18 @@ public final class EmbeddedDatabase implements AutoCloseable {
   }
 
   /**
+   * {@code dir}'s server from an earlier run still runs: its paynotify ended without stopping it (kill -9).
+   * A server started beside it would wait 30 s for the files' locks and then fail.
+   */
+  public static final class LeftRunning extends Exception {
+    LeftRunning(Path dir, EarlierServer earlier) {
+      super(dir.toAbsolutePath() + ": the embedded MariaDB of an earlier run still runs on it " + earlier.describe()
+          + ", left by a paynotify that ended without stopping it (kill -9?): " + earlier.stopIt()
+          + ", then start again", null, false, false);
+    }
+  }
+
+  /**
    * The port of the embedded server running on {@code dir}, as it wrote it at start: how the
    * command-line tools reach the database of a running service. Null when none is recorded.
    */
@@ -48,13 +60,19 @@ public final class EmbeddedDatabase implements AutoCloseable {
 
   /**
    * Installs (first time only), starts and creates {@code database} if missing. Blocks ~10 s. Refused,
-   * before any file is touched, while another process runs a server on {@code dir}.
+   * before any file is touched, while another process runs a server on {@code dir}, or a server of an
+   * earlier run still does.
    */
-  public static EmbeddedDatabase start(Path dir, String database) throws ManagedProcessException, InUse {
+  public static EmbeddedDatabase start(Path dir, String database)
+      throws ManagedProcessException, InUse, LeftRunning {
     DataDirLock lock = take(dir);
     try {
+      EarlierServer earlier = EarlierServer.on(dir);
+      if (earlier != null) {
+        throw new LeftRunning(dir, earlier);
+      }
       return start(dir, database, lock);
-    } catch (ManagedProcessException | RuntimeException e) {
+    } catch (ManagedProcessException | LeftRunning | RuntimeException e) {
       release(lock);
       throw e;
     }

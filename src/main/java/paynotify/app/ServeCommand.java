@@ -127,6 +127,8 @@ final class ServeCommand extends CommandSupport {
       throw new ConfigException(config + ": database.embedded.data_dir: " + e.getMessage() + ": give this one a"
           + " data_dir of its own, or both the site's database (database.host); README, \"A second instance on this"
           + " machine\"");
+    } catch (EmbeddedDatabase.LeftRunning e) {
+      throw new ConfigException(config + ": database.embedded.data_dir: " + e.getMessage());
     } catch (NoClassDefFoundError e) {
       throw new ConfigException(config + ": database.host: empty means the embedded MariaDB, which is not "
           + "installed here (target/embedded-db); set database.host to your MySQL/MariaDB server");

@@ -18,8 +18,9 @@ import paynotify.testsupport.ServiceProcess;
  * A WARN or ERROR must mean the operator has something to do: a real process started from
  * conf/application.yaml as shipped (embedded MariaDB, no channel yet), serving, then stopped with
  * SIGTERM, writes none in its whole log. The only differences from a site owner's first start:
- * free ports (PAYNOTIFY_HTTP_PORT, PAYNOTIFY_ADMIN_PORT: 8080 and 8081 may be taken on a test
- * machine) and the working directory (a temporary one, so the embedded data_dir lands there).
+ * a free http.port (PAYNOTIFY_HTTP_PORT: 8080 may be taken on a test machine; the admin listener
+ * follows it, as shipped) and the working directory (a temporary one, so the embedded data_dir
+ * lands there).
  */
 class CleanStartLogTest {
   /** The first start unpacks the embedded MariaDB. */
@@ -33,28 +34,29 @@ class CleanStartLogTest {
 
   @Test
   void theShippedConfigurationStartsAndStopsWithoutAWarning() throws Exception {
-    int admin = ServiceProcess.freePort();
-    assertCleanLog(Map.of("PAYNOTIFY_ADMIN_PORT", Integer.toString(admin)), admin);
+    int http = ServiceProcess.freePorts(2);
+    assertCleanLog(http, Map.of(), http + 1); // admin.port unset: http.port + 1
   }
 
   @Test
   void withoutTheAdminListenerNeither() throws Exception {
-    assertCleanLog(Map.of("PAYNOTIFY_ADMIN_PORT", "0"), 0);
+    assertCleanLog(ServiceProcess.freePort(), Map.of("PAYNOTIFY_ADMIN_PORT", "0"), 0);
   }
 
   @Test
   void withTwoHttpInstancesNeither() throws Exception {
     int admin = ServiceProcess.freePort();
-    assertCleanLog(Map.of("PAYNOTIFY_ADMIN_PORT", Integer.toString(admin), "PAYNOTIFY_HTTP_INSTANCES", "2"), admin);
+    assertCleanLog(ServiceProcess.freePort(), Map.of("PAYNOTIFY_ADMIN_PORT", Integer.toString(admin),
+        "PAYNOTIFY_HTTP_INSTANCES", "2"), admin);
   }
 
   /** @param admin the admin port, 0 when off */
-  private static void assertCleanLog(Map<String, String> env, int admin) throws Exception {
+  private static void assertCleanLog(int http, Map<String, String> env, int admin) throws Exception {
     Files.createDirectories(dir.resolve("conf"));
     Files.copy(Path.of("conf", "application.yaml"), dir.resolve("conf").resolve("application.yaml"),
         StandardCopyOption.REPLACE_EXISTING);
     String log;
-    try (ServiceProcess p = ServiceProcess.startIn(dir, ServiceProcess.freePort(), env)) {
+    try (ServiceProcess p = ServiceProcess.startIn(dir, http, env)) {
       p.awaitHealth(200, START);
       p.awaitLogLine("booking notifications", START);
       // Several connections and requests, on each listener: what a monitor and the platforms do.

@@ -3,9 +3,7 @@ package paynotify.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vertx.core.json.JsonObject;
-import java.io.File;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -15,9 +13,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.jar.JarEntry;
-import java.util.jar.JarOutputStream;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,6 +20,7 @@ import paynotify.testsupport.AlipayBillGenerator;
 import paynotify.testsupport.Cli;
 import paynotify.testsupport.DatabaseTestBase;
 import paynotify.testsupport.Http;
+import paynotify.testsupport.Installation;
 import paynotify.testsupport.ServiceProcess;
 import paynotify.testsupport.TestDatabase;
 import paynotify.testsupport.TestService;
@@ -42,7 +38,7 @@ class PaynotifyScriptTest extends DatabaseTestBase {
 
   @BeforeEach
   void installAndBookADay() throws Exception {
-    installation = install(dir.resolve("opt/paynotify"));
+    installation = Installation.install(dir.resolve("opt/paynotify"));
     Files.createDirectories(installation.resolve("conf"));
     Files.copy(Cli.config(), installation.resolve("conf/application.yaml"));
     caller = Files.createDirectories(dir.resolve("home/operator"));
@@ -152,38 +148,8 @@ class PaynotifyScriptTest extends DatabaseTestBase {
     command.addAll(List.of(args));
     ProcessBuilder builder = new ProcessBuilder(command).directory(caller.toFile())
         .redirectOutput(dir.resolve("out.txt").toFile()).redirectError(dir.resolve("err.txt").toFile());
-    builder.environment().put("PATH", Path.of(System.getProperty("java.home"), "bin") + File.pathSeparator
-        + System.getenv("PATH"));
+    builder.environment().put("PATH", Installation.path());
     builder.environment().putAll(env);
     return builder.start();
-  }
-
-  /**
-   * The layout the README says to copy to a server: scripts/, target/paynotify.jar (here: the
-   * compiled classes) and target/lib/ (here: links to this JVM's jars).
-   */
-  private static Path install(Path home) throws IOException {
-    Files.createDirectories(home.resolve("scripts"));
-    for (String script : List.of("paynotify", "start.sh")) {
-      Files.copy(Path.of("scripts", script), home.resolve("scripts/" + script));
-    }
-    Path lib = Files.createDirectories(home.resolve("target/lib"));
-    for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
-      if (entry.endsWith(".jar")) {
-        Path jar = Path.of(entry).toAbsolutePath();
-        Files.createSymbolicLink(lib.resolve(jar.getFileName()), jar);
-      }
-    }
-    Path classes = Path.of("target/classes");
-    try (OutputStream file = Files.newOutputStream(home.resolve("target/paynotify.jar"));
-        JarOutputStream jar = new JarOutputStream(file);
-        Stream<Path> all = Files.walk(classes)) {
-      for (Path c : (Iterable<Path>) all.filter(Files::isRegularFile)::iterator) {
-        jar.putNextEntry(new JarEntry(classes.relativize(c).toString().replace(File.separatorChar, '/')));
-        jar.write(Files.readAllBytes(c));
-        jar.closeEntry();
-      }
-    }
-    return home;
   }
 }

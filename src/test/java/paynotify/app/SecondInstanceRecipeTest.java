@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.yaml.snakeyaml.Yaml;
@@ -19,14 +20,17 @@ import paynotify.testsupport.AlipayNotifications;
 import paynotify.testsupport.ChannelFixture;
 import paynotify.testsupport.DatabaseTestBase;
 import paynotify.testsupport.Http;
+import paynotify.testsupport.Installation;
 import paynotify.testsupport.ServiceProcess;
 
 /**
  * README, "A second instance on this machine", read from the README so that it cannot drift: the
  * shipped configuration as a site fills it in (its database, a channel), and a copy changed as the
- * recipe says, run as two real processes on one database, both book and both answer on their own
- * admin port. Every port of both files is moved by one offset, so that the test never takes 8080 from a
- * paynotify running on this machine; the files are otherwise the shipped one and the README's lines.
+ * recipe says, started as the recipe says in an installation ({@code scripts/start.sh}, then
+ * {@code scripts/start.sh --config conf/second.yaml}): two real processes on one database, both book and
+ * both answer on their own admin port. Every port of both files is moved by one offset, so that the test
+ * never takes 8080 from a paynotify running on this machine; the files are otherwise the shipped one and
+ * the README's lines.
  */
 class SecondInstanceRecipeTest extends DatabaseTestBase {
   private static final Duration START = Duration.ofSeconds(60);
@@ -36,6 +40,14 @@ class SecondInstanceRecipeTest extends DatabaseTestBase {
   @TempDir
   Path dir;
 
+  private Path installation;
+
+  @BeforeEach
+  void install() throws IOException {
+    installation = Installation.install(dir.resolve("opt/paynotify"));
+    Files.createDirectories(installation.resolve("conf"));
+  }
+
   @Test
   void twoInstancesStartedAsTheReadmeSaysBothServe() throws Exception {
     JsonObject first = site();
@@ -44,7 +56,8 @@ class SecondInstanceRecipeTest extends DatabaseTestBase {
     db.insertOrder("TWO1", 1000);
     db.insertOrder("TWO2", 2000);
 
-    try (ServiceProcess one = start(first, offset, "first"); ServiceProcess two = start(second, offset, "second")) {
+    try (ServiceProcess one = start(first, offset, "application");
+        ServiceProcess two = start(second, offset, "second")) {
       one.awaitHealth(200, START);
       two.awaitHealth(200, START);
       assertThat(Http.send(one.port(), alipay.payment("TWO1", "2026120122001400000000000001", 1000, 0)))
@@ -69,7 +82,7 @@ class SecondInstanceRecipeTest extends DatabaseTestBase {
     JsonObject first = site();
     int shippedPort = first.getJsonObject("http").getInteger("port");
     int offset = ServiceProcess.freePorts(4) - shippedPort;
-    try (ServiceProcess one = start(first, offset, "first")) {
+    try (ServiceProcess one = start(first, offset, "application")) {
       one.awaitHealth(200, START);
       try (ServiceProcess same = start(first, offset, "same")) {
         assertThat(same.exitCode(START)).as("the same configuration again").isEqualTo(2);
@@ -97,6 +110,11 @@ class SecondInstanceRecipeTest extends DatabaseTestBase {
         site().getJsonObject("http").getInteger("port"), second.getJsonObject("http").getInteger("port"));
   }
 
+  /**
+   * Writes {@code config}, its ports moved by {@code offset}, as conf/{@code name}.yaml of the installation,
+   * and starts it there as the recipe does: {@code scripts/start.sh} for conf/application.yaml, else
+   * {@code scripts/start.sh --config conf/<name>.yaml}.
+   */
   private ServiceProcess start(JsonObject config, int offset, String name) throws IOException {
     JsonObject moved = config.copy();
     int port = moved.getJsonObject("http").getInteger("port") + offset;
@@ -106,10 +124,11 @@ class SecondInstanceRecipeTest extends DatabaseTestBase {
     if (adminPort != null && adminPort != 0) {
       admin.put("port", adminPort + offset);
     }
-    Path home = Files.createDirectories(dir.resolve(name));
-    Path file = home.resolve(name + ".yaml");
-    Files.writeString(file, moved.encodePrettily()); // YAML reads JSON
-    return ServiceProcess.start(file, port, home);
+    String file = "conf/" + name + ".yaml";
+    Files.writeString(installation.resolve(file), moved.encodePrettily()); // YAML reads JSON
+    Path logs = Files.createDirectories(dir.resolve("logs").resolve(name));
+    return name.equals("application") ? ServiceProcess.startSh(installation, port, logs)
+        : ServiceProcess.startSh(installation, port, logs, "--config", file);
   }
 
   /** The shipped file with what a site fills in: its database and a channel's keys. */

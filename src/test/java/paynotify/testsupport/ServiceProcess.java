@@ -16,16 +16,19 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import paynotify.app.AppConfig.DatabaseSettings;
 
 /**
- * {@code paynotify serve} as its own JVM, as scripts/start.sh runs it: the way to test what only
- * a real process shows (exit codes, SIGTERM, a database that is not there yet). Its output goes to
- * files in {@code dir}, logged as shipped (ConsoleLogging).
+ * {@code paynotify serve} as its own JVM, as scripts/start.sh runs it (or that script itself,
+ * {@link #startSh}): the way to test what only a real process shows (exit codes, SIGTERM, a database
+ * that is not there yet). Its output goes to files in {@code dir}, logged as shipped (ConsoleLogging).
  */
 public final class ServiceProcess implements AutoCloseable {
+  /** The lowest port a test takes: 1024-19999 holds many a well-known service's. */
+  private static final int LOWEST = 20000;
   private final Process process;
   private final Path stdout;
   private final Path stderr;
@@ -87,15 +90,30 @@ public final class ServiceProcess implements AutoCloseable {
     return start(file, dir, null, port, jvmOptions, Map.of());
   }
 
+  /**
+   * {@code scripts/start.sh args} of an {@link Installation}, run in that directory as the README's recipes
+   * say, listening on {@code port}; its output goes to files in {@code dir}.
+   */
+  public static ServiceProcess startSh(Path installation, int port, Path dir, String... args) throws IOException {
+    List<String> command = new ArrayList<>(List.of(installation.resolve("scripts/start.sh").toString()));
+    command.addAll(List.of(args));
+    return launch(command, dir, installation, port, Map.of("PATH", Installation.path()));
+  }
+
   /** @param workDir null: this JVM's */
   private static ServiceProcess start(Path config, Path dir, Path workDir, int port, List<String> jvmOptions,
       Map<String, String> env) throws IOException {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    Path out = dir.resolve("stdout.log");
-    Path err = dir.resolve("stderr.log");
     List<String> command = new ArrayList<>(List.of(java, "-Xmx128m"));
     command.addAll(jvmOptions);
     command.addAll(List.of("-cp", shippedClassPath(), "paynotify.app.Main", "serve", "--config", config.toString()));
+    return launch(command, dir, workDir, port, env);
+  }
+
+  private static ServiceProcess launch(List<String> command, Path dir, Path workDir, int port, Map<String, String> env)
+      throws IOException {
+    Path out = dir.resolve("stdout.log");
+    Path err = dir.resolve("stderr.log");
     ProcessBuilder builder = new ProcessBuilder(command)
         .redirectOutput(out.toFile())
         .redirectError(err.toFile());
@@ -118,19 +136,34 @@ public final class ServiceProcess implements AutoCloseable {
     return process.pid();
   }
 
+  /** A port free on loopback now, below the ephemeral range (see {@link #freePorts}). */
   public static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
+    return freePorts(1);
+  }
+
+  /**
+   * The first of {@code n} consecutive ports free on loopback now: an instance's http.port and those after it.
+   * Below the kernel's ephemeral range, where no outgoing connection of the suite takes one between this
+   * check and the process's listen.
+   */
+  public static int freePorts(int n) throws IOException {
+    int low = ephemeralLow();
+    while (true) {
+      int first = ThreadLocalRandom.current().nextInt(LOWEST, low - n + 1);
+      if (free(first, n)) {
+        return first;
+      }
     }
   }
 
-  /** The first of {@code n} consecutive ports free on loopback now: an instance's http.port and those after it. */
-  public static int freePorts(int n) throws IOException {
-    while (true) {
-      int first = freePort();
-      if (first + n - 1 <= 65535 && free(first + 1, n - 1)) {
-        return first;
-      }
+  /** The low end of /proc/sys/net/ipv4/ip_local_port_range; Linux's default where it cannot be read. */
+  private static int ephemeralLow() {
+    try {
+      // readAllLines: Files.readString reads a /proc file's announced size, not its content
+      return Integer.parseInt(Files.readAllLines(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).get(0)
+          .split("\\s+")[0]);
+    } catch (IOException | RuntimeException e) {
+      return 32768;
     }
   }
 
@@ -147,6 +180,11 @@ public final class ServiceProcess implements AutoCloseable {
 
   public int port() {
     return port;
+  }
+
+  /** The processes it started (the embedded mariadbd), as they are now: they outlive a {@link #kill9}. */
+  public List<ProcessHandle> descendants() {
+    return process.descendants().toList();
   }
 
   /** SIGTERM, as systemd and Ctrl-C stop it. */
