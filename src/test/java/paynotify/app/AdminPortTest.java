@@ -19,6 +19,10 @@ class AdminPortTest {
     assertThat(config.admin().port()).isEqualTo(8083);
     assertThat(config.admin().followsHttpPort()).isTrue();
     assertThat(config("{}").admin().port()).as("the shipped default, http.port 8080").isEqualTo(8081);
+    // Empty is unset, as for every key: an empty variable must not turn the listener (and metrics) off.
+    assertThat(config("{\"http\":{\"port\":8082},\"admin\":{\"port\":\"\"}}").admin().port()).isEqualTo(8083);
+    assertThat(AppConfig.from(new JsonObject("{\"http\":{\"port\":8082}}"), "app.yaml",
+        Map.of("PAYNOTIFY_ADMIN_PORT", "")).admin().port()).as("PAYNOTIFY_ADMIN_PORT=").isEqualTo(8083);
   }
 
   @Test
