@@ -22,7 +22,7 @@ final class OrdersMapping {
   private OrdersMapping() {}
 
   static OrdersTable read(ConfigReader c) {
-    OrdersTable d = OrdersTable.DEFAULT;
+    OrdersTable d = OrdersTable.byDefault();
     String table = name(c, "orders.table", d.table());
     if (OURS.contains(table.toLowerCase(Locale.ROOT))) {
       throw c.error("orders.table", "'" + table + "' is one of paynotify's own tables: name the site's orders table");

@@ -27,7 +27,7 @@ import paynotify.store.OrdersTable.StatusValues;
  * booking needs of it, each problem one line naming the key to fix: the table and every mapped
  * column exist, the order number is a UNIQUE key on its own (else one payment could mark several
  * orders paid), the amount column holds the configured unit exactly, and each status value fits
- * the status column, the trade column is text. Status values stored in the table that map to nothing are only a warning:
+ * the status column, the trade column is text (its length goes to the OrdersTable). Status values stored in the table that map to nothing are only a warning:
  * booking leaves such orders alone and says so.
  */
 final class OrdersTableCheck {
@@ -208,6 +208,9 @@ final class OrdersTableCheck {
     if (!TEXTS.contains(column.dataType())) {
       throw problem("orders.columns.trade_no", column(column) + " is " + column.columnType() + ": it needs a text"
           + " column (VARCHAR), or set it to \"\" to leave it alone");
+    }
+    if (column.length() != null) { // booking leaves out of it a trade number it cannot hold
+      orders.tradeColumnHolds(column.length());
     }
     List<Platform> longer = platforms.stream()
         .filter(p -> column.length() != null && p.tradeNoLength() > column.length()).sorted().toList();

@@ -46,7 +46,7 @@ public final class Reconciliation {
 
   /** For the duplicate audit alone. */
   public Reconciliation(Connection conn) {
-    this(conn, conn, conn, OrdersTable.DEFAULT);
+    this(conn, conn, conn, OrdersTable.byDefault());
   }
 
   /**

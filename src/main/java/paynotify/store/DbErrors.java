@@ -8,8 +8,6 @@ public final class DbErrors {
   public static final int DUPLICATE_KEY = 1062;
   public static final int LOCK_WAIT_TIMEOUT = 1205;
   public static final int DEADLOCK = 1213;
-  /** A value longer than its column, refused by the strict session (only the statement is rolled back). */
-  public static final int DATA_TOO_LONG = 1406;
   /**
    * "Record has changed since last read": with innodb_snapshot_isolation (on by default from
    * MariaDB 11.6) a locking read of a row committed after the transaction's read view was made.
@@ -29,10 +27,6 @@ public final class DbErrors {
 
   public static boolean isDuplicateKey(Throwable err) {
     return err instanceof DatabaseException db && db.getErrorCode() == DUPLICATE_KEY;
-  }
-
-  public static boolean isDataTooLong(Throwable err) {
-    return err instanceof DatabaseException db && db.getErrorCode() == DATA_TOO_LONG;
   }
 
   /** Errors after which the same transaction, run again, may well succeed. */

@@ -16,8 +16,9 @@ import java.util.List;
  * checked as plain names ({@link #identifier}) and quoted; every value is a bound parameter.
  *
  * <p>Which trade paid an order: the site's trade_no (and channel) columns when mapped, else our own
- * {@code payments.moved_order}, set by the very UPDATE that marks the order paid; that one also when
- * the trade was too long for the site's column, which markPaid then leaves as it was.
+ * {@code payments.moved_order}, set by the very UPDATE that marks the order paid; that one also for
+ * a trade longer than the site's trade column ({@link #tradeColumnHolds}), which markPaid then
+ * leaves as it was: what the column holds is then no trade that paid.
  */
 public final class OrdersTable {
   /** How the amount column holds money. */
@@ -83,15 +84,25 @@ public final class OrdersTable {
   public record Order(OrderStatus status, String storedStatus, Long amountCents, String paidByChannel,
       String paidByTrade) {}
 
-  /** Today's schema: what V1 creates, and what an install without an orders: section acts on. */
-  public static final OrdersTable DEFAULT = new OrdersTable("orders",
-      new Columns("order_no", "amount_cents", "status", "paid_at", "channel", "trade_no"), AmountUnit.CENTS,
-      new StatusValues("unpaid", "paid", "closed", "partially_refunded", "refunded"));
+  /** payments.trade_no's length (V1): no trade number is longer, so a trade column this wide leaves none out. */
+  private static final long LONGEST_TRADE_NO = 64;
+
+  /**
+   * Today's schema: what V1 creates, and what an install without an orders: section acts on. A new
+   * one each time: the start's check tells each its trade column's length ({@link #tradeColumnHolds}).
+   */
+  public static OrdersTable byDefault() {
+    return new OrdersTable("orders",
+        new Columns("order_no", "amount_cents", "status", "paid_at", "channel", "trade_no"), AmountUnit.CENTS,
+        new StatusValues("unpaid", "paid", "closed", "partially_refunded", "refunded"));
+  }
 
   private final String table;
   private final Columns columns;
   private final AmountUnit unit;
   private final StatusValues values;
+  /** Characters the trade column holds, as the start's check read them; until then none is left out. */
+  private volatile long tradeColumnLength = LONGEST_TRADE_NO;
 
   private final String markPaid;
   private final String markPaidKeepingTrade;
@@ -100,6 +111,8 @@ public final class OrdersTable {
   private final String closeOrder;
   private final String markPartiallyRefunded;
   private final String markRefunded;
+  private final String markPartiallyRefundedLeftOut;
+  private final String markRefundedLeftOut;
 
   public OrdersTable(String table, Columns columns, AmountUnit unit, StatusValues values) {
     this.table = table;
@@ -138,18 +151,25 @@ public final class OrdersTable {
     this.closeOrder = sql("UPDATE {orders} SET {status} = ?"
         + " WHERE {order_no} = ? AND CAST({order_no} AS CHAR) = ? AND {status} = ?");
 
-    // A refund moves only the order its own trade paid: as the site's columns say, or as our payment
-    // row does (markPaid sets it in the statement that moves the order, also when the trade was too
-    // long for the site's trade column, which then names none). Both: rows booked before V7, or by
-    // an older instance, say FALSE, and the columns decide for them.
+    // A refund moves only the order its own trade paid: as the site's columns say (rows booked before
+    // V7 say moved_order FALSE), or, without them, as our payment row does (markPaid sets it in the
+    // statement that moves the order). A trade too long for the column (left out of it): as our
+    // payment row does, while the column names no trade: one written there since (the order reopened
+    // by hand, then paid through notify.php) paid the order after ours.
     String movedByThisTrade =
         "EXISTS (SELECT 1 FROM payments p WHERE p.channel = ? AND p.trade_no = ? AND p.moved_order)";
     String namedByTheSite = (columns.channel() == null ? "" : "{channel} = ? AND ") + "{trade_no} = ?";
-    String paidByThisTrade = columns.tradeNo() == null ? movedByThisTrade
-        : "((" + namedByTheSite + ") OR " + movedByThisTrade + ")";
-    String refund = "UPDATE {orders} SET {status} = ? WHERE {order_no} = ? AND CAST({order_no} AS CHAR) = ?";
-    this.markPartiallyRefunded = sql(refund + " AND {status} = ? AND " + paidByThisTrade);
-    this.markRefunded = sql(refund + " AND {status} " + (values.partiallyRefunded() == null ? "= ?" : "IN (?, ?)")
+    this.markPartiallyRefunded = refund(false, columns.tradeNo() == null ? movedByThisTrade : namedByTheSite);
+    this.markRefunded = refund(true, columns.tradeNo() == null ? movedByThisTrade : namedByTheSite);
+    String leftOut = movedByThisTrade + " AND ({trade_no} IS NULL OR {trade_no} = '')";
+    this.markPartiallyRefundedLeftOut = columns.tradeNo() == null ? null : refund(false, leftOut);
+    this.markRefundedLeftOut = columns.tradeNo() == null ? null : refund(true, leftOut);
+  }
+
+  /** paid (or partially_refunded, when {@code full}) -> (partially_)refunded, when {@code paidByThisTrade}. */
+  private String refund(boolean full, String paidByThisTrade) {
+    return sql("UPDATE {orders} SET {status} = ? WHERE {order_no} = ? AND CAST({order_no} AS CHAR) = ?"
+        + " AND {status} " + (full && values.partiallyRefunded() != null ? "IN (?, ?)" : "= ?")
         + " AND " + paidByThisTrade);
   }
 
@@ -197,6 +217,19 @@ public final class OrdersTable {
   }
 
   /**
+   * What the site's trade column holds, in characters: set by the start's check of the table
+   * (OrdersTableCheck), which runs before the service books anything.
+   */
+  public void tradeColumnHolds(long characters) {
+    tradeColumnLength = characters;
+  }
+
+  /** A trade number the site's trade column cannot hold: booked without it, known by our payment row. */
+  private boolean leftOut(String tradeNo) {
+    return columns.tradeNo() != null && tradeNo.codePointCount(0, tradeNo.length()) > tradeColumnLength;
+  }
+
+  /**
    * What marking an order paid did.
    *
    * @param refundsSettled the trade's pending refunds settled with it
@@ -209,20 +242,13 @@ public final class OrdersTable {
   /**
    * Unpaid -> paid, when the amount is the order's; this payment's row (already inserted) is marked
    * as the one that moved it, and the trade's pending refunds are settled. The row count is 0 (not
-   * moved) or 2 (order and payment) plus the refunds. A trade number too long for the site's trade
-   * column fails the statement alone (1406, strict session: nothing is cut), never the booking: the
-   * same move again, without the trade columns. The database decides it again, as the first would have.
+   * moved) or 2 (order and payment) plus the refunds. A trade number longer than the site's trade
+   * column (a strict session would refuse it, 1406) is chosen up front: the same move without the
+   * trade columns, so that a 1406 from anything else (a site's trigger) fails the booking as it is.
    */
   public Future<PaidMove> markPaid(SqlConnection conn, String channel, String tradeNo, String orderNo, long cents,
       Object paidAt) {
-    return markPaid(conn, true, channel, tradeNo, orderNo, cents, paidAt)
-        .recover(err -> markPaidKeepingTrade != null && DbErrors.isDataTooLong(err)
-            ? markPaid(conn, false, channel, tradeNo, orderNo, cents, paidAt)
-            : Future.failedFuture(err));
-  }
-
-  private Future<PaidMove> markPaid(SqlConnection conn, boolean withTrade, String channel, String tradeNo,
-      String orderNo, long cents, Object paidAt) {
+    boolean withTrade = !leftOut(tradeNo);
     List<Object> args = new ArrayList<>(List.of(channel, tradeNo, values.paid()));
     if (columns.paidAt() != null) {
       args.add(paidAt);
@@ -255,9 +281,11 @@ public final class OrdersTable {
 
   /**
    * The order, or null when the table has none with this number. {@code lock}: FOR UPDATE (booking).
-   * Which trade paid it: as the site's columns say, else (no trade there: none mapped, or one too long
-   * for the column moved it) as the payment that moved it does, read from payments (plainly: a locking
-   * read of it could deadlock with a refund of that trade, which locks its payment before its order).
+   * Which trade paid it: as the payment that moved it says when its trade was too long for the site's
+   * column (which holds what it held before), else as the site's columns say, else (none mapped) as
+   * that payment says. payments is read (plainly: a locking read of it could deadlock with a refund of
+   * that trade, which locks its payment before its order) only when the columns name no trade, or a
+   * column narrower than a trade number may have left the mover out.
    */
   public Future<Order> find(SqlConnection conn, String orderNo, boolean lock) {
     return conn.preparedQuery(selectOrder + (lock ? " FOR UPDATE" : "")).execute(Tuple.of(orderNo, orderNo))
@@ -270,12 +298,16 @@ public final class OrdersTable {
           OrderStatus status = values.of(stored);
           Long cents = unit.read(r, 1);
           Order bySite = new Order(status, String.valueOf(stored), cents, r.getString(2), r.getString(3));
-          if (bySite.paidByTrade() != null && !bySite.paidByTrade().isEmpty()) {
+          boolean named = bySite.paidByTrade() != null && !bySite.paidByTrade().isEmpty();
+          if (named && tradeColumnLength >= LONGEST_TRADE_NO) {
             return Future.succeededFuture(bySite);
           }
           return conn.preparedQuery(SqlQueries.SELECT_PAYMENT_THAT_MOVED_ORDER).execute(Tuple.of(orderNo))
-              .map(movers -> movers.size() == 0 ? bySite : new Order(status, bySite.storedStatus(), cents,
-                  movers.iterator().next().getString(0), movers.iterator().next().getString(1)));
+              .map(movers -> {
+                Row mover = movers.size() == 0 ? null : movers.iterator().next();
+                return mover == null || named && !leftOut(mover.getString(1)) ? bySite
+                    : new Order(status, bySite.storedStatus(), cents, mover.getString(0), mover.getString(1));
+              });
         });
   }
 
@@ -299,15 +331,18 @@ public final class OrdersTable {
     if (full && values.partiallyRefunded() != null) {
       args.add(values.partiallyRefunded());
     }
-    if (columns.tradeNo() != null) { // the site's columns, then our payment row
+    boolean leftOut = leftOut(tradeNo);
+    if (columns.tradeNo() != null && !leftOut) { // the site's columns
       if (columns.channel() != null) {
         args.add(channel);
       }
       args.add(tradeNo);
+    } else { // our payment row
+      args.addAll(List.of(channel, tradeNo));
     }
-    args.addAll(List.of(channel, tradeNo));
-    return conn.preparedQuery(full ? markRefunded : markPartiallyRefunded).execute(Tuple.from(args))
-        .map(rows -> rows.rowCount() == 1);
+    String sql = leftOut ? (full ? markRefundedLeftOut : markPartiallyRefundedLeftOut)
+        : full ? markRefunded : markPartiallyRefunded;
+    return conn.preparedQuery(sql).execute(Tuple.from(args)).map(rows -> rows.rowCount() == 1);
   }
 
   /** The statement that finds which of {@code ids} order numbers the table knows (reconciliation). */

@@ -99,7 +99,7 @@ class DatabaseAtStartTest extends DatabaseTestBase {
     DatabaseSettings real = db.settings();
     DatabaseSettings late = settings(real.host(), real.port(), LATE, real.user(), real.password());
     db.update("CREATE DATABASE " + LATE);
-    DatabaseMigrations.migrate(late, paynotify.store.OrdersTable.DEFAULT, Set.of(), "test");
+    DatabaseMigrations.migrate(late, paynotify.store.OrdersTable.byDefault(), Set.of(), "test");
     db.update("UPDATE " + LATE + ".flyway_schema_history SET checksum = checksum + 1 WHERE version = '1'");
     assertThat(refusedAtStart(late)).contains("cannot migrate", "Validate failed");
   }

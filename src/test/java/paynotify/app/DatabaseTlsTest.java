@@ -48,7 +48,7 @@ class DatabaseTlsTest extends DatabaseTestBase {
     DatabaseSettings tls = settings(new JsonObject().put("tls", true));
     assertThat(pooledCipher(vertx, tls)).isNotEmpty();
     assertThat(jdbcCipher(tls)).isNotEmpty();
-    assertThat(DatabaseMigrations.migrate(tls, OrdersTable.DEFAULT, Set.of(), "test")).isZero(); // Flyway and the orders check, over TLS
+    assertThat(DatabaseMigrations.migrate(tls, OrdersTable.byDefault(), Set.of(), "test")).isZero(); // Flyway and the orders check, over TLS
   }
 
   @Test

@@ -20,7 +20,7 @@ class IsolatedMigrationsTest {
     try {
       DatabaseSettings db = new DatabaseSettings("127.0.0.1", 1, "none", "root", "", 8, 256, Duration.ofSeconds(1), 5,
           null);
-      assertThatThrownBy(() -> IsolatedMigrations.run(db, OrdersTable.DEFAULT, Set.of(), "test"))
+      assertThatThrownBy(() -> IsolatedMigrations.run(db, OrdersTable.byDefault(), Set.of(), "test"))
           .isInstanceOf(ConfigException.class)
           .hasMessageContaining("cannot load the database migrations")
           .hasMessageContaining("the installation is incomplete");

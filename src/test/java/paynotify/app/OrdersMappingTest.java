@@ -26,8 +26,8 @@ class OrdersMappingTest {
   void withoutTheSectionItIsTheDemoTable() {
     OrdersTable orders = read("{}", Map.of());
     assertThat(orders.table()).isEqualTo("orders");
-    assertThat(orders.columns()).isEqualTo(OrdersTable.DEFAULT.columns());
-    assertThat(orders.values()).isEqualTo(OrdersTable.DEFAULT.values());
+    assertThat(orders.columns()).isEqualTo(OrdersTable.byDefault().columns());
+    assertThat(orders.values()).isEqualTo(OrdersTable.byDefault().values());
     assertThat(orders.unit()).isEqualTo(AmountUnit.CENTS);
   }
 

@@ -10,7 +10,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import paynotify.testsupport.ChannelFixture;
 import paynotify.testsupport.DatabaseTestBase;
+import paynotify.testsupport.Http;
 import paynotify.testsupport.ServiceProcess;
 import paynotify.testsupport.SiteTable;
 
@@ -77,6 +79,27 @@ class OrdersStartupCheckTest extends DatabaseTestBase {
           .contains("alipay (up to 64), epay (up to 64), stripe (up to 64)").contains("trade_no_too_long")
           .contains("widen it to 64").doesNotContain("wechat").doesNotContain("paypal");
     }
+  }
+
+  /**
+   * The start's reading of the column reaches the booking of the process it starts (through the
+   * migrations' own class loader): a trade longer than the column is booked without it, no 1406.
+   */
+  @Test
+  void theStartedServiceBooksATradeLongerThanItsTradeColumnWithoutIt() throws Exception {
+    dujiaoka.create();
+    db.update("ALTER TABLE " + dujiaoka.table() + " MODIFY trade_no VARCHAR(32) DEFAULT ''");
+    dujiaoka.insertOrder("S1", 1999);
+    String trade = "T40-" + "0123456789".repeat(4).substring(0, 36);
+    ChannelFixture alipay = ChannelFixture.alipay();
+    try (ServiceProcess p = ServiceProcess.start(db.settings(), dujiaoka.overrides(), dir)) {
+      p.awaitHealth(200, Duration.ofSeconds(60));
+      assertThat(Http.send(p.port(), alipay.payment("S1", trade, 1999, 0))).matches(alipay.success());
+    }
+    assertThat(dujiaoka.status("S1")).isEqualTo(dujiaoka.paid());
+    assertThat(dujiaoka.tradeNo("S1")).isEmpty();
+    assertThat(db.column("SELECT CONCAT(kind, ' ', trade_no) FROM anomalies"))
+        .containsExactly("trade_no_too_long " + trade);
   }
 
   /** A WARN must mean the operator has something to do: WeChat's 32-character ids fit a VARCHAR(32). */

@@ -18,14 +18,14 @@ class OrdersTableCheckTest extends DatabaseTestBase {
         + " amount_cents BIGINT NOT NULL, status VARCHAR(24) NOT NULL DEFAULT 'unpaid', paid_at DATETIME(3),"
         + " channel VARCHAR(16), trade_no VARCHAR(64), UNIQUE KEY uk_no_status (order_no, status), KEY (order_no))");
     try {
-      assertThatThrownBy(() -> DatabaseMigrations.migrate(site.settings(), OrdersTable.DEFAULT, Set.of(), "conf/application.yaml"))
+      assertThatThrownBy(() -> DatabaseMigrations.migrate(site.settings(), OrdersTable.byDefault(), Set.of(), "conf/application.yaml"))
           .isInstanceOf(ConfigException.class)
           .hasMessageStartingWith("conf/application.yaml: orders.columns.order_no: table orders of root@")
           .hasMessageContaining("has no UNIQUE key on order_no alone")
           .hasMessageContaining("ALTER TABLE orders ADD UNIQUE KEY uk_order_no (order_no)");
 
       site.update("ALTER TABLE orders ADD UNIQUE KEY uk_order_no (order_no)");
-      assertThat(DatabaseMigrations.migrate(site.settings(), OrdersTable.DEFAULT, Set.of(), "conf/application.yaml")).isZero();
+      assertThat(DatabaseMigrations.migrate(site.settings(), OrdersTable.byDefault(), Set.of(), "conf/application.yaml")).isZero();
     } finally {
       site.drop();
     }

@@ -98,7 +98,7 @@ public final class StatementBench {
   }
 
   private static Future<?> markPaid(io.vertx.sqlclient.SqlConnection conn, int i) {
-    return OrdersTable.DEFAULT.markPaid(conn, "alipay", "T" + order(i), order(i), NotifyBench.amountCents(i), PAID_AT);
+    return OrdersTable.byDefault().markPaid(conn, "alipay", "T" + order(i), order(i), NotifyBench.amountCents(i), PAID_AT);
   }
 
   /** Orders {@code from} .. +{@code count}, {@code c} transactions in flight (run checks each moved its order). */

@@ -23,7 +23,7 @@ class PaymentVerdictTest {
 
   /** An order of the default table, its status as stored there. */
   private static Order order(String status, long cents, String paidByChannel, String paidByTrade) {
-    return new Order(OrdersTable.DEFAULT.values().of(status), status, cents, paidByChannel, paidByTrade);
+    return new Order(OrdersTable.byDefault().values().of(status), status, cents, paidByChannel, paidByTrade);
   }
 
   @Test

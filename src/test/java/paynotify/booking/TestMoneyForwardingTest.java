@@ -40,7 +40,7 @@ class TestMoneyForwardingTest extends DatabaseTestBase {
     AppConfig config = AppConfig.from(TestService.configuration(new JsonObject()
         .put("booking", new JsonObject().put("trade_closed_closes_order", true))), "test", Map.of());
     stores = PayNotifyServer.stores(vertx, db.settings(), config.retention().rejectedRowsPerSecond());
-    booking = new EventBooking(vertx, stores, config.booking(), OrdersTable.DEFAULT,
+    booking = new EventBooking(vertx, stores, config.booking(), OrdersTable.byDefault(),
         new ForwardOutbox(ForwardOutbox.TYPES));
   }
 

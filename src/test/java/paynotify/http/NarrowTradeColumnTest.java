@@ -8,6 +8,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import paynotify.testsupport.Http.Reply;
 import paynotify.testsupport.ChannelFixture;
 import paynotify.testsupport.DatabaseTestBase;
 import paynotify.testsupport.SiteTable;
@@ -22,6 +23,8 @@ class NarrowTradeColumnTest extends DatabaseTestBase {
   private static final SiteTable SITE = narrow(SiteTable.payStatus(db).as(db, "narrow_trade_orders"));
   /** Longer than the column, within what a notification may carry (64). */
   private static final String TRADE = "T40-" + "0123456789".repeat(4).substring(0, 36);
+  /** One the column holds. */
+  private static final String SHORT_TRADE = "T-fits-the-column-A";
   private static TestService service;
 
   private static SiteTable narrow(SiteTable s) {
@@ -41,7 +44,7 @@ class NarrowTradeColumnTest extends DatabaseTestBase {
   @BeforeAll
   static void createTableAndStartService() {
     SITE.create();
-    service = TestService.start(db.settings(), SITE.overrides().put("forward", new JsonObject()
+    service = TestService.startOnCheckedTable(db.settings(), SITE.overrides().put("forward", new JsonObject()
         .put("url", "http://127.0.0.1:9/site-hook").put("secret", "a-forward-secret-of-32-characters")));
   }
 
@@ -113,5 +116,100 @@ class NarrowTradeColumnTest extends DatabaseTestBase {
     assertThat(db.column("SELECT CONCAT(kind, ' ', trade_no) FROM anomalies ORDER BY id"))
         .containsExactly("trade_no_too_long " + TRADE, "second_payment T-N3-2");
     assertThat(db.string("SELECT detail FROM anomalies WHERE trade_no = 'T-N3-2'")).contains("trade " + TRADE);
+  }
+
+  /**
+   * Paid by paynotify with trade A, reopened by hand, then marked paid by notify.php with trade B: a
+   * late refund of A leaves the order B paid, whether A was too long for the column or not.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("refundChannels")
+  void aRefundOfTheTradeLeftOutLeavesAnOrderAnotherTradePaidSince(ChannelFixture ch) throws Exception {
+    aRefundLeavesAnOrderAnotherTradePaidSince(ch, TRADE);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("refundChannels")
+  void aRefundOfATradeTheColumnHeldLeavesAnOrderAnotherTradePaidSince(ChannelFixture ch) throws Exception {
+    aRefundLeavesAnOrderAnotherTradePaidSince(ch, SHORT_TRADE);
+  }
+
+  private void aRefundLeavesAnOrderAnotherTradePaidSince(ChannelFixture ch, String tradeA) throws Exception {
+    SITE.insertOrder("N4", 10000);
+    assertThat(service.send(ch.payment("N4", tradeA, 10000, 0))).matches(ch.success());
+    SITE.setStatus("N4", SITE.unpaid()); // reopened by hand
+    db.update("UPDATE narrow_trade_orders SET pay_status = 1, transaction_id = 'T-by-notify-php-B'"
+        + " WHERE out_trade_no = 'N4'");
+
+    assertThat(service.send(ch.refund("N4", tradeA, 10000, "RF-N4", 10000, 10000, 0))).matches(ch.success());
+
+    assertThat(SITE.status("N4")).isEqualTo(SITE.paid());
+    assertThat(SITE.tradeNo("N4")).isEqualTo("T-by-notify-php-B");
+    assertThat(db.count("SELECT COUNT(*) FROM refunds WHERE trade_no = ?", tradeA)).isEqualTo(1);
+  }
+
+  /**
+   * The column is left as it was, so what it holds is not the trade that paid: a trade arriving with
+   * that very number is a second payment, never taken for the one that marked the order.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("channels")
+  void aStaleTradeNumberInTheColumnIsNotTakenForTheTradeThatPaid(ChannelFixture ch) throws Exception {
+    SITE.insertOrder("N5", 1000);
+    db.update("UPDATE narrow_trade_orders SET transaction_id = 'T-N5-stale' WHERE out_trade_no = 'N5'");
+    assertThat(service.send(ch.payment("N5", TRADE, 1000, 0))).matches(ch.success());
+
+    assertThat(service.send(ch.payment("N5", "T-N5-stale", 1000, 0))).matches(ch.success());
+
+    assertThat(db.column("SELECT CONCAT(kind, ' ', trade_no) FROM anomalies ORDER BY id"))
+        .containsExactly("trade_no_too_long " + TRADE, "second_payment T-N5-stale");
+    assertThat(db.outcomes(ch.platform() + ":pay:T-N5-stale")).isEqualTo("anomaly");
+    assertThat(db.count("SELECT COUNT(*) FROM payments WHERE order_no = 'N5' AND moved_order")).isEqualTo(1);
+  }
+
+  /**
+   * A 1406 raised by the site's own trigger (an audit copy into a shorter column) is no trade too long
+   * for the trade column: the booking fails as any database error does, and the platform retries.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("channels")
+  void aDataTooLongFromASiteTriggerFailsTheBooking(ChannelFixture ch) throws Exception {
+    db.update("CREATE TABLE narrow_trade_audit (transaction_id VARCHAR(8) NULL)");
+    db.update("CREATE TRIGGER narrow_trade_audit AFTER UPDATE ON narrow_trade_orders FOR EACH ROW"
+        + " INSERT INTO narrow_trade_audit VALUES (NEW.transaction_id)");
+    try {
+      SITE.insertOrder("N6", 1000);
+
+      Reply reply = service.send(ch.payment("N6", SHORT_TRADE, 1000, 0));
+
+      assertThat(reply).doesNotMatch(ch.success());
+      assertThat(reply.status()).isEqualTo(503);
+      assertThat(SITE.status("N6")).isEqualTo(SITE.unpaid());
+      assertThat(db.payments(SHORT_TRADE)).isZero();
+      assertThat(db.count("SELECT COUNT(*) FROM anomalies")).isZero();
+      assertThat(db.count("SELECT COUNT(*) FROM idempotent_keys WHERE idem_key = ?",
+          ch.platform() + ":pay:" + SHORT_TRADE)).isZero();
+    } finally {
+      db.update("DROP TRIGGER narrow_trade_audit");
+      db.update("DROP TABLE narrow_trade_audit");
+    }
+  }
+
+  /** Past the idempotency key's retention, uk_trade_no still makes a re-push of the trade left out a duplicate. */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("channels")
+  void aRedeliveryAfterItsKeyWasPurgedIsADuplicateWithNoSecondAnomaly(ChannelFixture ch) throws Exception {
+    SITE.insertOrder("N7", 1000);
+    assertThat(service.send(ch.payment("N7", TRADE, 1000, 0))).matches(ch.success());
+    db.update("UPDATE idempotent_keys SET created_at = NOW(3) - INTERVAL 8 DAY");
+    service.server().purge().runOnce().await();
+    assertThat(db.count("SELECT COUNT(*) FROM idempotent_keys")).isZero();
+
+    assertThat(service.send(ch.payment("N7", TRADE, 1000, 1))).matches(ch.success());
+
+    assertThat(db.payments(TRADE)).isEqualTo(1);
+    assertThat(db.column("SELECT kind FROM anomalies")).containsExactly("trade_no_too_long");
+    assertThat(db.outcomes(ch.platform() + ":pay:" + TRADE)).isEqualTo("processed,duplicate");
+    assertThat(SITE.status("N7")).isEqualTo(SITE.paid());
   }
 }

@@ -78,7 +78,7 @@ public final class TestDatabase {
   /** Drops and recreates the test database on that server, then runs the real migrations. */
   public static void createFresh(DatabaseSettings db) {
     recreate(db);
-    DatabaseMigrations.migrate(db, OrdersTable.DEFAULT, Set.of(), "test");
+    DatabaseMigrations.migrate(db, OrdersTable.byDefault(), Set.of(), "test");
   }
 
   public static DatabaseSettings settings(String host, int port, String password) {

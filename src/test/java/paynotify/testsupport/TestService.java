@@ -9,6 +9,7 @@ import java.util.concurrent.CompletableFuture;
 import paynotify.admin.Monitoring;
 import paynotify.app.AppConfig;
 import paynotify.app.AppConfig.DatabaseSettings;
+import paynotify.app.DatabaseMigrations;
 import paynotify.app.PayNotifyServer;
 import paynotify.testsupport.Http.Reply;
 
@@ -32,7 +33,20 @@ public final class TestService implements AutoCloseable {
 
   /** @param overrides merged over the test configuration (e.g. retention settings) */
   public static TestService start(DatabaseSettings db, JsonObject overrides) {
+    return start(db, AppConfig.from(configuration(overrides), "test", Map.of()));
+  }
+
+  /**
+   * As {@code serve} starts: the site's orders table checked first (DatabaseMigrations, the check's
+   * reading of the table goes into the OrdersTable the service books with).
+   */
+  public static TestService startOnCheckedTable(DatabaseSettings db, JsonObject overrides) {
     AppConfig config = AppConfig.from(configuration(overrides), "test", Map.of());
+    DatabaseMigrations.migrate(db, config.orders(), config.channels().platforms(), "test");
+    return start(db, config);
+  }
+
+  private static TestService start(DatabaseSettings db, AppConfig config) {
     Monitoring monitoring = Monitoring.start(config.admin());
     Vertx vertx = monitoring.vertx();
     try {
