@@ -51,9 +51,9 @@ final class PaymentBooking implements BookingTransaction.Writes {
   }
 
   /**
-   * The order moved. Without its trade number (too long for the site's trade column): the
-   * payment.succeeded sent with the first UPDATE found no order moved, so it is written now, with
-   * an anomaly that says which column to widen. A statement or two for a rare case, none otherwise.
+   * The order moved. Without its trade number (too long for the site's trade column): an anomaly that
+   * says which column to widen, one statement for a rare case, none otherwise. payment.succeeded was
+   * written as for any move (the pipelined insert finds payments.moved_order set either way).
    */
   private Future<Judged> paid(SqlConnection conn, NotifyEvent e, String key, PaidMove move) {
     String paid = "order " + e.orderNo() + " unpaid -> paid";
@@ -70,8 +70,7 @@ final class PaymentBooking implements BookingTransaction.Writes {
         + " COLLATE as SHOW CREATE TABLE " + OrdersTable.quote(orders.table()) + " shows them)";
     Anomaly anomaly = new Anomaly(kind.code(), e.channel(), e.orderNo(), e.tradeNo(), e.amountCents(), detail,
         kind.code() + ":" + key);
-    return outbox.payment(conn, e)
-        .compose(told -> outbox.recordAnomaly(conn, anomaly, !e.testMode()))
+    return outbox.recordAnomaly(conn, anomaly, !e.testMode())
         .map(new Judged(new BookingResult(Outcome.PROCESSED, paid + "; " + kind.code() + ": " + detail), true));
   }
 
