@@ -35,7 +35,7 @@ public final class ConsoleLogging extends ContextAwareBase implements Configurat
       // vertx-micrometer-metrics registers some gauges again at every connection and request (its issue #259);
       // each repeat shares the first one's counter (values are right) and Micrometer ignores it, but logs the
       // first as "This Gauge has been already registered": a WARN at every start with nothing to do. The
-      // logger's other WARNs are about registering meters too (ours are tested); back to WARN once #259 is fixed.
+      // logger's other WARNs are about registering meters too, ours included: back to WARN once #259 is fixed.
       "io.micrometer.core.instrument.MeterRegistry", Level.ERROR);
 
   private final boolean fileGiven;
