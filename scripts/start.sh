@@ -27,4 +27,4 @@ fi
 # Always, whatever JAVA_OPTS says: after an OutOfMemoryError some threads may be dead while the port stays
 # open, answering nothing; exiting (code 3) lets systemd (Restart=on-failure) start a healthy one.
 # shellcheck disable=SC2086
-exec java -XX:+ExitOnOutOfMemoryError $JAVA_OPTS -Dpaynotify.caller_dir="$CALLER_DIR" -cp "$CP" paynotify.app.Main serve "$@"
+exec java -XX:+ExitOnOutOfMemoryError $JAVA_OPTS -Dpaynotify.caller_dir="$CALLER_DIR" -cp "$CP" paynotify.cli.Main serve "$@"

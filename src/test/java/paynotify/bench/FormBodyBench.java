@@ -6,11 +6,11 @@ import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Map;
-import paynotify.app.AppConfig;
 import paynotify.channel.FormBody;
 import paynotify.channel.NotifyChannel;
 import paynotify.channel.NotifyRequest;
 import paynotify.channel.RejectedNotification;
+import paynotify.config.AppConfig;
 import paynotify.testsupport.HostileBodies;
 import paynotify.testsupport.TestService;
 

@@ -15,11 +15,11 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
-import paynotify.app.AppConfig.DatabaseSettings;
-import paynotify.app.DatabaseMigrations;
-import paynotify.app.EmbeddedDatabase;
 import paynotify.bench.NotifyBench.Generator;
 import paynotify.bench.NotifyBench.Result;
+import paynotify.config.AppConfig.DatabaseSettings;
+import paynotify.setup.EmbeddedDatabase;
+import paynotify.setup.migrate.Jdbc;
 import paynotify.testsupport.AlipayNotifications;
 import paynotify.testsupport.Http.Reply;
 import paynotify.testsupport.Notification;
@@ -92,7 +92,7 @@ public final class MemoryBench {
 
   /** {@code count} unpaid orders {@code prefix}0.. with NotifyBench's amounts, in one statement. */
   private static void createOrders(DatabaseSettings db, String prefix, int count) throws Exception {
-    try (Connection conn = DriverManager.getConnection(DatabaseMigrations.jdbcUrl(db), db.user(), db.password());
+    try (Connection conn = Jdbc.open(db);
         var ps = conn.prepareStatement("INSERT INTO orders (order_no, amount_cents) SELECT CONCAT(?, seq),"
             + " 100 + seq % 10000 FROM seq_0_to_" + (count - 1))) {
       ps.setString(1, prefix);

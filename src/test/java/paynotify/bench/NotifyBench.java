@@ -39,10 +39,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.DoubleSupplier;
 import java.util.function.Predicate;
 import java.util.stream.IntStream;
-import paynotify.app.AppConfig.DatabaseSettings;
-import paynotify.app.DatabaseMigrations;
-import paynotify.app.EmbeddedDatabase;
 import paynotify.channel.Money;
+import paynotify.config.AppConfig.DatabaseSettings;
+import paynotify.setup.EmbeddedDatabase;
+import paynotify.setup.migrate.Jdbc;
 import paynotify.store.SqlQueries;
 import paynotify.testsupport.AlipayNotifications;
 import paynotify.testsupport.ChannelFixture;
@@ -378,8 +378,7 @@ public final class NotifyBench {
   }
 
   static void createOrders(DatabaseSettings db, String prefix, int count) throws Exception {
-    try (Connection conn = DriverManager.getConnection(DatabaseMigrations.jdbcUrl(db) + "&rewriteBatchedStatements=true",
-        db.user(), db.password());
+    try (Connection conn = Jdbc.open(db, "&rewriteBatchedStatements=true");
         PreparedStatement ps = conn.prepareStatement("INSERT INTO orders (order_no, amount_cents) VALUES (?, ?)")) {
       for (int i = 0; i < count; i++) {
         ps.setString(1, prefix + i);
@@ -398,7 +397,7 @@ public final class NotifyBench {
   }
 
   private static long countPayments(DatabaseSettings db, String prefix) throws Exception {
-    try (Connection conn = DriverManager.getConnection(DatabaseMigrations.jdbcUrl(db), db.user(), db.password());
+    try (Connection conn = Jdbc.open(db);
         var rs = conn.createStatement().executeQuery(
             "SELECT COUNT(*) FROM payments WHERE order_no LIKE '" + prefix + "%'")) {
       rs.next();
@@ -480,7 +479,7 @@ public final class NotifyBench {
     }
 
     private long questions() throws Exception {
-      try (Connection conn = DriverManager.getConnection(DatabaseMigrations.jdbcUrl(db), db.user(), db.password());
+      try (Connection conn = Jdbc.open(db);
           var rs = conn.createStatement().executeQuery("SHOW GLOBAL STATUS LIKE 'Questions'")) {
         rs.next();
         return rs.getLong(2);
@@ -490,7 +489,7 @@ public final class NotifyBench {
 
   /** The database server's process (on this machine), from its pid file. */
   static long serverPid(DatabaseSettings db) throws Exception {
-    try (Connection conn = DriverManager.getConnection(DatabaseMigrations.jdbcUrl(db), db.user(), db.password());
+    try (Connection conn = Jdbc.open(db);
         var rs = conn.createStatement().executeQuery("SELECT @@pid_file")) {
       rs.next();
       return Long.parseLong(Files.readString(Path.of(rs.getString(1))).trim());
@@ -626,8 +625,7 @@ public final class NotifyBench {
       long start = System.nanoTime();
       for (int w = 0; w < c; w++) {
         workers.add(threads.submit(() -> {
-          try (Connection conn = DriverManager.getConnection(DatabaseMigrations.jdbcUrl(db)
-              + "&useServerPrepStmts=true&cachePrepStmts=true", db.user(), db.password());
+          try (Connection conn = Jdbc.open(db, "&useServerPrepStmts=true&cachePrepStmts=true");
               PreparedStatement key = conn.prepareStatement(SqlQueries.INSERT_KEY);
               PreparedStatement payment = conn.prepareStatement(SqlQueries.INSERT_PAYMENT);
               PreparedStatement order = conn.prepareStatement(MARK_ORDER_PAID)) {

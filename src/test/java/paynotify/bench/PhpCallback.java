@@ -10,9 +10,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import paynotify.app.AppConfig.DatabaseSettings;
-import paynotify.app.DatabaseMigrations;
 import paynotify.bench.NotifyBench.CpuMeter;
+import paynotify.config.AppConfig.DatabaseSettings;
+import paynotify.setup.migrate.Jdbc;
 import paynotify.testsupport.AlipayNotifications;
 
 /**
@@ -54,7 +54,7 @@ final class PhpCallback {
     }
     DatabaseSettings db = new DatabaseSettings(server.host(), server.port(), "php_fixed", server.user(),
         server.password(), 1, 1, Duration.ofSeconds(5), 5, null);
-    try (Connection conn = DriverManager.getConnection(DatabaseMigrations.jdbcUrl(db), db.user(), db.password())) {
+    try (Connection conn = Jdbc.open(db)) {
       for (String table : List.of("orders", "payments", "idempotent_keys")) { // up.sh keeps them across runs
         conn.createStatement().execute("TRUNCATE TABLE " + table);
       }

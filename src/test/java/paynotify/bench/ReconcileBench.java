@@ -16,9 +16,9 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.zip.ZipInputStream;
-import paynotify.app.AppConfig.DatabaseSettings;
-import paynotify.app.DatabaseMigrations;
-import paynotify.app.EmbeddedDatabase;
+import paynotify.config.AppConfig.DatabaseSettings;
+import paynotify.setup.EmbeddedDatabase;
+import paynotify.setup.migrate.Jdbc;
 import paynotify.store.SqlQueries;
 import paynotify.testsupport.AlipayBillGenerator;
 import paynotify.testsupport.SampleBills;
@@ -88,8 +88,7 @@ public final class ReconcileBench {
     Path csv = unzip(bill, work.resolve("bill.csv"));
     Map<String, Set<String>> seedFound;
     long seedStart = System.nanoTime();
-    try (Connection conn = DriverManager.getConnection(DatabaseMigrations.jdbcUrl(db) + "&allowLocalInfile=true",
-        db.user(), db.password())) {
+    try (Connection conn = Jdbc.open(db, "&allowLocalInfile=true")) {
       seedFound = SeedSqlReconcile.run(conn, csv);
     }
     double seedSeconds = (System.nanoTime() - seedStart) / 1e9;
@@ -118,8 +117,7 @@ public final class ReconcileBench {
     int every = Math.max(1, Math.min(rows / 3, 100_000));
     Map<String, Set<String>> injected = new HashMap<>();
     KINDS.forEach(kind -> injected.put(kind, new TreeSet<>()));
-    try (Connection conn = DriverManager.getConnection(DatabaseMigrations.jdbcUrl(db)
-        + "&rewriteBatchedStatements=true", db.user(), db.password());
+    try (Connection conn = Jdbc.open(db, "&rewriteBatchedStatements=true");
         PreparedStatement payment = conn.prepareStatement(SqlQueries.INSERT_PAYMENT);
         PreparedStatement order = conn.prepareStatement("INSERT INTO orders (order_no, amount_cents, status, paid_at,"
             + " channel, trade_no) VALUES (?, ?, ?, ?, ?, ?)")) {

@@ -11,10 +11,9 @@ import java.sql.DriverManager;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import paynotify.app.DatabaseMigrations;
-import paynotify.app.EmbeddedDatabase;
-import paynotify.testsupport.Http;
+import paynotify.setup.EmbeddedDatabase;
 import paynotify.testsupport.Http.Reply;
+import paynotify.testsupport.Http;
 import paynotify.testsupport.ServiceTestBase;
 import paynotify.testsupport.TestDatabase;
 import paynotify.testsupport.TestService;
@@ -78,7 +77,7 @@ class FailureBeforeCommitTest extends ServiceTestBase {
     try (EmbeddedDatabase own = EmbeddedDatabase.start(dir, TestDatabase.NAME)) {
       var settings = TestDatabase.settings("127.0.0.1", own.port(), "");
       TestDatabase.createFresh(settings);
-      try (var c = DriverManager.getConnection(DatabaseMigrations.jdbcUrl(settings), "root", "");
+      try (var c = DriverManager.getConnection(settings.jdbcUrl(), "root", "");
           var s = c.createStatement()) {
         s.execute("INSERT INTO orders (order_no, amount_cents) VALUES ('D1', 1234)");
       }
@@ -95,7 +94,7 @@ class FailureBeforeCommitTest extends ServiceTestBase {
         assertThat(Http.get(onOwn.port(), "/health").status()).isEqualTo(200);
         assertThat(onOwn.postAlipay(signedBody(retry(params, 1)))).isEqualTo(new Reply(200, "success"));
       }
-      try (var c = DriverManager.getConnection(DatabaseMigrations.jdbcUrl(settings), "root", "");
+      try (var c = DriverManager.getConnection(settings.jdbcUrl(), "root", "");
           var s = c.createStatement();
           var rs = s.executeQuery("SELECT (SELECT COUNT(*) FROM payments WHERE trade_no = 'TD1'),"
               + " (SELECT status FROM orders WHERE order_no = 'D1'),"

@@ -11,7 +11,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
-import paynotify.app.AppConfig.DatabaseSettings;
+import paynotify.config.AppConfig.DatabaseSettings;
 import paynotify.testsupport.DatabaseTestBase;
 import paynotify.testsupport.Http.Reply;
 import paynotify.testsupport.TestService;

@@ -11,12 +11,12 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import paynotify.app.AppConfig;
-import paynotify.app.PayNotifyServer;
 import paynotify.channel.EventKind;
-import paynotify.channel.NotifyEvent;
 import paynotify.channel.NotifyEvent.Refund;
 import paynotify.channel.NotifyEvent.Scope;
+import paynotify.channel.NotifyEvent;
+import paynotify.config.AppConfig;
+import paynotify.server.Pools;
 import paynotify.store.NotifyLog.Trace;
 import paynotify.store.OrdersTable;
 import paynotify.testsupport.DatabaseTestBase;
@@ -39,7 +39,7 @@ class TestMoneyForwardingTest extends DatabaseTestBase {
     vertx = Vertx.vertx();
     AppConfig config = AppConfig.from(TestService.configuration(new JsonObject()
         .put("booking", new JsonObject().put("trade_closed_closes_order", true))), "test", Map.of());
-    stores = PayNotifyServer.stores(vertx, db.settings(), config.retention().rejectedRowsPerSecond());
+    stores = Pools.stores(vertx, db.settings(), config.retention().rejectedRowsPerSecond());
     booking = new EventBooking(vertx, stores, config.booking(), OrdersTable.byDefault(),
         new ForwardOutbox(ForwardOutbox.TYPES));
   }

@@ -26,8 +26,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import paynotify.app.AppConfig;
-import paynotify.app.DatabaseMigrations;
+import paynotify.config.AppConfig;
+import paynotify.setup.Schema;
 import paynotify.testsupport.ChannelFixture;
 import paynotify.testsupport.DatabaseTestBase;
 import paynotify.testsupport.Http.Reply;
@@ -60,7 +60,7 @@ class CutoverTest extends DatabaseTestBase {
   static void createTheSiteAndStartPaynotifyOnIt() {
     for (SiteTable table : List.of(DUJIAOKA, STATUS_ONLY)) {
       table.create();
-      DatabaseMigrations.migrate(site.settings(), AppConfig.from(TestService.configuration(table.overrides()),
+      Schema.migrate(site.settings(), AppConfig.from(TestService.configuration(table.overrides()),
           "test", Map.of()).orders(), Set.of(), "test"); // dujiaoka's orders exists first: V1 leaves it alone
       services.put(table, TestService.start(site.settings(), table.overrides()));
     }

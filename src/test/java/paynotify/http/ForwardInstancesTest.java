@@ -13,12 +13,12 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
-import paynotify.app.AppConfig.DatabaseSettings;
+import paynotify.config.AppConfig.DatabaseSettings;
 import paynotify.testsupport.ChannelFixture;
 import paynotify.testsupport.DatabaseTestBase;
 import paynotify.testsupport.Http.Reply;
-import paynotify.testsupport.SiteReceiver;
 import paynotify.testsupport.SiteReceiver.Request;
+import paynotify.testsupport.SiteReceiver;
 import paynotify.testsupport.TestService;
 
 /**

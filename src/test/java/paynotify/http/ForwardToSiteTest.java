@@ -12,8 +12,8 @@ import java.util.Set;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import paynotify.app.AppConfig;
-import paynotify.app.DatabaseMigrations;
+import paynotify.config.AppConfig;
+import paynotify.setup.Schema;
 import paynotify.testsupport.ChannelFixture;
 import paynotify.testsupport.DatabaseTestBase;
 import paynotify.testsupport.PhpReceiver;
@@ -50,7 +50,7 @@ class ForwardToSiteTest extends DatabaseTestBase {
     site = db.scratch(TestDatabase.NAME + "_forward_site");
     SiteTable orders = SiteTable.dujiaoka(site).as(site, "orders");
     orders.create(); // the site's own table first: paynotify's migrations leave it alone
-    DatabaseMigrations.migrate(site.settings(), AppConfig.from(orders.overrides(), "test", Map.of()).orders(), Set.of(), "test");
+    Schema.migrate(site.settings(), AppConfig.from(orders.overrides(), "test", Map.of()).orders(), Set.of(), "test");
     site.update(PhpReceiver.siteTable());
     receiver = PhpReceiver.start(site.settings(), SECRET);
     orders.insertOrder("D1", 1000);

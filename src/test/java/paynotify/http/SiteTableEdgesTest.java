@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import paynotify.app.AppConfig.DatabaseSettings;
+import paynotify.config.AppConfig.DatabaseSettings;
 import paynotify.testsupport.ChannelFixture;
 import paynotify.testsupport.DatabaseTestBase;
 import paynotify.testsupport.Http.Reply;

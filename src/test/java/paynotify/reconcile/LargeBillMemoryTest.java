@@ -24,7 +24,7 @@ class LargeBillMemoryTest extends DatabaseTestBase {
     Path err = dir.resolve("err.txt");
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     Process p = new ProcessBuilder(List.of(java, "-Xmx64m", "-cp", System.getProperty("java.class.path"),
-        "paynotify.app.Main", "reconcile", "--channel", "alipay", "--bill", bill.toString(),
+        "paynotify.cli.Main", "reconcile", "--channel", "alipay", "--bill", bill.toString(),
         "--config", Cli.config().toString()))
         .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
     assertThat(p.waitFor(5, TimeUnit.MINUTES)).isTrue();

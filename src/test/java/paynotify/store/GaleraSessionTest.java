@@ -11,7 +11,7 @@ import io.vertx.sqlclient.Tuple;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import paynotify.app.AppConfig.DatabaseSettings;
+import paynotify.config.AppConfig.DatabaseSettings;
 import paynotify.testsupport.GaleraTestBase;
 import paynotify.testsupport.TestDatabase;
 

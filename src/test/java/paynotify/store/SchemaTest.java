@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Set;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
-import paynotify.app.AppConfig.DatabaseSettings;
-import paynotify.app.DatabaseMigrations;
+import paynotify.config.AppConfig.DatabaseSettings;
+import paynotify.setup.Schema;
 import paynotify.testsupport.DatabaseTestBase;
 import paynotify.testsupport.TestDatabase;
 
@@ -34,7 +34,7 @@ class SchemaTest extends DatabaseTestBase {
   private static TestDatabase migratedTo(String version) {
     TestDatabase scratch = db.scratch(TestDatabase.NAME + "_v" + version);
     DatabaseSettings at = scratch.settings();
-    Flyway.configure().dataSource(DatabaseMigrations.jdbcUrl(at), at.user(), at.password())
+    Flyway.configure().dataSource(at.jdbcUrl(), at.user(), at.password())
         .locations("classpath:db/migration").target(version).load().migrate();
     return scratch;
   }
@@ -51,7 +51,7 @@ class SchemaTest extends DatabaseTestBase {
           + " ('evt_w', 'payment.succeeded', '{}', 'pending', '2026-12-01 20:00:00', '2026-12-01 20:00:11'),"
           + " ('evt_d', 'payment.succeeded', '{}', 'delivered', '2026-12-01 20:00:00', NULL)");
 
-      DatabaseMigrations.migrate(scratch.settings(), OrdersTable.byDefault(), Set.of(), "test");
+      Schema.migrate(scratch.settings(), OrdersTable.byDefault(), Set.of(), "test");
 
       assertThat(scratch.column("SELECT CONCAT_WS(' ', event_id, next_attempt_at, COALESCE(lease_until, '-'))"
           + " FROM forward_events ORDER BY id"))
@@ -73,7 +73,7 @@ class SchemaTest extends DatabaseTestBase {
           + " ('refund_without_payment', 'alipay', 'T-A', 'waits', 'refund_without_payment:alipay:1'),"
           + " ('refund_without_payment', 'wechat', 'T-W', 'waits', 'refund_without_payment:wechat:RF-W')");
 
-      DatabaseMigrations.migrate(at, OrdersTable.byDefault(), Set.of(), "test");
+      Schema.migrate(at, OrdersTable.byDefault(), Set.of(), "test");
 
       assertThat(scratch.column("SELECT CONCAT(channel, ' [', refund_scope, '] ', refund_no, ' ', trade_no, ' ',"
           + " amount_cents, ' ', status) FROM refunds ORDER BY id"))

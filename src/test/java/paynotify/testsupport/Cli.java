@@ -7,7 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import paynotify.app.Main;
+import paynotify.cli.Main;
 import picocli.CommandLine;
 
 /** The command-line tools, run in this JVM against the test database, output captured. */

@@ -1,8 +1,8 @@
 package paynotify.testsupport;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.net.HttpURLConnection;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -12,7 +12,7 @@ import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import paynotify.app.AppConfig.DatabaseSettings;
+import paynotify.config.AppConfig.DatabaseSettings;
 
 /**
  * The site's receiver of forwarded events exactly as README.md prints it (section "Tell the site

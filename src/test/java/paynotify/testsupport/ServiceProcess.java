@@ -19,7 +19,7 @@ import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import paynotify.app.AppConfig.DatabaseSettings;
+import paynotify.config.AppConfig.DatabaseSettings;
 
 /**
  * {@code paynotify serve} as its own JVM, as scripts/start.sh runs it (or that script itself,
@@ -106,7 +106,7 @@ public final class ServiceProcess implements AutoCloseable {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     List<String> command = new ArrayList<>(List.of(java, "-Xmx128m"));
     command.addAll(jvmOptions);
-    command.addAll(List.of("-cp", shippedClassPath(), "paynotify.app.Main", "serve", "--config", config.toString()));
+    command.addAll(List.of("-cp", shippedClassPath(), "paynotify.cli.Main", "serve", "--config", config.toString()));
     return launch(command, dir, workDir, port, env);
   }
 

@@ -12,9 +12,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArraySet;
-import paynotify.app.AppConfig.DatabaseSettings;
-import paynotify.app.DatabaseMigrations;
-import paynotify.app.EmbeddedDatabase;
+import paynotify.config.AppConfig.DatabaseSettings;
+import paynotify.setup.EmbeddedDatabase;
+import paynotify.setup.Schema;
 import paynotify.store.OrdersTable;
 
 /**
@@ -34,7 +34,7 @@ public final class TestDatabase {
   private final String url;
 
   private TestDatabase(DatabaseSettings settings) {
-    this(settings, DatabaseMigrations.jdbcUrl(settings));
+    this(settings, settings.jdbcUrl());
   }
 
   private TestDatabase(DatabaseSettings settings, String url) {
@@ -78,7 +78,7 @@ public final class TestDatabase {
   /** Drops and recreates the test database on that server, then runs the real migrations. */
   public static void createFresh(DatabaseSettings db) {
     recreate(db);
-    DatabaseMigrations.migrate(db, OrdersTable.byDefault(), Set.of(), "test");
+    Schema.migrate(db, OrdersTable.byDefault(), Set.of(), "test");
   }
 
   public static DatabaseSettings settings(String host, int port, String password) {
@@ -96,7 +96,7 @@ public final class TestDatabase {
    * whichever node they went through.
    */
   public static TestDatabase onGaleraNode(DatabaseSettings settings) {
-    return new TestDatabase(settings, DatabaseMigrations.jdbcUrl(settings) + "&sessionVariables=wsrep_sync_wait=1");
+    return new TestDatabase(settings, settings.jdbcUrl() + "&sessionVariables=wsrep_sync_wait=1");
   }
 
   /** Another database on the same server, empty (no migration run): for tests of the migrations themselves. */

@@ -7,10 +7,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import paynotify.admin.Monitoring;
-import paynotify.app.AppConfig;
-import paynotify.app.AppConfig.DatabaseSettings;
-import paynotify.app.DatabaseMigrations;
-import paynotify.app.PayNotifyServer;
+import paynotify.config.AppConfig.DatabaseSettings;
+import paynotify.config.AppConfig;
+import paynotify.server.PayNotifyServer;
+import paynotify.setup.Schema;
+import paynotify.setup.migrate.DatabaseMigrations;
 import paynotify.testsupport.Http.Reply;
 
 /** The real service on its own Vert.x instance and pool, on a free port, every channel configured. */
@@ -42,7 +43,7 @@ public final class TestService implements AutoCloseable {
    */
   public static TestService startOnCheckedTable(DatabaseSettings db, JsonObject overrides) {
     AppConfig config = AppConfig.from(configuration(overrides), "test", Map.of());
-    DatabaseMigrations.migrate(db, config.orders(), config.channels().platforms(), "test");
+    Schema.migrate(db, config.orders(), config.channels().platforms(), "test");
     return start(db, config);
   }
 

@@ -1,0 +1,13 @@
+package paynotify.cli;
+
+/** The commands' exit codes, one per kind of outcome, so that cron (and a test) can tell them apart. */
+public final class ExitCode {
+  /** Something was found (reconcile, audit, status), or a repair did not apply. */
+  public static final int FOUND = 1;
+  /** Unusable input or configuration: the message says what and where. */
+  public static final int UNUSABLE = 2;
+  /** The database failed while the command ran. */
+  public static final int DATABASE = 3;
+
+  private ExitCode() {}
+}

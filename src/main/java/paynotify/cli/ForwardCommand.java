@@ -1,0 +1,156 @@
+package paynotify.cli;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Timestamp;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** forward: the outbox of events for the site (forward_events), to look at and to replay. */
+@Command(name = "forward", mixinStandardHelpOptions = true,
+    subcommands = {ForwardCommand.ListCommand.class, ForwardCommand.RetryCommand.class},
+    description = "List the events forwarded to the site, or requeue failed ones.")
+final class ForwardCommand extends ParentCommand {
+  // The CLI's statements on forward_events; the relay's own are in paynotify.forward. next_attempt_at
+  // is UTC (the relay's one clock), shown in the session's zone like every other time.
+  private static final String NEXT_ATTEMPT = "CONVERT_TZ(next_attempt_at, '+00:00', @@session.time_zone) AS next_attempt_at";
+
+  static final String LIST =
+      "SELECT id, event_id, type, order_no, state, attempts, " + NEXT_ATTEMPT + ", delivered_at, last_error"
+          + " FROM forward_events WHERE (? = FALSE OR state = 'failed') AND (? IS NULL OR order_no = ?)"
+          + " ORDER BY id DESC LIMIT ?";
+
+  static final String FIND = "SELECT id, state, attempts, " + NEXT_ATTEMPT + " FROM forward_events WHERE id = ?";
+
+  static final String FIND_ID_BY_EVENT_ID = "SELECT id FROM forward_events WHERE event_id = ?";
+
+  // Only a failed event moves, and the row count says whether it did: a second run, or a relay
+  // that has taken the event meanwhile, finds nothing to change. The lease is cleared so that
+  // any instance may claim it at once.
+  static final String REQUEUE =
+      "UPDATE forward_events SET state = 'pending', attempts = 0, next_attempt_at = UTC_TIMESTAMP(3),"
+          + " lease_owner = NULL, lease_until = NULL WHERE id = ? AND state = 'failed'";
+
+  static final String REQUEUE_ALL_FAILED =
+      "UPDATE forward_events SET state = 'pending', attempts = 0, next_attempt_at = UTC_TIMESTAMP(3),"
+          + " lease_owner = NULL, lease_until = NULL WHERE state = 'failed'";
+
+  @Command(name = "list", mixinStandardHelpOptions = true, description = "Newest first, one line per event.")
+  static final class ListCommand extends CommandSupport {
+    @Option(names = "--failed", description = "only the failed ones (delivery gave up: `forward retry` requeues them)")
+    boolean failed;
+
+    @Option(names = "--order", description = "only the events of this order")
+    String order;
+
+    @Option(names = "--limit", defaultValue = "200", description = "at most this many (default: ${DEFAULT-VALUE})")
+    int limit;
+
+    @Override
+    int run() throws Exception {
+      try (CliDatabase db = CliDatabase.open(config);
+          Connection conn = db.connect();
+          PreparedStatement list = conn.prepareStatement(LIST)) {
+        list.setBoolean(1, failed);
+        list.setString(2, order);
+        list.setString(3, order);
+        list.setInt(4, limit);
+        int n = 0;
+        try (ResultSet rs = list.executeQuery()) {
+          while (rs.next()) {
+            n++;
+            String state = rs.getString("state");
+            // a delivered event is due never: when it was delivered says more
+            String when = state.equals("delivered") ? "delivered " + time(rs.getTimestamp("delivered_at"))
+                : "next " + time(rs.getTimestamp("next_attempt_at"));
+            String order = rs.getString("order_no");
+            String error = rs.getString("last_error");
+            out().printf("#%-6d %s  %-17s %-9s %2d attempts  %-29s order %s%s%n", rs.getLong("id"),
+                rs.getString("event_id"), rs.getString("type"), state, rs.getInt("attempts"), when,
+                order == null ? "-" : order, error == null ? "" : "  last error: " + error.replaceAll("\\s+", " "));
+          }
+        }
+        out().println(n == 0 ? "no events" + (failed ? " failed" : "") : n + " events");
+        out().flush();
+        return 0;
+      }
+    }
+  }
+
+  @Command(name = "retry", mixinStandardHelpOptions = true,
+      description = "Requeue a failed event (pending, attempts 0, due now), or all of them. Running it again "
+          + "changes nothing more. Exit 0: requeued or nothing to do; 2: no such event.")
+  static final class RetryCommand extends CommandSupport {
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    Target target;
+
+    static final class Target {
+      @Parameters(index = "0", paramLabel = "ID", description = "the event: #N of the list, or its evt_ id")
+      String id;
+
+      @Option(names = "--all-failed", description = "every failed event")
+      boolean allFailed;
+    }
+
+    @Override
+    int run() throws Exception {
+      try (CliDatabase db = CliDatabase.open(config); Connection conn = db.connect()) {
+        if (target.allFailed) {
+          try (PreparedStatement all = conn.prepareStatement(REQUEUE_ALL_FAILED)) {
+            int n = all.executeUpdate();
+            out().println(n == 0 ? "no failed events: nothing to do" : "requeued " + n + " failed events");
+            out().flush();
+            return 0;
+          }
+        }
+        Long id = id(conn);
+        if (id == null) {
+          return fail(ExitCode.UNUSABLE, "no forward event " + target.id);
+        }
+        try (PreparedStatement requeue = conn.prepareStatement(REQUEUE)) {
+          requeue.setLong(1, id);
+          if (requeue.executeUpdate() == 1) {
+            out().println("event #" + id + " requeued: pending, due now");
+            out().flush();
+            return 0;
+          }
+        }
+        // Not failed (or no such id): read after the UPDATE, so what it says is why nothing changed.
+        try (PreparedStatement find = conn.prepareStatement(FIND)) {
+          find.setLong(1, id);
+          try (ResultSet rs = find.executeQuery()) {
+            if (!rs.next()) {
+              return fail(ExitCode.UNUSABLE, "no forward event " + target.id);
+            }
+            String state = rs.getString("state");
+            out().println("event #" + id + " is " + state + (state.equals("pending")
+                ? " (" + rs.getInt("attempts") + " attempts, next " + time(rs.getTimestamp("next_attempt_at")) + ")"
+                : "") + ": nothing to do");
+            out().flush();
+            return 0;
+          }
+        }
+      }
+    }
+
+    /** The row's id: #N as given, or that of an evt_ id; null when there is no such event. */
+    private Long id(Connection conn) throws Exception {
+      if (target.id.matches("#?\\d{1,18}")) {
+        return Long.parseLong(target.id.replace("#", ""));
+      }
+      try (PreparedStatement find = conn.prepareStatement(FIND_ID_BY_EVENT_ID)) {
+        find.setString(1, target.id);
+        try (ResultSet rs = find.executeQuery()) {
+          return rs.next() ? rs.getLong(1) : null;
+        }
+      }
+    }
+  }
+
+  private static String time(Timestamp t) {
+    return t == null ? "-" : t.toLocalDateTime().withNano(0).toString().replace('T', ' ');
+  }
+}

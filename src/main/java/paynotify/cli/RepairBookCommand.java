@@ -1,0 +1,139 @@
+package paynotify.cli;
+
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import java.util.concurrent.atomic.AtomicReference;
+import paynotify.booking.BookingResult;
+import paynotify.booking.EventBooking.PaymentPlan;
+import paynotify.booking.EventBooking;
+import paynotify.booking.ForwardOutbox;
+import paynotify.booking.PaymentVerdict;
+import paynotify.booking.PendingRefunds;
+import paynotify.channel.EventKind;
+import paynotify.channel.Money;
+import paynotify.channel.NotifyEvent;
+import paynotify.forward.ForwardSettings;
+import paynotify.reconcile.Bill;
+import paynotify.reconcile.BillFormatException;
+import paynotify.reconcile.BillRow;
+import paynotify.server.PayNotifyServer;
+import paynotify.server.Pools;
+import paynotify.store.NotifyLog.Trace;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * repair book: a lost payment, booked from its bill row through the very booking transaction a
+ * notification goes through (same key, same anomalies): running it twice, or racing the late
+ * notification itself, books once.
+ */
+@Command(name = "book", mixinStandardHelpOptions = true,
+    description = "Book a payment the platform's bill shows and this database lacks (a lost notification). "
+        + "Without --apply: say what would happen. Exit 0: done or nothing to do; 1: not booked (a "
+        + "conflict); 2: unusable bill or trade not on it; 3: database failure.")
+final class RepairBookCommand extends CommandSupport {
+  @Mixin
+  BillOptions billOptions;
+
+  @Option(names = "--trade-no", required = true, description = "the platform's trade number")
+  String tradeNo;
+
+  @Option(names = "--apply", description = "book it (without: only say what would happen)")
+  boolean apply;
+
+  @Override
+  int run() throws Exception {
+    Bill platformBill = billOptions.bill();
+    BillRow row = paymentRow(platformBill);
+    NotifyEvent event = new NotifyEvent(platformBill.channel(), EventKind.PAYMENT, row.orderNo(), row.tradeNo(),
+        row.amountCents(), row.at(), "bill");
+    String payment = "payment of " + event.channel() + " trade " + tradeNo + " (order " + row.orderNo() + ", "
+        + Money.format(row.amountCents()) + ", paid " + row.at() + ")";
+    try (CliDatabase db = CliDatabase.open(config)) {
+      Vertx vertx = Vertx.vertx();
+      EventBooking.Stores stores = Pools.stores(vertx, db.settings(),
+          db.config().retention().rejectedRowsPerSecond());
+      try {
+        EventBooking booking = new EventBooking(vertx, stores, db.config().booking(), db.config().orders(),
+            PayNotifyServer.outbox(db.config()));
+        if (!apply) {
+          ForwardSettings forward = db.config().forward();
+          boolean tellsPayments = forward != null && forward.events().contains(ForwardOutbox.PAYMENT_SUCCEEDED);
+          out().println(plan(booking.plan(event).await(), payment, row.amountCents(), tellsPayments));
+          out().flush();
+          return 0;
+        }
+        Trace trace = new Trace("repair", "cli", Buffer.buffer("repair book from " + billOptions.file + " line "
+            + row.line()));
+        return report(booking.book(event, trace).await(), payment);
+      } finally {
+        stores.close().await(); // writes the booking's notify_log row first
+        vertx.close().await();
+      }
+    }
+  }
+
+  private int report(BookingResult result, String payment) {
+    switch (result.outcome()) {
+      case PROCESSED -> out().println("booked 1 " + payment + "; " + result.detail());
+      case ANOMALY -> out().println("booked 1 " + payment + ", with an anomaly to look at: " + result.detail());
+      case DUPLICATE -> out().println("nothing to do: trade " + tradeNo + " already booked");
+      default -> {
+        out().println("not booked: " + result.outcome().code() + ": " + result.detail() + " (recorded as an anomaly)");
+        out().flush();
+        return ExitCode.FOUND;
+      }
+    }
+    out().flush();
+    return 0;
+  }
+
+  /** What --apply would do, as the booking itself judges it (read, nothing written). */
+  private String plan(PaymentPlan plan, String payment, long paidCents, boolean tellsPayments) {
+    if (plan.bookedFor() != null) {
+      return "nothing to do: trade " + tradeNo + " already booked (order " + plan.bookedFor() + ")";
+    }
+    PaymentVerdict v = plan.verdict();
+    String booking = v.isAnomaly()
+        ? "would book 1 " + payment + " and record an anomaly: " + v.anomaly().code() + ": " + v.detail()
+        : "would book 1 " + payment + "; " + v.detail();
+    return booking + refunds(plan.refunds(), v, paidCents, tellsPayments) + " (run again with --apply)";
+  }
+
+  /**
+   * The refunds that came before the payment, which its booking settles at once; when they pay it
+   * all back, its payment.succeeded tells the site fulfil: false (the order goes unpaid -> refunded).
+   */
+  private static String refunds(PendingRefunds pending, PaymentVerdict v, long paidCents, boolean tellsPayments) {
+    if (pending.refunds().isEmpty()) {
+      return "";
+    }
+    StringBuilder line = new StringBuilder("; it settles what was refunded before it:");
+    for (PendingRefunds.Refund r : pending.refunds()) {
+      line.append(" pending refund ").append(r.refundNo()).append(' ').append(Money.format(r.amountCents()))
+          .append(r.cumulative() ? " (the trade's running total)" : "").append(',');
+    }
+    line.append(" refunded ").append(Money.format(pending.refundedCents())).append(" of ")
+        .append(Money.format(paidCents));
+    if (tellsPayments && (v.movesOrder() || v.markedByThisTrade())) {
+      line.append(pending.cover(paidCents) ? ": the site will be told fulfil: false (do not deliver)"
+          : ": the site will be told fulfil: true, refunded_cents " + pending.refundedCents());
+    }
+    return line.toString();
+  }
+
+  private BillRow paymentRow(Bill platformBill) throws Exception {
+    AtomicReference<BillRow> found = new AtomicReference<>();
+    platformBill.read(row -> {
+      if (!row.refund() && row.tradeNo().equals(tradeNo)) {
+        found.compareAndSet(null, row);
+      }
+    });
+    if (found.get() == null) {
+      throw new BillFormatException(billOptions.file.toString(), 0, null,
+          "trade " + tradeNo + " is not a payment row of this bill");
+    }
+    return found.get();
+  }
+}

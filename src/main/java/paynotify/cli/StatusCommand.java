@@ -1,0 +1,112 @@
+package paynotify.cli;
+
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.List;
+import paynotify.admin.StatusReport;
+import paynotify.channel.NotifyChannel;
+import paynotify.forward.ForwardRelay;
+import paynotify.server.Pools;
+import paynotify.store.Database;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * status: what /status shows, in the terminal, from the database alone (the service running or not).
+ * Exit 1 while anomalies are open, so that cron can mail it.
+ */
+@Command(name = "status", mixinStandardHelpOptions = true,
+    description = "ChannelsConfig and their last notification, today's payments, open anomalies (with what to do), "
+        + "the last rejected or failed notifications, the forward queue. Exit 0: nothing open; 1: anomalies "
+        + "open; 2: unusable configuration or database unreachable; 3: database failure.")
+final class StatusCommand extends CommandSupport {
+  @Option(names = "--json", description = "the report as JSON (the fields of /status.json)")
+  boolean json;
+
+  @Override
+  int run() throws Exception {
+    try (CliDatabase db = CliDatabase.open(config)) {
+      Vertx vertx = Vertx.vertx();
+      Database database = Pools.connect(vertx, db.settings());
+      // Never started: only its backlog is read (the running service's relay does the sending).
+      ForwardRelay relay = db.config().forward() == null ? null
+          : new ForwardRelay(vertx, Pools.connect(vertx, db.settings()), db.config().forward());
+      try {
+        List<String> channels = db.config().channels().enabled().stream().map(NotifyChannel::endpoint).toList();
+        JsonObject report = StatusReport.collect(database, new StatusReport.Context(channels, null, relay, null)).await();
+        out().println(json ? report.encodePrettily() : text(report));
+        out().flush();
+        return report.getJsonObject("anomalies").getLong("open") > 0 ? ExitCode.FOUND : 0;
+      } finally {
+        if (relay != null) {
+          relay.stop().await();
+        }
+        database.close().await();
+        vertx.close().await();
+      }
+    }
+  }
+
+  /** The page's sections as plain lines; what needs a person first. */
+  static String text(JsonObject r) {
+    StringBuilder t = new StringBuilder();
+    t.append("paynotify status at ").append(r.getString("generated_at")).append(" (")
+        .append(r.getJsonObject("database").getString("time_zone")).append(")\n");
+    JsonArray attention = r.getJsonArray("attention");
+    if (attention.isEmpty()) {
+      t.append("all clear\n");
+    }
+    for (int i = 0; i < attention.size(); i++) {
+      t.append("ATTENTION: ").append(attention.getString(i)).append('\n');
+    }
+    JsonObject today = r.getJsonObject("payments_today");
+    t.append("\ntoday (").append(r.getString("today")).append("): ").append(today.getLong("count"))
+        .append(" payments, ").append(today.getString("amount")).append('\n');
+    for (JsonObject c : objects(today.getJsonArray("by_channel"))) {
+      t.append(String.format("  %-10s %6d  %12s%n", c.getString("channel"), c.getLong("count"), c.getString("amount")));
+    }
+    t.append("\nchannels, last notification:").append(r.getJsonArray("channels").isEmpty() ? " none configured" : "")
+        .append('\n');
+    for (JsonObject c : objects(r.getJsonArray("channels"))) {
+      JsonObject last = c.getJsonObject("last_notification");
+      t.append(String.format("  %-10s %s%n", c.getString("channel"), last == null ? "never"
+          : last.getString("at") + "  " + last.getString("outcome")));
+    }
+    JsonObject anomalies = r.getJsonObject("anomalies");
+    t.append("\nopen anomalies: ").append(anomalies.getLong("open")).append('\n');
+    for (JsonObject a : objects(anomalies.getJsonArray("shown"))) {
+      t.append(String.format("  #%d  %s  %s  %s  order %s  trade %s  %s%n    %s%n    what to do: %s%n",
+          a.getLong("id"), a.getString("created_at"), a.getString("kind"), a.getString("channel"),
+          oneLine(a.getString("order_no")), oneLine(a.getString("trade_no")), a.getString("amount") == null ? "" : a.getString("amount"),
+          oneLine(a.getString("detail")), a.getString("action")));
+    }
+    if (anomalies.getLong("open") > anomalies.getJsonArray("shown").size()) {
+      t.append("  (the newest ").append(anomalies.getJsonArray("shown").size())
+          .append(": paynotify anomalies list --open lists them all)\n");
+    }
+    JsonArray refused = r.getJsonArray("refused");
+    t.append("\nlast rejected or failed notifications: ").append(refused.isEmpty() ? "none" : "").append('\n');
+    for (JsonObject x : objects(refused)) {
+      t.append(String.format("  %s  %-10s %-8s %s  %s%n", x.getString("at"), oneLine(x.getString("channel")),
+          x.getString("outcome"), oneLine(x.getString("remote_addr")), oneLine(x.getString("detail"))));
+    }
+    JsonObject f = r.getJsonObject("forward");
+    t.append("\nforward queue: ").append("off".equals(f.getString("state")) ? "off"
+        : f.getLong("pending") + " pending" + (f.getLong("oldest_pending_seconds") == null ? ""
+            : " (oldest " + f.getLong("oldest_pending_seconds") + " s)") + ", " + f.getLong("failed") + " failed")
+        .append('\n');
+    t.append("database: reachable, ").append(r.getJsonObject("database").getString("version"))
+        .append("; paynotify ").append(r.getJsonObject("paynotify").getString("version"));
+    return t.toString();
+  }
+
+  // A detail from a request may hold line breaks or terminal escapes: one printable line.
+  private static String oneLine(String s) {
+    return s == null ? "" : s.replaceAll("[\\p{Cntrl}]+", " ");
+  }
+
+  private static List<JsonObject> objects(JsonArray array) {
+    return array.stream().map(JsonObject.class::cast).toList();
+  }
+}

@@ -1,0 +1,323 @@
+package paynotify.config;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.security.PublicKey;
+import java.security.cert.X509Certificate;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import paynotify.channel.NotifyChannel;
+import paynotify.channel.Platform;
+import paynotify.channel.PublicKeys;
+import paynotify.channel.alipay.AlipayChannel;
+import paynotify.channel.alipay.AlipaySignature;
+import paynotify.channel.epay.EpayChannel;
+import paynotify.channel.paypal.PaypalChannel;
+import paynotify.channel.paypal.VerifyEndpoint;
+import paynotify.channel.stripe.StripeChannel;
+import paynotify.channel.wechat.WechatV2Channel;
+import paynotify.channel.wechat.WechatV2Signature;
+import paynotify.channel.wechat.WechatV3Channel;
+import paynotify.channel.wechat.WechatV3Signature;
+
+/**
+ * The notify channels, built from the configuration. A channel runs only when its section is
+ * set; a half-set section stops the start with the key that is missing. The paths of the others
+ * answer 404 with the keys that would switch them on.
+ *
+ * @param disabled path -> the configuration keys that enable it
+ */
+public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> disabled) {
+  private static final Logger LOG = LoggerFactory.getLogger(ChannelsConfig.class);
+
+  static ChannelsConfig from(ConfigReader c, Clock clock) {
+    List<NotifyChannel> enabled = new ArrayList<>();
+    Map<String, String> disabled = new LinkedHashMap<>();
+    add(enabled, disabled, "/notify/alipay", alipay(c),
+        "set alipay.app_id and alipay.public_key_file (or PAYNOTIFY_ALIPAY_PUBLIC_KEY)");
+    add(enabled, disabled, "/notify/wechat/v2", wechatV2(c),
+        "set wechat_v2.appid, wechat_v2.mch_id and wechat_v2.api_key_file (or PAYNOTIFY_WECHAT_V2_API_KEY)");
+    add(enabled, disabled, "/notify/wechat/v3", wechatV3(c, clock),
+        "set wechat_v3.mchid, wechat_v3.appid, wechat_v3.apiv3_key_file and wechat_v3.platform_keys");
+    add(enabled, disabled, "/notify/epay", epay(c), "set epay.pid and epay.key_file (or PAYNOTIFY_EPAY_KEY)");
+    add(enabled, disabled, "/notify/stripe", stripe(c, clock),
+        "set stripe.webhook_secrets_file (or PAYNOTIFY_STRIPE_WEBHOOK_SECRET) and stripe.currency");
+    add(enabled, disabled, "/notify/paypal", paypal(c),
+        "set paypal.receiver_email (or receiver_id) and paypal.currency");
+    return new ChannelsConfig(List.copyOf(enabled), Map.copyOf(disabled));
+  }
+
+  /** The platforms of the enabled channels: the ones whose trades are booked. */
+  public Set<Platform> platforms() {
+    return enabled.stream().map(NotifyChannel::platform).collect(Collectors.toUnmodifiableSet());
+  }
+
+  private static void add(List<NotifyChannel> enabled, Map<String, String> disabled, String path,
+      NotifyChannel channel, String hint) {
+    if (channel != null) {
+      enabled.add(channel);
+    } else {
+      disabled.put(path, hint + " in the configuration");
+    }
+  }
+
+  private static NotifyChannel alipay(ConfigReader c) {
+    String appId = c.string("alipay.app_id");
+    String key = c.inlineOrFile("alipay.public_key");
+    if (unset(appId, key)) {
+      return null;
+    }
+    require(c, "alipay.app_id", appId);
+    require(c, "alipay.public_key_file", key);
+    String signType = c.string("alipay.sign_type", "RSA2");
+    AlipaySignature.Algorithm algorithm;
+    try {
+      algorithm = AlipaySignature.Algorithm.valueOf(signType);
+    } catch (IllegalArgumentException e) {
+      throw c.error("alipay.sign_type", "'" + signType + "' is not RSA2 (or legacy RSA)");
+    }
+    PublicKey publicKey = rsaKey(c, keyName(c, "alipay.public_key"), key, "Alipay public key");
+    return new AlipayChannel(new AlipaySignature(publicKey, algorithm), appId, c.string("alipay.seller_id"));
+  }
+
+  private static NotifyChannel wechatV2(ConfigReader c) {
+    String appId = c.string("wechat_v2.appid");
+    String mchId = c.string("wechat_v2.mch_id");
+    String apiKey = c.inlineOrFile("wechat_v2.api_key");
+    if (unset(appId, mchId, apiKey)) {
+      return null;
+    }
+    require(c, "wechat_v2.appid", appId);
+    require(c, "wechat_v2.mch_id", mchId);
+    require(c, "wechat_v2.api_key_file", apiKey);
+    if (apiKey.length() != 32) {
+      throw c.error(keyName(c, "wechat_v2.api_key"), "the API key (API密钥) has 32 characters, this has " + apiKey.length());
+    }
+    String signType = c.string("wechat_v2.sign_type", "MD5");
+    if (!WechatV2Signature.SIGN_TYPES.contains(signType)) {
+      throw c.error("wechat_v2.sign_type", "'" + signType + "' is not MD5 or HMAC-SHA256");
+    }
+    return new WechatV2Channel(apiKey, signType, appId, mchId);
+  }
+
+  private static NotifyChannel wechatV3(ConfigReader c, Clock clock) {
+    String mchId = c.string("wechat_v3.mchid");
+    String appId = c.string("wechat_v3.appid");
+    String apiV3Key = c.inlineOrFile("wechat_v3.apiv3_key");
+    List<ConfigReader> keys = c.sections("wechat_v3.platform_keys");
+    if (unset(mchId, appId, apiV3Key) && keys.isEmpty()) {
+      return null;
+    }
+    require(c, "wechat_v3.mchid", mchId);
+    require(c, "wechat_v3.appid", appId);
+    require(c, "wechat_v3.apiv3_key_file", apiV3Key);
+    if (apiV3Key.getBytes(StandardCharsets.UTF_8).length != 32) {
+      throw c.error(keyName(c, "wechat_v3.apiv3_key"), "the APIv3 key (APIv3密钥) has 32 characters");
+    }
+    if (keys.isEmpty()) {
+      throw c.error("wechat_v3.platform_keys", "missing: list the WeChat Pay public key (id + key_file) and/or "
+          + "platform certificates (key_file)");
+    }
+    Map<String, PublicKey> byId = new LinkedHashMap<>();
+    for (ConfigReader k : keys) {
+      Map.Entry<String, PublicKey> key = platformKey(k);
+      if (byId.put(WechatV3Signature.keyId(key.getKey()), key.getValue()) != null) {
+        throw k.error("id", "'" + key.getKey() + "' is listed twice");
+      }
+    }
+    Duration window = Duration.ofSeconds(c.number("wechat_v3.timestamp_window_seconds", 0, 0, 86_400));
+    return new WechatV3Channel(byId, apiV3Key.getBytes(StandardCharsets.UTF_8), mchId, appId, window, clock);
+  }
+
+  /** A WeChat Pay public key (PUB_KEY_ID_...) with its id, or a platform certificate named by its serial. */
+  private static Map.Entry<String, PublicKey> platformKey(ConfigReader k) {
+    String text = k.inlineOrFile("key");
+    require(k, "key_file", text);
+    if (text.contains("BEGIN CERTIFICATE")) {
+      try {
+        X509Certificate cert = PublicKeys.parseCertificate(text);
+        String serial = cert.getSerialNumber().toString(16).toUpperCase(Locale.ROOT);
+        return Map.entry(k.string("id", serial), cert.getPublicKey());
+      } catch (IllegalArgumentException e) {
+        throw k.error(keyName(k, "key"), e.getMessage());
+      }
+    }
+    String id = k.string("id");
+    require(k, "id", id);
+    return Map.entry(id, rsaKey(k, keyName(k, "key"), text, "WeChat Pay public key"));
+  }
+
+  private static NotifyChannel epay(ConfigReader c) {
+    String pid = c.string("epay.pid");
+    String key = c.inlineOrFile("epay.key");
+    if (unset(pid, key)) {
+      return null;
+    }
+    require(c, "epay.pid", pid);
+    require(c, "epay.key_file", key);
+    List<String> types = c.list("epay.payment_types");
+    if (types == null) {
+      return new EpayChannel(pid, key, EpayChannel.PAYMENT_TYPES);
+    }
+    if (types.isEmpty()) {
+      throw c.error("epay.payment_types", "empty: leave it out for " + EpayChannel.PAYMENT_TYPES + ", or list the"
+          + " platform's types");
+    }
+    for (String type : types) {
+      if (!type.matches("[A-Za-z0-9]+")) { // the reference platform's own rule for a type's name
+        throw c.error("epay.payment_types", "'" + type + "' is not a payment type (letters and digits, e.g. alipay)");
+      }
+    }
+    return new EpayChannel(pid, key, types);
+  }
+
+  private static NotifyChannel paypal(ConfigReader c) {
+    String email = c.string("paypal.receiver_email");
+    String id = c.string("paypal.receiver_id");
+    String currency = c.string("paypal.currency");
+    if (unset(email, id, currency)) {
+      return null;
+    }
+    if (email == null && id == null) {
+      throw c.error("paypal.receiver_email", "missing: set it (or paypal.receiver_id) to the merchant account, "
+          + "checked on every IPN");
+    }
+    require(c, "paypal.currency", currency);
+    if (!currency.matches("[A-Za-z]{3}")) {
+      throw c.error("paypal.currency", "'" + currency + "' is not a three-letter currency code (e.g. USD)");
+    }
+    // PayPal writes these without decimals (mc_gross=1000 is 1000 JPY): read as two-decimal amounts they
+    // would be booked 100 times too large, every payment an amount_mismatch.
+    if (Set.of("JPY", "HUF", "TWD").contains(currency.toUpperCase(Locale.ROOT))) {
+      throw c.error("paypal.currency", currency + " has no decimals at PayPal, which this version does not read yet");
+    }
+    String field = c.string("paypal.order_field", "invoice");
+    PaypalChannel.OrderField orderField = switch (field) {
+      case "invoice" -> PaypalChannel.OrderField.INVOICE;
+      case "custom" -> PaypalChannel.OrderField.CUSTOM;
+      default -> throw c.error("paypal.order_field", "'" + field + "' is not invoice or custom");
+    };
+    boolean sandbox = c.bool("paypal.sandbox", false);
+    URI verifyUrl = paypalVerifyUrl(c, sandbox);
+    long timeout = c.number("paypal.verify_timeout_ms", 10_000, 100, 60_000);
+    return new PaypalChannel(email, id, currency, orderField, sandbox, verifyUrl, timeout);
+  }
+
+  /**
+   * Who decides which IPNs are genuine: PayPal's live hosts, or with {@code paypal.sandbox: true} the
+   * sandbox's (whose IPN Simulator anyone can use, so never for live orders); a verifier on this machine
+   * for tests and local checks. Over plain HTTP elsewhere anyone on the path could answer VERIFIED.
+   */
+  private static URI paypalVerifyUrl(ConfigReader c, boolean sandbox) {
+    String url = c.string("paypal.ipn_verify_url", sandbox ? VerifyEndpoint.SANDBOX_URL : VerifyEndpoint.LIVE_URL);
+    URI verifyUrl;
+    try {
+      verifyUrl = new URI(url);
+    } catch (URISyntaxException e) {
+      throw c.error("paypal.ipn_verify_url", "'" + url + "' is not a URL");
+    }
+    switch (VerifyEndpoint.of(verifyUrl)) {
+      case LIVE -> {
+        if (sandbox) {
+          throw c.error("paypal.ipn_verify_url", "'" + url + "' is PayPal's live endpoint, but paypal.sandbox is true"
+              + " (the sandbox's is " + VerifyEndpoint.SANDBOX_URL + ")");
+        }
+      }
+      case SANDBOX -> {
+        if (!sandbox) {
+          throw c.error("paypal.sandbox", "false, but paypal.ipn_verify_url '" + url + "' is PayPal's sandbox, whose"
+              + " IPN Simulator lets anyone pay live orders: try the sandbox on a separate instance with"
+              + " paypal.sandbox: true and a copy of the database");
+        }
+      }
+      case LOOPBACK -> LOG.warn("paypal.ipn_verify_url {} is on this machine: whatever answers there decides which"
+          + " IPNs are genuine (tests and local checks only)", url);
+      case OTHER -> throw c.error("paypal.ipn_verify_url", "'" + url + "' is not PayPal's (" + VerifyEndpoint.LIVE_URL
+          + (sandbox ? ", or with paypal.sandbox: true " + VerifyEndpoint.SANDBOX_URL : "") + ")");
+    }
+    if (sandbox) {
+      LOG.warn("paypal.sandbox is true: IPNs are verified by PayPal's sandbox and booked as test money"
+          + " (livemode false): never run this on the live orders table");
+    }
+    return verifyUrl;
+  }
+
+  /**
+   * The endpoint's signing secrets: {@code stripe.webhook_secrets_file} (one per line) or
+   * {@code PAYNOTIFY_STRIPE_WEBHOOK_SECRET} (stripe.webhook_secret; several separated by commas or
+   * newlines). Two while Stripe rolls a secret.
+   */
+  private static NotifyChannel stripe(ConfigReader c, Clock clock) {
+    String inline = c.string("stripe.webhook_secret");
+    String file = c.fileContent("stripe.webhook_secrets_file"); // inline, it is stripe.webhook_secret
+    String currency = c.string("stripe.currency");
+    if (unset(inline, file, currency)) {
+      return null;
+    }
+    if (inline != null && file != null) {
+      throw c.error("stripe.webhook_secret", "set either PAYNOTIFY_STRIPE_WEBHOOK_SECRET (stripe.webhook_secret)"
+          + " or stripe.webhook_secrets_file, not both");
+    }
+    String key = inline != null ? "stripe.webhook_secret" : "stripe.webhook_secrets_file";
+    require(c, "stripe.webhook_secrets_file", inline != null ? inline : file);
+    require(c, "stripe.currency", currency);
+    List<String> secrets = new ArrayList<>();
+    for (String line : (inline != null ? inline : file).split("[,\\s]+")) {
+      if (line.isEmpty()) {
+        continue;
+      }
+      if (!line.startsWith("whsec_")) { // never the value itself in the message: it may be a real secret
+        throw c.error(key, "entry " + (secrets.size() + 1) + " is not a webhook signing secret (whsec_...)");
+      }
+      secrets.add(line);
+    }
+    if (secrets.isEmpty()) {
+      throw c.error(key, "no webhook signing secret (whsec_...)");
+    }
+    if (!currency.matches("[A-Za-z]{3}")) {
+      throw c.error("stripe.currency", "'" + currency + "' is not a three-letter currency code such as usd");
+    }
+    Duration tolerance = Duration.ofSeconds(c.number("stripe.tolerance_seconds", 300, 1, 86_400));
+    boolean testMode = c.bool("stripe.test_mode", false);
+    if (testMode) {
+      LOG.warn("stripe.test_mode is true: test-mode events (livemode false) are booked as test money: never run"
+          + " this on the live orders table");
+    }
+    return new StripeChannel(secrets, tolerance, currency, testMode, clock);
+  }
+
+  private static PublicKey rsaKey(ConfigReader c, String key, String text, String what) {
+    try {
+      return PublicKeys.parseRsa(text);
+    } catch (IllegalArgumentException e) {
+      throw c.error(key, "not a usable " + what + ": " + e.getMessage());
+    }
+  }
+
+  /** Which of {@code name} / {@code name_file} the value came from, for the message. */
+  private static String keyName(ConfigReader c, String name) {
+    return c.string(name + "_file") != null ? name + "_file" : name;
+  }
+
+  private static boolean unset(String... values) {
+    return Arrays.stream(values).allMatch(Objects::isNull);
+  }
+
+  private static void require(ConfigReader c, String key, String value) {
+    if (value == null) {
+      throw c.error(key, "missing: the rest of this channel's section is set");
+    }
+  }
+}

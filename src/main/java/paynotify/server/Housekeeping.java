@@ -1,0 +1,50 @@
+package paynotify.server;
+
+import io.vertx.core.Vertx;
+import java.time.Duration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import paynotify.booking.OrderlessPaymentCheck;
+import paynotify.booking.PendingRefundCheck;
+import paynotify.store.KeyPurge;
+
+/**
+ * The periodic work: the purge, the check of refunds still pending (settled, or flagged), then of
+ * payments that named no order (resolved, or told).
+ */
+final class Housekeeping {
+  private static final Logger LOG = LoggerFactory.getLogger(Housekeeping.class);
+
+  private final KeyPurge purge;
+  private final PendingRefundCheck pendingRefunds;
+  private final OrderlessPaymentCheck orderlessPayments;
+  private boolean running;
+
+  Housekeeping(KeyPurge purge, PendingRefundCheck pendingRefunds, OrderlessPaymentCheck orderlessPayments) {
+    this.purge = purge;
+    this.pendingRefunds = pendingRefunds;
+    this.orderlessPayments = orderlessPayments;
+  }
+
+  /** Runs every {@code period}; a run still going when the next is due is not overlapped. */
+  long schedule(Vertx vertx, Duration period) {
+    return vertx.setPeriodic(period.toMillis(), id -> {
+      if (running) {
+        return;
+      }
+      running = true;
+      purge.runOnce()
+          .onSuccess(r -> LOG.info("purge: {} expired keys, {} notify_log rows, {} delivered events deleted",
+              r.keysDeleted(), r.logRowsDeleted(), r.eventsDeleted()))
+          .compose(r -> pendingRefunds.runOnce())
+          .onSuccess(r -> {
+            if (r.flagged() > 0) {
+              LOG.warn("{} refund(s) still wait for their payment: see anomalies (refund_without_payment)", r.flagged());
+            }
+          })
+          .compose(r -> orderlessPayments.runOnce())
+          .onFailure(err -> LOG.warn("housekeeping failed, will try again next period: {}", err.getMessage()))
+          .onComplete(ar -> running = false);
+    });
+  }
+}

@@ -1,0 +1,203 @@
+package paynotify.server;
+
+import io.vertx.core.DeploymentOptions;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.net.NetClientOptions;
+import io.vertx.mysqlclient.MySQLConnectOptions;
+import io.vertx.sqlclient.PoolOptions;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import paynotify.admin.AdminVerticle;
+import paynotify.admin.DatabaseGauges;
+import paynotify.admin.Monitoring;
+import paynotify.admin.StatusReport;
+import paynotify.booking.EventBooking;
+import paynotify.booking.ForwardOutbox;
+import paynotify.booking.OrderlessPaymentCheck;
+import paynotify.booking.PendingRefundCheck;
+import paynotify.channel.NotifyChannel;
+import paynotify.config.AppConfig.DatabaseSettings;
+import paynotify.config.AppConfig;
+import paynotify.config.ConfigException;
+import paynotify.forward.ForwardRelay;
+import paynotify.http.NotifyMetrics;
+import paynotify.http.NotifyVerticle;
+import paynotify.http.Readiness;
+import paynotify.store.Database;
+import paynotify.store.KeyPurge;
+import paynotify.store.NotifyLog;
+import paynotify.store.RejectedLog;
+
+/**
+ * The running service on one Vert.x instance: the database pool, the notify verticle (one
+ * instance per event loop, sharing the port and the pool) and the housekeeping timer.
+ */
+public final class PayNotifyServer {
+  /** The forward relay's connections, and how often it looks for due events. */
+  private static final int RELAY_POOL = 2;
+  private static final long RELAY_PERIOD_MS = 500;
+  /** How long a PaymentIntent without order waits for its Checkout Session before a human is told. */
+  private static final Duration ORDERLESS_PAYMENT_WAIT = Duration.ofHours(1);
+
+
+  private final Vertx vertx;
+  private final EventBooking.Stores stores;
+  private final Database db;
+  private final String deploymentId;
+  private final int port;
+  private final Readiness readiness;
+  private final Duration purgeInterval;
+  private final KeyPurge purge;
+  private final PendingRefundCheck pendingRefunds;
+  private final OrderlessPaymentCheck orderlessPayments;
+  private final ForwardRelay relay;
+  private final AdminVerticle admin;
+  private volatile Long housekeepingTimer; // set by open()
+
+  private PayNotifyServer(Vertx vertx, EventBooking.Stores stores, String deploymentId, int port, Readiness readiness,
+      Duration purgeInterval, KeyPurge purge, PendingRefundCheck pendingRefunds,
+      OrderlessPaymentCheck orderlessPayments, ForwardRelay relay, AdminVerticle admin) {
+    this.vertx = vertx;
+    this.stores = stores;
+    this.db = stores.db();
+    this.deploymentId = deploymentId;
+    this.port = port;
+    this.readiness = readiness;
+    this.purgeInterval = purgeInterval;
+    this.purge = purge;
+    this.pendingRefunds = pendingRefunds;
+    this.orderlessPayments = orderlessPayments;
+    this.relay = relay;
+    this.admin = admin;
+  }
+
+  /** Starts on an already migrated database; fails if it does not answer. */
+  public static Future<PayNotifyServer> start(Monitoring monitoring, AppConfig config, DatabaseSettings db) {
+    return listen(monitoring, config, db).compose(server -> server.open()
+        .recover(err -> server.stop().transform(stopped -> Future.failedFuture(new ConfigException(
+            "database: " + db + " does not answer: " + err.getMessage())))));
+  }
+
+  /**
+   * Listens at once, without touching the database (the pool connects when first used): until
+   * {@link #open()}, /health and every notification answer 503, so the platforms retry.
+   */
+  public static Future<PayNotifyServer> listen(Monitoring monitoring, AppConfig config, DatabaseSettings db) {
+    EventBooking.Stores stores = Pools.stores(monitoring.vertx(), db, config.retention().rejectedRowsPerSecond());
+    try {
+      return listen(monitoring, config, db, stores);
+    } catch (RuntimeException e) { // thrown before the deployment: its pools and timers would outlive it
+      stores.close();
+      throw e;
+    }
+  }
+
+  private static Future<PayNotifyServer> listen(Monitoring monitoring, AppConfig config, DatabaseSettings db,
+      EventBooking.Stores stores) {
+    Vertx vertx = monitoring.vertx();
+    Database database = stores.db();
+    ForwardOutbox outbox = outbox(config);
+    EventBooking booking = new EventBooking(vertx, stores, config.booking(), config.orders(), outbox);
+    // The relay's own small pool: the site being down or slow never takes a booking's connection.
+    ForwardRelay relay = config.forward() == null ? null
+        : new ForwardRelay(vertx, Pools.connect(vertx, db.withPool(RELAY_POOL, db.maxWaitQueue()), "forward-relay",
+            "READ COMMITTED"), config.forward());
+    Readiness readiness = new Readiness();
+    AtomicReference<NotifyVerticle> first = new AtomicReference<>();
+    AppConfig.Retention r = config.retention();
+    List<String> endpoints = config.channels().enabled().stream().map(NotifyChannel::endpoint).toList();
+    NotifyMetrics metrics = monitoring.registry() == null ? NotifyMetrics.OFF
+        : new NotifyMetrics(monitoring.registry(), endpoints);
+    metrics.countLogDrops("notifications", stores.log(), NotifyLog::droppedTotal);
+    metrics.countLogDrops("rejected", stores.rejected(), RejectedLog::droppedTotal);
+    metrics.countUnrecorded(stores.rejected(), RejectedLog::unrecorded);
+    // Once, here: the uptime counts from the start, not from each request.
+    StatusReport.Context status = new StatusReport.Context(endpoints, Instant.now(), relay,
+        stores.rejected()::unrecordedTotal);
+    AdminVerticle admin = config.admin() == null ? null : new AdminVerticle(config.admin(), monitoring.registry(),
+        new DatabaseGauges(monitoring.registry(), stores.status(), relay)::refresh,
+        StatusReport.cached(stores.status(), status));
+    return vertx.deployVerticle(() -> {
+          NotifyVerticle verticle = new NotifyVerticle(config.http(), config.channels().enabled(),
+              config.channels().disabled(), booking, readiness, relay == null ? null : relay::backlog, metrics);
+          first.compareAndSet(null, verticle);
+          return verticle;
+        }, new DeploymentOptions().setInstances(config.httpInstances()))
+        .compose(id -> admin == null ? Future.succeededFuture(id) : vertx.deployVerticle(admin).map(id)
+            .recover(err -> Future.failedFuture(PortInUse.admin(config.admin(), err))))
+        .map(id -> new PayNotifyServer(vertx, stores, id, first.get().actualPort(), readiness, r.purgeInterval(),
+            new KeyPurge(vertx, database, r.keys(), r.notifyLog(), r.rejected(), r.deliveredEvents(), r.batchSize()),
+            new PendingRefundCheck(database, config.orders(), outbox, r.keys()),
+            new OrderlessPaymentCheck(database, outbox, ORDERLESS_PAYMENT_WAIT), relay, admin))
+        .onFailure(err -> stores.close().eventually(() -> relay == null ? Future.succeededFuture() : relay.stop()));
+  }
+
+  /**
+   * Once the schema is migrated: checks that the pool reaches the database, then books
+   * notifications and starts the housekeeping timer.
+   */
+  public Future<PayNotifyServer> open() {
+    return db.ping().map(ping -> {
+      readiness.markReady();
+      housekeepingTimer = new Housekeeping(purge, pendingRefunds, orderlessPayments).schedule(vertx, purgeInterval);
+      if (relay != null) {
+        relay.start(RELAY_PERIOD_MS);
+      }
+      return this;
+    });
+  }
+
+  /** What the site is told, in the booking transaction: nothing while forward.url is not set. */
+  public static ForwardOutbox outbox(AppConfig config) {
+    return config.forward() == null ? ForwardOutbox.OFF : new ForwardOutbox(config.forward().events());
+  }
+
+  public int port() {
+    return port;
+  }
+
+  // For tests: the periodic work and the refused-request queue, run or drained on demand.
+
+  public KeyPurge purge() {
+    return purge;
+  }
+
+  public PendingRefundCheck pendingRefunds() {
+    return pendingRefunds;
+  }
+
+  public OrderlessPaymentCheck orderlessPayments() {
+    return orderlessPayments;
+  }
+
+  /** The notify_log rows queued so far, written: verified notifications' and refused requests'. */
+  public Future<Void> drainLogs() {
+    return stores.log().drain().compose(v -> stores.rejected().drain());
+  }
+
+  /** The admin listener's port; -1 when it is off. */
+  public int adminPort() {
+    return admin == null ? -1 : admin.actualPort();
+  }
+
+  /** Null when forwarding is off. */
+  public ForwardRelay forwardRelay() {
+    return relay;
+  }
+
+  /**
+   * Stops taking connections, answers the requests in flight (within http.shutdown_grace_ms),
+   * then closes the pool.
+   */
+  public Future<Void> stop() {
+    if (housekeepingTimer != null) {
+      vertx.cancelTimer(housekeepingTimer);
+    }
+    return vertx.undeploy(deploymentId)
+        .eventually(() -> relay == null ? Future.succeededFuture() : relay.stop()).eventually(stores::close);
+  }
+}
