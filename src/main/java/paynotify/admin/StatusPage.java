@@ -76,7 +76,7 @@ public final class StatusPage {
   }
 
   private static void channels(StringBuilder h, JsonObject r) {
-    h.append("<h2>ChannelsConfig</h2><div class=\"wrap\"><table id=\"channels\"><tr><th>Channel</th>")
+    h.append("<h2>Channels</h2><div class=\"wrap\"><table id=\"channels\"><tr><th>Channel</th>")
         .append("<th>Last notification</th><th>Outcome</th></tr>");
     for (JsonObject c : objects(r.getJsonArray("channels"))) {
       JsonObject last = c.getJsonObject("last_notification");

@@ -4,7 +4,7 @@ import io.vertx.core.Future;
 
 /**
  * One notify endpoint of a payment platform: turns a raw request into a verified
- * {@link NotifyEvent}, and knows the words the platform expects back. ChannelsConfig never touch the
+ * {@link NotifyEvent}, and knows the words the platform expects back. Channels never touch the
  * database; booking is the same for all of them.
  */
 public interface NotifyChannel {

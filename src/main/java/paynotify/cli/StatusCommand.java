@@ -17,7 +17,7 @@ import picocli.CommandLine.Option;
  * Exit 1 while anomalies are open, so that cron can mail it.
  */
 @Command(name = "status", mixinStandardHelpOptions = true,
-    description = "ChannelsConfig and their last notification, today's payments, open anomalies (with what to do), "
+    description = "Channels and their last notification, today's payments, open anomalies (with what to do), "
         + "the last rejected or failed notifications, the forward queue. Exit 0: nothing open; 1: anomalies "
         + "open; 2: unusable configuration or database unreachable; 3: database failure.")
 final class StatusCommand extends CommandSupport {

@@ -87,7 +87,7 @@ final class IpnVerifier {
   }
 
   /**
-   * ChannelsConfig are built from the configuration before Vert.x runs: the client is made here, on the
+   * Channels are built from the configuration before Vert.x runs: the client is made here, on the
    * Vert.x instance serving the first IPN, and closed with it.
    */
   private synchronized HttpClient client() {
