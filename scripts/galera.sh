@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A MariaDB Galera cluster on loopback, for the tests and for trying paynotify on more than one
-# machine (README, "More than one machine"). Not a production recipe: every node is on 127.0.0.1,
+# machine (docs/database.md, "More than one machine"). Not a production recipe: every node is on 127.0.0.1,
 # root has no password, the memory settings are a laptop's.
 #
 #   scripts/galera.sh up     [--nodes 3] [--base-port 3311] [--dir target/galera]

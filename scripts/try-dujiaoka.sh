@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A dujiaoka shop switched to paynotify, end to end on a real MariaDB/MySQL: dujiaoka's own orders
-# table (docs/examples/dujiaoka-orders.sql), the orders: mapping of docs/integration.md, the real
+# table (docs/examples/dujiaoka-orders.sql), the orders: mapping of docs/orders-table.md, the real
 # service (scripts/start.sh, a real process) and Alipay notifications signed by the official SDK
 # (the shared test vectors, with their test-only key). Prints the shop's orders before and after.
 #
@@ -36,7 +36,7 @@ alipay:
   app_id: "$(vector "v['merchant']['app_id']")"
   seller_id: "$(vector "v['merchant']['seller_id']")"
   public_key_file: $PWD/$DIR/alipay_public_key.pem
-orders:                    # the dujiaoka example of docs/integration.md
+orders:                    # the dujiaoka example of docs/orders-table.md
   table: orders
   columns: {order_no: order_sn, amount: actual_price, status: status, paid_at: "", channel: "", trade_no: trade_no}
   amount_unit: yuan

@@ -263,7 +263,7 @@ class StatusReportTest extends DatabaseTestBase {
 
   /**
    * Without a token only a loopback Host is served: a browser on a page of another name that resolves
-   * to 127.0.0.1 (DNS rebinding, e.g. with the README's SSH tunnel open) sends that name as Host.
+   * to 127.0.0.1 (DNS rebinding, e.g. with the SSH tunnel of docs/operations.md open) sends that name as Host.
    */
   @Test
   void withoutATokenOnlyALoopbackHostIsServed() throws Exception {

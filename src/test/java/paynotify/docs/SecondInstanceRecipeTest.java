@@ -24,13 +24,13 @@ import paynotify.testsupport.Installation;
 import paynotify.testsupport.ServiceProcess;
 
 /**
- * README, "A second instance on this machine", read from the README so that it cannot drift: the
+ * docs/operations.md, "A second instance on this machine", read from that page so that it cannot drift: the
  * shipped configuration as a site fills it in (its database, a channel), and a copy changed as the
  * recipe says, started as the recipe says in an installation ({@code scripts/start.sh}, then
  * {@code scripts/start.sh --config conf/second.yaml}): two real processes on one database, both book and
  * both answer on their own admin port. Every port of both files is moved by one offset, so that the test
  * never takes 8080 from a paynotify running on this machine; the files are otherwise the shipped one and
- * the README's lines.
+ * the recipe's lines.
  */
 class SecondInstanceRecipeTest extends DatabaseTestBase {
   private static final Duration START = Duration.ofSeconds(60);
@@ -49,7 +49,7 @@ class SecondInstanceRecipeTest extends DatabaseTestBase {
   }
 
   @Test
-  void twoInstancesStartedAsTheReadmeSaysBothServe() throws Exception {
+  void twoInstancesStartedAsTheRecipeSaysBothServe() throws Exception {
     JsonObject first = site();
     JsonObject second = first.copy().mergeIn(recipe(), true);
     int offset = ServiceProcess.freePorts(4) - first.getJsonObject("http").getInteger("port");
@@ -102,7 +102,7 @@ class SecondInstanceRecipeTest extends DatabaseTestBase {
   }
 
   @Test
-  void theReadmeUpstreamNamesBothInstances() {
+  void theRecipesUpstreamNamesBothInstances() {
     JsonObject second = site().mergeIn(recipe(), true);
     Matcher servers = Pattern.compile("server 127\\.0\\.0\\.1:(\\d+);").matcher(SECTION);
     List<Integer> ports = servers.results().map(m -> Integer.valueOf(m.group(1))).toList();
@@ -154,9 +154,9 @@ class SecondInstanceRecipeTest extends DatabaseTestBase {
   }
 
   private static String section() {
-    String readme = read("README.md");
-    int start = readme.indexOf("### A second instance on this machine");
-    return readme.substring(start, readme.indexOf("\n## ", start));
+    String page = read("docs/operations.md");
+    int start = page.indexOf("## A second instance on this machine");
+    return page.substring(start, page.indexOf("\n## ", start));
   }
 
   private static String read(String file) {

@@ -153,7 +153,7 @@ class ForwardDeliveryTest extends DatabaseTestBase {
     assertThat(signatureVerifies("v1=" + header.substring(header.indexOf("v1=") + 3), body, SECRET)).isFalse();
   }
 
-  /** The README's receiver is PHP: the same request passes PHP's hash_hmac + hash_equals. */
+  /** The receiver of docs/forwarding.md is PHP: the same request passes PHP's hash_hmac + hash_equals. */
   @Test
   void theSignatureVerifiesInPhp() throws Exception {
     Assumptions.assumeTrue(phpInstalled(), "php is not installed");

@@ -24,7 +24,7 @@ import paynotify.testsupport.TestService;
 /**
  * A dujiaoka site whose fulfilment moved from "inside notify.php" to "on payment.succeeded": the
  * real service books the payment in the site's own orders table, its relay forwards the event to
- * the README's PHP receiver, which delivers the order (2 -> 4) once. The site down for a while
+ * the PHP receiver of docs/forwarding.md, which delivers the order (2 -> 4) once. The site down for a while
  * loses nothing: the event waits, and is delivered when it is back.
  */
 class ForwardToSiteTest extends DatabaseTestBase {
@@ -46,7 +46,7 @@ class ForwardToSiteTest extends DatabaseTestBase {
 
   @Test
   void aPaymentIsDeliveredByTheSiteOnceAndItsDowntimeLosesNothing() throws Exception {
-    assumeTrue(PhpReceiver.available(), "php with pdo_mysql is not installed: the README's receiver is not run");
+    assumeTrue(PhpReceiver.available(), "php with pdo_mysql is not installed: the receiver of docs/forwarding.md is not run");
     site = db.scratch(TestDatabase.NAME + "_forward_site");
     SiteTable orders = SiteTable.dujiaoka(site).as(site, "orders");
     orders.create(); // the site's own table first: paynotify's migrations leave it alone

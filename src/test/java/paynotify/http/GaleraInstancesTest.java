@@ -33,8 +33,8 @@ import paynotify.testsupport.TestDatabase;
 import paynotify.testsupport.TestService;
 
 /**
- * Three paynotify processes, one on each node of a three-node Galera cluster: the configuration the
- * README's "More than one machine" describes. Replies are what a platform sees: success only after a
+ * Three paynotify processes, one on each node of a three-node Galera cluster: the configuration
+ * docs/database.md's "More than one machine" describes. Replies are what a platform sees: success only after a
  * commit, anything else (503) is retried.
  */
 class GaleraInstancesTest extends GaleraTestBase {

@@ -274,7 +274,7 @@ class StripeWebhookTest extends ServiceTestBase {
         .containsOnly("anomaly"); // kept with its body
   }
 
-  // The README's other place for the order number: payment_intent_data.metadata. Then the Session names no
+  // docs/channels.md's other place for the order number: payment_intent_data.metadata. Then the Session names no
   // order, its PaymentIntent does, and the payment is booked: no human is needed, before or after.
   @Test
   void aSessionWithoutOrderWhosePaymentIntentNamesItIsNoAnomaly() {

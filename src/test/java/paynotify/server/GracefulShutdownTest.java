@@ -98,7 +98,7 @@ class GracefulShutdownTest extends DatabaseTestBase {
         .filter(e -> e.getValue().fate() == Fate.RESET || e.getValue().fate() == Fate.CLOSED_UNANSWERED)
         .map(Map.Entry::getKey).toList();
     assertThat(unanswered).as("unanswered requests were never taken: nothing booked").doesNotContainAnyElementsOf(committed);
-    // A connection that carried requests is never reset. The one residue (see README, Stopping): a
+    // A connection that carried requests is never reset. The one residue (see docs/operations.md, Stopping): a
     // client that opens a new connection while the port closes (the verticle instances share it,
     // and it closes with the last) can be reset before the service reads a byte of it.
     assertThat(sent.values()).as("resets, other than on a connection opened while the port closed")

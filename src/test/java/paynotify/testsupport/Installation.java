@@ -11,7 +11,7 @@ import java.util.jar.JarOutputStream;
 import java.util.stream.Stream;
 
 /**
- * The layout the README says to copy to a server: scripts/, target/paynotify.jar (here: the compiled
+ * The layout docs/operations.md (Run it on a VPS) says to copy to a server: scripts/, target/paynotify.jar (here: the compiled
  * classes) and target/lib/ (here: links to this JVM's jars), so that a test runs the scripts as shipped.
  */
 public final class Installation {

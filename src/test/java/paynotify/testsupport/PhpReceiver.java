@@ -15,12 +15,12 @@ import java.util.regex.Pattern;
 import paynotify.config.AppConfig.DatabaseSettings;
 
 /**
- * The site's receiver of forwarded events exactly as README.md prints it (section "Tell the site
- * what happened"), run by {@code php -S} against a site database: read from the README each time,
+ * The site's receiver of forwarded events exactly as docs/forwarding.md prints it (section "The
+ * receiver, tested"), run by {@code php -S} against a site database: read from that page each time,
  * so that what a site owner copies is what the tests run.
  */
 public final class PhpReceiver implements AutoCloseable {
-  private static final Path README = Path.of("README.md");
+  private static final Path PAGE = Path.of("docs/forwarding.md");
 
   private final Process process;
   private final int port;
@@ -46,19 +46,19 @@ public final class PhpReceiver implements AutoCloseable {
     }
   }
 
-  /** The README's paynotify-hook.php. */
+  /** The page's paynotify-hook.php. */
   public static String code() {
     return block("php", "// paynotify-hook.php");
   }
 
-  /** The README's CREATE TABLE paynotify_events (the site's record of the events it handled), without ';'. */
+  /** The page's CREATE TABLE paynotify_events (the site's record of the events it handled), without ';'. */
   public static String siteTable() {
     return block("sql", "CREATE TABLE paynotify_events").strip().replaceAll(";$", "");
   }
 
   private static String block(String language, String containing) {
     try {
-      Matcher m = Pattern.compile("```" + language + "\n(.*?)```", Pattern.DOTALL).matcher(Files.readString(README));
+      Matcher m = Pattern.compile("```" + language + "\n(.*?)```", Pattern.DOTALL).matcher(Files.readString(PAGE));
       while (m.find()) {
         if (m.group(1).contains(containing)) {
           return m.group(1);
@@ -67,7 +67,7 @@ public final class PhpReceiver implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    throw new IllegalStateException("README.md has no ```" + language + " block with " + containing);
+    throw new IllegalStateException(PAGE + " has no ```" + language + " block with " + containing);
   }
 
   /**

@@ -91,7 +91,7 @@ public final class ServiceProcess implements AutoCloseable {
   }
 
   /**
-   * {@code scripts/start.sh args} of an {@link Installation}, run in that directory as the README's recipes
+   * {@code scripts/start.sh args} of an {@link Installation}, run in that directory as the recipes of docs/
    * say, listening on {@code port}; its output goes to files in {@code dir}.
    */
   public static ServiceProcess startSh(Path installation, int port, Path dir, String... args) throws IOException {

@@ -26,11 +26,11 @@ import paynotify.testsupport.SiteTable;
 import paynotify.testsupport.TestDatabase;
 
 /**
- * The README's PHP receiver, run by php against dujiaoka's tables, fed events signed here with the
+ * The PHP receiver of docs/forwarding.md, run by php against dujiaoka's tables, fed events signed here with the
  * contract's scheme written the simplest way (HMAC-SHA256 over "t.body"): it does the work once per
  * event id, answers 200 only after its commit, and refuses what is not signed now with the secret.
  */
-class ReadmePhpReceiverTest extends DatabaseTestBase {
+class PhpReceiverTest extends DatabaseTestBase {
   private static final String SECRET = "3f1c9a7e5b2d4c6e8f0a1b2c3d4e5f60718293a4b5c6d7e8f9a0b1c2d3e4f5a6";
   private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   private static TestDatabase site;
@@ -39,7 +39,7 @@ class ReadmePhpReceiverTest extends DatabaseTestBase {
 
   @BeforeAll
   static void startTheReceiverOnADujiaokaSite() {
-    assumeTrue(PhpReceiver.available(), "php with pdo_mysql is not installed: the README's receiver is not run");
+    assumeTrue(PhpReceiver.available(), "php with pdo_mysql is not installed: the receiver of docs/forwarding.md is not run");
     site = db.scratch(TestDatabase.NAME + "_php_site");
     orders = SiteTable.dujiaoka(site).as(site, "orders"); // the receiver's statement names dujiaoka's own table
     orders.create();
