@@ -23,20 +23,31 @@ public interface NotifyChannel {
     return false;
   }
 
-  /** Parse, verify signature and merchant ids, normalise. Throws for anything not genuine. */
-  NotifyEvent verify(NotifyRequest request) throws RejectedNotification;
+  /**
+   * Parse, check authenticity (every rule is its platform's {@code ...Signature} class, {@link Signatures}
+   * says which), normalise. The future fails with {@link RejectedNotification} for anything not genuine,
+   * with {@link VerificationUnavailable} when the platform could not be asked (PayPal's postback: then the
+   * platform retries), with {@link UnbookableNotification} for a genuine notification booking cannot
+   * follow, or with a bug.
+   */
+  Future<NotifyEvent> check(NotifyRequest request);
 
   /**
-   * {@link #verify} for a channel that must ask its platform (PayPal's IPN verification): the future
-   * fails with {@link RejectedNotification} for anything not genuine, with {@link VerificationUnavailable}
-   * when the platform could not be asked (then the platform retries), or with a bug.
+   * {@link #check} for a channel that decides on the request alone (all but PayPal): {@code decision}'s
+   * event, or what it threw, as a completed future.
    */
-  default Future<NotifyEvent> check(NotifyRequest request) {
+  static Future<NotifyEvent> sync(Decision decision) {
     try {
-      return Future.succeededFuture(verify(request));
+      return Future.succeededFuture(decision.event());
     } catch (RejectedNotification | RuntimeException e) {
       return Future.failedFuture(e);
     }
+  }
+
+  /** A synchronous channel's {@link #check}, written as a call that throws. */
+  @FunctionalInterface
+  interface Decision {
+    NotifyEvent event() throws RejectedNotification;
   }
 
   /** The reply that stops the platform's retries. */

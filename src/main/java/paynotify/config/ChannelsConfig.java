@@ -27,6 +27,7 @@ import paynotify.channel.epay.EpayChannel;
 import paynotify.channel.paypal.PaypalChannel;
 import paynotify.channel.paypal.VerifyEndpoint;
 import paynotify.channel.stripe.StripeChannel;
+import paynotify.channel.stripe.StripeSignature;
 import paynotify.channel.wechat.WechatV2Channel;
 import paynotify.channel.wechat.WechatV2Signature;
 import paynotify.channel.wechat.WechatV3Channel;
@@ -81,7 +82,7 @@ public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> di
     }
     require(c, "alipay.app_id", appId);
     require(c, "alipay.public_key_file", key);
-    String signType = c.string("alipay.sign_type", "RSA2");
+    String signType = c.string("alipay.sign_type", AlipaySignature.Algorithm.RSA2.name());
     AlipaySignature.Algorithm algorithm;
     try {
       algorithm = AlipaySignature.Algorithm.valueOf(signType);
@@ -89,7 +90,7 @@ public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> di
       throw c.error("alipay.sign_type", "'" + signType + "' is not RSA2 (or legacy RSA)");
     }
     PublicKey publicKey = rsaKey(c, keyName(c, "alipay.public_key"), key, "Alipay public key");
-    return new AlipayChannel(new AlipaySignature(publicKey, algorithm), appId, c.string("alipay.seller_id"));
+    return new AlipayChannel(new AlipaySignature(publicKey, algorithm, appId, c.string("alipay.seller_id")));
   }
 
   private static NotifyChannel wechatV2(ConfigReader c) {
@@ -105,7 +106,7 @@ public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> di
     if (apiKey.length() != 32) {
       throw c.error(keyName(c, "wechat_v2.api_key"), "the API key (API密钥) has 32 characters, this has " + apiKey.length());
     }
-    String signType = c.string("wechat_v2.sign_type", "MD5");
+    String signType = c.string("wechat_v2.sign_type", WechatV2Signature.MD5);
     if (!WechatV2Signature.SIGN_TYPES.contains(signType)) {
       throw c.error("wechat_v2.sign_type", "'" + signType + "' is not MD5 or HMAC-SHA256");
     }
@@ -289,7 +290,8 @@ public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> di
     if (!currency.matches("[A-Za-z]{3}")) {
       throw c.error("stripe.currency", "'" + currency + "' is not a three-letter currency code such as usd");
     }
-    Duration tolerance = Duration.ofSeconds(c.number("stripe.tolerance_seconds", 300, 1, 86_400));
+    Duration tolerance = Duration.ofSeconds(c.number("stripe.tolerance_seconds",
+        StripeSignature.DEFAULT_TOLERANCE.toSeconds(), 1, 86_400));
     boolean testMode = c.bool("stripe.test_mode", false);
     if (testMode) {
       LOG.warn("stripe.test_mode is true: test-mode events (livemode false) are booked as test money: never run"

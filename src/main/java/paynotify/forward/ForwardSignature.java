@@ -16,6 +16,6 @@ public final class ForwardSignature {
   }
 
   public String header(long unixSeconds, byte[] body) {
-    return "t=" + unixSeconds + ",v1=" + StripeSignature.compute(secret, unixSeconds, body);
+    return StripeSignature.header(unixSeconds, body, secret);
   }
 }

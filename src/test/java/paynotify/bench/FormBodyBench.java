@@ -12,6 +12,7 @@ import paynotify.channel.NotifyRequest;
 import paynotify.channel.RejectedNotification;
 import paynotify.config.AppConfig;
 import paynotify.testsupport.HostileBodies;
+import paynotify.testsupport.SyncCheck;
 import paynotify.testsupport.TestService;
 
 /**
@@ -40,8 +41,8 @@ public final class FormBodyBench {
         byte[] body = shape.getValue();
         System.out.printf("%8d bytes, %-21s %s | %s | %s  (%s)%n", body.length, shape.getKey(),
             time(() -> FormBody.decode(body, StandardCharsets.UTF_8)),
-            time(() -> channels.get("alipay").verify(request(body))),
-            time(() -> channels.get("epay").verify(request(body))), outcome(body));
+            time(() -> SyncCheck.event(channels.get("alipay"), request(body))),
+            time(() -> SyncCheck.event(channels.get("epay"), request(body))), outcome(body));
       }
     }
     System.exit(0); // the configuration's stand-in PayPal verifier would keep the JVM up

@@ -14,6 +14,7 @@ import paynotify.channel.NotifyRequest;
 import paynotify.channel.RejectedNotification;
 import paynotify.testsupport.AlipayNotifications;
 import paynotify.testsupport.EpayNotifications;
+import paynotify.testsupport.SyncCheck;
 
 /** The epay section's payment types: the reference platform's by default, the operator's when listed. */
 class EpayConfigTest {
@@ -21,10 +22,10 @@ class EpayConfigTest {
   @Test
   void aTypeThePlatformAddedIsAcceptedOnceListed() {
     NotifyChannel listed = epay(new JsonArray().add("alipay").add("douyinpay"));
-    assertThatCode(() -> listed.verify(request("douyinpay"))).doesNotThrowAnyException();
-    assertThatThrownBy(() -> listed.verify(request("wxpay"))).isInstanceOf(RejectedNotification.class)
+    assertThatCode(() -> SyncCheck.event(listed, request("douyinpay"))).doesNotThrowAnyException();
+    assertThatThrownBy(() -> SyncCheck.event(listed, request("wxpay"))).isInstanceOf(RejectedNotification.class)
         .hasMessageContaining("type 'wxpay' is not one of epay.payment_types [alipay, douyinpay]");
-    assertThatThrownBy(() -> epay(null).verify(request("douyinpay"))).isInstanceOf(RejectedNotification.class)
+    assertThatThrownBy(() -> SyncCheck.event(epay(null), request("douyinpay"))).isInstanceOf(RejectedNotification.class)
         .hasMessageContaining("epay.payment_types [alipay, wxpay, qqpay, bank, jdpay, paypal, usdt, ecny]");
   }
 

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
+import paynotify.channel.alipay.AlipaySignature;
 import paynotify.testsupport.AlipayNotifications;
 import paynotify.testsupport.Http;
 import paynotify.testsupport.Http.Reply;
@@ -57,8 +58,8 @@ class AlipayNotifyFlowTest extends ServiceTestBase {
   void badSignatureIsRejected() {
     db.insertOrder("A8", 100);
     Map<String, String> params = payment("A8", "T8", "1.00");
-    params.put("sign_type", "RSA2");
-    params.put("sign", Base64.getEncoder().encodeToString(new byte[256]));
+    params.put(AlipaySignature.SIGN_TYPE, AlipaySignature.Algorithm.RSA2.name());
+    params.put(AlipaySignature.SIGN, Base64.getEncoder().encodeToString(new byte[256]));
     assertThat(service.postAlipay(AlipayNotifications.form(params, StandardCharsets.UTF_8)))
         .isEqualTo(new Reply(401, "fail"));
     assertNothingBooked("A8");

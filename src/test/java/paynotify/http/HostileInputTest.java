@@ -15,6 +15,7 @@ import java.util.Random;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
+import paynotify.channel.wechat.WechatV3Signature;
 import paynotify.testsupport.HostileBodies;
 import paynotify.testsupport.Http.Reply;
 import paynotify.testsupport.Notification;
@@ -46,8 +47,9 @@ class HostileInputTest extends ServiceTestBase {
       }
       for (Map.Entry<String, String> endpoint : contentTypes.entrySet()) {
         Notification n = new Notification("POST", endpoint.getKey(),
-            Map.of("Content-Type", endpoint.getValue(), "Wechatpay-Timestamp", "1", "Wechatpay-Nonce", "n",
-                "Wechatpay-Signature", "c2ln", "Wechatpay-Serial", "PUB_KEY_ID_0119000123452026112900118800000000"),
+            Map.of("Content-Type", endpoint.getValue(), WechatV3Signature.TIMESTAMP_HEADER, "1",
+                WechatV3Signature.NONCE_HEADER, "n", WechatV3Signature.SIGNATURE_HEADER, "c2ln",
+                WechatV3Signature.SERIAL_HEADER, "PUB_KEY_ID_0119000123452026112900118800000000"),
             body.toString().getBytes(StandardCharsets.UTF_8), null);
         Reply reply = service.send(n);
         assertThat(reply.status()).as(endpoint.getKey() + " <- " + body).isBetween(400, 499);

@@ -10,6 +10,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.StringJoiner;
+import paynotify.channel.alipay.AlipaySignature;
 
 /**
  * Alipay notifications as Alipay sends them, signed by the official alipay-sdk-java with the
@@ -71,16 +72,20 @@ public final class AlipayNotifications {
 
   public static String signedBody(Map<String, String> params, String privateKey, Charset charset) {
     Map<String, String> signed = new LinkedHashMap<>(params);
-    signed.put("sign_type", "RSA2");
-    signed.put("sign", sdkSign(params, privateKey, charset));
+    signed.put(AlipaySignature.SIGN_TYPE, AlipaySignature.Algorithm.RSA2.name());
+    signed.put(AlipaySignature.SIGN, sign(params, privateKey, charset));
     return form(signed, charset);
   }
 
-  /** The SDK's own signature: {@code rsaSign(getSignCheckContentV1(params), key, charset, "RSA2")}. */
-  public static String sdkSign(Map<String, String> params, String privateKey, Charset charset) {
+  /**
+   * The signature as Alipay makes it, by the SDK itself: {@code rsaSign(getSignCheckContentV1(params), key,
+   * charset, "RSA2")} (paynotify only verifies Alipay's: signing needs Alipay's private key).
+   */
+  public static String sign(Map<String, String> params, String privateKey, Charset charset) {
     try {
       String content = com.alipay.api.internal.util.AlipaySignature.getSignCheckContentV1(new LinkedHashMap<>(params));
-      return com.alipay.api.internal.util.AlipaySignature.rsaSign(content, privateKey, charset.name(), "RSA2");
+      return com.alipay.api.internal.util.AlipaySignature.rsaSign(content, privateKey, charset.name(),
+          AlipaySignature.Algorithm.RSA2.name());
     } catch (AlipayApiException e) {
       throw new IllegalStateException(e);
     }

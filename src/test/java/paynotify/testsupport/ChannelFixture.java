@@ -6,6 +6,7 @@ import java.security.KeyPairGenerator;
 import java.util.Map;
 import java.util.function.Predicate;
 import paynotify.channel.Money;
+import paynotify.channel.wechat.WechatV2Signature;
 
 /**
  * How to make a channel's notifications in tests, so that one contract test runs the same
@@ -152,7 +153,7 @@ public interface ChannelFixture {
 
       public Notification signedByAnotherKey(String orderNo, String tradeNo, long cents) {
         return WechatV2Notifications.signed(WechatV2Notifications.payment(orderNo, tradeNo, cents, 0),
-            WechatV2Notifications.OTHER_API_KEY, "MD5");
+            WechatV2Notifications.OTHER_API_KEY, WechatV2Signature.MD5);
       }
 
       public Notification forAnotherMerchant(String orderNo, String tradeNo, long cents) {

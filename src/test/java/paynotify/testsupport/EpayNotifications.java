@@ -35,8 +35,8 @@ public final class EpayNotifications {
   /** Signed with {@code key}: sign and sign_type appended. */
   public static Map<String, String> signed(Map<String, String> params, String key) {
     Map<String, String> signed = new LinkedHashMap<>(params);
-    signed.put("sign", new EpaySignature(key).sign(params));
-    signed.put("sign_type", "MD5");
+    signed.put(EpaySignature.SIGN, new EpaySignature(PID, key).sign(params));
+    signed.put(EpaySignature.SIGN_TYPE, "MD5");
     return signed;
   }
 

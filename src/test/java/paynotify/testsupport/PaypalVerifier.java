@@ -10,6 +10,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import paynotify.channel.paypal.PaypalIpnSignature;
+import paynotify.channel.paypal.PaypalIpnSignature.Answer;
 
 /**
  * PayPal's IPN verification endpoint, played by a real HTTP server in the test JVM (the JDK's, nothing
@@ -17,7 +19,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * body {@link #issue issued} by the tests, INVALID for anything else. It can be made slow or down.
  */
 public final class PaypalVerifier {
-  private static final String PREFIX = "cmd=_notify-validate&";
+  private static final String PREFIX = PaypalIpnSignature.VALIDATE_COMMAND + "&";
   private static PaypalVerifier instance;
 
   /** How it answers. */
@@ -112,7 +114,7 @@ public final class PaypalVerifier {
       String text = new String(received, StandardCharsets.ISO_8859_1);
       boolean genuine = exchange.getRequestMethod().equals("POST") && text.startsWith(PREFIX)
           && issued.contains(text.substring(PREFIX.length()));
-      answer(exchange, 200, genuine ? "VERIFIED" : "INVALID");
+      answer(exchange, 200, (genuine ? Answer.VERIFIED : Answer.INVALID).name());
     }
   }
 
@@ -122,7 +124,7 @@ public final class PaypalVerifier {
   }
 
   private void endless(HttpExchange exchange) throws IOException {
-    byte[] chunk = "VERIFIED".repeat(8 * 1024).getBytes(StandardCharsets.US_ASCII);
+    byte[] chunk = Answer.VERIFIED.name().repeat(8 * 1024).getBytes(StandardCharsets.US_ASCII);
     endlessBytesSent = 0;
     exchange.sendResponseHeaders(200, 0); // chunked, no length
     try (OutputStream out = exchange.getResponseBody()) {

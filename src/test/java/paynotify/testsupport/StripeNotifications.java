@@ -61,11 +61,7 @@ public final class StripeNotifications {
   /** {@code body} signed at {@code t} with each of {@code secrets} (one v1 each, as during a roll). */
   public static Notification signed(String body, long t, String... secrets) {
     byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-    StringBuilder header = new StringBuilder("t=").append(t);
-    for (String secret : secrets) {
-      header.append(",v1=").append(StripeSignature.compute(secret, t, bytes));
-    }
-    return new Notification("POST", "/notify/stripe",
-        Map.of("Content-Type", "application/json; charset=utf-8", "Stripe-Signature", header.toString()), bytes, null);
+    return new Notification("POST", "/notify/stripe", Map.of("Content-Type", "application/json; charset=utf-8",
+        StripeSignature.HEADER, StripeSignature.header(t, bytes, secrets)), bytes, null);
   }
 }

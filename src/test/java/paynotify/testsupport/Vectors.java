@@ -32,12 +32,12 @@ public final class Vectors {
    */
   public static void assertVerdict(NotifyChannel channel, NotifyRequest request, JsonObject expect) {
     if (!expect.getBoolean("valid")) {
-      assertThatThrownBy(() -> channel.verify(request)).isInstanceOf(RejectedNotification.class);
+      assertThatThrownBy(() -> SyncCheck.event(channel, request)).isInstanceOf(RejectedNotification.class);
       return;
     }
     NotifyEvent e;
     try {
-      e = channel.verify(request);
+      e = SyncCheck.event(channel, request);
     } catch (RejectedNotification r) {
       throw new AssertionError("rejected a valid vector: " + r.getMessage(), r);
     }

@@ -5,6 +5,7 @@ import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import paynotify.channel.wechat.WechatV2Signature;
 
 /** WeChat Pay v2 notifications as WeChat sends them, signed by the official weixin-java-pay SDK. */
 public final class WechatV2Notifications {
@@ -75,15 +76,15 @@ public final class WechatV2Notifications {
   /** Signed by the SDK ({@code SignUtils.createSign}) with {@code apiKey}, as XML. */
   public static Notification signed(Map<String, String> params, String apiKey, String signType) {
     Map<String, String> signed = new LinkedHashMap<>(params);
-    if (!signType.equals("MD5")) {
-      signed.put("sign_type", signType);
+    if (!signType.equals(WechatV2Signature.MD5)) {
+      signed.put(WechatV2Signature.SIGN_TYPE, signType);
     }
-    signed.put("sign", SignUtils.createSign(signed, signType, apiKey, new String[0]));
+    signed.put(WechatV2Signature.SIGN, SignUtils.createSign(signed, signType, apiKey, new String[0]));
     return Notification.post(PATH, "text/xml; charset=UTF-8", xml(signed));
   }
 
   public static Notification signed(Map<String, String> params) {
-    return signed(params, API_KEY, "MD5");
+    return signed(params, API_KEY, WechatV2Signature.MD5);
   }
 
   public static String xml(Map<String, String> fields) {

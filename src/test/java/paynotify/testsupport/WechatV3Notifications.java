@@ -9,6 +9,7 @@ import java.security.PrivateKey;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
+import paynotify.channel.wechat.WechatV3Signature;
 
 /**
  * WeChat Pay v3 notifications built with the official wechatpay-java SDK: the resource encrypted
@@ -89,11 +90,11 @@ public final class WechatV3Notifications {
     String signature = new RSASigner(serial, key).sign(timestamp + "\n" + nonce + "\n" + body + "\n").getSign();
     Map<String, String> headers = new LinkedHashMap<>();
     headers.put("Content-Type", "application/json");
-    headers.put("Wechatpay-Timestamp", Long.toString(timestamp));
-    headers.put("Wechatpay-Nonce", nonce);
-    headers.put("Wechatpay-Signature", signature);
-    headers.put("Wechatpay-Serial", serial);
-    headers.put("Wechatpay-Signature-Type", "WECHATPAY2-SHA256-RSA2048");
+    headers.put(WechatV3Signature.TIMESTAMP_HEADER, Long.toString(timestamp));
+    headers.put(WechatV3Signature.NONCE_HEADER, nonce);
+    headers.put(WechatV3Signature.SIGNATURE_HEADER, signature);
+    headers.put(WechatV3Signature.SERIAL_HEADER, serial);
+    headers.put(WechatV3Signature.SIGNATURE_TYPE_HEADER, WechatV3Signature.SIGNATURE_TYPE);
     return new Notification("POST", PATH, headers, body.getBytes(StandardCharsets.UTF_8), null);
   }
 

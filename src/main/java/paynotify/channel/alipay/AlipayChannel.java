@@ -1,5 +1,6 @@
 package paynotify.channel.alipay;
 
+import io.vertx.core.Future;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDateTime;
@@ -10,6 +11,7 @@ import paynotify.channel.EventKind;
 import paynotify.channel.FormBody;
 import paynotify.channel.Ids;
 import paynotify.channel.Money;
+import paynotify.channel.NotifyChannel;
 import paynotify.channel.NotifyEvent;
 import paynotify.channel.NotifyRequest;
 import paynotify.channel.PlainTextReplies;
@@ -19,21 +21,15 @@ import paynotify.channel.RejectedNotification;
 
 /**
  * Alipay open-platform asynchronous notification ({@code POST /notify/alipay}, form-urlencoded).
- * Parsed once in the charset the notification names, verified, then normalised.
+ * Parsed once in the charset the notification names, verified ({@link AlipaySignature}), then normalised.
  */
 public final class AlipayChannel implements PlainTextReplies {
   private static final Set<String> CHARSETS = Set.of("utf-8", "gbk", "gb2312", "gb18030");
-  private static final String NOTIFY_TYPE = "trade_status_sync";
 
   private final AlipaySignature signature;
-  private final String appId;
-  private final String sellerId;
 
-  /** @param sellerId checked when not null */
-  public AlipayChannel(AlipaySignature signature, String appId, String sellerId) {
+  public AlipayChannel(AlipaySignature signature) {
     this.signature = signature;
-    this.appId = appId;
-    this.sellerId = sellerId;
   }
 
   @Override
@@ -52,17 +48,16 @@ public final class AlipayChannel implements PlainTextReplies {
   }
 
   @Override
-  public NotifyEvent verify(NotifyRequest request) throws RejectedNotification {
+  public Future<NotifyEvent> check(NotifyRequest request) {
+    return NotifyChannel.sync(() -> verified(request));
+  }
+
+  private NotifyEvent verified(NotifyRequest request) throws RejectedNotification {
     byte[] body = request.body().getBytes();
     Charset charset = charsetOf(body);
     Map<String, String> params = FormBody.decode(body, charset);
 
     signature.verify(params, charset);
-    Ids.requireMerchant("app_id", params.get("app_id"), appId, "alipay.app_id");
-    if (sellerId != null) {
-      Ids.requireMerchant("seller_id", params.get("seller_id"), sellerId, "alipay.seller_id");
-    }
-    requireAsyncNotification(params);
 
     String orderNo = Ids.require(params, "out_trade_no");
     String tradeNo = Ids.require(params, "trade_no");
@@ -74,18 +69,6 @@ public final class AlipayChannel implements PlainTextReplies {
     }
     LocalDateTime paidAt = kind == EventKind.PAYMENT ? paidAt(params) : null;
     return new NotifyEvent(Platform.ALIPAY.code(), kind, orderNo, tradeNo, totalCents, paidAt, status);
-  }
-
-  /**
-   * Every asynchronous notification names itself; the buyer's return_url parameters, signed the
-   * same way and shown in the browser, do not: they are not ours to log or book.
-   */
-  private static void requireAsyncNotification(Map<String, String> params) throws RejectedNotification {
-    if (!NOTIFY_TYPE.equals(params.get("notify_type")) || params.getOrDefault("notify_id", "").isBlank()) {
-      throw RejectedNotification.malformed("not an asynchronous notification: notify_type is '"
-          + Ids.printable(params.get("notify_type")) + "' (not " + NOTIFY_TYPE + ") or notify_id is blank"
-          + " (the parameters of a return_url?)");
-    }
   }
 
   /**

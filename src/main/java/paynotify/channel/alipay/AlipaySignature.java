@@ -4,16 +4,24 @@ import java.nio.charset.Charset;
 import java.security.PublicKey;
 import java.util.Map;
 import java.util.Set;
+import paynotify.channel.Ids;
 import paynotify.channel.RejectedNotification;
 import paynotify.channel.RejectedNotification.Reason;
 import paynotify.channel.RsaSignatureCheck;
 import paynotify.channel.Signatures;
 
 /**
- * Alipay's notify signature, as {@code AlipaySignature.rsaCheckV1} in alipay-sdk-java checks it.
- * The algorithm is fixed by configuration: the request's {@code sign_type} is never trusted.
+ * Alipay's notify signature, as {@code AlipaySignature.rsaCheckV1} in alipay-sdk-java checks it, and
+ * the rest of what makes a notification Alipay's and ours: the merchant's ids, and the notify_type
+ * that return_url parameters lack. The algorithm is fixed by configuration: the request's
+ * {@code sign_type} is never trusted.
  */
 public final class AlipaySignature {
+  /** The parameter that carries the signature. */
+  public static final String SIGN = "sign";
+  /** The parameter naming the algorithm ({@link Algorithm}); never read here. */
+  public static final String SIGN_TYPE = "sign_type";
+  private static final String NOTIFY_TYPE = "trade_status_sync";
 
   /** The two algorithms Alipay has used; RSA2 is the current one. */
   public enum Algorithm {
@@ -36,22 +44,28 @@ public final class AlipaySignature {
       "gmt_payment", "gmt_refund", "gmt_close", "fund_bill_list", "passback_params", "voucher_detail_list");
 
   private final RsaSignatureCheck alipayKey;
+  private final String appId;
+  private final String sellerId;
 
-  public AlipaySignature(PublicKey alipayPublicKey, Algorithm algorithm) {
+  /** @param sellerId checked when not null */
+  public AlipaySignature(PublicKey alipayPublicKey, Algorithm algorithm, String appId, String sellerId) {
     this.alipayKey = RsaSignatureCheck.of(alipayPublicKey, algorithm.jca);
+    this.appId = appId;
+    this.sellerId = sellerId;
   }
 
   /** The signed content (SDK {@code getSignCheckContentV1}): all but sign and sign_type, blank values dropped. */
   static String signContent(Map<String, String> params) {
-    return Signatures.sortedContent(params, Set.of("sign", "sign_type"), String::isBlank);
+    return Signatures.sortedContent(params, Set.of(SIGN, SIGN_TYPE), String::isBlank);
   }
 
   /**
-   * Passes when {@code sign} is a valid signature of the parameters, encoded in {@code charset}, and
-   * no value could be re-split into other parameters under the same signature.
+   * Passes when {@code sign} is a valid signature of the parameters, encoded in {@code charset}, no
+   * value could be re-split into other parameters under the same signature, the merchant's ids are the
+   * configured ones, and it is an asynchronous notification.
    */
   public void verify(Map<String, String> params, Charset charset) throws RejectedNotification {
-    String sign = params.get("sign");
+    String sign = params.get(SIGN);
     if (sign == null || sign.isBlank()) {
       throw new RejectedNotification(Reason.MISSING_SIGNATURE, "no sign parameter");
     }
@@ -60,5 +74,22 @@ public final class AlipaySignature {
           "signature does not verify with the configured Alipay public key (alipay.public_key_file)");
     }
     Signatures.requireUnambiguous(params, PARAMETERS);
+    Ids.requireMerchant("app_id", params.get("app_id"), appId, "alipay.app_id");
+    if (sellerId != null) {
+      Ids.requireMerchant("seller_id", params.get("seller_id"), sellerId, "alipay.seller_id");
+    }
+    requireAsyncNotification(params);
+  }
+
+  /**
+   * Every asynchronous notification names itself; the buyer's return_url parameters, signed the
+   * same way and shown in the browser, do not: they are not ours to log or book.
+   */
+  private static void requireAsyncNotification(Map<String, String> params) throws RejectedNotification {
+    if (!NOTIFY_TYPE.equals(params.get("notify_type")) || params.getOrDefault("notify_id", "").isBlank()) {
+      throw RejectedNotification.malformed("not an asynchronous notification: notify_type is '"
+          + Ids.printable(params.get("notify_type")) + "' (not " + NOTIFY_TYPE + ") or notify_id is blank"
+          + " (the parameters of a return_url?)");
+    }
   }
 }

@@ -1,5 +1,6 @@
 package paynotify.channel.epay;
 
+import io.vertx.core.Future;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -7,6 +8,7 @@ import paynotify.channel.EventKind;
 import paynotify.channel.FormBody;
 import paynotify.channel.Ids;
 import paynotify.channel.Money;
+import paynotify.channel.NotifyChannel;
 import paynotify.channel.NotifyEvent;
 import paynotify.channel.NotifyRequest;
 import paynotify.channel.PlainTextReplies;
@@ -27,14 +29,12 @@ public final class EpayChannel implements PlainTextReplies {
   public static final List<String> PAYMENT_TYPES = List.of("alipay", "wxpay", "qqpay", "bank", "jdpay", "paypal",
       "usdt", "ecny");
 
-  private final String pid;
   private final EpaySignature signature;
   private final List<String> paymentTypes;
 
   /** @param paymentTypes the values of {@code type} accepted, {@link #PAYMENT_TYPES} unless configured */
   public EpayChannel(String pid, String key, List<String> paymentTypes) {
-    this.pid = pid;
-    this.signature = new EpaySignature(key);
+    this.signature = new EpaySignature(pid, key);
     this.paymentTypes = List.copyOf(paymentTypes);
   }
 
@@ -59,10 +59,13 @@ public final class EpayChannel implements PlainTextReplies {
   }
 
   @Override
-  public NotifyEvent verify(NotifyRequest request) throws RejectedNotification {
+  public Future<NotifyEvent> check(NotifyRequest request) {
+    return NotifyChannel.sync(() -> verified(request));
+  }
+
+  private NotifyEvent verified(NotifyRequest request) throws RejectedNotification {
     Map<String, String> params = FormBody.decode(request.payload().getBytes(), StandardCharsets.UTF_8);
     signature.verify(params);
-    Ids.requireMerchant("pid", params.get("pid"), pid, "epay.pid");
     String type = params.get("type");
     if (!paymentTypes.contains(type)) {
       throw RejectedNotification.malformed("type '" + Ids.printable(type) + "' is not one of epay.payment_types "

@@ -7,10 +7,11 @@ import paynotify.channel.RejectedNotification;
 import paynotify.channel.RejectedNotification.Reason;
 
 /**
- * The checks on an IPN's raw body made before PayPal is asked. Every ask is a request to PayPal caused
- * by an unauthenticated one, holding a slot of the verifier's small pool: refused here, a forged body
- * costs PayPal nothing and cannot crowd out genuine IPNs. The fields read are ASCII by PayPal's rules
- * (ids, codes, the receiver's address), so they are read without decoding the body.
+ * The checks on an IPN's raw body made before {@link PaypalIpnSignature} asks PayPal. Every ask is a
+ * request to PayPal caused by an unauthenticated one, holding a slot of the verifier's small pool:
+ * refused here, a forged body costs PayPal nothing and cannot crowd out genuine IPNs. The fields read
+ * are ASCII by PayPal's rules (ids, codes, the receiver's address), so they are read without decoding
+ * the body.
  *
  * <p>Refused here is only what PayPal never sends this listener for this merchant, because a genuine
  * IPN answered 4xx is retried for days and then gets the listener disabled, real payments' IPNs with it:

@@ -25,12 +25,11 @@ import paynotify.channel.PlatformTime;
 import paynotify.channel.RejectedNotification;
 import paynotify.channel.UnbookableNotification;
 import paynotify.channel.UnbookableNotification.Problem;
-import paynotify.channel.VerificationUnavailable;
 
 /**
  * PayPal Instant Payment Notification ({@code POST /notify/paypal}, form-urlencoded). An IPN carries
- * no signature: PayPal itself says whether it sent it ({@link IpnVerifier}), after the cheap checks on
- * the raw body ({@link IpnPrecheck}), and only then are its fields read. A verified IPN is never
+ * no signature: PayPal itself says whether it sent it, after the cheap checks on the raw body
+ * ({@link PaypalIpnSignature}), and only then are its fields read. A verified IPN is never
  * refused: what cannot be booked becomes an anomaly ({@link UnbookableNotification}), what is not ours
  * to book is ignored, both answered 200.
  */
@@ -52,9 +51,8 @@ public final class PaypalChannel implements NotifyChannel {
   private final String currency;
   private final OrderField orderField;
   private final boolean sandbox;
-  private final IpnPrecheck precheck;
   private final URI verifyUrl;
-  private final IpnVerifier verifier;
+  private final PaypalIpnSignature signature;
 
   /**
    * @param receiverEmail checked (ignoring ASCII case) when not null
@@ -70,9 +68,9 @@ public final class PaypalChannel implements NotifyChannel {
     this.currency = currency.toUpperCase(Locale.ROOT);
     this.orderField = orderField;
     this.sandbox = sandbox;
-    this.precheck = new IpnPrecheck(receiverEmail, receiverId, sandbox);
     this.verifyUrl = verifyUrl;
-    this.verifier = new IpnVerifier(verifyUrl, verifyTimeoutMs);
+    this.signature = new PaypalIpnSignature(new IpnPrecheck(receiverEmail, receiverId, sandbox), verifyUrl,
+        verifyTimeoutMs);
   }
 
   /** Where IPNs are verified. */
@@ -96,31 +94,9 @@ public final class PaypalChannel implements NotifyChannel {
   }
 
   @Override
-  public NotifyEvent verify(NotifyRequest request) throws RejectedNotification {
-    throw new UnsupportedOperationException("PayPal IPNs are verified by asking PayPal: use check()");
-  }
-
-  @Override
   public Future<NotifyEvent> check(NotifyRequest request) {
     byte[] body = request.body().getBytes();
-    IpnKind kind;
-    try {
-      if (body.length == 0) {
-        throw RejectedNotification.malformed("empty IPN body"); // not worth asking PayPal
-      }
-      kind = precheck.check(body);
-    } catch (RejectedNotification e) {
-      return Future.failedFuture(e);
-    }
-    return verifier.ask(request.body()).transform(asked -> {
-      if (asked.failed()) {
-        return Future.failedFuture(new VerificationUnavailable(
-            "PayPal IPN verification failed: " + asked.cause().getMessage(), asked.cause()));
-      }
-      if (asked.result() == IpnVerifier.Answer.INVALID) {
-        return Future.failedFuture(new RejectedNotification(RejectedNotification.Reason.BAD_SIGNATURE,
-            "PayPal answered INVALID: not an IPN it sent"));
-      }
+    return signature.verify(body).compose(kind -> {
       try {
         NotifyEvent event = read(kind, body);
         return Future.succeededFuture(sandbox ? event.inTestMode() : event);

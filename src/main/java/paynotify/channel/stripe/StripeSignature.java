@@ -1,5 +1,6 @@
 package paynotify.channel.stripe;
 
+import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.time.Clock;
@@ -9,6 +10,7 @@ import java.util.HexFormat;
 import java.util.List;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
+import paynotify.channel.Ids;
 import paynotify.channel.RejectedNotification;
 import paynotify.channel.RejectedNotification.Reason;
 import paynotify.channel.Signatures;
@@ -19,18 +21,32 @@ import paynotify.channel.Signatures;
  * {@code t + "." + body}, keyed with the whole {@code whsec_...} string (its characters, not a
  * decoding of them). Any v1 made with any configured secret passes: Stripe signs with the old and the
  * new secret while one is rolled. Older than the tolerance is refused (a replay); a future t is not.
+ * A signed event is still not ours when it is a connected account's or test money on a live instance
+ * ({@link #requireOurs}).
  */
 public final class StripeSignature {
+  /** The header that carries the timestamp and the signatures. */
+  public static final String HEADER = "Stripe-Signature";
+  /** The header's item holding the unix seconds the signature covers. */
+  public static final String TIMESTAMP = "t";
+  /** The only scheme that counts (stripe-java's {@code EXPECTED_SCHEME}). */
+  public static final String EXPECTED_SCHEME = "v1";
+  /** How old a signature may be (stripe-java's {@code DEFAULT_TOLERANCE}), unless stripe.tolerance_seconds says. */
+  public static final Duration DEFAULT_TOLERANCE = Duration.ofSeconds(300);
+
   private final List<byte[]> secrets;
   private final long toleranceSeconds;
+  private final boolean testMode;
   private final Clock clock;
 
-  public StripeSignature(List<String> secrets, Duration tolerance, Clock clock) {
+  /** @param testMode test-mode events (livemode false) are ours too */
+  public StripeSignature(List<String> secrets, Duration tolerance, boolean testMode, Clock clock) {
     if (secrets.isEmpty()) {
       throw new IllegalArgumentException("no webhook secret");
     }
     this.secrets = secrets.stream().map(s -> s.getBytes(StandardCharsets.UTF_8)).toList();
     this.toleranceSeconds = tolerance.toSeconds();
+    this.testMode = testMode;
     this.clock = clock;
   }
 
@@ -48,9 +64,9 @@ public final class StripeSignature {
       }
       String name = item.substring(0, eq).trim();
       String value = item.substring(eq + 1).trim();
-      if (name.equals("t") && t == null) { // the first, as stripe-java reads it
+      if (name.equals(TIMESTAMP) && t == null) { // the first, as stripe-java reads it
         t = value;
-      } else if (name.equals("v1")) {
+      } else if (name.equals(EXPECTED_SCHEME)) {
         v1.add(value);
       } // v0 (test-only, legacy) and other schemes are never enough, as in stripe-java
     }
@@ -75,10 +91,27 @@ public final class StripeSignature {
     }
   }
 
+  /**
+   * Refuses a signed event that is not this site's money: a connected account's (a Connect endpoint's
+   * events), or a test-mode one on a live instance. A test endpoint's secret left in a live configuration
+   * would let anyone's test-mode payment (a test Payment Link pays with 4242...) mark a live order paid.
+   */
+  void requireOurs(JsonObject event) throws RejectedNotification {
+    String account = event.getString("account");
+    if (account != null) {
+      throw new RejectedNotification(Reason.WRONG_MERCHANT, "event of connected account '" + Ids.printable(account)
+          + "': point an account webhook endpoint (not a Connect one) at paynotify");
+    }
+    if (Boolean.FALSE.equals(event.getBoolean("livemode")) && !testMode) {
+      throw new RejectedNotification(Reason.WRONG_MERCHANT, "a test-mode event (livemode false), and this instance"
+          + " books live money (stripe.test_mode: false): stripe.webhook_secrets_file holds a test endpoint's secret");
+    }
+  }
+
   private boolean matches(long timestamp, byte[] body, List<String> signatures) {
     boolean found = false;
     for (byte[] secret : secrets) {
-      String expected = compute(secret, timestamp, body);
+      String expected = sign(secret, timestamp, body);
       for (String got : signatures) {
         found |= Signatures.sameSign(expected, got); // no early exit: every comparison is made
       }
@@ -86,12 +119,29 @@ public final class StripeSignature {
     return found;
   }
 
-  /** The v1 signature of {@code body} at {@code timestamp}: what Stripe sends, and what tests sign with. */
-  public static String compute(String secret, long timestamp, byte[] body) {
-    return compute(secret.getBytes(StandardCharsets.UTF_8), timestamp, body);
+  /**
+   * The v1 signature of {@code body} at {@code timestamp}, what Stripe sends. It exists for tests, for
+   * the events paynotify forwards ({@code forward.ForwardSignature} signs them in Stripe's scheme, through
+   * {@link #header}) and for the outbound clients of the next issue.
+   */
+  public static String sign(String secret, long timestamp, byte[] body) {
+    return sign(secret.getBytes(StandardCharsets.UTF_8), timestamp, body);
   }
 
-  private static String compute(byte[] secret, long timestamp, byte[] body) {
+  /**
+   * The whole {@link #HEADER} value for {@code body} at {@code timestamp}, one v1 {@link #sign signature}
+   * per secret (two while one is rolled), as stripe-java's {@code generateSignatureHeader}; for the same
+   * callers as {@link #sign}.
+   */
+  public static String header(long timestamp, byte[] body, String... secrets) {
+    StringBuilder header = new StringBuilder(TIMESTAMP).append('=').append(timestamp);
+    for (String secret : secrets) {
+      header.append(',').append(EXPECTED_SCHEME).append('=').append(sign(secret, timestamp, body));
+    }
+    return header.toString();
+  }
+
+  private static String sign(byte[] secret, long timestamp, byte[] body) {
     try {
       Mac mac = Mac.getInstance("HmacSHA256");
       mac.init(new SecretKeySpec(secret, "HmacSHA256"));

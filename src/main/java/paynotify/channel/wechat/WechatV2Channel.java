@@ -1,12 +1,7 @@
 package paynotify.channel.wechat;
 
-import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
-import java.util.Base64;
-import java.util.HexFormat;
+import io.vertx.core.Future;
 import java.util.Map;
-import javax.crypto.Cipher;
-import javax.crypto.spec.SecretKeySpec;
 import paynotify.channel.EventKind;
 import paynotify.channel.Ids;
 import paynotify.channel.Money;
@@ -16,13 +11,11 @@ import paynotify.channel.NotifyRequest;
 import paynotify.channel.Platform;
 import paynotify.channel.PlatformTime;
 import paynotify.channel.RejectedNotification;
-import paynotify.channel.RejectedNotification.Reason;
-import paynotify.channel.Signatures;
 
 /**
  * WeChat Pay API v2 notifications ({@code POST /notify/wechat/v2}, XML). Payment notifications
- * carry a {@code sign} ({@link WechatV2Signature}); refund notifications carry none and are
- * authenticated by {@code req_info} decrypting with the API key.
+ * carry a {@code sign}; refund notifications carry none and are authenticated by {@code req_info}
+ * decrypting with the API key: both rules, and the merchant's ids, are {@link WechatV2Signature}'s.
  */
 public final class WechatV2Channel implements NotifyChannel {
   private static final String XML = "text/xml; charset=utf-8";
@@ -30,17 +23,10 @@ public final class WechatV2Channel implements NotifyChannel {
       "<xml><return_code><![CDATA[SUCCESS]]></return_code><return_msg><![CDATA[OK]]></return_msg></xml>");
 
   private final WechatV2Signature signature;
-  private final SecretKeySpec refundKey;
-  private final String appId;
-  private final String mchId;
 
   /** @param signType one of {@link WechatV2Signature#SIGN_TYPES}: the merchant's, the only one accepted */
   public WechatV2Channel(String apiKey, String signType, String appId, String mchId) {
-    this.signature = new WechatV2Signature(apiKey, signType);
-    this.refundKey = new SecretKeySpec(
-        HexFormat.of().formatHex(Signatures.md5(apiKey)).getBytes(StandardCharsets.US_ASCII), "AES");
-    this.appId = appId;
-    this.mchId = mchId;
+    this.signature = new WechatV2Signature(apiKey, signType, appId, mchId);
   }
 
   @Override
@@ -70,14 +56,18 @@ public final class WechatV2Channel implements NotifyChannel {
   }
 
   @Override
-  public NotifyEvent verify(NotifyRequest request) throws RejectedNotification {
+  public Future<NotifyEvent> check(NotifyRequest request) {
+    return NotifyChannel.sync(() -> verified(request));
+  }
+
+  private NotifyEvent verified(NotifyRequest request) throws RejectedNotification {
     Map<String, String> fields = WechatXml.parse(request.body().getBytes(), "xml");
     if (fields.containsKey("req_info")) {
       return refund(fields);
     }
     signature.verify(fields);
     requireSuccess(fields, "return_code");
-    requireMerchant(fields);
+    signature.requireMerchant(fields);
 
     String orderNo = Ids.require(fields, "out_trade_no");
     long amountCents = Money.cents("total_fee", fields.get("total_fee"));
@@ -90,20 +80,11 @@ public final class WechatV2Channel implements NotifyChannel {
         amountCents, PlatformTime.paidAt("time_end", fields.get("time_end"), PlatformTime.Form.COMPACT), resultCode);
   }
 
-  /** Refund notify: authentic when req_info decrypts (AES-256-ECB, key = lower-case hex md5 of the API key). */
+  /** Refund notify: authentic when req_info decrypts ({@link WechatV2Signature#decryptRefund}). */
   private NotifyEvent refund(Map<String, String> outer) throws RejectedNotification {
     requireSuccess(outer, "return_code");
-    requireMerchant(outer);
-    byte[] plain;
-    try {
-      Cipher aes = Cipher.getInstance("AES/ECB/PKCS5Padding");
-      aes.init(Cipher.DECRYPT_MODE, refundKey);
-      plain = aes.doFinal(Base64.getMimeDecoder().decode(outer.get("req_info")));
-    } catch (GeneralSecurityException | IllegalArgumentException e) {
-      throw new RejectedNotification(Reason.DECRYPT_FAILED,
-          "req_info does not decrypt with the configured API key (wechat_v2.api_key_file)");
-    }
-    Map<String, String> info = WechatXml.parse(plain, "root");
+    signature.requireMerchant(outer);
+    Map<String, String> info = signature.decryptRefund(outer.get("req_info"));
     String orderNo = Ids.require(info, "out_trade_no");
     String tradeNo = Ids.require(info, "transaction_id");
     long refunded = Money.cents("refund_fee", info.get("refund_fee"));
@@ -115,11 +96,6 @@ public final class WechatV2Channel implements NotifyChannel {
     return NotifyEvent.refund(Platform.WECHAT.code(), orderNo, tradeNo, refunded, status,
         new NotifyEvent.Refund(Ids.require(info, "refund_id"), NotifyEvent.Scope.PLATFORM, false,
             PlatformTime.parseOrNull(info.get("success_time"))));
-  }
-
-  private void requireMerchant(Map<String, String> fields) throws RejectedNotification {
-    Ids.requireMerchant("appid", fields.get("appid"), appId, "wechat_v2.appid");
-    Ids.requireMerchant("mch_id", fields.get("mch_id"), mchId, "wechat_v2.mch_id");
   }
 
   private static void requireSuccess(Map<String, String> fields, String name) throws RejectedNotification {

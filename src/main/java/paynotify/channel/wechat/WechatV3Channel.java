@@ -1,18 +1,13 @@
 package paynotify.channel.wechat;
 
+import io.vertx.core.Future;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
-import java.security.ProviderException;
 import java.security.PublicKey;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Base64;
 import java.util.Map;
-import javax.crypto.Cipher;
-import javax.crypto.spec.GCMParameterSpec;
-import javax.crypto.spec.SecretKeySpec;
 import paynotify.channel.EventKind;
 import paynotify.channel.Ids;
 import paynotify.channel.NotifyChannel;
@@ -21,28 +16,21 @@ import paynotify.channel.NotifyRequest;
 import paynotify.channel.Platform;
 import paynotify.channel.PlatformTime;
 import paynotify.channel.RejectedNotification;
-import paynotify.channel.RejectedNotification.Reason;
 
 /**
  * WeChat Pay API v3 notifications ({@code POST /notify/wechat/v3}, JSON): the headers' signature
- * checked ({@link WechatV3Signature}), then the AES-256-GCM resource decrypted with the APIv3 key.
+ * checked, then the AES-256-GCM resource decrypted with the APIv3 key, both by {@link WechatV3Signature}.
  * WeChat decides by the status code: 2xx is never retried, anything else is.
  */
 public final class WechatV3Channel implements NotifyChannel {
   private static final Reply SUCCESS = new Reply(204, null, "");
 
   private final WechatV3Signature signature;
-  private final SecretKeySpec apiV3Key;
-  private final String mchId;
-  private final String appId;
 
-  /** The platform keys, window and clock are {@link WechatV3Signature}'s. */
+  /** The keys, ids, window and clock are {@link WechatV3Signature}'s. */
   public WechatV3Channel(Map<String, PublicKey> platformKeys, byte[] apiV3Key, String mchId, String appId,
       Duration window, Clock clock) {
-    this.signature = new WechatV3Signature(platformKeys, window, clock);
-    this.apiV3Key = new SecretKeySpec(apiV3Key, "AES");
-    this.mchId = mchId;
-    this.appId = appId;
+    this.signature = new WechatV3Signature(platformKeys, window, clock, apiV3Key, mchId, appId);
   }
 
   @Override
@@ -71,7 +59,11 @@ public final class WechatV3Channel implements NotifyChannel {
   }
 
   @Override
-  public NotifyEvent verify(NotifyRequest request) throws RejectedNotification {
+  public Future<NotifyEvent> check(NotifyRequest request) {
+    return NotifyChannel.sync(() -> verified(request));
+  }
+
+  private NotifyEvent verified(NotifyRequest request) throws RejectedNotification {
     byte[] body = request.body().getBytes();
     signature.verify(request.headers(), body);
     try {
@@ -80,14 +72,15 @@ public final class WechatV3Channel implements NotifyChannel {
       if (resource == null) {
         throw RejectedNotification.malformed("no resource in the notification");
       }
-      return normalise(notification.getString("event_type", ""), decrypt(resource));
+      return normalise(notification.getString("event_type", ""),
+          json(signature.decryptResource(resource), "decrypted resource"));
     } catch (ClassCastException e) { // a field of another JSON type than WeChat's
       throw RejectedNotification.malformed("unexpected JSON structure: " + e.getMessage());
     }
   }
 
   private NotifyEvent normalise(String eventType, JsonObject plain) throws RejectedNotification {
-    Ids.requireMerchant("mchid", plain.getString("mchid"), mchId, "wechat_v3.mchid");
+    signature.requireMerchant(plain);
     Map<String, String> ids = Map.of(
         "out_trade_no", plain.getString("out_trade_no", ""),
         "transaction_id", plain.getString("transaction_id", ""),
@@ -103,7 +96,7 @@ public final class WechatV3Channel implements NotifyChannel {
       return new NotifyEvent(Platform.WECHAT.code(), EventKind.NONE, Ids.require(ids, "out_trade_no"),
           Ids.require(ids, "transaction_id"), cents(amount, "refund"), null, eventType);
     }
-    Ids.requireMerchant("appid", plain.getString("appid"), appId, "wechat_v3.appid");
+    signature.requireApp(plain);
     String orderNo = Ids.require(ids, "out_trade_no");
     long total = cents(amount, "total");
     if (!eventType.equals("TRANSACTION.SUCCESS") || !"SUCCESS".equals(plain.getString("trade_state"))) {
@@ -113,26 +106,6 @@ public final class WechatV3Channel implements NotifyChannel {
     return new NotifyEvent(Platform.WECHAT.code(), EventKind.PAYMENT, orderNo, Ids.require(ids, "transaction_id"),
         total, PlatformTime.paidAt("success_time", plain.getString("success_time"),
             PlatformTime.Form.RFC_3339), eventType);
-  }
-
-  /** AEAD_AES_256_GCM: key = APIv3 key, IV = resource.nonce, AAD = associated_data, tag = last 16 bytes. */
-  private JsonObject decrypt(JsonObject resource) throws RejectedNotification {
-    byte[] plain;
-    try {
-      Cipher aes = Cipher.getInstance("AES/GCM/NoPadding");
-      aes.init(Cipher.DECRYPT_MODE, apiV3Key,
-          new GCMParameterSpec(128, resource.getString("nonce", "").getBytes(StandardCharsets.UTF_8)));
-      aes.updateAAD(resource.getString("associated_data", "").getBytes(StandardCharsets.UTF_8));
-      byte[] sealed = Base64.getDecoder().decode(resource.getString("ciphertext", ""));
-      if (sealed.length < 16) {
-        throw new GeneralSecurityException("shorter than the 16-byte tag");
-      }
-      plain = aes.doFinal(sealed);
-    } catch (GeneralSecurityException | IllegalArgumentException | ClassCastException | ProviderException e) {
-      throw new RejectedNotification(Reason.DECRYPT_FAILED,
-          "resource does not decrypt with the configured APIv3 key (wechat_v3.apiv3_key_file)");
-    }
-    return json(plain, "decrypted resource");
   }
 
   private static JsonObject json(byte[] bytes, String what) throws RejectedNotification {

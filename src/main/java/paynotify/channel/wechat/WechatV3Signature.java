@@ -1,16 +1,23 @@
 package paynotify.channel.wechat;
 
 import io.vertx.core.MultiMap;
+import io.vertx.core.json.JsonObject;
 import java.io.ByteArrayOutputStream;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.ProviderException;
 import java.security.PublicKey;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import javax.crypto.Cipher;
+import javax.crypto.spec.GCMParameterSpec;
+import javax.crypto.spec.SecretKeySpec;
 import paynotify.channel.Ids;
 import paynotify.channel.RejectedNotification;
 import paynotify.channel.RejectedNotification.Reason;
@@ -19,10 +26,21 @@ import paynotify.channel.RsaSignatureCheck;
 /**
  * WeChat Pay API v3 notify signature, as wechatpay-java's {@code NotificationParser} checks it:
  * SHA256withRSA over {@code timestamp\nnonce\nbody\n} (the RAW body bytes) with the platform key
- * that {@code Wechatpay-Serial} names. Verify only: signing needs WeChat's private key.
+ * that {@code Wechatpay-Serial} names; then the AES-256-GCM resource, whose tag proves it was sealed
+ * with the merchant's APIv3 key ({@link #decryptResource}), and the merchant's ids inside it
+ * ({@link #requireMerchant}, {@link #requireApp}). Verify only: signing needs WeChat's private key.
  */
 public final class WechatV3Signature {
-  private static final String SIGNATURE_TYPE = "WECHATPAY2-SHA256-RSA2048";
+  public static final String TIMESTAMP_HEADER = "Wechatpay-Timestamp";
+  public static final String NONCE_HEADER = "Wechatpay-Nonce";
+  public static final String SIGNATURE_HEADER = "Wechatpay-Signature";
+  /** Which platform key signed: a certificate serial or a public key id ({@link #keyId}). */
+  public static final String SERIAL_HEADER = "Wechatpay-Serial";
+  /** Optional; when sent, it must be {@link #SIGNATURE_TYPE}. */
+  public static final String SIGNATURE_TYPE_HEADER = "Wechatpay-Signature-Type";
+  public static final String SIGNATURE_TYPE = "WECHATPAY2-SHA256-RSA2048";
+  /** The GCM tag's length, appended to the ciphertext. */
+  private static final int TAG_BYTES = 16;
   /** WeChat sends these on purpose to check that forged signatures are refused. */
   private static final String PROBE_PREFIX = "WECHATPAY/SIGNTEST/";
   /** A certificate serial: at most 20 bytes (RFC 5280), with a sign byte. */
@@ -31,18 +49,25 @@ public final class WechatV3Signature {
   private final Map<String, RsaSignatureCheck> platformKeys;
   private final Duration window;
   private final Clock clock;
+  private final SecretKeySpec apiV3Key;
+  private final String mchId;
+  private final String appId;
 
   /**
    * @param platformKeys several at once: WeChat moves callbacks between keys gradually
    * @param window       zero: no timestamp check (the official SDK has none, and retries may carry
    *                     the original timestamp; replays are harmless, booking is idempotent)
    */
-  WechatV3Signature(Map<String, PublicKey> platformKeys, Duration window, Clock clock) {
+  WechatV3Signature(Map<String, PublicKey> platformKeys, Duration window, Clock clock, byte[] apiV3Key, String mchId,
+      String appId) {
     this.platformKeys = platformKeys.entrySet().stream() // a key listed twice: IllegalStateException
         .collect(Collectors.toUnmodifiableMap(k -> keyId(k.getKey()),
             k -> RsaSignatureCheck.of(k.getValue(), "SHA256withRSA")));
     this.window = window;
     this.clock = clock;
+    this.apiV3Key = new SecretKeySpec(apiV3Key, "AES");
+    this.mchId = mchId;
+    this.appId = appId;
   }
 
   /**
@@ -61,14 +86,14 @@ public final class WechatV3Signature {
 
   /** Passes when the {@code Wechatpay-*} headers carry a valid, current signature of {@code body}. */
   void verify(MultiMap headers, byte[] body) throws RejectedNotification {
-    String timestamp = headers.get("Wechatpay-Timestamp");
-    String nonce = headers.get("Wechatpay-Nonce");
-    String signature = headers.get("Wechatpay-Signature");
-    String serial = headers.get("Wechatpay-Serial");
+    String timestamp = headers.get(TIMESTAMP_HEADER);
+    String nonce = headers.get(NONCE_HEADER);
+    String signature = headers.get(SIGNATURE_HEADER);
+    String serial = headers.get(SERIAL_HEADER);
     if (timestamp == null || nonce == null || signature == null || serial == null) {
       throw new RejectedNotification(Reason.MISSING_SIGNATURE, "a Wechatpay-Timestamp/Nonce/Signature/Serial header is missing");
     }
-    String type = headers.get("Wechatpay-Signature-Type");
+    String type = headers.get(SIGNATURE_TYPE_HEADER);
     if (type != null && !type.equals(SIGNATURE_TYPE)) {
       throw new RejectedNotification(Reason.BAD_SIGNATURE, "signature type '" + Ids.printable(type) + "' is not " + SIGNATURE_TYPE);
     }
@@ -84,6 +109,38 @@ public final class WechatV3Signature {
     if (!key.verifies(signedMessage(timestamp, nonce, body), signature)) {
       throw new RejectedNotification(Reason.BAD_SIGNATURE, "Wechatpay-Signature does not verify with platform key " + serial);
     }
+  }
+
+  /**
+   * The plain bytes of a notification's {@code resource}, sealed with AEAD_AES_256_GCM: key = APIv3 key,
+   * IV = nonce, AAD = associated_data, tag = the ciphertext's last 16 bytes. What does not decrypt
+   * (a wrong key, a changed byte, a field of another JSON type) is refused.
+   */
+  byte[] decryptResource(JsonObject resource) throws RejectedNotification {
+    try {
+      Cipher aes = Cipher.getInstance("AES/GCM/NoPadding");
+      aes.init(Cipher.DECRYPT_MODE, apiV3Key,
+          new GCMParameterSpec(TAG_BYTES * 8, resource.getString("nonce", "").getBytes(StandardCharsets.UTF_8)));
+      aes.updateAAD(resource.getString("associated_data", "").getBytes(StandardCharsets.UTF_8));
+      byte[] sealed = Base64.getDecoder().decode(resource.getString("ciphertext", ""));
+      if (sealed.length < TAG_BYTES) {
+        throw new GeneralSecurityException("shorter than the 16-byte tag");
+      }
+      return aes.doFinal(sealed);
+    } catch (GeneralSecurityException | IllegalArgumentException | ClassCastException | ProviderException e) {
+      throw new RejectedNotification(Reason.DECRYPT_FAILED,
+          "resource does not decrypt with the configured APIv3 key (wechat_v3.apiv3_key_file)");
+    }
+  }
+
+  /** The decrypted resource's mchid must be the configured one (payments and refunds carry it). */
+  void requireMerchant(JsonObject resource) throws RejectedNotification {
+    Ids.requireMerchant("mchid", resource.getString("mchid"), mchId, "wechat_v3.mchid");
+  }
+
+  /** A payment's appid must be the configured one (refund resources carry none). */
+  void requireApp(JsonObject resource) throws RejectedNotification {
+    Ids.requireMerchant("appid", resource.getString("appid"), appId, "wechat_v3.appid");
   }
 
   private void checkWindow(String timestamp) throws RejectedNotification {

@@ -18,6 +18,7 @@ import paynotify.channel.NotifyRequest;
 import paynotify.channel.PublicKeys;
 import paynotify.channel.RejectedNotification;
 import paynotify.testsupport.AlipayNotifications;
+import paynotify.testsupport.SyncCheck;
 import paynotify.testsupport.Vectors;
 
 /** 10. Our verifier agrees with alipay-sdk-java on every shared vector, over HTTP and directly. */
@@ -25,8 +26,7 @@ class AlipayVectorsTest {
   private static final JsonObject FILE = AlipayNotifications.VECTORS;
   private static final AlipayChannel CHANNEL = new AlipayChannel(
       new AlipaySignature(PublicKeys.parseRsa(FILE.getJsonObject("keys").getString("alipay_public_key_base64")),
-          AlipaySignature.Algorithm.RSA2),
-      AlipayNotifications.APP_ID, AlipayNotifications.SELLER_ID);
+          AlipaySignature.Algorithm.RSA2, AlipayNotifications.APP_ID, AlipayNotifications.SELLER_ID));
   private static final Map<String, String> STATUS_OF_KIND =
       Map.of("payment", "paid", "none", "unpaid", "close", "closed");
 
@@ -63,15 +63,17 @@ class AlipayVectorsTest {
         withField(AlipayNotifications.payment("S3", "TS3", "12.30"), "passback_params", "   "),
         withField(AlipayNotifications.payment("S4", "TS4", "12"), "subject", "tab\there, newline\nthere"))) {
       String body = AlipayNotifications.signedBody(params);
-      NotifyEvent event = CHANNEL.verify(new NotifyRequest("POST", MultiMap.caseInsensitiveMultiMap(), null,
+      NotifyEvent event = SyncCheck.event(CHANNEL, new NotifyRequest("POST", MultiMap.caseInsensitiveMultiMap(), null,
           Buffer.buffer(body.getBytes(StandardCharsets.UTF_8))));
       assertThat(event.tradeNo()).isEqualTo(params.get("trade_no"));
       // and the SDK agrees with itself on what it signed
       Map<String, String> signed = new java.util.HashMap<>(params);
-      signed.put("sign", AlipayNotifications.sdkSign(params, AlipayNotifications.PRIVATE_KEY, StandardCharsets.UTF_8));
-      signed.put("sign_type", "RSA2");
+      signed.put(AlipaySignature.SIGN,
+          AlipayNotifications.sign(params, AlipayNotifications.PRIVATE_KEY, StandardCharsets.UTF_8));
+      signed.put(AlipaySignature.SIGN_TYPE, AlipaySignature.Algorithm.RSA2.name());
       assertThat(com.alipay.api.internal.util.AlipaySignature.rsaCheckV1(signed,
-          FILE.getJsonObject("keys").getString("alipay_public_key_base64"), "utf-8", "RSA2")).isTrue();
+          FILE.getJsonObject("keys").getString("alipay_public_key_base64"), "utf-8",
+          AlipaySignature.Algorithm.RSA2.name())).isTrue();
     }
   }
 
@@ -91,12 +93,12 @@ class AlipayVectorsTest {
         .findFirst().orElseThrow();
     NotifyRequest request = new NotifyRequest("POST", MultiMap.caseInsensitiveMultiMap(), null,
         Buffer.buffer(legacy.getJsonObject("request").getString("body")));
-    assertThatThrownBy(() -> CHANNEL.verify(request)).isInstanceOf(RejectedNotification.class);
+    assertThatThrownBy(() -> SyncCheck.event(CHANNEL, request)).isInstanceOf(RejectedNotification.class);
 
     AlipayChannel legacyChannel = new AlipayChannel(new AlipaySignature(
         PublicKeys.parseRsa(FILE.getJsonObject("keys").getString("alipay_public_key_pem")),
-        AlipaySignature.Algorithm.RSA), AlipayNotifications.APP_ID, null);
-    assertThat(legacyChannel.verify(request).orderNo()).isEqualTo(
+        AlipaySignature.Algorithm.RSA, AlipayNotifications.APP_ID, null));
+    assertThat(SyncCheck.event(legacyChannel, request).orderNo()).isEqualTo(
         legacy.getJsonObject("debug").getJsonObject("expect_if_legacy_rsa_enabled").getJsonObject("normalized")
             .getString("order_no"));
   }

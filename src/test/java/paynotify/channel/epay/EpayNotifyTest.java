@@ -118,10 +118,11 @@ class EpayNotifyTest extends ServiceTestBase {
 
   /** The forged parameters verify under the genuine message's sign, and are refused anyway: 400, recorded, nothing booked. */
   private void assertRefusedUnderTheGenuineSign(Map<String, String> genuine, Map<String, String> forged, String order) {
-    String sign = EpayNotifications.signed(genuine, EpayNotifications.KEY).get("sign");
-    assertThat(EpayNotifications.signed(forged, EpayNotifications.KEY).get("sign")).as("same sign").isEqualTo(sign);
-    forged.put("sign", sign);
-    forged.put("sign_type", "MD5");
+    String sign = EpayNotifications.signed(genuine, EpayNotifications.KEY).get(EpaySignature.SIGN);
+    assertThat(EpayNotifications.signed(forged, EpayNotifications.KEY).get(EpaySignature.SIGN)).as("same sign")
+        .isEqualTo(sign);
+    forged.put(EpaySignature.SIGN, sign);
+    forged.put(EpaySignature.SIGN_TYPE, "MD5");
 
     assertThat(service.send(EpayNotifications.post(forged))).isEqualTo(new Reply(400, "fail"));
     assertThat(db.orderStatus(order)).isEqualTo("unpaid");

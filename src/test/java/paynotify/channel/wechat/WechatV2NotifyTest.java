@@ -31,7 +31,7 @@ class WechatV2NotifyTest extends ServiceTestBase {
   }
 
   private static boolean isHmac(JsonObject vector) {
-    return "HMAC-SHA256".equals(vector.getJsonObject("debug", new JsonObject()).getString("sign_type"));
+    return WechatV2Signature.HMAC_SHA256.equals(vector.getJsonObject("debug", new JsonObject()).getString("sign_type"));
   }
 
   @ParameterizedTest(name = "{index} {0}")
@@ -155,7 +155,7 @@ class WechatV2NotifyTest extends ServiceTestBase {
     db.insertOrder(n.getString("order_no"), n.getLong("amount_cents"));
     db.insertOrder("W3", 100);
     var declaredMd5 = WechatV2Notifications.payment("W3", "T-W3", 100, 1);
-    declaredMd5.put("sign_type", "MD5");
+    declaredMd5.put(WechatV2Signature.SIGN_TYPE, WechatV2Signature.MD5);
     try (TestService hmac = TestService.start(db.settings(),
         new JsonObject().put("wechat_v2", new JsonObject().put("sign_type", "HMAC-SHA256")))) {
       Reply md5 = hmac.send(WechatV2Notifications.signed(WechatV2Notifications.payment("W3", "T-W3", 100, 0)));
@@ -176,7 +176,7 @@ class WechatV2NotifyTest extends ServiceTestBase {
   void md5MerchantRejectsHmac() {
     db.insertOrder("W5", 100);
     Reply reply = service.send(WechatV2Notifications.signed(WechatV2Notifications.payment("W5", "T-W5", 100, 0),
-        WechatV2Notifications.API_KEY, "HMAC-SHA256"));
+        WechatV2Notifications.API_KEY, WechatV2Signature.HMAC_SHA256));
     assertThat(reply.status()).isEqualTo(401);
     assertThat(db.count("SELECT COUNT(*) FROM payments")).isZero();
     service.awaitLogRecorded();

@@ -18,13 +18,14 @@ import org.junit.jupiter.params.provider.MethodSource;
 import paynotify.channel.NotifyEvent;
 import paynotify.channel.NotifyRequest;
 import paynotify.channel.RejectedNotification;
+import paynotify.testsupport.SyncCheck;
 import paynotify.testsupport.Vectors;
 import paynotify.testsupport.WechatV2Notifications;
 
 /** WeChat Pay v2: our verifier against the shared vectors and against weixin-java-pay's SignUtils. */
 class WechatV2VectorsTest {
-  static final WechatV2Channel CHANNEL = channel("MD5");
-  static final WechatV2Channel HMAC_CHANNEL = channel("HMAC-SHA256");
+  static final WechatV2Channel CHANNEL = channel(WechatV2Signature.MD5);
+  static final WechatV2Channel HMAC_CHANNEL = channel(WechatV2Signature.HMAC_SHA256);
 
   static WechatV2Channel channel(String signType) {
     return new WechatV2Channel(WechatV2Notifications.API_KEY, signType, WechatV2Notifications.APP_ID,
@@ -44,7 +45,7 @@ class WechatV2VectorsTest {
   @MethodSource("cases")
   void verifierMatchesTheVector(JsonObject c) {
     // as the merchant that vector was signed for is configured (wechat_v2.sign_type; MD5 by default)
-    String signType = c.getJsonObject("debug", new JsonObject()).getString("sign_type", "MD5");
+    String signType = c.getJsonObject("debug", new JsonObject()).getString("sign_type", WechatV2Signature.MD5);
     Vectors.assertVerdict(channel(signType), request(c.getJsonObject("request").getString("body")),
         c.getJsonObject("expect"));
   }
@@ -52,7 +53,7 @@ class WechatV2VectorsTest {
   @Test
   void xxeVectorIsRefusedForItsDoctype() {
     JsonObject xxe = cases().filter(c -> c.getString("name").equals("xxe_doctype")).findFirst().orElseThrow();
-    assertThatThrownBy(() -> CHANNEL.verify(request(xxe.getJsonObject("request").getString("body"))))
+    assertThatThrownBy(() -> SyncCheck.event(CHANNEL, request(xxe.getJsonObject("request").getString("body"))))
         .isInstanceOfSatisfying(RejectedNotification.class,
             r -> assertThat(r.reason()).isEqualTo(RejectedNotification.Reason.XML_DOCTYPE));
   }
@@ -66,12 +67,13 @@ class WechatV2VectorsTest {
       for (int f = 0; f < 1 + random.nextInt(12); f++) {
         fields.put("f" + random.nextInt(40), random.nextInt(5) == 0 ? "" : value(random));
       }
-      String signType = random.nextBoolean() ? "MD5" : "HMAC-SHA256";
-      if (signType.equals("HMAC-SHA256")) {
-        fields.put("sign_type", signType);
+      String signType = random.nextBoolean() ? WechatV2Signature.MD5 : WechatV2Signature.HMAC_SHA256;
+      if (signType.equals(WechatV2Signature.HMAC_SHA256)) {
+        fields.put(WechatV2Signature.SIGN_TYPE, signType);
       }
       String sdk = SignUtils.createSign(fields, signType, WechatV2Notifications.API_KEY, new String[0]);
-      assertThat(new WechatV2Signature(WechatV2Notifications.API_KEY, signType).sign(fields)).isEqualTo(sdk);
+      assertThat(new WechatV2Signature(WechatV2Notifications.API_KEY, signType, WechatV2Notifications.APP_ID,
+          WechatV2Notifications.MCH_ID).sign(fields)).isEqualTo(sdk);
     }
   }
 
@@ -79,8 +81,8 @@ class WechatV2VectorsTest {
   void sdkSignedNotificationWithAnExtensionFieldIsAccepted() throws Exception {
     Map<String, String> params = WechatV2Notifications.payment("W9", "T-W9", 1999, 0);
     params.put("a_field_wechat_adds_later", "x & y < z");
-    NotifyEvent e = HMAC_CHANNEL.verify(request(new String(
-        WechatV2Notifications.signed(params, WechatV2Notifications.API_KEY, "HMAC-SHA256").body(),
+    NotifyEvent e = SyncCheck.event(HMAC_CHANNEL, request(new String(
+        WechatV2Notifications.signed(params, WechatV2Notifications.API_KEY, WechatV2Signature.HMAC_SHA256).body(),
         StandardCharsets.UTF_8)));
     assertThat(e.tradeNo()).isEqualTo("T-W9");
     assertThat(e.amountCents()).isEqualTo(1999);

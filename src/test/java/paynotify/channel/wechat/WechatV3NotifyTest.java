@@ -124,7 +124,7 @@ class WechatV3NotifyTest extends ServiceTestBase {
   void signatureProbeIsRefused() {
     db.insertOrder("V3", 700);
     Notification probe = WechatV3Notifications.withHeader(WechatV3Notifications.payment("V3", TRADE, 700),
-        "Wechatpay-Signature", "WECHATPAY/SIGNTEST/" + Base64.getEncoder().encodeToString(new byte[64]));
+        WechatV3Signature.SIGNATURE_HEADER, "WECHATPAY/SIGNTEST/" + Base64.getEncoder().encodeToString(new byte[64]));
     Reply reply = service.send(probe);
     assertThat(reply.status()).isEqualTo(401);
     assertThat(new JsonObject(reply.body()).getString("code")).isEqualTo("FAIL");
@@ -152,7 +152,7 @@ class WechatV3NotifyTest extends ServiceTestBase {
   @Test
   void unknownSerialIsRefused() {
     Notification n = WechatV3Notifications.withHeader(WechatV3Notifications.payment("V5", TRADE, 700),
-        "Wechatpay-Serial", "PUB_KEY_ID_0119000123452024010100000000000001");
+        WechatV3Signature.SERIAL_HEADER, "PUB_KEY_ID_0119000123452024010100000000000001");
     assertThat(service.send(n).status()).isEqualTo(401);
     assertThat(db.count("SELECT COUNT(*) FROM payments")).isZero();
   }

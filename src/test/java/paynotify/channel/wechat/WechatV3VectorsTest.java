@@ -26,6 +26,7 @@ import paynotify.channel.PublicKeys;
 import paynotify.channel.RejectedNotification;
 import paynotify.channel.RejectedNotification.Reason;
 import paynotify.testsupport.Notification;
+import paynotify.testsupport.SyncCheck;
 import paynotify.testsupport.Vectors;
 import paynotify.testsupport.WechatV3Notifications;
 
@@ -77,7 +78,7 @@ class WechatV3VectorsTest {
         "tampered_ciphertext", Reason.DECRYPT_FAILED);
     for (JsonObject c : Vectors.cases(FILE)) {
       if (expected.containsKey(c.getString("name"))) {
-        assertThatThrownBy(() -> channel.verify(request(c.getJsonObject("request"))))
+        assertThatThrownBy(() -> SyncCheck.event(channel, request(c.getJsonObject("request"))))
             .as(c.getString("name"))
             .isInstanceOfSatisfying(RejectedNotification.class,
                 r -> assertThat(r.reason()).isEqualTo(expected.get(c.getString("name"))));
@@ -89,7 +90,7 @@ class WechatV3VectorsTest {
   void withTheWindowOffTheStaleVectorIsAcceptedLikeTheSdkDoes() throws Exception {
     JsonObject stale = Vectors.cases(FILE).stream().filter(c -> c.getString("name").equals("stale_timestamp"))
         .findFirst().orElseThrow();
-    assertThat(channel(Duration.ZERO, FIXED).verify(request(stale.getJsonObject("request"))).orderNo())
+    assertThat(SyncCheck.event(channel(Duration.ZERO, FIXED), request(stale.getJsonObject("request"))).orderNo())
         .isEqualTo("V3-20261129-006");
   }
 
@@ -103,16 +104,16 @@ class WechatV3VectorsTest {
         .apiV3Key(WechatV3Notifications.APIV3_KEY)
         .build());
     Transaction parsed = sdk.parse(new RequestParam.Builder()
-        .serialNumber(n.headers().get("Wechatpay-Serial"))
-        .nonce(n.headers().get("Wechatpay-Nonce"))
-        .signature(n.headers().get("Wechatpay-Signature"))
-        .timestamp(n.headers().get("Wechatpay-Timestamp"))
-        .signType(n.headers().get("Wechatpay-Signature-Type"))
+        .serialNumber(n.headers().get(WechatV3Signature.SERIAL_HEADER))
+        .nonce(n.headers().get(WechatV3Signature.NONCE_HEADER))
+        .signature(n.headers().get(WechatV3Signature.SIGNATURE_HEADER))
+        .timestamp(n.headers().get(WechatV3Signature.TIMESTAMP_HEADER))
+        .signType(n.headers().get(WechatV3Signature.SIGNATURE_TYPE_HEADER))
         .body(new String(n.body(), StandardCharsets.UTF_8))
         .build(), Transaction.class);
     assertThat(parsed.getAmount().getTotal()).isEqualTo(4321);
 
-    NotifyEvent ours = channel(Duration.ofSeconds(300), Clock.systemUTC()).verify(request(n));
+    NotifyEvent ours = SyncCheck.event(channel(Duration.ofSeconds(300), Clock.systemUTC()), request(n));
     assertThat(ours.tradeNo()).isEqualTo(parsed.getTransactionId());
     assertThat(ours.orderNo()).isEqualTo(parsed.getOutTradeNo());
     assertThat(ours.amountCents()).isEqualTo(parsed.getAmount().getTotal().longValue());
@@ -122,7 +123,8 @@ class WechatV3VectorsTest {
   void reSerialisedBodyNoLongerVerifies() {
     Notification n = WechatV3Notifications.payment("V3-R", "4200000000202611290000000002", 100);
     String reSerialised = new JsonObject(new String(n.body(), StandardCharsets.UTF_8)).encodePrettily();
-    assertThatThrownBy(() -> channel(Duration.ZERO, Clock.systemUTC()).verify(request(n.withBody(reSerialised))))
+    WechatV3Channel channel = channel(Duration.ZERO, Clock.systemUTC());
+    assertThatThrownBy(() -> SyncCheck.event(channel, request(n.withBody(reSerialised))))
         .isInstanceOfSatisfying(RejectedNotification.class,
             r -> assertThat(r.reason()).isEqualTo(Reason.BAD_SIGNATURE));
   }
@@ -132,7 +134,7 @@ class WechatV3VectorsTest {
     for (String body : new String[] {"[]", "{\"resource\":\"text\"}", "{\"resource\":{\"nonce\":5}}", "not json"}) {
       Notification n = WechatV3Notifications.signedBody(body, System.currentTimeMillis() / 1000,
           WechatV3Notifications.PRIVATE_KEY, WechatV3Notifications.PUBLIC_KEY_ID);
-      assertThatThrownBy(() -> channel(Duration.ZERO, Clock.systemUTC()).verify(request(n)))
+      assertThatThrownBy(() -> SyncCheck.event(channel(Duration.ZERO, Clock.systemUTC()), request(n)))
           .as(body).isInstanceOf(RejectedNotification.class);
     }
   }

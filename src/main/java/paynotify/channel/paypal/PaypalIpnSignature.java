@@ -14,34 +14,71 @@ import io.vertx.core.http.RequestOptions;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
+import paynotify.channel.RejectedNotification;
+import paynotify.channel.VerificationUnavailable;
 
 /**
- * Asks PayPal whether an IPN is genuine: POSTs {@code cmd=_notify-validate&} followed by the exact
+ * PayPal's authenticity rule: an IPN carries no signature, so PayPal itself is asked whether it sent
+ * it, after the checks on the raw body that need no asking ({@link IpnPrecheck}: the sandbox's test_ipn,
+ * the receiver, the currency). The question POSTs {@code cmd=_notify-validate&} followed by the exact
  * bytes received (re-encoding them, e.g. another charset or line ending, makes PayPal answer INVALID).
  * Its own small connection pool and a timeout, so a slow PayPal holds a few connections, never the
  * booking pool or the event loop.
  */
-final class IpnVerifier {
+public final class PaypalIpnSignature {
   /** What PayPal said; anything but VERIFIED or INVALID fails the future instead. */
-  enum Answer { VERIFIED, INVALID }
+  public enum Answer { VERIFIED, INVALID }
 
-  private static final Buffer PREFIX = Buffer.buffer("cmd=_notify-validate&", "US-ASCII");
+  /** What the question starts with, then {@code &} and the IPN's bytes. */
+  public static final String VALIDATE_COMMAND = "cmd=_notify-validate";
+
+  private static final Buffer PREFIX = Buffer.buffer(VALIDATE_COMMAND + "&", "US-ASCII");
   private static final int POOL_SIZE = 4;
   private static final int MAX_WAITING = 128; // beyond this, fail at once: PayPal retries later
   private static final int MAX_ANSWER_BYTES = 1024;
 
+  private final IpnPrecheck precheck;
   private final URI url;
   private final long timeoutMs;
   private HttpClient client; // created on first use, on the Vert.x instance of the first caller
 
-  IpnVerifier(URI url, long timeoutMs) {
+  PaypalIpnSignature(IpnPrecheck precheck, URI url, long timeoutMs) {
+    this.precheck = precheck;
     this.url = url;
     this.timeoutMs = timeoutMs;
   }
 
+  /**
+   * What the IPN is to us, once PayPal has answered VERIFIED. Fails with {@link RejectedNotification}
+   * for a body refused without asking or answered INVALID, with {@link VerificationUnavailable} when
+   * PayPal could not be asked or gave no usable answer (then PayPal retries).
+   */
+  Future<IpnKind> verify(byte[] body) {
+    IpnKind kind;
+    try {
+      if (body.length == 0) {
+        throw RejectedNotification.malformed("empty IPN body"); // not worth asking PayPal
+      }
+      kind = precheck.check(body);
+    } catch (RejectedNotification e) {
+      return Future.failedFuture(e);
+    }
+    return ask(body).transform(asked -> {
+      if (asked.failed()) {
+        return Future.failedFuture(new VerificationUnavailable(
+            "PayPal IPN verification failed: " + asked.cause().getMessage(), asked.cause()));
+      }
+      if (asked.result() == Answer.INVALID) {
+        return Future.failedFuture(new RejectedNotification(RejectedNotification.Reason.BAD_SIGNATURE,
+            "PayPal answered INVALID: not an IPN it sent"));
+      }
+      return Future.succeededFuture(kind);
+    });
+  }
+
   /** Fails with the reason when PayPal could not be asked or gave no usable answer. */
-  Future<Answer> ask(Buffer body) {
-    Buffer message = Buffer.buffer(PREFIX.length() + body.length()).appendBuffer(PREFIX).appendBuffer(body);
+  private Future<Answer> ask(byte[] body) {
+    Buffer message = Buffer.buffer(PREFIX.length() + body.length).appendBuffer(PREFIX).appendBytes(body);
     RequestOptions request = new RequestOptions()
         .setMethod(HttpMethod.POST)
         .setAbsoluteURI(url.toString()) // https: TLS with the JDK's trust store and host name check
