@@ -1,4 +1,4 @@
-package paynotify.http;
+package paynotify.channel.alipay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static paynotify.testsupport.AlipayNotifications.payment;
@@ -19,7 +19,7 @@ import paynotify.testsupport.ServiceTestBase;
 
 /**
  * Alipay's own rules over POST /notify/alipay, real HTTP, real database: its ids, amounts, seller,
- * statuses, refunds and charsets. What every channel guarantees is in {@link ChannelContractTest}.
+ * statuses, refunds and charsets. What every channel guarantees is in {@code http.ChannelContractTest}.
  */
 class AlipayNotifyFlowTest extends ServiceTestBase {
   // 4. Empty or absent ids: rejected before anything is written.
