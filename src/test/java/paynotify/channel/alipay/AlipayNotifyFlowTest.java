@@ -22,7 +22,7 @@ import paynotify.testsupport.ServiceTestBase;
  * statuses, refunds and charsets. What every channel guarantees is in {@code http.ChannelContractTest}.
  */
 class AlipayNotifyFlowTest extends ServiceTestBase {
-  // 4. Empty or absent ids: rejected before anything is written.
+  // Empty or absent ids: rejected before anything is written.
   @Test
   void emptyOrAbsentIdsAreRejected() {
     db.insertOrder("A4", 100);
@@ -52,7 +52,7 @@ class AlipayNotifyFlowTest extends ServiceTestBase {
     assertNothingBooked("A4b");
   }
 
-  // 8. Forged or foreign notifications.
+  // Forged or foreign notifications.
   @Test
   void badSignatureIsRejected() {
     db.insertOrder("A8", 100);
