@@ -13,7 +13,7 @@ import paynotify.channel.Money;
  * scenarios (duplicate, concurrent copies, restart, forgeries) on every channel.
  */
 public interface ChannelFixture {
-  /** Every channel: a suite that runs on these cannot leave a new one out. */
+  /** Every channel, in one place: a channel added here runs in every suite that takes these. */
   static List<ChannelFixture> all() {
     return List.of(alipay(), wechatV2(), wechatV3(), epay(), stripe(), paypal());
   }
