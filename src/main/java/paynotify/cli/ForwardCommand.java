@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Timestamp;
+import paynotify.store.SqlQueries;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -14,30 +15,6 @@ import picocli.CommandLine.Parameters;
     subcommands = {ForwardCommand.ListCommand.class, ForwardCommand.RetryCommand.class},
     description = "List the events forwarded to the site, or requeue failed ones.")
 final class ForwardCommand extends ParentCommand {
-  // The CLI's statements on forward_events; the relay's own are in paynotify.forward. next_attempt_at
-  // is UTC (the relay's one clock), shown in the session's zone like every other time.
-  private static final String NEXT_ATTEMPT = "CONVERT_TZ(next_attempt_at, '+00:00', @@session.time_zone) AS next_attempt_at";
-
-  static final String LIST =
-      "SELECT id, event_id, type, order_no, state, attempts, " + NEXT_ATTEMPT + ", delivered_at, last_error"
-          + " FROM forward_events WHERE (? = FALSE OR state = 'failed') AND (? IS NULL OR order_no = ?)"
-          + " ORDER BY id DESC LIMIT ?";
-
-  static final String FIND = "SELECT id, state, attempts, " + NEXT_ATTEMPT + " FROM forward_events WHERE id = ?";
-
-  static final String FIND_ID_BY_EVENT_ID = "SELECT id FROM forward_events WHERE event_id = ?";
-
-  // Only a failed event moves, and the row count says whether it did: a second run, or a relay
-  // that has taken the event meanwhile, finds nothing to change. The lease is cleared so that
-  // any instance may claim it at once.
-  static final String REQUEUE =
-      "UPDATE forward_events SET state = 'pending', attempts = 0, next_attempt_at = UTC_TIMESTAMP(3),"
-          + " lease_owner = NULL, lease_until = NULL WHERE id = ? AND state = 'failed'";
-
-  static final String REQUEUE_ALL_FAILED =
-      "UPDATE forward_events SET state = 'pending', attempts = 0, next_attempt_at = UTC_TIMESTAMP(3),"
-          + " lease_owner = NULL, lease_until = NULL WHERE state = 'failed'";
-
   @Command(name = "list", mixinStandardHelpOptions = true, description = "Newest first, one line per event.")
   static final class ListCommand extends CommandSupport {
     @Option(names = "--failed", description = "only the failed ones (delivery gave up: `forward retry` requeues them)")
@@ -53,7 +30,7 @@ final class ForwardCommand extends ParentCommand {
     int run() throws Exception {
       try (CliDatabase db = CliDatabase.open(config);
           Connection conn = db.connect();
-          PreparedStatement list = conn.prepareStatement(LIST)) {
+          PreparedStatement list = conn.prepareStatement(SqlQueries.LIST_FORWARD_EVENTS)) {
         list.setBoolean(1, failed);
         list.setString(2, order);
         list.setString(3, order);
@@ -99,7 +76,7 @@ final class ForwardCommand extends ParentCommand {
     int run() throws Exception {
       try (CliDatabase db = CliDatabase.open(config); Connection conn = db.connect()) {
         if (target.allFailed) {
-          try (PreparedStatement all = conn.prepareStatement(REQUEUE_ALL_FAILED)) {
+          try (PreparedStatement all = conn.prepareStatement(SqlQueries.REQUEUE_ALL_FAILED_EVENTS)) {
             int n = all.executeUpdate();
             out().println(n == 0 ? "no failed events: nothing to do" : "requeued " + n + " failed events");
             out().flush();
@@ -110,7 +87,7 @@ final class ForwardCommand extends ParentCommand {
         if (id == null) {
           return fail(ExitCode.UNUSABLE, "no forward event " + target.id);
         }
-        try (PreparedStatement requeue = conn.prepareStatement(REQUEUE)) {
+        try (PreparedStatement requeue = conn.prepareStatement(SqlQueries.REQUEUE_FAILED_EVENT)) {
           requeue.setLong(1, id);
           if (requeue.executeUpdate() == 1) {
             out().println("event #" + id + " requeued: pending, due now");
@@ -119,7 +96,7 @@ final class ForwardCommand extends ParentCommand {
           }
         }
         // Not failed (or no such id): read after the UPDATE, so what it says is why nothing changed.
-        try (PreparedStatement find = conn.prepareStatement(FIND)) {
+        try (PreparedStatement find = conn.prepareStatement(SqlQueries.FIND_FORWARD_EVENT)) {
           find.setLong(1, id);
           try (ResultSet rs = find.executeQuery()) {
             if (!rs.next()) {
@@ -141,7 +118,7 @@ final class ForwardCommand extends ParentCommand {
       if (target.id.matches("#?\\d{1,18}")) {
         return Long.parseLong(target.id.replace("#", ""));
       }
-      try (PreparedStatement find = conn.prepareStatement(FIND_ID_BY_EVENT_ID)) {
+      try (PreparedStatement find = conn.prepareStatement(SqlQueries.FORWARD_EVENT_ID)) {
         find.setString(1, target.id);
         try (ResultSet rs = find.executeQuery()) {
           return rs.next() ? rs.getLong(1) : null;

@@ -35,7 +35,7 @@ final class BillSide {
     this.channel = channel;
     this.orders = orders;
     try (Statement s = conn.createStatement()) {
-      s.execute("DROP TEMPORARY TABLE IF EXISTS bill_side");
+      s.execute(ReconcileSql.DROP_BILL_SIDE);
       s.execute(ReconcileSql.CREATE_BILL_SIDE);
     }
     this.insert = conn.prepareStatement(ReconcileSql.INSERT_BILL_SIDE);

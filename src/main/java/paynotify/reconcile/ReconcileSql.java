@@ -3,7 +3,11 @@ package paynotify.reconcile;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 
-/** The statements of reconciliation and of the duplicate audit, read together as SQL. */
+/**
+ * The statements of reconciliation and of the duplicate audit, read together as SQL. They read our
+ * tables and write only the session's temporary tables, so they decide no race; findings are recorded
+ * with {@code SqlQueries.INSERT_ANOMALY} (Report).
+ */
 final class ReconcileSql {
   private ReconcileSql() {}
 
@@ -34,6 +38,8 @@ final class ReconcileSql {
 
   // The bill's payment rows, in the session only (the database, not this process, holds a large
   // bill). No key: rows are appended in bill order, and sorted once, by the merge.
+  static final String DROP_BILL_TABLES = "DROP TEMPORARY TABLE IF EXISTS bill_payments, bill_refunds";
+
   static final String CREATE_BILL_PAYMENTS =
       "CREATE TEMPORARY TABLE bill_payments (line BIGINT NOT NULL, trade_no VARCHAR(64) COLLATE utf8mb4_bin NOT NULL,"
           + " order_no VARCHAR(64) NULL, amount_cents BIGINT NOT NULL, at DATETIME NOT NULL) DEFAULT CHARSET=utf8mb4";
@@ -66,6 +72,8 @@ final class ReconcileSql {
     return "SELECT trade_no, order_no, amount_cents FROM payments WHERE channel = ? AND trade_no IN ("
         + "?, ".repeat(ids - 1) + "?)";
   }
+
+  static final String DROP_BILL_SIDE = "DROP TEMPORARY TABLE IF EXISTS bill_side";
 
   static final String CREATE_BILL_SIDE =
       "CREATE TEMPORARY TABLE bill_side (line BIGINT NOT NULL, trade_no VARCHAR(64) NOT NULL,"
@@ -109,6 +117,8 @@ final class ReconcileSql {
       "SELECT channel, trade_no FROM payments GROUP BY channel, trade_no HAVING COUNT(*) > 1";
 
   private static final String ORDERS_PAID_TWICE = "SELECT order_no FROM payments GROUP BY order_no HAVING COUNT(*) > 1";
+
+  static final String DROP_AUDIT_TABLES = "DROP TEMPORARY TABLE IF EXISTS audit_trades, audit_orders";
 
   private static final String INTO_AUDIT_TRADES =
       "CREATE TEMPORARY TABLE audit_trades (PRIMARY KEY (channel, trade_no)) ";

@@ -78,7 +78,7 @@ public final class Reconciliation {
   public Bill.Summary load(Bill bill, LongConsumer progress) throws SQLException, BillFormatException {
     phaseStart = System.nanoTime();
     try (Statement s = conn.createStatement()) {
-      s.execute("DROP TEMPORARY TABLE IF EXISTS bill_payments, bill_refunds");
+      s.execute(ReconcileSql.DROP_BILL_TABLES);
       s.execute(ReconcileSql.CREATE_BILL_PAYMENTS);
       s.execute(ReconcileSql.CREATE_BILL_REFUNDS);
     }
@@ -151,7 +151,7 @@ public final class Reconciliation {
   /** The audit's candidates, found on covering indexes, into {@code on}'s session tables. */
   private static SQLException prepareAudit(Connection on, String trades, String orders, Object... scope) {
     try (Statement s = on.createStatement()) {
-      s.execute("DROP TEMPORARY TABLE IF EXISTS audit_trades, audit_orders");
+      s.execute(ReconcileSql.DROP_AUDIT_TABLES);
       for (String candidates : List.of(trades, orders)) {
         try (PreparedStatement create = on.prepareStatement(candidates)) {
           ReconcileSql.set(create, scope);

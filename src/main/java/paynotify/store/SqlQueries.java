@@ -1,8 +1,24 @@
 package paynotify.store;
 
 /**
- * Every statement the service runs, in one place so it can be read and reviewed as SQL.
- * The races are decided here, by unique keys and conditional updates, never by a prior SELECT.
+ * The service's statements, in one place so they can be read and reviewed as SQL: every write to
+ * paynotify's own tables, and the reads that go with them. The races are decided here, by unique keys
+ * and conditional updates, never by a prior SELECT; each such statement says beside it which race it
+ * closes.
+ *
+ * <p>The other holders of SQL, each apart for a reason:
+ * <ul>
+ *   <li>{@link OrdersTable}: the site's orders table, in the names its mapping gives (built at start,
+ *       quoted). It writes, and its conditional UPDATEs decide layer 3: an order moves only once.
+ *   <li>{@code reconcile.ReconcileSql}: reconciliation and the duplicate audit. Reads our tables, writes
+ *       only the session's temporary tables; its findings are recorded with {@link #INSERT_ANOMALY}.
+ *   <li>{@code admin.StatusReport}: the status page. Reads only.
+ *   <li>{@code setup.migrate.OrdersTableCheck}: the site's table checked at start. Reads only
+ *       (information_schema, and a bounded sample of the table).
+ *   <li>The sessions' own statements (SET SESSION, COMMIT, KILL): {@link Database}, {@link CommittedReads},
+ *       {@link GaleraSessions}, {@code cli.CliDatabase}. No data.
+ * </ul>
+ * The schema is Flyway's, in {@code migrations/}.
  */
 public final class SqlQueries {
   private SqlQueries() {}
@@ -237,4 +253,57 @@ public final class SqlQueries {
   public static final String COUNT_OPEN_ANOMALIES = "SELECT COUNT(*) FROM anomalies WHERE resolved_at IS NULL";
 
   public static final String ANOMALY_EXISTS = "SELECT resolved_at FROM anomalies WHERE id = ?";
+
+  // The operator's view of the outbox (forward list, forward retry). next_attempt_at is UTC (the
+  // relay's one clock), shown in the session's zone like every other time.
+  private static final String NEXT_ATTEMPT =
+      "CONVERT_TZ(next_attempt_at, '+00:00', @@session.time_zone) AS next_attempt_at";
+
+  public static final String LIST_FORWARD_EVENTS =
+      "SELECT id, event_id, type, order_no, state, attempts, " + NEXT_ATTEMPT + ", delivered_at, last_error"
+          + " FROM forward_events WHERE (? = FALSE OR state = 'failed') AND (? IS NULL OR order_no = ?)"
+          + " ORDER BY id DESC LIMIT ?";
+
+  public static final String FIND_FORWARD_EVENT =
+      "SELECT id, state, attempts, " + NEXT_ATTEMPT + " FROM forward_events WHERE id = ?";
+
+  public static final String FORWARD_EVENT_ID = "SELECT id FROM forward_events WHERE event_id = ?";
+
+  // Requeue races a second run and the relay: a requeued event is pending, and a relay may lease it
+  // at once. Only a failed event moves, so a late run neither clears that lease nor resets its
+  // attempts, and the row count says whether it moved. The lease is cleared so that any instance
+  // may claim it at once.
+  public static final String REQUEUE_ALL_FAILED_EVENTS = "UPDATE forward_events SET state = 'pending', attempts = 0,"
+      + " next_attempt_at = UTC_TIMESTAMP(3), lease_owner = NULL, lease_until = NULL WHERE state = 'failed'";
+
+  // ... one of them. Binds: the id.
+  public static final String REQUEUE_FAILED_EVENT = REQUEUE_ALL_FAILED_EVENTS + " AND id = ?";
+
+  // The migration lease (setup.migrate.MigrationLease): on a Galera cluster, one instance at a time
+  // migrates. Constants only: MigrationLease runs in IsolatedMigrations' own class loader, and javac
+  // copies each constant into it, so it needs nothing of this class at run time.
+  //
+  // Outside Flyway's history: it must exist before Flyway runs. IF NOT EXISTS: DDL is ordered on Galera,
+  // the instances after the first find it made.
+  public static final String CREATE_MIGRATION_LEASE =
+      "CREATE TABLE IF NOT EXISTS migration_lease (id TINYINT NOT NULL PRIMARY KEY,"
+          + " owner VARCHAR(100) NOT NULL, expires_at DATETIME(3) NOT NULL) ENGINE=InnoDB";
+
+  // The migration race: instances started at once on several nodes each write the one row, and
+  // certification orders those writes across the cluster, so exactly one owner is there after them
+  // (a write that lost certification fails with 1213 and is tried again). Taken when free or run
+  // out; otherwise left to its holder. Binds: owner, term in seconds.
+  public static final String TAKE_MIGRATION_LEASE = "INSERT INTO migration_lease (id, owner, expires_at)"
+      + " VALUES (1, ?, NOW(3) + INTERVAL ? SECOND) ON DUPLICATE KEY UPDATE"
+      + " owner = IF(expires_at < NOW(3), VALUES(owner), owner),"
+      + " expires_at = IF(owner = VALUES(owner), VALUES(expires_at), expires_at)";
+
+  // Who won: read causally (wsrep_sync_wait), so it sees what another node just committed.
+  public static final String MIGRATION_LEASE_HOLDER = "SELECT owner FROM migration_lease WHERE id = 1";
+
+  // Renewal and release touch the lease only while this owner holds it. Binds: term in seconds, owner.
+  public static final String RENEW_MIGRATION_LEASE =
+      "UPDATE migration_lease SET expires_at = NOW(3) + INTERVAL ? SECOND WHERE id = 1 AND owner = ?";
+
+  public static final String RELEASE_MIGRATION_LEASE = "DELETE FROM migration_lease WHERE id = 1 AND owner = ?";
 }

@@ -35,7 +35,7 @@ class FailureBeforeCommitTest extends ServiceTestBase {
         + " THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'injected failure'; END IF; END");
   }
 
-  // 6. A real error raised by the database inside the transaction, after the key insert.
+  // A real error raised by the database inside the transaction, after the key insert.
   @Test
   void keyDoesNotOutliveRollback() {
     db.insertOrder("F1", 700);
@@ -70,7 +70,7 @@ class FailureBeforeCommitTest extends ServiceTestBase {
     assertThat(db.orderStatus("F2")).isEqualTo("paid");
   }
 
-  // 5. The database really stopped, then started again: the retry is booked.
+  // The database really stopped, then started again: the retry is booked.
   @Test
   void retryAfterDatabaseOutageIsBooked() throws Exception {
     Path dir = Path.of("target", "outage-mariadb");

@@ -28,8 +28,7 @@ import paynotify.testsupport.WechatV3Notifications;
 class RefundFlowTest extends ServiceTestBase {
 
   static Stream<ChannelFixture> channels() {
-    return Stream.of(ChannelFixture.alipay(), ChannelFixture.wechatV2(), ChannelFixture.wechatV3(),
-        ChannelFixture.stripe(), ChannelFixture.paypal());
+    return ChannelFixture.sendsRefunds().stream();
   }
 
   @ParameterizedTest(name = "{0}")

@@ -23,8 +23,7 @@ import paynotify.testsupport.ServiceTestBase;
  * The service pins its own sessions, so every server ends in the same state, with no failure reply.
  */
 class ServerDefaultsRaceTest extends ServiceTestBase {
-  private static final List<ChannelFixture> CHANNELS =
-      List.of(ChannelFixture.alipay(), ChannelFixture.wechatV2(), ChannelFixture.wechatV3());
+  private static final List<ChannelFixture> CHANNELS = ChannelFixture.sendsRefunds();
 
   /** A server configuration, applied before the service (and so its sessions) starts. */
   record Server(String name, Supplier<ServerSetting> apply) {

@@ -23,11 +23,10 @@ import paynotify.testsupport.TestService;
 class ChannelContractTest extends ServiceTestBase {
 
   static Stream<ChannelFixture> channels() {
-    return Stream.of(ChannelFixture.alipay(), ChannelFixture.wechatV2(), ChannelFixture.wechatV3(),
-        ChannelFixture.epay(), ChannelFixture.stripe(), ChannelFixture.paypal());
+    return ChannelFixture.all().stream();
   }
 
-  // 1. The same notification delivered again, as is or re-signed as real retries are.
+  // The same notification delivered again, as is or re-signed as real retries are.
   @ParameterizedTest(name = "{0}")
   @MethodSource("channels")
   void firstDeliveryBooksAndTheSameOrARetryIsADuplicate(ChannelFixture ch) throws Exception {
@@ -45,14 +44,14 @@ class ChannelContractTest extends ServiceTestBase {
     assertThat(db.outcomes(ch.platform() + ":pay:T-C1")).isEqualTo("processed,duplicate,duplicate");
   }
 
-  // 2. 20+ concurrent copies.
+  // 20+ concurrent copies.
   @ParameterizedTest(name = "{0}")
   @MethodSource("channels")
   void concurrentCopiesBookOnce(ChannelFixture ch) throws Exception {
     assertCopiesBookOnce(ch, service);
   }
 
-  // 3. Every guarantee lives in the database: a restart or a second instance changes nothing.
+  // Every guarantee lives in the database: a restart or a second instance changes nothing.
   @ParameterizedTest(name = "{0}")
   @MethodSource("channels")
   void bookedBeforeARestartIsADuplicateAfterIt(ChannelFixture ch) throws Exception {
@@ -76,7 +75,7 @@ class ChannelContractTest extends ServiceTestBase {
     }
   }
 
-  // 7. Real money that does not fit the order: booked, anomaly recorded, acknowledged.
+  // Real money that does not fit the order: booked, anomaly recorded, acknowledged.
   @ParameterizedTest(name = "{0}")
   @MethodSource("channels")
   void amountMismatchIsBookedAsAnomalyAndOrderStaysUnpaid(ChannelFixture ch) throws Exception {
@@ -139,7 +138,7 @@ class ChannelContractTest extends ServiceTestBase {
     assertBookedWithAnomaly(ch, "T-C7k", "conflict", "processed,conflict");
   }
 
-  // 8. Forged or foreign notifications.
+  // Forged or foreign notifications.
   @ParameterizedTest(name = "{0}")
   @MethodSource("channels")
   void signatureWithAnotherKeyIsRejected(ChannelFixture ch) throws Exception {

@@ -302,7 +302,7 @@ class ForwardDeliveryTest extends DatabaseTestBase {
   }
 
   static Stream<ChannelFixture> refundChannels() {
-    return Stream.of(ChannelFixture.alipay(), ChannelFixture.wechatV2());
+    return ChannelFixture.sendsRefunds().stream();
   }
 
   @ParameterizedTest(name = "{0}")

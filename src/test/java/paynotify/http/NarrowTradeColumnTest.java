@@ -34,11 +34,11 @@ class NarrowTradeColumnTest extends DatabaseTestBase {
   }
 
   static java.util.stream.Stream<ChannelFixture> channels() {
-    return ChannelContractTest.channels();
+    return ChannelFixture.all().stream();
   }
 
   static java.util.stream.Stream<ChannelFixture> refundChannels() {
-    return channels().filter(ch -> !ch.platform().equals("epay")); // epay sends no refunds
+    return ChannelFixture.sendsRefunds().stream();
   }
 
   @BeforeAll

@@ -60,16 +60,15 @@ class SiteOrdersTableTest extends DatabaseTestBase {
   }
 
   static Stream<Arguments> sitesAndChannels() {
-    return eachSiteWith(ChannelContractTest.channels());
+    return eachSiteWith(ChannelFixture.all());
   }
 
   static Stream<Arguments> sitesAndRefundChannels() {
-    return eachSiteWith(ChannelContractTest.channels().filter(ch -> !ch.platform().equals("epay"))); // no refunds
+    return eachSiteWith(ChannelFixture.sendsRefunds());
   }
 
-  private static Stream<Arguments> eachSiteWith(Stream<ChannelFixture> channels) {
-    List<ChannelFixture> list = channels.toList();
-    return SITES.stream().flatMap(site -> list.stream().map(ch -> Arguments.of(site, ch)));
+  private static Stream<Arguments> eachSiteWith(List<ChannelFixture> channels) {
+    return SITES.stream().flatMap(site -> channels.stream().map(ch -> Arguments.of(site, ch)));
   }
 
   @ParameterizedTest(name = "{0} {1}")

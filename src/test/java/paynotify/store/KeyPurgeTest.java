@@ -23,7 +23,7 @@ import paynotify.testsupport.DatabaseTestBase;
 import paynotify.testsupport.Http.Reply;
 import paynotify.testsupport.TestService;
 
-/** 9. Expired keys go, in bounded batches; uk_trade_no still catches a re-push after that. */
+/** Expired keys go, in bounded batches; uk_trade_no still catches a re-push after that. */
 @ExtendWith(VertxExtension.class)
 class KeyPurgeTest extends DatabaseTestBase {
   private Database pool;

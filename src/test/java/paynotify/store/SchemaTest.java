@@ -11,7 +11,7 @@ import paynotify.setup.Schema;
 import paynotify.testsupport.DatabaseTestBase;
 import paynotify.testsupport.TestDatabase;
 
-/** 4. A NULL in a unique key disables it: every idempotency column is NOT NULL. */
+/** A NULL in a unique key disables it: every idempotency column is NOT NULL. */
 class SchemaTest extends DatabaseTestBase {
   @Test
   void everyColumnOfEveryUniqueKeyIsNotNull() {

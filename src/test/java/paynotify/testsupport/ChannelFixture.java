@@ -3,6 +3,7 @@ package paynotify.testsupport;
 import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
 import java.security.KeyPairGenerator;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
 import paynotify.channel.Money;
@@ -13,6 +14,16 @@ import paynotify.channel.wechat.WechatV2Signature;
  * scenarios (duplicate, concurrent copies, restart, forgeries) on every channel.
  */
 public interface ChannelFixture {
+  /** Every channel, in one place: a channel added here runs in every suite that takes these. */
+  static List<ChannelFixture> all() {
+    return List.of(alipay(), wechatV2(), wechatV3(), epay(), stripe(), paypal());
+  }
+
+  /** The channels whose platform notifies refunds. */
+  static List<ChannelFixture> sendsRefunds() {
+    return all().stream().filter(ChannelFixture::notifiesRefunds).toList();
+  }
+
   String name();
 
   /** The platform stored with the booking ({@code wechat} for both WeChat APIs). */
@@ -29,6 +40,14 @@ public interface ChannelFixture {
 
   /** Genuinely signed for {@code cents}, then the amount changed in transit. */
   Notification amountTampered(String orderNo, String tradeNo, long cents) throws Exception;
+
+  /**
+   * Whether the platform notifies refunds, made by {@link #refund}. A channel says false only where its
+   * platform sends none: otherwise the refund suites run it, and a refund it cannot make fails them.
+   */
+  default boolean notifiesRefunds() {
+    return true;
+  }
 
   /**
    * A refund of {@code refundCents} on a trade that paid {@code paidCents}, of which
@@ -206,6 +225,10 @@ public interface ChannelFixture {
 
   static ChannelFixture epay() {
     return new Base("epay", "epay", PLAIN_SUCCESS, PLAIN_REFUSAL) {
+      public boolean notifiesRefunds() {
+        return false; // epay notifies payments only
+      }
+
       public Notification payment(String orderNo, String tradeNo, long cents, int attempt) throws Exception {
         Map<String, String> p = EpayNotifications.payment(orderNo, tradeNo, Money.format(cents));
         p.put("param", "attempt=" + attempt);

@@ -16,6 +16,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import paynotify.config.AppConfig.DatabaseSettings;
 import paynotify.store.GaleraSessions;
+import paynotify.store.SqlQueries;
 
 /**
  * One instance at a time migrates a Galera cluster. Flyway's lock cannot do it there: under wsrep_on it
@@ -33,20 +34,6 @@ final class MigrationLease {
   static final Duration TERM = Duration.ofSeconds(60);
   private static final Duration POLL = Duration.ofMillis(500);
 
-  // Outside Flyway's history: it must exist before Flyway runs. IF NOT EXISTS: DDL is ordered on Galera,
-  // the instances after the first find it made.
-  private static final String CREATE = "CREATE TABLE IF NOT EXISTS migration_lease (id TINYINT NOT NULL PRIMARY KEY,"
-      + " owner VARCHAR(100) NOT NULL, expires_at DATETIME(3) NOT NULL) ENGINE=InnoDB";
-  // Taken when free or run out; otherwise left to its holder. Binds: owner, term in seconds.
-  private static final String TAKE = "INSERT INTO migration_lease (id, owner, expires_at)"
-      + " VALUES (1, ?, NOW(3) + INTERVAL ? SECOND) ON DUPLICATE KEY UPDATE"
-      + " owner = IF(expires_at < NOW(3), VALUES(owner), owner),"
-      + " expires_at = IF(owner = VALUES(owner), VALUES(expires_at), expires_at)";
-  private static final String HOLDER = "SELECT owner FROM migration_lease WHERE id = 1";
-  private static final String RENEW =
-      "UPDATE migration_lease SET expires_at = NOW(3) + INTERVAL ? SECOND WHERE id = 1 AND owner = ?";
-  private static final String RELEASE = "DELETE FROM migration_lease WHERE id = 1 AND owner = ?";
-
   private MigrationLease() {}
 
   /** Runs {@code migrate}, holding the lease on a Galera cluster. */
@@ -57,7 +44,7 @@ final class MigrationLease {
       }
       try (Statement s = conn.createStatement()) {
         s.execute(GaleraSessions.CAUSAL_READS); // the holder read is the one another node just wrote
-        s.execute(CREATE);
+        s.execute(SqlQueries.CREATE_MIGRATION_LEASE);
       }
       String owner = ProcessHandle.current().pid() + ":" + UUID.randomUUID();
       take(conn, owner);
@@ -72,7 +59,8 @@ final class MigrationLease {
         return migrate.get();
       } finally {
         renewer.shutdownNow();
-        update(conn, RELEASE, owner); // a renewal under way ends first: both hold this class's lock
+        // a renewal under way ends first: both hold this class's lock
+        update(conn, SqlQueries.RELEASE_MIGRATION_LEASE, owner);
         awaitEnd(renewer); // its thread runs this class's code: serve's migration loader is unloaded after
       }
     }
@@ -97,7 +85,7 @@ final class MigrationLease {
     boolean told = false;
     while (true) {
       try {
-        update(conn, TAKE, owner, TERM.toSeconds());
+        update(conn, SqlQueries.TAKE_MIGRATION_LEASE, owner, TERM.toSeconds());
       } catch (SQLException e) {
         if (e.getErrorCode() != 1213) { // two takes certified at once: one lost, the next round decides
           throw e;
@@ -121,14 +109,14 @@ final class MigrationLease {
   }
 
   private static String holder(Connection conn) throws SQLException {
-    try (Statement s = conn.createStatement(); ResultSet rs = s.executeQuery(HOLDER)) {
+    try (Statement s = conn.createStatement(); ResultSet rs = s.executeQuery(SqlQueries.MIGRATION_LEASE_HOLDER)) {
       return rs.next() ? rs.getString(1) : null;
     }
   }
 
   private static synchronized void renew(Connection conn, String owner) {
     try {
-      update(conn, RENEW, TERM.toSeconds(), owner);
+      update(conn, SqlQueries.RENEW_MIGRATION_LEASE, TERM.toSeconds(), owner);
     } catch (SQLException e) {
       LOG.warn("migration lease not renewed (another instance may take it over in {} s): {}", TERM.toSeconds(),
           e.getMessage());

@@ -8,7 +8,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import paynotify.testsupport.Http.Reply;
 import paynotify.testsupport.ServiceTestBase;
 
-/** 10. The shared vectors through the running service and the database. */
+/** The shared vectors through the running service and the database. */
 class AlipayVectorsHttpTest extends ServiceTestBase {
   @ParameterizedTest(name = "{index} {0}")
   @MethodSource("paynotify.channel.alipay.AlipayVectorsTest#cases")

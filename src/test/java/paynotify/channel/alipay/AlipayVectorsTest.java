@@ -21,7 +21,7 @@ import paynotify.testsupport.AlipayNotifications;
 import paynotify.testsupport.SyncCheck;
 import paynotify.testsupport.Vectors;
 
-/** 10. Our verifier agrees with alipay-sdk-java on every shared vector, over HTTP and directly. */
+/** Our verifier agrees with alipay-sdk-java on every shared vector, over HTTP and directly. */
 class AlipayVectorsTest {
   private static final JsonObject FILE = AlipayNotifications.VECTORS;
   private static final AlipayChannel CHANNEL = new AlipayChannel(

@@ -1,4 +1,4 @@
-package paynotify.http;
+package paynotify.channel.alipay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static paynotify.testsupport.AlipayNotifications.payment;
@@ -20,10 +20,10 @@ import paynotify.testsupport.ServiceTestBase;
 
 /**
  * Alipay's own rules over POST /notify/alipay, real HTTP, real database: its ids, amounts, seller,
- * statuses, refunds and charsets. What every channel guarantees is in {@link ChannelContractTest}.
+ * statuses, refunds and charsets. What every channel guarantees is in {@code http.ChannelContractTest}.
  */
 class AlipayNotifyFlowTest extends ServiceTestBase {
-  // 4. Empty or absent ids: rejected before anything is written.
+  // Empty or absent ids: rejected before anything is written.
   @Test
   void emptyOrAbsentIdsAreRejected() {
     db.insertOrder("A4", 100);
@@ -53,7 +53,7 @@ class AlipayNotifyFlowTest extends ServiceTestBase {
     assertNothingBooked("A4b");
   }
 
-  // 8. Forged or foreign notifications.
+  // Forged or foreign notifications.
   @Test
   void badSignatureIsRejected() {
     db.insertOrder("A8", 100);

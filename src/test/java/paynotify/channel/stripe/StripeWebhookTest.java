@@ -1,4 +1,4 @@
-package paynotify.http;
+package paynotify.channel.stripe;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package paynotify.http;
+package paynotify.channel.paypal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -26,7 +26,7 @@ import paynotify.testsupport.ServiceTestBase;
 /**
  * PayPal IPN on the real service, with a real HTTP server playing PayPal's verification endpoint
  * ({@link PaypalVerifier}): what only PayPal does (three identical IPNs, windows-1252, asking PayPal,
- * Refunded with parent_txn_id, Pending then Completed). The common guarantees: {@link ChannelContractTest}.
+ * Refunded with parent_txn_id, Pending then Completed). The common guarantees: {@code http.ChannelContractTest}.
  */
 class PaypalIpnTest extends ServiceTestBase {
   private static final ChannelFixture PAYPAL = ChannelFixture.paypal();

@@ -1,4 +1,4 @@
-package paynotify.config;
+package paynotify.channel.stripe;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -15,7 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 import paynotify.channel.NotifyChannel;
 import paynotify.channel.NotifyRequest;
 import paynotify.channel.RejectedNotification;
-import paynotify.channel.stripe.StripeSignature;
+import paynotify.config.AppConfig;
+import paynotify.config.ChannelsConfig;
 import paynotify.testsupport.SyncCheck;
 
 /** The stripe section: which secrets are read from where, and what a half-set or wrong one says. */

@@ -1,4 +1,4 @@
-package paynotify.config;
+package paynotify.channel.epay;
 
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -12,6 +12,8 @@ import org.junit.jupiter.api.Test;
 import paynotify.channel.NotifyChannel;
 import paynotify.channel.NotifyRequest;
 import paynotify.channel.RejectedNotification;
+import paynotify.config.AppConfig;
+import paynotify.config.ConfigException;
 import paynotify.testsupport.AlipayNotifications;
 import paynotify.testsupport.EpayNotifications;
 import paynotify.testsupport.SyncCheck;

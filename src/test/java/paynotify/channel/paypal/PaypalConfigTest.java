@@ -1,4 +1,4 @@
-package paynotify.config;
+package paynotify.channel.paypal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -19,8 +19,8 @@ import paynotify.channel.NotifyChannel;
 import paynotify.channel.NotifyEvent;
 import paynotify.channel.NotifyRequest;
 import paynotify.channel.RejectedNotification;
-import paynotify.channel.paypal.PaypalChannel;
-import paynotify.channel.paypal.VerifyEndpoint;
+import paynotify.config.AppConfig;
+import paynotify.config.ConfigException;
 import paynotify.testsupport.PaypalNotifications;
 import paynotify.testsupport.PaypalVerifier;
 
