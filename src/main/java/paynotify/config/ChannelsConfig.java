@@ -46,16 +46,16 @@ public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> di
   static ChannelsConfig from(ConfigReader c, Clock clock) {
     List<NotifyChannel> enabled = new ArrayList<>();
     Map<String, String> disabled = new LinkedHashMap<>();
-    add(enabled, disabled, "/notify/alipay", alipay(c),
+    add(enabled, disabled, AlipayChannel.PATH, alipay(c),
         "set alipay.app_id and alipay.public_key_file (or PAYNOTIFY_ALIPAY_PUBLIC_KEY)");
-    add(enabled, disabled, "/notify/wechat/v2", wechatV2(c),
+    add(enabled, disabled, WechatV2Channel.PATH, wechatV2(c),
         "set wechat_v2.appid, wechat_v2.mch_id and wechat_v2.api_key_file (or PAYNOTIFY_WECHAT_V2_API_KEY)");
-    add(enabled, disabled, "/notify/wechat/v3", wechatV3(c, clock),
+    add(enabled, disabled, WechatV3Channel.PATH, wechatV3(c, clock),
         "set wechat_v3.mchid, wechat_v3.appid, wechat_v3.apiv3_key_file and wechat_v3.platform_keys");
-    add(enabled, disabled, "/notify/epay", epay(c), "set epay.pid and epay.key_file (or PAYNOTIFY_EPAY_KEY)");
-    add(enabled, disabled, "/notify/stripe", stripe(c, clock),
+    add(enabled, disabled, EpayChannel.PATH, epay(c), "set epay.pid and epay.key_file (or PAYNOTIFY_EPAY_KEY)");
+    add(enabled, disabled, StripeChannel.PATH, stripe(c, clock),
         "set stripe.webhook_secrets_file (or PAYNOTIFY_STRIPE_WEBHOOK_SECRET) and stripe.currency");
-    add(enabled, disabled, "/notify/paypal", paypal(c),
+    add(enabled, disabled, PaypalChannel.PATH, paypal(c),
         "set paypal.receiver_email (or receiver_id) and paypal.currency");
     return new ChannelsConfig(List.copyOf(enabled), Map.copyOf(disabled));
   }

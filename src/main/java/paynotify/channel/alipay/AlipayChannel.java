@@ -24,6 +24,9 @@ import paynotify.channel.RejectedNotification;
  * Parsed once in the charset the notification names, verified ({@link AlipaySignature}), then normalised.
  */
 public final class AlipayChannel implements PlainTextReplies {
+  /** Where the platform sends notifications: the route, and the key of the channel's "off" hint. */
+  public static final String PATH = "/notify/alipay";
+
   private static final Set<String> CHARSETS = Set.of("utf-8", "gbk", "gb2312", "gb18030");
 
   private final AlipaySignature signature;
@@ -44,7 +47,7 @@ public final class AlipayChannel implements PlainTextReplies {
 
   @Override
   public String path() {
-    return "/notify/alipay";
+    return PATH;
   }
 
   @Override

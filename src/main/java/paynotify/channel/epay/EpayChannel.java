@@ -21,6 +21,9 @@ import paynotify.channel.RejectedNotification;
  * signed as {@link EpaySignature} says.
  */
 public final class EpayChannel implements PlainTextReplies {
+  /** Where the platform sends notifications: the route, and the key of the channel's "off" hint. */
+  public static final String PATH = "/notify/epay";
+
   /**
    * The reference platform's payment types: those its install creates (alipay, wxpay, qqpay, bank,
    * jdpay, paypal) and those its plugins add (usdt, ecny). A platform's admin may add others: the
@@ -50,7 +53,7 @@ public final class EpayChannel implements PlainTextReplies {
 
   @Override
   public String path() {
-    return "/notify/epay";
+    return PATH;
   }
 
   @Override

@@ -34,6 +34,9 @@ import paynotify.channel.UnbookableNotification.Problem;
  * to book is ignored, both answered 200.
  */
 public final class PaypalChannel implements NotifyChannel {
+  /** Where the platform sends notifications: the route, and the key of the channel's "off" hint. */
+  public static final String PATH = "/notify/paypal";
+
   private static final Logger LOG = LoggerFactory.getLogger(PaypalChannel.class);
 
   /** IPN's default charset: the body names another one in {@code charset} (PayPal profile setting). */
@@ -90,7 +93,7 @@ public final class PaypalChannel implements NotifyChannel {
 
   @Override
   public String path() {
-    return "/notify/paypal";
+    return PATH;
   }
 
   @Override

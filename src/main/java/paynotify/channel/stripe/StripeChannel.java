@@ -32,6 +32,9 @@ import paynotify.channel.UnbookableNotification.Problem;
  * are one payment, booked once. Stripe stops retrying on any 2xx and retries anything else.
  */
 public final class StripeChannel implements NotifyChannel {
+  /** Where the platform sends notifications: the route, and the key of the channel's "off" hint. */
+  public static final String PATH = "/notify/stripe";
+
   private static final Reply SUCCESS = new Reply(200, "application/json", "{\"received\":true}");
 
   private final StripeSignature signature;
@@ -59,7 +62,7 @@ public final class StripeChannel implements NotifyChannel {
 
   @Override
   public String path() {
-    return "/notify/stripe";
+    return PATH;
   }
 
   @Override

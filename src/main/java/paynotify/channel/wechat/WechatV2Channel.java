@@ -18,6 +18,9 @@ import paynotify.channel.RejectedNotification;
  * decrypting with the API key: both rules, and the merchant's ids, are {@link WechatV2Signature}'s.
  */
 public final class WechatV2Channel implements NotifyChannel {
+  /** Where the platform sends notifications: the route, and the key of the channel's "off" hint. */
+  public static final String PATH = "/notify/wechat/v2";
+
   private static final String XML = "text/xml; charset=utf-8";
   private static final Reply SUCCESS = new Reply(200, XML,
       "<xml><return_code><![CDATA[SUCCESS]]></return_code><return_msg><![CDATA[OK]]></return_msg></xml>");
@@ -41,7 +44,7 @@ public final class WechatV2Channel implements NotifyChannel {
 
   @Override
   public String path() {
-    return "/notify/wechat/v2";
+    return PATH;
   }
 
   @Override

@@ -23,6 +23,9 @@ import paynotify.channel.RejectedNotification;
  * WeChat decides by the status code: 2xx is never retried, anything else is.
  */
 public final class WechatV3Channel implements NotifyChannel {
+  /** Where the platform sends notifications: the route, and the key of the channel's "off" hint. */
+  public static final String PATH = "/notify/wechat/v3";
+
   private static final Reply SUCCESS = new Reply(204, null, "");
 
   private final WechatV3Signature signature;
@@ -45,7 +48,7 @@ public final class WechatV3Channel implements NotifyChannel {
 
   @Override
   public String path() {
-    return "/notify/wechat/v3";
+    return PATH;
   }
 
   @Override
