@@ -28,6 +28,7 @@ import paynotify.http.NotifyMetrics;
 import paynotify.http.NotifyVerticle;
 import paynotify.http.Readiness;
 import paynotify.store.Database;
+import paynotify.store.Isolation;
 import paynotify.store.KeyPurge;
 import paynotify.store.NotifyLog;
 import paynotify.store.RejectedLog;
@@ -105,7 +106,7 @@ public final class PayNotifyServer {
     // The relay's own small pool: the site being down or slow never takes a booking's connection.
     ForwardRelay relay = config.forward() == null ? null
         : new ForwardRelay(vertx, Pools.connect(vertx, db.withPool(RELAY_POOL, db.maxWaitQueue()), "forward-relay",
-            "READ COMMITTED"), config.forward());
+            Isolation.READ_COMMITTED), config.forward());
     Readiness readiness = new Readiness();
     AtomicReference<NotifyVerticle> first = new AtomicReference<>();
     AppConfig.Retention r = config.retention();
