@@ -130,7 +130,7 @@ final class BookingTransaction {
           "already booked (found by " + layer.name().toLowerCase(Locale.ROOT) + ")"));
     }
     String kind = AnomalyKind.CONFLICT.code();
-    Anomaly anomaly = new Anomaly(kind, e.channel(), e.orderNo(), e.tradeNo(), e.amountCents(), conflict,
+    Anomaly anomaly = new Anomaly(kind, e.platform().code(), e.orderNo(), e.tradeNo(), e.amountCents(), conflict,
         kind + ":" + key + ":" + fingerprint.substring(0, 16));
     return retry.run(() -> db.inTransaction(conn -> outbox.recordAnomaly(conn, anomaly, !e.testMode())))
         .map(new BookingResult(Outcome.CONFLICT, conflict));

@@ -130,10 +130,10 @@ public final class EventBooking {
           .compose(booked -> unbookable.resolveWaiting(event, booked));
       case REFUND -> settleRacedRefunds(event, transaction.book(event, refunds));
       case CLOSE -> settings.tradeClosedClosesOrder() ? retry.run(() -> closeOrder(event))
-          : Future.succeededFuture(new BookingResult(Outcome.IGNORED, event.channel() + " closed trade "
+          : Future.succeededFuture(new BookingResult(Outcome.IGNORED, event.platform().code() + " closed trade "
               + event.tradeNo() + "; order " + event.orderNo() + " left as it is (booking.trade_closed_closes_order)"));
       case NONE -> Future.succeededFuture(
-          new BookingResult(Outcome.IGNORED, "status " + event.channelStatus() + " books nothing"));
+          new BookingResult(Outcome.IGNORED, "status " + event.platformStatus() + " books nothing"));
     };
   }
 
@@ -143,9 +143,9 @@ public final class EventBooking {
    * the periodic check.
    */
   private Future<BookingResult> settleRacedRefunds(NotifyEvent e, Future<BookingResult> booked) {
-    return !db.onGalera() ? booked : booked.compose(result -> stranded.settleIfAny(e.channel(), e.tradeNo())
+    return !db.onGalera() ? booked : booked.compose(result -> stranded.settleIfAny(e.platform(), e.tradeNo())
         .otherwise(err -> {
-          LOG.info("pending refunds of {} trade {} left to the periodic check: {}", e.channel(), e.tradeNo(),
+          LOG.info("pending refunds of {} trade {} left to the periodic check: {}", e.platform().code(), e.tradeNo(),
               err.getMessage());
           return null;
         })
@@ -163,10 +163,10 @@ public final class EventBooking {
 
   public Future<PaymentPlan> plan(NotifyEvent payment) {
     return db.inTransaction(conn -> conn.preparedQuery(SqlQueries.SELECT_PAYMENT)
-        .execute(Tuple.of(payment.channel(), payment.tradeNo()))
+        .execute(Tuple.of(payment.platform().code(), payment.tradeNo()))
         .compose(booked -> booked.size() > 0
             ? Future.succeededFuture(new PaymentPlan(booked.iterator().next().getString("order_no"), null, null))
-            : orders.find(conn, payment.orderNo(), false).compose(order -> PendingRefunds.read(conn, payment.channel(),
+            : orders.find(conn, payment.orderNo(), false).compose(order -> PendingRefunds.read(conn, payment.platform(),
                     payment.tradeNo())
                 .map(refunds -> new PaymentPlan(null, PaymentVerdict.judge(order, payment), refunds)))));
   }

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Set;
 import paynotify.channel.EventKind;
 import paynotify.channel.NotifyEvent;
+import paynotify.channel.Platform;
 import paynotify.store.Anomalies;
 import paynotify.store.Anomalies.Anomaly;
 
@@ -58,7 +59,7 @@ public final class ForwardOutbox {
     if (!types.contains(PAYMENT_SUCCEEDED)) {
       return Future.succeededFuture();
     }
-    Tuple row = payment(e, 0).addString(e.channel()).addString(e.tradeNo());
+    Tuple row = payment(e, 0).addString(e.platform().code()).addString(e.tradeNo());
     return conn.preparedQuery(INSERT_FORWARD_EVENT_IF_ORDER_MOVED).execute(row).mapEmpty();
   }
 
@@ -85,7 +86,7 @@ public final class ForwardOutbox {
   }
 
   private static Tuple payment(NotifyEvent e, long refundedCents) {
-    JsonObject data = new JsonObject().put("order_no", e.orderNo()).put("channel", e.channel())
+    JsonObject data = new JsonObject().put("order_no", e.orderNo()).put("channel", e.platform().code())
         .put("trade_no", e.tradeNo()).put("amount_cents", e.amountCents()).put("paid_at", time(e.paidAt()))
         .put("refunded_cents", refundedCents).put("fulfil", refundedCents < e.amountCents());
     return row(PAYMENT_SUCCEEDED, e.idempotencyKey(), e.orderNo(), !e.testMode(), data);
@@ -103,12 +104,12 @@ public final class ForwardOutbox {
    * @param refundedCents the trade's refunded total, as this settlement computed it
    * @param livemode      the trade's money is live (its refunds are of the same mode)
    */
-  Future<Void> refundsSettled(SqlConnection conn, String channel, String tradeNo, String orderNo,
+  Future<Void> refundsSettled(SqlConnection conn, Platform platform, String tradeNo, String orderNo,
       long refundedCents, boolean livemode) {
     if (!types.contains(REFUND_SUCCEEDED)) {
       return Future.succeededFuture();
     }
-    return conn.preparedQuery(SETTLED_REFUNDS).execute(Tuple.of(channel, tradeNo)).compose(rows -> {
+    return conn.preparedQuery(SETTLED_REFUNDS).execute(Tuple.of(platform.code(), tradeNo)).compose(rows -> {
       List<Tuple> events = new ArrayList<>();
       long cumulativeBefore = 0; // Alipay's amounts are the trade's running totals: its own is the step
       for (Row r : rows) {
@@ -116,15 +117,16 @@ public final class ForwardOutbox {
         boolean cumulative = ((Number) r.getValue("cumulative")).intValue() != 0;
         String scope = r.getString("refund_scope");
         String refundNo = r.getString("refund_no");
-        JsonObject data = new JsonObject().put("order_no", orderNo).put("channel", channel).put("trade_no", tradeNo)
-            .put("refund_no", refundNo).put("amount_cents", cumulative ? amount - cumulativeBefore : amount)
+        JsonObject data = new JsonObject().put("order_no", orderNo).put("channel", platform.code())
+            .put("trade_no", tradeNo).put("refund_no", refundNo)
+            .put("amount_cents", cumulative ? amount - cumulativeBefore : amount)
             .put("refunded_total_cents", refundedCents).put("refunded_at", time(r.getLocalDateTime("refunded_at")))
             // false: a second payment refunded; the order was paid by another trade and keeps what it got
             .put("paid_the_order", ((Number) r.getValue("paid_the_order")).intValue() != 0);
         if (cumulative) {
           cumulativeBefore = amount;
         }
-        String key = NotifyEvent.key(channel, EventKind.REFUND, (scope.isEmpty() ? "" : scope + ":") + refundNo);
+        String key = NotifyEvent.key(platform, EventKind.REFUND, (scope.isEmpty() ? "" : scope + ":") + refundNo);
         events.add(row(REFUND_SUCCEEDED, key, orderNo, livemode, data));
       }
       return events.isEmpty() ? Future.succeededFuture()
@@ -137,7 +139,7 @@ public final class ForwardOutbox {
     if (!types.contains(ORDER_CLOSED)) {
       return Future.succeededFuture();
     }
-    JsonObject data = new JsonObject().put("order_no", e.orderNo()).put("channel", e.channel())
+    JsonObject data = new JsonObject().put("order_no", e.orderNo()).put("channel", e.platform().code())
         .put("trade_no", e.tradeNo());
     return conn.preparedQuery(INSERT_FORWARD_EVENT)
         .execute(row(ORDER_CLOSED, e.idempotencyKey(), e.orderNo(), !e.testMode(), data)).mapEmpty();

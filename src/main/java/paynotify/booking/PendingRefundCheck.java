@@ -9,6 +9,7 @@ import io.vertx.sqlclient.Tuple;
 import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import paynotify.channel.Platform;
 import paynotify.store.Database;
 import paynotify.store.OrdersTable;
 
@@ -49,11 +50,11 @@ public final class PendingRefundCheck {
         .compose(trades -> {
           Future<Integer> settled = Future.succeededFuture(0);
           for (Row trade : trades) {
-            String channel = trade.getString("channel");
+            Platform platform = Platform.of(trade.getString("channel"));
             String tradeNo = trade.getString("trade_no");
             // One trade that fails (a lock wait) is left for the next run, not the ones after it.
-            settled = settled.compose(n -> stranded.settle(channel, tradeNo).map(n + 1).recover(err -> {
-              LOG.warn("pending refunds of {} trade {} not settled, next run tries again: {}", channel, tradeNo,
+            settled = settled.compose(n -> stranded.settle(platform, tradeNo).map(n + 1).recover(err -> {
+              LOG.warn("pending refunds of {} trade {} not settled, next run tries again: {}", platform.code(), tradeNo,
                   err.getMessage());
               return Future.succeededFuture(n);
             }));

@@ -11,6 +11,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import paynotify.channel.EventKind;
 import paynotify.channel.NotifyEvent;
+import paynotify.channel.Platform;
 import paynotify.store.Database;
 import paynotify.store.OrdersTable;
 
@@ -36,23 +37,25 @@ final class StrandedRefunds {
   }
 
   /** Settles the trade's pending refunds if its payment is booked; a read and nothing else otherwise. */
-  Future<Void> settleIfAny(String channel, String tradeNo) {
-    return db.inTransaction(conn -> conn.preparedQuery(TRADE_HAS_STRANDED_REFUNDS).execute(Tuple.of(channel, tradeNo)))
-        .compose(rows -> rows.size() == 0 ? Future.succeededFuture() : settle(channel, tradeNo));
+  Future<Void> settleIfAny(Platform platform, String tradeNo) {
+    return db.inTransaction(conn -> conn.preparedQuery(TRADE_HAS_STRANDED_REFUNDS)
+            .execute(Tuple.of(platform.code(), tradeNo)))
+        .compose(rows -> rows.size() == 0 ? Future.succeededFuture() : settle(platform, tradeNo));
   }
 
   /** Settles the pending refunds of a trade whose payment is booked. */
-  Future<Void> settle(String channel, String tradeNo) {
-    return db.inTransaction(conn -> conn.preparedQuery(LOCK_PAYMENT).execute(Tuple.of(channel, tradeNo))
+  Future<Void> settle(Platform platform, String tradeNo) {
+    Tuple trade = Tuple.of(platform.code(), tradeNo);
+    return db.inTransaction(conn -> conn.preparedQuery(LOCK_PAYMENT).execute(trade)
         .compose(payments -> {
           Row payment = Rows.single(payments);
-          return conn.preparedQuery(SETTLE_PENDING_REFUNDS).execute(Tuple.of(channel, tradeNo))
+          return conn.preparedQuery(SETTLE_PENDING_REFUNDS).execute(trade)
               .compose(pending -> pending.rowCount() == 0 ? Future.succeededFuture()
                   // no notification at hand says the trade's mode: its refunds are told as live money
-                  : RefundSettlement.settle(conn, orders, outbox, channel, tradeNo, payment.getString("order_no"),
-                          payment.getLong("amount_cents"), NotifyEvent.key(channel, EventKind.PAYMENT, tradeNo), true)
+                  : RefundSettlement.settle(conn, orders, outbox, platform, tradeNo, payment.getString("order_no"),
+                          payment.getLong("amount_cents"), NotifyEvent.key(platform, EventKind.PAYMENT, tradeNo), true)
                       .onSuccess(s -> LOG.warn("{} pending refund(s) of {} trade {} found beside its booked payment,"
-                          + " settled now: {}", pending.rowCount(), channel, tradeNo, s.result().detail()))
+                          + " settled now: {}", pending.rowCount(), platform.code(), tradeNo, s.result().detail()))
                       .mapEmpty());
         }));
   }

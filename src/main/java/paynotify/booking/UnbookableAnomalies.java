@@ -40,8 +40,8 @@ final class UnbookableAnomalies {
         : "body:" + Fingerprint.sha256Hex(body.toString(StandardCharsets.ISO_8859_1)).substring(0, 32);
     String detail = u.getMessage().length() <= MAX_DETAIL ? u.getMessage()
         : u.getMessage().substring(0, MAX_DETAIL - 3) + "...";
-    Anomaly a = new Anomaly(kind.code(), u.channel(), u.orderNo(), u.tradeNo(), u.amountCents(), detail,
-        dedupeKey(kind, u.channel(), reference));
+    Anomaly a = new Anomaly(kind.code(), u.platform().code(), u.orderNo(), u.tradeNo(), u.amountCents(), detail,
+        dedupeKey(kind, u.platform(), reference));
     BookingResult recorded = new BookingResult(Outcome.ANOMALY, kind.code() + ": " + detail);
     if (u.problem() != UnbookableNotification.Problem.INTENT_WITHOUT_ORDER) {
       // an unbookable notification carries no test-money mark: told as live
@@ -62,17 +62,17 @@ final class UnbookableAnomalies {
    * leaves it to that check.
    */
   Future<BookingResult> resolveWaiting(NotifyEvent payment, BookingResult booked) {
-    if (!payment.channel().equals(Platform.STRIPE.code()) || booked.outcome() == Outcome.DUPLICATE) {
+    if (payment.platform() != Platform.STRIPE || booked.outcome() == Outcome.DUPLICATE) {
       return Future.succeededFuture(booked);
     }
-    String key = dedupeKey(AnomalyKind.PAYMENT_WITHOUT_ORDER, payment.channel(), payment.tradeNo());
+    String key = dedupeKey(AnomalyKind.PAYMENT_WITHOUT_ORDER, payment.platform(), payment.tradeNo());
     return db.inTransaction(conn -> conn.preparedQuery(RESOLVE_WITHOUT_ORDER).execute(Tuple.of(key)))
         .map(booked).otherwise(booked);
   }
 
   /** Names what happened, so that a redelivery records nothing more (a PaymentIntent's: its trade). */
-  private static String dedupeKey(AnomalyKind kind, String channel, String reference) {
-    return kind.code() + ":" + channel + ":" + reference;
+  private static String dedupeKey(AnomalyKind kind, Platform platform, String reference) {
+    return kind.code() + ":" + platform.code() + ":" + reference;
   }
 
   private static AnomalyKind kind(UnbookableNotification.Problem problem) {

@@ -46,9 +46,9 @@ final class RepairBookCommand extends CommandSupport {
   int run() throws Exception {
     Bill platformBill = billOptions.bill();
     BillRow row = paymentRow(platformBill);
-    NotifyEvent event = new NotifyEvent(platformBill.channel(), EventKind.PAYMENT, row.orderNo(), row.tradeNo(),
+    NotifyEvent event = new NotifyEvent(platformBill.platform(), EventKind.PAYMENT, row.orderNo(), row.tradeNo(),
         row.amountCents(), row.at(), "bill");
-    String payment = "payment of " + event.channel() + " trade " + tradeNo + " (order " + row.orderNo() + ", "
+    String payment = "payment of " + event.platform().code() + " trade " + tradeNo + " (order " + row.orderNo() + ", "
         + Money.format(row.amountCents()) + ", paid " + row.at() + ")";
     try (CliDatabase db = CliDatabase.open(config)) {
       Vertx vertx = Vertx.vertx();

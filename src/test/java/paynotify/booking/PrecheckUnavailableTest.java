@@ -20,6 +20,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import paynotify.channel.EventKind;
 import paynotify.channel.NotifyEvent;
+import paynotify.channel.Platform;
 import paynotify.config.AppConfig;
 import paynotify.store.CommittedReads;
 import paynotify.store.Database;
@@ -98,6 +99,6 @@ class PrecheckUnavailableTest extends DatabaseTestBase {
   }
 
   private static NotifyEvent payment(String orderNo, String tradeNo) {
-    return new NotifyEvent("alipay", EventKind.PAYMENT, orderNo, tradeNo, 100, LocalDateTime.now(), "TRADE_SUCCESS");
+    return new NotifyEvent(Platform.ALIPAY, EventKind.PAYMENT, orderNo, tradeNo, 100, LocalDateTime.now(), "TRADE_SUCCESS");
   }
 }

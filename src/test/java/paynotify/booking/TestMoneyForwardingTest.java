@@ -15,6 +15,7 @@ import paynotify.channel.EventKind;
 import paynotify.channel.NotifyEvent.Refund;
 import paynotify.channel.NotifyEvent.Scope;
 import paynotify.channel.NotifyEvent;
+import paynotify.channel.Platform;
 import paynotify.config.AppConfig;
 import paynotify.server.Pools;
 import paynotify.store.NotifyLog.Trace;
@@ -55,11 +56,11 @@ class TestMoneyForwardingTest extends DatabaseTestBase {
   }
 
   private static NotifyEvent payment(String order, String trade, long cents) {
-    return new NotifyEvent("stripe", EventKind.PAYMENT, order, trade, cents, PAID, "succeeded");
+    return new NotifyEvent(Platform.STRIPE, EventKind.PAYMENT, order, trade, cents, PAID, "succeeded");
   }
 
   private static NotifyEvent refund(String order, String trade, String refundNo, long cents) {
-    return NotifyEvent.refund("stripe", order, trade, cents, "refunded", new Refund(refundNo, Scope.PLATFORM, true, PAID));
+    return NotifyEvent.refund(Platform.STRIPE, order, trade, cents, "refunded", new Refund(refundNo, Scope.PLATFORM, true, PAID));
   }
 
   private static List<JsonObject> told(String order) {
@@ -73,7 +74,7 @@ class TestMoneyForwardingTest extends DatabaseTestBase {
     book(payment("TM1", "pi_TM1", 1000).inTestMode());
     book(refund("TM1", "pi_TM1", "re_TM1", 400).inTestMode());
     db.insertOrder("TM2", 1000);
-    book(new NotifyEvent("stripe", EventKind.CLOSE, "TM2", "pi_TM2", 1000, null, "canceled").inTestMode());
+    book(new NotifyEvent(Platform.STRIPE, EventKind.CLOSE, "TM2", "pi_TM2", 1000, null, "canceled").inTestMode());
     db.insertOrder("TM3", 1000);
     book(payment("TM3", "pi_TM3", 999).inTestMode()); // another amount: anomaly.created
 
