@@ -53,7 +53,7 @@ public final class EventBooking {
   private final TransientRetry retry;
   private final BookingTransaction transaction;
   private final OrdersTable orders;
-  private final ForwardOutbox outbox;
+  private final SiteEvents outbox;
   private final PaymentBooking payments;
   private final RefundBooking refunds;
   private final StrandedRefunds stranded;
@@ -61,9 +61,9 @@ public final class EventBooking {
 
   /**
    * @param orders the site's orders table, as mapped
-   * @param outbox what the site is told ({@link ForwardOutbox#OFF}: nothing)
+   * @param outbox what the site is told ({@link SiteEvents#OFF}: nothing)
    */
-  public EventBooking(Vertx vertx, Stores stores, BookingSettings settings, OrdersTable orders, ForwardOutbox outbox) {
+  public EventBooking(Vertx vertx, Stores stores, BookingSettings settings, OrdersTable orders, SiteEvents outbox) {
     this.db = stores.db();
     this.status = stores.status();
     this.log = stores.log();

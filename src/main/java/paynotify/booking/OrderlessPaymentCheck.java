@@ -20,10 +20,10 @@ public final class OrderlessPaymentCheck {
   private static final AnomalyKind KIND = AnomalyKind.PAYMENT_WITHOUT_ORDER;
 
   private final Database db;
-  private final ForwardOutbox outbox;
+  private final SiteEvents outbox;
   private final Duration delay;
 
-  public OrderlessPaymentCheck(Database db, ForwardOutbox outbox, Duration delay) {
+  public OrderlessPaymentCheck(Database db, SiteEvents outbox, Duration delay) {
     this.db = db;
     this.outbox = outbox;
     this.delay = delay;

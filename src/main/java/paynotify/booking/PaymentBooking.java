@@ -12,7 +12,7 @@ import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
 import java.util.Locale;
 import paynotify.channel.NotifyEvent;
-import paynotify.store.Anomalies.Anomaly;
+import paynotify.booking.Anomalies.Anomaly;
 import paynotify.store.OrdersTable;
 import paynotify.store.OrdersTable.PaidMove;
 
@@ -24,9 +24,9 @@ import paynotify.store.OrdersTable.PaidMove;
  */
 final class PaymentBooking implements BookingTransaction.Writes {
   private final OrdersTable orders;
-  private final ForwardOutbox outbox;
+  private final SiteEvents outbox;
 
-  PaymentBooking(OrdersTable orders, ForwardOutbox outbox) {
+  PaymentBooking(OrdersTable orders, SiteEvents outbox) {
     this.orders = orders;
     this.outbox = outbox;
   }
@@ -69,7 +69,7 @@ final class PaymentBooking implements BookingTransaction.Writes {
         + " COLLATE as SHOW CREATE TABLE " + OrdersTable.quote(orders.table()) + " shows them)";
     Anomaly anomaly = new Anomaly(kind.code(), e.platform().code(), e.orderNo(), e.tradeNo(), e.amountCents(), detail,
         kind.code() + ":" + key);
-    return outbox.recordAnomaly(conn, anomaly, !e.testMode())
+    return Anomalies.record(conn, anomaly, !e.testMode(), outbox)
         .map(new Judged(new BookingResult(Outcome.PROCESSED, paid + "; " + kind.code() + ": " + detail), true));
   }
 
@@ -141,7 +141,7 @@ final class PaymentBooking implements BookingTransaction.Writes {
   private Future<Judged> anomaly(SqlConnection conn, NotifyEvent e, String key, AnomalyKind kind, String detail) {
     Anomaly anomaly = new Anomaly(kind.code(), e.platform().code(), e.orderNo(), e.tradeNo(), e.amountCents(), detail,
         kind.code() + ":" + key);
-    return outbox.recordAnomaly(conn, anomaly, !e.testMode())
+    return Anomalies.record(conn, anomaly, !e.testMode(), outbox)
         .map(new Judged(new BookingResult(Outcome.ANOMALY, kind.code() + ": " + detail), false));
   }
 }

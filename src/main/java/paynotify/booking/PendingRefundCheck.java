@@ -31,14 +31,14 @@ public final class PendingRefundCheck {
   static final int BATCH = 100;
 
   private final Database db;
-  private final ForwardOutbox outbox;
+  private final SiteEvents outbox;
   private final StrandedRefunds stranded;
   private final Duration age;
 
   /** What one run did. */
   public record Result(int tradesSettled, int flagged) {}
 
-  public PendingRefundCheck(Database db, OrdersTable orders, ForwardOutbox outbox, Duration age) {
+  public PendingRefundCheck(Database db, OrdersTable orders, SiteEvents outbox, Duration age) {
     this.db = db;
     this.outbox = outbox;
     this.stranded = new StrandedRefunds(db, orders, outbox);

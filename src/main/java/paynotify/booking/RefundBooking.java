@@ -18,9 +18,9 @@ import paynotify.store.OrdersTable;
  */
 final class RefundBooking implements BookingTransaction.Writes {
   private final OrdersTable orders;
-  private final ForwardOutbox outbox;
+  private final SiteEvents outbox;
 
-  RefundBooking(OrdersTable orders, ForwardOutbox outbox) {
+  RefundBooking(OrdersTable orders, SiteEvents outbox) {
     this.orders = orders;
     this.outbox = outbox;
   }

@@ -7,7 +7,7 @@ import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
 import paynotify.channel.Money;
 import paynotify.channel.Platform;
-import paynotify.store.Anomalies.Anomaly;
+import paynotify.booking.Anomalies.Anomaly;
 import paynotify.store.OrdersTable;
 
 /**
@@ -28,7 +28,7 @@ final class RefundSettlement {
    * @param key       the booking's idempotency key, to name an over-refund anomaly
    * @param livemode  the trade's money is live (what the site is told of its refunds)
    */
-  static Future<Settled> settle(SqlConnection conn, OrdersTable orders, ForwardOutbox outbox, Platform platform,
+  static Future<Settled> settle(SqlConnection conn, OrdersTable orders, SiteEvents outbox, Platform platform,
       String tradeNo, String orderNo, long paidCents, String key, boolean livemode) {
     return conn.preparedQuery(REFUNDED_TOTAL).execute(Tuple.of(platform.code(), tradeNo)).compose(rows -> {
       long refunded = rows.iterator().next().getLong(0);
@@ -44,8 +44,9 @@ final class RefundSettlement {
               return Future.succeededFuture(new BookingResult(Outcome.PROCESSED, detail));
             }
             String kind = AnomalyKind.OVER_REFUND.code();
-            return outbox.recordAnomaly(conn, new Anomaly(kind, platform.code(), orderNo, tradeNo, refunded,
-                    detail + ": more refunded than paid", kind + ":" + key), livemode)
+            Anomaly overRefund = new Anomaly(kind, platform.code(), orderNo, tradeNo, refunded,
+                detail + ": more refunded than paid", kind + ":" + key);
+            return Anomalies.record(conn, overRefund, livemode, outbox)
                 .map(new BookingResult(Outcome.ANOMALY, kind + ": " + detail));
           })
           .map(result -> new Settled(result, refunded));

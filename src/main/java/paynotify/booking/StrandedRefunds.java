@@ -28,9 +28,9 @@ final class StrandedRefunds {
 
   private final Database db;
   private final OrdersTable orders;
-  private final ForwardOutbox outbox;
+  private final SiteEvents outbox;
 
-  StrandedRefunds(Database db, OrdersTable orders, ForwardOutbox outbox) {
+  StrandedRefunds(Database db, OrdersTable orders, SiteEvents outbox) {
     this.db = db;
     this.orders = orders;
     this.outbox = outbox;

@@ -10,7 +10,7 @@ import java.nio.charset.StandardCharsets;
 import paynotify.channel.NotifyEvent;
 import paynotify.channel.Platform;
 import paynotify.channel.UnbookableNotification;
-import paynotify.store.Anomalies.Anomaly;
+import paynotify.booking.Anomalies.Anomaly;
 import paynotify.store.Database;
 import paynotify.store.DbErrors;
 import paynotify.store.TransientRetry;
@@ -25,9 +25,9 @@ final class UnbookableAnomalies {
 
   private final Database db;
   private final TransientRetry retry;
-  private final ForwardOutbox outbox;
+  private final SiteEvents outbox;
 
-  UnbookableAnomalies(Database db, TransientRetry retry, ForwardOutbox outbox) {
+  UnbookableAnomalies(Database db, TransientRetry retry, SiteEvents outbox) {
     this.db = db;
     this.retry = retry;
     this.outbox = outbox;
@@ -45,7 +45,7 @@ final class UnbookableAnomalies {
     BookingResult recorded = new BookingResult(Outcome.ANOMALY, kind.code() + ": " + detail);
     if (u.problem() != UnbookableNotification.Problem.INTENT_WITHOUT_ORDER) {
       // an unbookable notification carries no test-money mark: told as live
-      return retry.run(() -> db.inTransaction(conn -> outbox.recordAnomaly(conn, a, true))).map(recorded);
+      return retry.run(() -> db.inTransaction(conn -> Anomalies.record(conn, a, true, outbox))).map(recorded);
     }
     return retry.run(() -> db.inTransaction(conn -> conn.preparedQuery(RECORD_PAYMENT_WITHOUT_ORDER)
             .execute(Tuple.of(a.kind(), a.channel(), a.tradeNo(), a.amountCents(), a.detail(), a.dedupeKey(),

@@ -6,7 +6,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import paynotify.booking.BookingResult;
 import paynotify.booking.EventBooking.PaymentPlan;
 import paynotify.booking.EventBooking;
-import paynotify.booking.ForwardOutbox;
+import paynotify.booking.SiteEvents;
 import paynotify.booking.PaymentVerdict;
 import paynotify.booking.PendingRefunds;
 import paynotify.channel.EventKind;
@@ -59,7 +59,7 @@ final class RepairBookCommand extends CommandSupport {
             PayNotifyServer.outbox(db.config()));
         if (!apply) {
           ForwardSettings forward = db.config().forward();
-          boolean tellsPayments = forward != null && forward.events().contains(ForwardOutbox.PAYMENT_SUCCEEDED);
+          boolean tellsPayments = forward != null && forward.events().contains(SiteEvents.PAYMENT_SUCCEEDED);
           out().println(plan(booking.plan(event).await(), payment, row.amountCents(), tellsPayments));
           out().flush();
           return 0;

@@ -16,7 +16,7 @@ import paynotify.admin.DatabaseGauges;
 import paynotify.admin.Monitoring;
 import paynotify.admin.StatusReport;
 import paynotify.booking.EventBooking;
-import paynotify.booking.ForwardOutbox;
+import paynotify.booking.SiteEvents;
 import paynotify.booking.OrderlessPaymentCheck;
 import paynotify.booking.PendingRefundCheck;
 import paynotify.channel.NotifyChannel;
@@ -101,7 +101,7 @@ public final class PayNotifyServer {
       EventBooking.Stores stores) {
     Vertx vertx = monitoring.vertx();
     Database database = stores.db();
-    ForwardOutbox outbox = outbox(config);
+    SiteEvents outbox = outbox(config);
     EventBooking booking = new EventBooking(vertx, stores, config.booking(), config.orders(), outbox);
     // The relay's own small pool: the site being down or slow never takes a booking's connection.
     ForwardRelay relay = config.forward() == null ? null
@@ -153,8 +153,8 @@ public final class PayNotifyServer {
   }
 
   /** What the site is told, in the booking transaction: nothing while forward.url is not set. */
-  public static ForwardOutbox outbox(AppConfig config) {
-    return config.forward() == null ? ForwardOutbox.OFF : new ForwardOutbox(config.forward().events());
+  public static SiteEvents outbox(AppConfig config) {
+    return config.forward() == null ? SiteEvents.OFF : new SiteEvents(config.forward().events());
   }
 
   public int port() {

@@ -64,7 +64,7 @@ class PrecheckUnavailableTest extends DatabaseTestBase {
         Database.connect(vertx, connect, new PoolOptions().setMaxSize(1), new NetClientOptions(),
             Database.sessionSetup(5, Database.BEIJING)));
     AppConfig config = AppConfig.from(TestService.configuration(new JsonObject()), "test", Map.of());
-    booking = new EventBooking(vertx, stores, config.booking(), config.orders(), ForwardOutbox.OFF);
+    booking = new EventBooking(vertx, stores, config.booking(), config.orders(), SiteEvents.OFF);
   }
 
   @AfterEach

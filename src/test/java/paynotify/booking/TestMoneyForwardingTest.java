@@ -42,7 +42,7 @@ class TestMoneyForwardingTest extends DatabaseTestBase {
         .put("booking", new JsonObject().put("trade_closed_closes_order", true))), "test", Map.of());
     stores = Pools.stores(vertx, db.settings(), config.retention().rejectedRowsPerSecond());
     booking = new EventBooking(vertx, stores, config.booking(), OrdersTable.byDefault(),
-        new ForwardOutbox(ForwardOutbox.TYPES));
+        new SiteEvents(SiteEvents.TYPES));
   }
 
   @AfterEach

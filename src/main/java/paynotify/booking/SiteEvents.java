@@ -21,8 +21,7 @@ import java.util.Set;
 import paynotify.channel.EventKind;
 import paynotify.channel.NotifyEvent;
 import paynotify.channel.Platform;
-import paynotify.store.Anomalies;
-import paynotify.store.Anomalies.Anomaly;
+import paynotify.booking.Anomalies.Anomaly;
 
 /**
  * What the site is told (forward_events, the outbox), written in the very transaction that booked
@@ -31,7 +30,7 @@ import paynotify.store.Anomalies.Anomaly;
  * anomaly's dedupe key), so telling it again adds nothing and every delivery carries the same id.
  * Every event says whether it is live money ({@code livemode}: false for a platform's test mode).
  */
-public final class ForwardOutbox {
+public final class SiteEvents {
   public static final String PAYMENT_SUCCEEDED = "payment.succeeded";
   public static final String REFUND_SUCCEEDED = "refund.succeeded";
   public static final String ORDER_CLOSED = "order.closed";
@@ -39,14 +38,14 @@ public final class ForwardOutbox {
   public static final Set<String> TYPES = Set.of(PAYMENT_SUCCEEDED, REFUND_SUCCEEDED, ORDER_CLOSED, ANOMALY_CREATED);
 
   /** Forwarding off: anomalies are recorded, nothing is told. */
-  public static final ForwardOutbox OFF = new ForwardOutbox(Set.of());
+  public static final SiteEvents OFF = new SiteEvents(Set.of());
 
   private static final ZoneOffset BEIJING = ZoneOffset.ofHours(8);
 
   private final Set<String> types;
 
   /** @param types the event types the site asked for (forward.events) */
-  public ForwardOutbox(Set<String> types) {
+  public SiteEvents(Set<String> types) {
     this.types = Set.copyOf(types);
   }
 
@@ -146,22 +145,21 @@ public final class ForwardOutbox {
   }
 
   /**
-   * Records the anomaly and, told once like the anomaly itself (same dedupe key), anomaly.created.
+   * anomaly.created, its id derived from the anomaly's dedupe key: told once like the anomaly itself
+   * ({@link Anomalies#record} records it).
    *
    * @param livemode false when a test-mode notification's booking found it
    */
-  public Future<Void> recordAnomaly(SqlConnection conn, Anomaly a, boolean livemode) {
+  Future<Void> anomalyCreated(SqlConnection conn, Anomaly a, boolean livemode) {
     AnomalyKind kind = AnomalyKind.of(a.kind());
-    Future<Void> recorded = Anomalies.record(conn, a);
     if (!types.contains(ANOMALY_CREATED) || kind == AnomalyKind.FORWARD_FAILED) { // never tell of not telling
-      return recorded;
+      return Future.succeededFuture();
     }
     JsonObject data = new JsonObject().put("kind", a.kind()).put("detail", a.detail())
         .put("action", kind == null ? null : kind.action()).put("order_no", a.orderNo()).put("channel", a.channel())
         .put("trade_no", a.tradeNo()).put("amount_cents", a.amountCents());
-    Future<Void> told = conn.preparedQuery(INSERT_FORWARD_EVENT)
+    return conn.preparedQuery(INSERT_FORWARD_EVENT)
         .execute(row(ANOMALY_CREATED, a.dedupeKey(), a.orderNo(), livemode, data)).mapEmpty();
-    return Future.all(recorded, told).mapEmpty();
   }
 
   /** event_id, type, order_no, body: the JSON the site gets, fixed now, the same at every attempt. */
