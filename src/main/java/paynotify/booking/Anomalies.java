@@ -26,7 +26,7 @@ public final class Anomalies {
    *
    * @param livemode false when a test-mode notification's booking found it
    */
-  static Future<Void> record(SqlConnection conn, Anomaly a, boolean livemode, SiteEvents site) {
+  public static Future<Void> record(SqlConnection conn, Anomaly a, boolean livemode, SiteEvents site) {
     return Future.all(recordUntold(conn, a), site.anomalyCreated(conn, a, livemode)).mapEmpty();
   }
 

@@ -92,7 +92,7 @@ public final class SiteEvents {
   }
 
   /** Whether the site wants events of {@code type}. */
-  boolean tells(String type) {
+  public boolean tells(String type) {
     return types.contains(type);
   }
 

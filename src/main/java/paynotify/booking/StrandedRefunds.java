@@ -23,14 +23,14 @@ import paynotify.store.OrdersTable;
  * server is local to a node, and they write no row in common that certification would compare), and
  * of the two the one committed later sees both, its reads being causal.
  */
-final class StrandedRefunds {
+public final class StrandedRefunds {
   private static final Logger LOG = LoggerFactory.getLogger(StrandedRefunds.class);
 
   private final Database db;
   private final OrdersTable orders;
   private final SiteEvents outbox;
 
-  StrandedRefunds(Database db, OrdersTable orders, SiteEvents outbox) {
+  public StrandedRefunds(Database db, OrdersTable orders, SiteEvents outbox) {
     this.db = db;
     this.orders = orders;
     this.outbox = outbox;
@@ -44,7 +44,7 @@ final class StrandedRefunds {
   }
 
   /** Settles the pending refunds of a trade whose payment is booked. */
-  Future<Void> settle(Platform platform, String tradeNo) {
+  public Future<Void> settle(Platform platform, String tradeNo) {
     Tuple trade = Tuple.of(platform.code(), tradeNo);
     return db.inTransaction(conn -> conn.preparedQuery(LOCK_PAYMENT).execute(trade)
         .compose(payments -> {

@@ -1,4 +1,4 @@
-package paynotify.booking;
+package paynotify.booking.check;
 
 import static paynotify.store.SqlQueries.RESOLVE_BOOKED_WITHOUT_ORDER;
 
@@ -6,6 +6,8 @@ import io.vertx.core.Future;
 import io.vertx.sqlclient.RowSet;
 import io.vertx.sqlclient.Tuple;
 import java.time.Duration;
+import paynotify.booking.AnomalyKind;
+import paynotify.booking.SiteEvents;
 import paynotify.store.Database;
 
 /**

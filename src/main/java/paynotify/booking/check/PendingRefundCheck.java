@@ -1,4 +1,4 @@
-package paynotify.booking;
+package paynotify.booking.check;
 
 import static paynotify.store.SqlQueries.FLAG_STALE_PENDING_REFUNDS;
 import static paynotify.store.SqlQueries.TRADES_WITH_STRANDED_REFUNDS;
@@ -9,6 +9,9 @@ import io.vertx.sqlclient.Tuple;
 import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import paynotify.booking.AnomalyKind;
+import paynotify.booking.SiteEvents;
+import paynotify.booking.StrandedRefunds;
 import paynotify.channel.Platform;
 import paynotify.store.Database;
 import paynotify.store.OrdersTable;

@@ -1,4 +1,4 @@
-package paynotify.booking;
+package paynotify.booking.check;
 
 import static paynotify.store.SqlQueries.OPEN_ANOMALIES_OF_KIND;
 
@@ -7,7 +7,10 @@ import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
 import java.time.Duration;
+import paynotify.booking.Anomalies;
 import paynotify.booking.Anomalies.Anomaly;
+import paynotify.booking.AnomalyKind;
+import paynotify.booking.SiteEvents;
 
 /** Anomalies a periodic check recorded (or held back), told to the site with anomaly.created. */
 final class OpenAnomalies {
