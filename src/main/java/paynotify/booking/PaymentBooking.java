@@ -11,10 +11,10 @@ import io.vertx.sqlclient.RowSet;
 import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
 import java.util.Locale;
-import paynotify.channel.NotifyEvent;
 import paynotify.booking.Anomalies.Anomaly;
-import paynotify.store.OrdersTable;
+import paynotify.channel.NotifyEvent;
 import paynotify.store.OrdersTable.PaidMove;
+import paynotify.store.OrdersTable;
 
 /**
  * A payment's writes: the payment row (uk_trade_no), the order unpaid -> paid, and the refunds

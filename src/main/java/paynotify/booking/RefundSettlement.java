@@ -5,9 +5,9 @@ import static paynotify.store.SqlQueries.REFUNDED_TOTAL;
 import io.vertx.core.Future;
 import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
+import paynotify.booking.Anomalies.Anomaly;
 import paynotify.channel.Money;
 import paynotify.channel.Platform;
-import paynotify.booking.Anomalies.Anomaly;
 import paynotify.store.OrdersTable;
 
 /**

@@ -18,10 +18,10 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import paynotify.booking.Anomalies.Anomaly;
 import paynotify.channel.EventKind;
 import paynotify.channel.NotifyEvent;
 import paynotify.channel.Platform;
-import paynotify.booking.Anomalies.Anomaly;
 
 /**
  * What the site is told (forward_events, the outbox), written in the very transaction that booked

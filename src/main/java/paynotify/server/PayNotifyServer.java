@@ -124,7 +124,8 @@ public final class PayNotifyServer {
         StatusReport.cached(stores.status(), status));
     return vertx.deployVerticle(() -> {
           NotifyVerticle verticle = new NotifyVerticle(config.http(), config.channels().enabled(),
-              config.channels().disabled(), booking, readiness, relay == null ? null : relay::backlog, metrics);
+              config.channels().disabled(), booking, stores.log(), stores.rejected(), readiness,
+              relay == null ? null : relay::backlog, metrics);
           first.compareAndSet(null, verticle);
           return verticle;
         }, new DeploymentOptions().setInstances(config.httpInstances()))

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.net.NetClientOptions;
 import io.vertx.mysqlclient.MySQLConnectOptions;
@@ -24,7 +23,6 @@ import paynotify.channel.Platform;
 import paynotify.config.AppConfig;
 import paynotify.store.CommittedReads;
 import paynotify.store.Database;
-import paynotify.store.NotifyLog.Trace;
 import paynotify.store.NotifyLog;
 import paynotify.store.RejectedLog;
 import paynotify.testsupport.DatabaseTestBase;
@@ -95,7 +93,7 @@ class PrecheckUnavailableTest extends DatabaseTestBase {
   }
 
   private Future<BookingResult> book(NotifyEvent event) {
-    return booking.book(event, new Trace("alipay", "192.0.2.1", Buffer.buffer("body")));
+    return booking.book(event);
   }
 
   private static NotifyEvent payment(String orderNo, String tradeNo) {

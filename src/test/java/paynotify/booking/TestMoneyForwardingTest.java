@@ -3,7 +3,6 @@ package paynotify.booking;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import java.time.LocalDateTime;
 import java.util.List;
@@ -18,7 +17,6 @@ import paynotify.channel.NotifyEvent;
 import paynotify.channel.Platform;
 import paynotify.config.AppConfig;
 import paynotify.server.Pools;
-import paynotify.store.NotifyLog.Trace;
 import paynotify.store.OrdersTable;
 import paynotify.testsupport.DatabaseTestBase;
 import paynotify.testsupport.TestService;
@@ -52,7 +50,7 @@ class TestMoneyForwardingTest extends DatabaseTestBase {
   }
 
   private void book(NotifyEvent e) {
-    booking.book(e, new Trace("test", "127.0.0.1", Buffer.buffer("test"))).await();
+    booking.book(e).await();
   }
 
   private static NotifyEvent payment(String order, String trade, long cents) {
