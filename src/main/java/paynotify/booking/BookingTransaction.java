@@ -9,8 +9,8 @@ import io.vertx.sqlclient.RowSet;
 import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
 import java.util.Locale;
+import paynotify.booking.Anomalies.Anomaly;
 import paynotify.channel.NotifyEvent;
-import paynotify.store.Anomalies.Anomaly;
 import paynotify.store.CommittedReads;
 import paynotify.store.Database;
 import paynotify.store.DbErrors;
@@ -60,10 +60,10 @@ final class BookingTransaction {
   private final Database db;
   private final CommittedReads reads;
   private final TransientRetry retry;
-  private final ForwardOutbox outbox;
+  private final SiteEvents outbox;
   private final BookedKeys bookedKeys = new BookedKeys();
 
-  BookingTransaction(Database db, CommittedReads reads, TransientRetry retry, ForwardOutbox outbox) {
+  BookingTransaction(Database db, CommittedReads reads, TransientRetry retry, SiteEvents outbox) {
     this.db = db;
     this.reads = reads;
     this.retry = retry;
@@ -130,9 +130,9 @@ final class BookingTransaction {
           "already booked (found by " + layer.name().toLowerCase(Locale.ROOT) + ")"));
     }
     String kind = AnomalyKind.CONFLICT.code();
-    Anomaly anomaly = new Anomaly(kind, e.channel(), e.orderNo(), e.tradeNo(), e.amountCents(), conflict,
+    Anomaly anomaly = new Anomaly(kind, e.platform().code(), e.orderNo(), e.tradeNo(), e.amountCents(), conflict,
         kind + ":" + key + ":" + fingerprint.substring(0, 16));
-    return retry.run(() -> db.inTransaction(conn -> outbox.recordAnomaly(conn, anomaly, !e.testMode())))
+    return retry.run(() -> db.inTransaction(conn -> Anomalies.record(conn, anomaly, !e.testMode(), outbox)))
         .map(new BookingResult(Outcome.CONFLICT, conflict));
   }
 }

@@ -2,6 +2,7 @@ package paynotify.booking;
 
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.sqlclient.Tuple;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -10,17 +11,16 @@ import paynotify.channel.UnbookableNotification;
 import paynotify.store.CommittedReads;
 import paynotify.store.Database;
 import paynotify.store.NotifyLog;
-import paynotify.store.NotifyLog.Trace;
 import paynotify.store.OrdersTable;
 import paynotify.store.RejectedLog;
 import paynotify.store.SqlQueries;
 import paynotify.store.TransientRetry;
 
 /**
- * What becomes of every request that reaches a notify endpoint, and the one owner of its trace in
- * notify_log: a verified event is booked, then its row is queued with the outcome ({@link NotifyLog},
- * written after the reply, off the booking's transaction); one that could not be booked leaves an
- * error row, a refused request a bodiless row ({@link RejectedLog}). The HTTP side runs no SQL.
+ * What becomes of every event a channel verified: a payment or refund booked in the one transaction,
+ * a closed trade closing its order, a genuine notification booking cannot follow recorded as an
+ * anomaly. The request's trace in notify_log, its count and its reply are its caller's to keep
+ * (http's {@code NotifyFate}, the repair command), once the outcome is known.
  */
 public final class EventBooking {
   private static final Logger LOG = LoggerFactory.getLogger(EventBooking.class);
@@ -47,13 +47,11 @@ public final class EventBooking {
 
   private final Database db;
   private final Database status;
-  private final NotifyLog log;
-  private final RejectedLog rejected;
   private final BookingSettings settings;
   private final TransientRetry retry;
   private final BookingTransaction transaction;
   private final OrdersTable orders;
-  private final ForwardOutbox outbox;
+  private final SiteEvents outbox;
   private final PaymentBooking payments;
   private final RefundBooking refunds;
   private final StrandedRefunds stranded;
@@ -61,13 +59,11 @@ public final class EventBooking {
 
   /**
    * @param orders the site's orders table, as mapped
-   * @param outbox what the site is told ({@link ForwardOutbox#OFF}: nothing)
+   * @param outbox what the site is told ({@link SiteEvents#OFF}: nothing)
    */
-  public EventBooking(Vertx vertx, Stores stores, BookingSettings settings, OrdersTable orders, ForwardOutbox outbox) {
+  public EventBooking(Vertx vertx, Stores stores, BookingSettings settings, OrdersTable orders, SiteEvents outbox) {
     this.db = stores.db();
     this.status = stores.status();
-    this.log = stores.log();
-    this.rejected = stores.rejected();
     this.settings = settings;
     this.orders = orders;
     this.outbox = outbox;
@@ -88,52 +84,24 @@ public final class EventBooking {
   }
 
   /**
-   * A request refused at verification ({@link Outcome#REJECTED}), or one our parsing did not foresee
-   * ({@link Outcome#ERROR}, with {@code bug}): its size, hash and prefix, never its body.
+   * A genuine notification booking cannot follow: its anomaly, committed (then the platform may stop
+   * retrying). {@code body} names it when the platform gave it no id.
    */
-  public void reject(Trace trace, Outcome outcome, String reason, Throwable bug) {
-    rejected.record(trace, outcome.code(), reason, bug);
+  public Future<BookingResult> recordUnbookable(UnbookableNotification u, Buffer body) {
+    return unbookable.record(u, body);
   }
 
-  /**
-   * A refusal that leaves no row (a body that could not be read whole, a channel not configured, a
-   * signature that cannot be checked now): a log line, at most one per second per endpoint.
-   */
-  public void logRefusal(String endpoint, String line) {
-    rejected.log(endpoint, line, null);
-  }
-
-  /** A verified event that was not booked (not known to be committed): its error row; the platform retries. */
-  public void failed(NotifyEvent event, Trace trace, Throwable err) {
-    log.record(trace, Outcome.ERROR.code(), event.idempotencyKey(), err.toString());
-  }
-
-  /**
-   * A genuine notification booking cannot follow: its anomaly is committed, then its row queued with its
-   * body; when the anomaly could not be committed, an error row (the platform retries).
-   */
-  public Future<BookingResult> recordUnbookable(UnbookableNotification u, Trace trace) {
-    return unbookable.record(u, trace.body())
-        .onSuccess(result -> log.record(trace, result.outcome().code(), null, result.detail()))
-        .onFailure(err -> log.record(trace, Outcome.ERROR.code(), null, err.toString()));
-  }
-
-  /** Books the event; once that is committed (or found booked), queues its row with the outcome. */
-  public Future<BookingResult> book(NotifyEvent event, Trace trace) {
-    return bookOnly(event)
-        .onSuccess(result -> log.record(trace, result.outcome().code(), event.idempotencyKey(), result.detail()));
-  }
-
-  private Future<BookingResult> bookOnly(NotifyEvent event) {
+  /** Books the event: succeeds once that is committed (or found booked before). */
+  public Future<BookingResult> book(NotifyEvent event) {
     return switch (event.kind()) {
       case PAYMENT -> settleRacedRefunds(event, transaction.book(event, payments))
           .compose(booked -> unbookable.resolveWaiting(event, booked));
       case REFUND -> settleRacedRefunds(event, transaction.book(event, refunds));
       case CLOSE -> settings.tradeClosedClosesOrder() ? retry.run(() -> closeOrder(event))
-          : Future.succeededFuture(new BookingResult(Outcome.IGNORED, event.channel() + " closed trade "
+          : Future.succeededFuture(new BookingResult(Outcome.IGNORED, event.platform().code() + " closed trade "
               + event.tradeNo() + "; order " + event.orderNo() + " left as it is (booking.trade_closed_closes_order)"));
       case NONE -> Future.succeededFuture(
-          new BookingResult(Outcome.IGNORED, "status " + event.channelStatus() + " books nothing"));
+          new BookingResult(Outcome.IGNORED, "status " + event.platformStatus() + " books nothing"));
     };
   }
 
@@ -143,9 +111,9 @@ public final class EventBooking {
    * the periodic check.
    */
   private Future<BookingResult> settleRacedRefunds(NotifyEvent e, Future<BookingResult> booked) {
-    return !db.onGalera() ? booked : booked.compose(result -> stranded.settleIfAny(e.channel(), e.tradeNo())
+    return !db.onGalera() ? booked : booked.compose(result -> stranded.settleIfAny(e.platform(), e.tradeNo())
         .otherwise(err -> {
-          LOG.info("pending refunds of {} trade {} left to the periodic check: {}", e.channel(), e.tradeNo(),
+          LOG.info("pending refunds of {} trade {} left to the periodic check: {}", e.platform().code(), e.tradeNo(),
               err.getMessage());
           return null;
         })
@@ -163,10 +131,10 @@ public final class EventBooking {
 
   public Future<PaymentPlan> plan(NotifyEvent payment) {
     return db.inTransaction(conn -> conn.preparedQuery(SqlQueries.SELECT_PAYMENT)
-        .execute(Tuple.of(payment.channel(), payment.tradeNo()))
+        .execute(Tuple.of(payment.platform().code(), payment.tradeNo()))
         .compose(booked -> booked.size() > 0
             ? Future.succeededFuture(new PaymentPlan(booked.iterator().next().getString("order_no"), null, null))
-            : orders.find(conn, payment.orderNo(), false).compose(order -> PendingRefunds.read(conn, payment.channel(),
+            : orders.find(conn, payment.orderNo(), false).compose(order -> PendingRefunds.read(conn, payment.platform(),
                     payment.tradeNo())
                 .map(refunds -> new PaymentPlan(null, PaymentVerdict.judge(order, payment), refunds)))));
   }

@@ -14,7 +14,7 @@ public final class Fingerprint {
   private Fingerprint() {}
 
   public static String of(NotifyEvent e) {
-    return sha256Hex(String.join("\n", e.channel(), e.kind().keyPart, e.tradeNo(), e.orderNo(),
+    return sha256Hex(String.join("\n", e.platform().code(), e.kind().keyPart, e.tradeNo(), e.orderNo(),
         Long.toString(e.amountCents()), e.refund() == null ? "" : e.refund().refundNo()));
   }
 

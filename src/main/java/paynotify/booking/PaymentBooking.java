@@ -11,11 +11,10 @@ import io.vertx.sqlclient.RowSet;
 import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
 import java.util.Locale;
+import paynotify.booking.Anomalies.Anomaly;
 import paynotify.channel.NotifyEvent;
-import paynotify.channel.Platform;
-import paynotify.store.Anomalies.Anomaly;
-import paynotify.store.OrdersTable;
 import paynotify.store.OrdersTable.PaidMove;
+import paynotify.store.OrdersTable;
 
 /**
  * A payment's writes: the payment row (uk_trade_no), the order unpaid -> paid, and the refunds
@@ -25,9 +24,9 @@ import paynotify.store.OrdersTable.PaidMove;
  */
 final class PaymentBooking implements BookingTransaction.Writes {
   private final OrdersTable orders;
-  private final ForwardOutbox outbox;
+  private final SiteEvents outbox;
 
-  PaymentBooking(OrdersTable orders, ForwardOutbox outbox) {
+  PaymentBooking(OrdersTable orders, SiteEvents outbox) {
     this.orders = orders;
     this.outbox = outbox;
   }
@@ -35,17 +34,17 @@ final class PaymentBooking implements BookingTransaction.Writes {
   @Override
   public Future<BookingResult> apply(SqlConnection conn, NotifyEvent e, String key) {
     Future<RowSet<Row>> payment = BookingTransaction.insert(conn, INSERT_PAYMENT,
-        Tuple.of(e.channel(), e.tradeNo(), e.orderNo(), e.amountCents(), e.paidAt()), Layer.TRADE);
+        Tuple.of(e.platform().code(), e.tradeNo(), e.orderNo(), e.amountCents(), e.paidAt()), Layer.TRADE);
     boolean foreign = e.foreignCurrency() != null; // its amount is not the order's: never marks it paid
     Future<PaidMove> order = foreign ? Future.succeededFuture(PaidMove.NONE)
-        : orders.markPaid(conn, e.channel(), e.tradeNo(), e.orderNo(), e.amountCents(), e.paidAt());
+        : orders.markPaid(conn, e.platform(), e.tradeNo(), e.orderNo(), e.amountCents(), e.paidAt());
     Future<Void> told = foreign ? Future.succeededFuture() : outbox.paymentIfOrderMoved(conn, e);
     return Future.join(payment, order, told)
         .transform(all -> firstFailure(payment, order, told))
         .compose(v -> order.result().moved() ? paid(conn, e, key, order.result())
-            : foreign ? anomaly(conn, e, key, AnomalyKind.CURRENCY_MISMATCH, e.channel() + " trade " + e.tradeNo()
-                + " paid " + e.amountCents() + " in " + e.foreignCurrency() + ", not the site's currency: order "
-                + e.orderNo() + " left unpaid")
+            : foreign ? anomaly(conn, e, key, AnomalyKind.CURRENCY_MISMATCH, e.platform().code() + " trade "
+                + e.tradeNo() + " paid " + e.amountCents() + " in " + e.foreignCurrency() + ", not the site's currency:"
+                + " order " + e.orderNo() + " left unpaid")
             : judgeOrder(conn, e, key))
         .compose(judged -> settleRefunds(conn, e, key, order.result(), judged));
   }
@@ -62,15 +61,15 @@ final class PaymentBooking implements BookingTransaction.Writes {
     }
     AnomalyKind kind = AnomalyKind.TRADE_NO_TOO_LONG;
     String column = orders.table() + "." + orders.columns().tradeNo();
-    int needed = Math.max(e.tradeNo().length(), Platform.of(e.channel()).tradeNoLength());
-    String detail = e.channel() + " trade " + e.tradeNo() + " has " + e.tradeNo().length() + " characters, more"
+    int needed = Math.max(e.tradeNo().length(), e.platform().tradeNoLength());
+    String detail = e.platform().code() + " trade " + e.tradeNo() + " has " + e.tradeNo().length() + " characters, more"
         + " than " + column + " holds: order " + e.orderNo() + " marked paid, " + column + " left as it was"
         + " (payments has the trade); widen it: ALTER TABLE " + OrdersTable.quote(orders.table()) + " MODIFY "
         + OrdersTable.quote(orders.columns().tradeNo()) + " VARCHAR(" + needed + ") ... (its NULL, DEFAULT and"
         + " COLLATE as SHOW CREATE TABLE " + OrdersTable.quote(orders.table()) + " shows them)";
-    Anomaly anomaly = new Anomaly(kind.code(), e.channel(), e.orderNo(), e.tradeNo(), e.amountCents(), detail,
+    Anomaly anomaly = new Anomaly(kind.code(), e.platform().code(), e.orderNo(), e.tradeNo(), e.amountCents(), detail,
         kind.code() + ":" + key);
-    return outbox.recordAnomaly(conn, anomaly, !e.testMode())
+    return Anomalies.record(conn, anomaly, !e.testMode(), outbox)
         .map(new Judged(new BookingResult(Outcome.PROCESSED, paid + "; " + kind.code() + ": " + detail), true));
   }
 
@@ -85,9 +84,10 @@ final class PaymentBooking implements BookingTransaction.Writes {
   private Future<BookingResult> settleRefunds(SqlConnection conn, NotifyEvent e, String key, PaidMove move,
       Judged judged) {
     Future<Integer> settled = move.moved() ? Future.succeededFuture(move.refundsSettled())
-        : conn.preparedQuery(SETTLE_PENDING_REFUNDS).execute(Tuple.of(e.channel(), e.tradeNo())).map(RowSet::rowCount);
+        : conn.preparedQuery(SETTLE_PENDING_REFUNDS).execute(Tuple.of(e.platform().code(), e.tradeNo()))
+            .map(RowSet::rowCount);
     return settled.compose(n -> n == 0 ? Future.succeededFuture(judged.result())
-        : RefundSettlement.settle(conn, orders, outbox, e.channel(), e.tradeNo(), e.orderNo(), e.amountCents(), key,
+        : RefundSettlement.settle(conn, orders, outbox, e.platform(), e.tradeNo(), e.orderNo(), e.amountCents(), key,
                 !e.testMode())
             .compose(s -> (judged.toldPayment() ? outbox.paymentRefunded(conn, e, s.refundedCents())
                     : Future.<Void>succeededFuture())
@@ -97,7 +97,7 @@ final class PaymentBooking implements BookingTransaction.Writes {
 
   @Override
   public Future<String> difference(SqlConnection conn, NotifyEvent e) {
-    return conn.preparedQuery(SELECT_PAYMENT).execute(Tuple.of(e.channel(), e.tradeNo())).map(rows -> {
+    return conn.preparedQuery(SELECT_PAYMENT).execute(Tuple.of(e.platform().code(), e.tradeNo())).map(rows -> {
       Row booked = Rows.single(rows);
       return booked.getString("order_no").equals(e.orderNo()) && booked.getLong("amount_cents") == e.amountCents()
           ? null
@@ -129,7 +129,7 @@ final class PaymentBooking implements BookingTransaction.Writes {
             + " orders.columns.amount (amount_unit " + orders.unit().name().toLowerCase(Locale.ROOT) + ")"));
       }
       if (verdict.markedByThisTrade()) { // its refunds move the order, as if this booking had marked it
-        return conn.preparedQuery(SET_PAYMENT_MOVED_ORDER).execute(Tuple.of(e.channel(), e.tradeNo()))
+        return conn.preparedQuery(SET_PAYMENT_MOVED_ORDER).execute(Tuple.of(e.platform().code(), e.tradeNo()))
             .compose(marked -> outbox.payment(conn, e))
             .map(new Judged(new BookingResult(Outcome.PROCESSED, verdict.detail()), true));
       }
@@ -139,9 +139,9 @@ final class PaymentBooking implements BookingTransaction.Writes {
 
   /** The payment is booked (the money is real) with an anomaly for a human. */
   private Future<Judged> anomaly(SqlConnection conn, NotifyEvent e, String key, AnomalyKind kind, String detail) {
-    Anomaly anomaly = new Anomaly(kind.code(), e.channel(), e.orderNo(), e.tradeNo(), e.amountCents(), detail,
+    Anomaly anomaly = new Anomaly(kind.code(), e.platform().code(), e.orderNo(), e.tradeNo(), e.amountCents(), detail,
         kind.code() + ":" + key);
-    return outbox.recordAnomaly(conn, anomaly, !e.testMode())
+    return Anomalies.record(conn, anomaly, !e.testMode(), outbox)
         .map(new Judged(new BookingResult(Outcome.ANOMALY, kind.code() + ": " + detail), false));
   }
 }

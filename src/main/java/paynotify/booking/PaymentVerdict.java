@@ -26,7 +26,7 @@ public record PaymentVerdict(AnomalyKind anomaly, String detail, boolean movesOr
 
   /** @param order null when no order has the event's order_no */
   public static PaymentVerdict judge(Order order, NotifyEvent e) {
-    String paid = e.channel() + " trade " + e.tradeNo() + " paid " + Money.format(e.amountCents());
+    String paid = e.platform().code() + " trade " + e.tradeNo() + " paid " + Money.format(e.amountCents());
     if (order == null) {
       return new PaymentVerdict(AnomalyKind.UNKNOWN_ORDER, paid + " for unknown order " + e.orderNo());
     }
@@ -59,7 +59,7 @@ public record PaymentVerdict(AnomalyKind anomaly, String detail, boolean movesOr
       return new PaymentVerdict(AnomalyKind.ALREADY_PAID, paid + " but order " + e.orderNo() + " was already"
           + " marked paid outside paynotify, and nothing says by which trade: if not by this one, refund the buyer");
     }
-    boolean sameChannel = order.paidByChannel() == null || order.paidByChannel().equals(e.channel());
+    boolean sameChannel = order.paidByChannel() == null || order.paidByChannel().equals(e.platform().code());
     if (sameChannel && order.paidByTrade().equals(e.tradeNo())) {
       String marked = "order " + e.orderNo() + " was already marked paid by this trade outside paynotify";
       return dueIsPaid(order, e)

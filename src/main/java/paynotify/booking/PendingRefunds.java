@@ -9,6 +9,7 @@ import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
 import java.util.ArrayList;
 import java.util.List;
+import paynotify.channel.Platform;
 
 /**
  * The refunds of a trade waiting for its payment, which that payment's booking will settle, read
@@ -26,8 +27,8 @@ public record PendingRefunds(List<Refund> refunds, long refundedCents) {
     return !refunds.isEmpty() && refundedCents >= paidCents;
   }
 
-  static Future<PendingRefunds> read(SqlConnection conn, String channel, String tradeNo) {
-    Tuple trade = Tuple.of(channel, tradeNo);
+  static Future<PendingRefunds> read(SqlConnection conn, Platform platform, String tradeNo) {
+    Tuple trade = Tuple.of(platform.code(), tradeNo);
     return conn.preparedQuery(PENDING_REFUNDS).execute(trade).compose(rows -> {
       List<Refund> refunds = new ArrayList<>();
       for (Row r : rows) {

@@ -18,9 +18,9 @@ import paynotify.store.OrdersTable;
  */
 final class RefundBooking implements BookingTransaction.Writes {
   private final OrdersTable orders;
-  private final ForwardOutbox outbox;
+  private final SiteEvents outbox;
 
-  RefundBooking(OrdersTable orders, ForwardOutbox outbox) {
+  RefundBooking(OrdersTable orders, SiteEvents outbox) {
     this.orders = orders;
     this.outbox = outbox;
   }
@@ -28,21 +28,21 @@ final class RefundBooking implements BookingTransaction.Writes {
   @Override
   public Future<BookingResult> apply(SqlConnection conn, NotifyEvent e, String key) {
     NotifyEvent.Refund refund = e.refund();
-    return conn.preparedQuery(LOCK_PAYMENT).execute(Tuple.of(e.channel(), e.tradeNo())).compose(rows -> {
+    return conn.preparedQuery(LOCK_PAYMENT).execute(Tuple.of(e.platform().code(), e.tradeNo())).compose(rows -> {
       Row payment = Rows.first(rows);
-      Tuple refundRow = Tuple.of(e.channel(), e.refundScope(), refund.refundNo(), e.tradeNo(), e.orderNo(),
+      Tuple refundRow = Tuple.of(e.platform().code(), e.refundScope(), refund.refundNo(), e.tradeNo(), e.orderNo(),
           e.amountCents(), refund.cumulative(), payment == null ? "pending" : "settled", refund.refundedAt());
       return BookingTransaction.insert(conn, INSERT_REFUND, refundRow, Layer.REFUND).compose(inserted -> payment == null
           ? Future.succeededFuture(new BookingResult(Outcome.PROCESSED, "refund " + refund.refundNo()
               + " pending: trade " + e.tradeNo() + " is not booked yet (待对账); its payment will settle it"))
-          : RefundSettlement.settle(conn, orders, outbox, e.channel(), e.tradeNo(), payment.getString("order_no"),
+          : RefundSettlement.settle(conn, orders, outbox, e.platform(), e.tradeNo(), payment.getString("order_no"),
               payment.getLong("amount_cents"), key, !e.testMode()).map(RefundSettlement.Settled::result));
     });
   }
 
   @Override
   public Future<String> difference(SqlConnection conn, NotifyEvent e) {
-    Tuple id = Tuple.of(e.channel(), e.refundScope(), e.refund().refundNo());
+    Tuple id = Tuple.of(e.platform().code(), e.refundScope(), e.refund().refundNo());
     return conn.preparedQuery(SELECT_REFUND).execute(id).map(rows -> {
       Row booked = Rows.single(rows);
       return booked.getString("trade_no").equals(e.tradeNo()) && booked.getLong("amount_cents") == e.amountCents()

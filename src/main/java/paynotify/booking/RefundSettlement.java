@@ -5,8 +5,9 @@ import static paynotify.store.SqlQueries.REFUNDED_TOTAL;
 import io.vertx.core.Future;
 import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
+import paynotify.booking.Anomalies.Anomaly;
 import paynotify.channel.Money;
-import paynotify.store.Anomalies.Anomaly;
+import paynotify.channel.Platform;
 import paynotify.store.OrdersTable;
 
 /**
@@ -27,14 +28,14 @@ final class RefundSettlement {
    * @param key       the booking's idempotency key, to name an over-refund anomaly
    * @param livemode  the trade's money is live (what the site is told of its refunds)
    */
-  static Future<Settled> settle(SqlConnection conn, OrdersTable orders, ForwardOutbox outbox, String channel,
+  static Future<Settled> settle(SqlConnection conn, OrdersTable orders, SiteEvents outbox, Platform platform,
       String tradeNo, String orderNo, long paidCents, String key, boolean livemode) {
-    return conn.preparedQuery(REFUNDED_TOTAL).execute(Tuple.of(channel, tradeNo)).compose(rows -> {
+    return conn.preparedQuery(REFUNDED_TOTAL).execute(Tuple.of(platform.code(), tradeNo)).compose(rows -> {
       long refunded = rows.iterator().next().getLong(0);
       boolean full = refunded >= paidCents;
       String to = full ? "refunded" : "partially_refunded";
-      Future<Boolean> order = orders.markRefunded(conn, orderNo, channel, tradeNo, full);
-      return outbox.refundsSettled(conn, channel, tradeNo, orderNo, refunded, livemode).compose(told -> order)
+      Future<Boolean> order = orders.markRefunded(conn, orderNo, platform, tradeNo, full);
+      return outbox.refundsSettled(conn, platform, tradeNo, orderNo, refunded, livemode).compose(told -> order)
           .compose(moved -> {
             String detail = "trade " + tradeNo + " refunded " + Money.format(refunded) + " of "
                 + Money.format(paidCents) + (moved == null ? ", order status left alone (orders.status_values." + to
@@ -43,8 +44,9 @@ final class RefundSettlement {
               return Future.succeededFuture(new BookingResult(Outcome.PROCESSED, detail));
             }
             String kind = AnomalyKind.OVER_REFUND.code();
-            return outbox.recordAnomaly(conn, new Anomaly(kind, channel, orderNo, tradeNo, refunded,
-                    detail + ": more refunded than paid", kind + ":" + key), livemode)
+            Anomaly overRefund = new Anomaly(kind, platform.code(), orderNo, tradeNo, refunded,
+                detail + ": more refunded than paid", kind + ":" + key);
+            return Anomalies.record(conn, overRefund, livemode, outbox)
                 .map(new BookingResult(Outcome.ANOMALY, kind + ": " + detail));
           })
           .map(result -> new Settled(result, refunded));

@@ -11,6 +11,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import paynotify.channel.EventKind;
 import paynotify.channel.NotifyEvent;
+import paynotify.channel.Platform;
 import paynotify.store.Database;
 import paynotify.store.OrdersTable;
 
@@ -22,37 +23,39 @@ import paynotify.store.OrdersTable;
  * server is local to a node, and they write no row in common that certification would compare), and
  * of the two the one committed later sees both, its reads being causal.
  */
-final class StrandedRefunds {
+public final class StrandedRefunds {
   private static final Logger LOG = LoggerFactory.getLogger(StrandedRefunds.class);
 
   private final Database db;
   private final OrdersTable orders;
-  private final ForwardOutbox outbox;
+  private final SiteEvents outbox;
 
-  StrandedRefunds(Database db, OrdersTable orders, ForwardOutbox outbox) {
+  public StrandedRefunds(Database db, OrdersTable orders, SiteEvents outbox) {
     this.db = db;
     this.orders = orders;
     this.outbox = outbox;
   }
 
   /** Settles the trade's pending refunds if its payment is booked; a read and nothing else otherwise. */
-  Future<Void> settleIfAny(String channel, String tradeNo) {
-    return db.inTransaction(conn -> conn.preparedQuery(TRADE_HAS_STRANDED_REFUNDS).execute(Tuple.of(channel, tradeNo)))
-        .compose(rows -> rows.size() == 0 ? Future.succeededFuture() : settle(channel, tradeNo));
+  Future<Void> settleIfAny(Platform platform, String tradeNo) {
+    return db.inTransaction(conn -> conn.preparedQuery(TRADE_HAS_STRANDED_REFUNDS)
+            .execute(Tuple.of(platform.code(), tradeNo)))
+        .compose(rows -> rows.size() == 0 ? Future.succeededFuture() : settle(platform, tradeNo));
   }
 
   /** Settles the pending refunds of a trade whose payment is booked. */
-  Future<Void> settle(String channel, String tradeNo) {
-    return db.inTransaction(conn -> conn.preparedQuery(LOCK_PAYMENT).execute(Tuple.of(channel, tradeNo))
+  public Future<Void> settle(Platform platform, String tradeNo) {
+    Tuple trade = Tuple.of(platform.code(), tradeNo);
+    return db.inTransaction(conn -> conn.preparedQuery(LOCK_PAYMENT).execute(trade)
         .compose(payments -> {
           Row payment = Rows.single(payments);
-          return conn.preparedQuery(SETTLE_PENDING_REFUNDS).execute(Tuple.of(channel, tradeNo))
+          return conn.preparedQuery(SETTLE_PENDING_REFUNDS).execute(trade)
               .compose(pending -> pending.rowCount() == 0 ? Future.succeededFuture()
                   // no notification at hand says the trade's mode: its refunds are told as live money
-                  : RefundSettlement.settle(conn, orders, outbox, channel, tradeNo, payment.getString("order_no"),
-                          payment.getLong("amount_cents"), NotifyEvent.key(channel, EventKind.PAYMENT, tradeNo), true)
+                  : RefundSettlement.settle(conn, orders, outbox, platform, tradeNo, payment.getString("order_no"),
+                          payment.getLong("amount_cents"), NotifyEvent.key(platform, EventKind.PAYMENT, tradeNo), true)
                       .onSuccess(s -> LOG.warn("{} pending refund(s) of {} trade {} found beside its booked payment,"
-                          + " settled now: {}", pending.rowCount(), channel, tradeNo, s.result().detail()))
+                          + " settled now: {}", pending.rowCount(), platform.code(), tradeNo, s.result().detail()))
                       .mapEmpty());
         }));
   }

@@ -7,10 +7,10 @@ import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.sqlclient.Tuple;
 import java.nio.charset.StandardCharsets;
+import paynotify.booking.Anomalies.Anomaly;
 import paynotify.channel.NotifyEvent;
 import paynotify.channel.Platform;
 import paynotify.channel.UnbookableNotification;
-import paynotify.store.Anomalies.Anomaly;
 import paynotify.store.Database;
 import paynotify.store.DbErrors;
 import paynotify.store.TransientRetry;
@@ -25,9 +25,9 @@ final class UnbookableAnomalies {
 
   private final Database db;
   private final TransientRetry retry;
-  private final ForwardOutbox outbox;
+  private final SiteEvents outbox;
 
-  UnbookableAnomalies(Database db, TransientRetry retry, ForwardOutbox outbox) {
+  UnbookableAnomalies(Database db, TransientRetry retry, SiteEvents outbox) {
     this.db = db;
     this.retry = retry;
     this.outbox = outbox;
@@ -40,12 +40,12 @@ final class UnbookableAnomalies {
         : "body:" + Fingerprint.sha256Hex(body.toString(StandardCharsets.ISO_8859_1)).substring(0, 32);
     String detail = u.getMessage().length() <= MAX_DETAIL ? u.getMessage()
         : u.getMessage().substring(0, MAX_DETAIL - 3) + "...";
-    Anomaly a = new Anomaly(kind.code(), u.channel(), u.orderNo(), u.tradeNo(), u.amountCents(), detail,
-        dedupeKey(kind, u.channel(), reference));
+    Anomaly a = new Anomaly(kind.code(), u.platform().code(), u.orderNo(), u.tradeNo(), u.amountCents(), detail,
+        dedupeKey(kind, u.platform(), reference));
     BookingResult recorded = new BookingResult(Outcome.ANOMALY, kind.code() + ": " + detail);
     if (u.problem() != UnbookableNotification.Problem.INTENT_WITHOUT_ORDER) {
       // an unbookable notification carries no test-money mark: told as live
-      return retry.run(() -> db.inTransaction(conn -> outbox.recordAnomaly(conn, a, true))).map(recorded);
+      return retry.run(() -> db.inTransaction(conn -> Anomalies.record(conn, a, true, outbox))).map(recorded);
     }
     return retry.run(() -> db.inTransaction(conn -> conn.preparedQuery(RECORD_PAYMENT_WITHOUT_ORDER)
             .execute(Tuple.of(a.kind(), a.channel(), a.tradeNo(), a.amountCents(), a.detail(), a.dedupeKey(),
@@ -62,17 +62,17 @@ final class UnbookableAnomalies {
    * leaves it to that check.
    */
   Future<BookingResult> resolveWaiting(NotifyEvent payment, BookingResult booked) {
-    if (!payment.channel().equals(Platform.STRIPE.code()) || booked.outcome() == Outcome.DUPLICATE) {
+    if (payment.platform() != Platform.STRIPE || booked.outcome() == Outcome.DUPLICATE) {
       return Future.succeededFuture(booked);
     }
-    String key = dedupeKey(AnomalyKind.PAYMENT_WITHOUT_ORDER, payment.channel(), payment.tradeNo());
+    String key = dedupeKey(AnomalyKind.PAYMENT_WITHOUT_ORDER, payment.platform(), payment.tradeNo());
     return db.inTransaction(conn -> conn.preparedQuery(RESOLVE_WITHOUT_ORDER).execute(Tuple.of(key)))
         .map(booked).otherwise(booked);
   }
 
   /** Names what happened, so that a redelivery records nothing more (a PaymentIntent's: its trade). */
-  private static String dedupeKey(AnomalyKind kind, String channel, String reference) {
-    return kind.code() + ":" + channel + ":" + reference;
+  private static String dedupeKey(AnomalyKind kind, Platform platform, String reference) {
+    return kind.code() + ":" + platform.code() + ":" + reference;
   }
 
   private static AnomalyKind kind(UnbookableNotification.Problem problem) {

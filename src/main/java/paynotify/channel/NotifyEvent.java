@@ -5,14 +5,15 @@ import java.time.LocalDateTime;
 /**
  * A verified notification, normalised: what every channel hands to booking.
  *
- * @param channel       the {@link Platform#code()}, as stored with the booking (payments.channel)
+ * @param platform      whose notification it is; its {@link Platform#code()} is stored with the booking
+ *                      (payments.channel) and told to the site ({@code "channel"})
  * @param kind          what the notification asks of us
  * @param orderNo       the site's order number (out_trade_no)
  * @param tradeNo       the platform's trade id (null only for events that book nothing)
  * @param amountCents   integer cents: the paid amount (payments), the refunded amount (refunds),
  *                      the trade total (anything else)
  * @param paidAt        when the platform says the buyer paid (payments), else null
- * @param channelStatus the platform's own status word, for logs and anomalies
+ * @param platformStatus the platform's own status word, for logs and anomalies
  * @param refund        what identifies a refund (REFUND events only), else null
  * @param foreignCurrency the currency paid in when it is not the site's (then the amount is not the
  *                      order's: booked, never marking the order paid), else null
@@ -20,32 +21,32 @@ import java.time.LocalDateTime;
  *                      where the operator allowed it; the site is told {@code "livemode": false}
  */
 public record NotifyEvent(
-    String channel,
+    Platform platform,
     EventKind kind,
     String orderNo,
     String tradeNo,
     long amountCents,
     LocalDateTime paidAt,
-    String channelStatus,
+    String platformStatus,
     Refund refund,
     String foreignCurrency,
     boolean testMode) {
 
   /** In the site's currency, live money. */
-  public NotifyEvent(String channel, EventKind kind, String orderNo, String tradeNo, long amountCents,
-      LocalDateTime paidAt, String channelStatus, Refund refund) {
-    this(channel, kind, orderNo, tradeNo, amountCents, paidAt, channelStatus, refund, null, false);
+  public NotifyEvent(Platform platform, EventKind kind, String orderNo, String tradeNo, long amountCents,
+      LocalDateTime paidAt, String platformStatus, Refund refund) {
+    this(platform, kind, orderNo, tradeNo, amountCents, paidAt, platformStatus, refund, null, false);
   }
 
   /** The same event, paid in {@code currency}, which is not the site's. */
   public NotifyEvent inForeignCurrency(String currency) {
-    return new NotifyEvent(channel, kind, orderNo, tradeNo, amountCents, paidAt, channelStatus, refund, currency,
+    return new NotifyEvent(platform, kind, orderNo, tradeNo, amountCents, paidAt, platformStatus, refund, currency,
         testMode);
   }
 
   /** The same event, in the platform's test mode (sandbox money). */
   public NotifyEvent inTestMode() {
-    return new NotifyEvent(channel, kind, orderNo, tradeNo, amountCents, paidAt, channelStatus, refund,
+    return new NotifyEvent(platform, kind, orderNo, tradeNo, amountCents, paidAt, platformStatus, refund,
         foreignCurrency, true);
   }
 
@@ -67,15 +68,15 @@ public record NotifyEvent(
   }
 
   /** Any event but a refund. */
-  public NotifyEvent(String channel, EventKind kind, String orderNo, String tradeNo, long amountCents,
-      LocalDateTime paidAt, String channelStatus) {
-    this(channel, kind, orderNo, tradeNo, amountCents, paidAt, channelStatus, null);
+  public NotifyEvent(Platform platform, EventKind kind, String orderNo, String tradeNo, long amountCents,
+      LocalDateTime paidAt, String platformStatus) {
+    this(platform, kind, orderNo, tradeNo, amountCents, paidAt, platformStatus, null);
   }
 
   /** A refund of {@code amountCents} (cumulative or not, as {@code refund} says) on trade {@code tradeNo}. */
-  public static NotifyEvent refund(String channel, String orderNo, String tradeNo, long amountCents,
-      String channelStatus, Refund refund) {
-    return new NotifyEvent(channel, EventKind.REFUND, orderNo, tradeNo, amountCents, null, channelStatus, refund);
+  public static NotifyEvent refund(Platform platform, String orderNo, String tradeNo, long amountCents,
+      String platformStatus, Refund refund) {
+    return new NotifyEvent(platform, EventKind.REFUND, orderNo, tradeNo, amountCents, null, platformStatus, refund);
   }
 
   /**
@@ -85,14 +86,14 @@ public record NotifyEvent(
   public String idempotencyKey() {
     if (refund != null) {
       String scope = refundScope();
-      return key(channel, kind, (scope.isEmpty() ? "" : scope + ":") + refund.refundNo());
+      return key(platform, kind, (scope.isEmpty() ? "" : scope + ":") + refund.refundNo());
     }
-    return tradeNo == null ? null : key(channel, kind, tradeNo);
+    return tradeNo == null ? null : key(platform, kind, tradeNo);
   }
 
-  /** The key of the event of {@code kind} named {@code id} by the platform: {@code channel:kind:id}. */
-  public static String key(String channel, EventKind kind, String id) {
-    return channel + ":" + kind.keyPart + ":" + id;
+  /** The key of the event of {@code kind} named {@code id} by the platform: {@code platform:kind:id}. */
+  public static String key(Platform platform, EventKind kind, String id) {
+    return platform.code() + ":" + kind.keyPart + ":" + id;
   }
 
   /** What a refund id is unique within, as stored in refunds.refund_scope: its trade, or "" (the platform). */

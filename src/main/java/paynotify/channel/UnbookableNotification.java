@@ -32,14 +32,14 @@ public final class UnbookableNotification extends RuntimeException {
   }
 
   private final Problem problem;
-  private final String channel;
+  private final Platform platform;
   private final String reference;
   private final String orderNo;
   private final String tradeNo;
   private final Long amountCents;
 
   /**
-   * @param channel   the {@link Platform#code()}
+   * @param platform  whose notification it is
    * @param reference the platform's id of what happened (a txn_id, a PaymentIntent, a dispute), so that
    *                  a redelivery records nothing more
    * @param orderNo   the order, when the notification names one, else null
@@ -47,11 +47,11 @@ public final class UnbookableNotification extends RuntimeException {
    * @param amountCents the amount concerned, when readable, else null
    * @param detail    what happened, for the anomaly and the log
    */
-  public UnbookableNotification(Problem problem, String channel, String reference, String orderNo, String tradeNo,
+  public UnbookableNotification(Problem problem, Platform platform, String reference, String orderNo, String tradeNo,
       Long amountCents, String detail) {
     super(detail, null, false, false);
     this.problem = problem;
-    this.channel = channel;
+    this.platform = platform;
     this.reference = reference;
     this.orderNo = orderNo;
     this.tradeNo = tradeNo;
@@ -62,8 +62,8 @@ public final class UnbookableNotification extends RuntimeException {
     return problem;
   }
 
-  public String channel() {
-    return channel;
+  public Platform platform() {
+    return platform;
   }
 
   public String reference() {

@@ -37,8 +37,8 @@ final class ReconcileCommand extends CommandSupport {
           .timed(verbose ? phase -> System.err.println("paynotify: " + phase) : phase -> { });
       long start = System.nanoTime();
       Bill.Summary read = reconciliation.load(platformBill, rows -> progress(rows, start));
-      report.bill(platformBill.channel(), billOptions.file.toString(), read);
-      reconciliation.compare(platformBill.channel(), read, report);
+      report.bill(platformBill.platform().code(), billOptions.file.toString(), read);
+      reconciliation.compare(platformBill.platform().code(), read, report);
       reconciliation.audit(report);
       return report.finish() == 0 ? 0 : ExitCode.FOUND;
     }

@@ -6,9 +6,9 @@ import java.util.concurrent.atomic.AtomicReference;
 import paynotify.booking.BookingResult;
 import paynotify.booking.EventBooking.PaymentPlan;
 import paynotify.booking.EventBooking;
-import paynotify.booking.ForwardOutbox;
 import paynotify.booking.PaymentVerdict;
 import paynotify.booking.PendingRefunds;
+import paynotify.booking.SiteEvents;
 import paynotify.channel.EventKind;
 import paynotify.channel.Money;
 import paynotify.channel.NotifyEvent;
@@ -46,10 +46,10 @@ final class RepairBookCommand extends CommandSupport {
   int run() throws Exception {
     Bill platformBill = billOptions.bill();
     BillRow row = paymentRow(platformBill);
-    NotifyEvent event = new NotifyEvent(platformBill.channel(), EventKind.PAYMENT, row.orderNo(), row.tradeNo(),
+    NotifyEvent event = new NotifyEvent(platformBill.platform(), EventKind.PAYMENT, row.orderNo(), row.tradeNo(),
         row.amountCents(), row.at(), "bill");
-    String payment = "payment of " + event.channel() + " trade " + tradeNo + " (order " + row.orderNo() + ", "
-        + Money.format(row.amountCents()) + ", paid " + row.at() + ")";
+    String payment = "payment of " + event.platform().code() + " trade " + tradeNo + " (order " + row.orderNo()
+        + ", " + Money.format(row.amountCents()) + ", paid " + row.at() + ")";
     try (CliDatabase db = CliDatabase.open(config)) {
       Vertx vertx = Vertx.vertx();
       EventBooking.Stores stores = Pools.stores(vertx, db.settings(),
@@ -59,14 +59,16 @@ final class RepairBookCommand extends CommandSupport {
             PayNotifyServer.outbox(db.config()));
         if (!apply) {
           ForwardSettings forward = db.config().forward();
-          boolean tellsPayments = forward != null && forward.events().contains(ForwardOutbox.PAYMENT_SUCCEEDED);
+          boolean tellsPayments = forward != null && forward.events().contains(SiteEvents.PAYMENT_SUCCEEDED);
           out().println(plan(booking.plan(event).await(), payment, row.amountCents(), tellsPayments));
           out().flush();
           return 0;
         }
         Trace trace = new Trace("repair", "cli", Buffer.buffer("repair book from " + billOptions.file + " line "
             + row.line()));
-        return report(booking.book(event, trace).await(), payment);
+        BookingResult booked = booking.book(event).await();
+        stores.log().record(trace, booked.outcome().code(), event.idempotencyKey(), booked.detail());
+        return report(booked, payment);
       } finally {
         stores.close().await(); // writes the booking's notify_log row first
         vertx.close().await();

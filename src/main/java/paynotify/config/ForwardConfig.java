@@ -7,7 +7,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import paynotify.booking.ForwardOutbox;
+import paynotify.booking.SiteEvents;
 import paynotify.forward.ForwardSettings;
 
 /** The {@code forward:} section: off (null) until forward.url is set. */
@@ -47,11 +47,11 @@ final class ForwardConfig {
       }
     }
     List<String> names = c.list("forward.events");
-    Set<String> events = new LinkedHashSet<>(names == null ? List.of(ForwardOutbox.PAYMENT_SUCCEEDED,
-        ForwardOutbox.REFUND_SUCCEEDED, ForwardOutbox.ORDER_CLOSED, ForwardOutbox.ANOMALY_CREATED) : names);
+    Set<String> events = new LinkedHashSet<>(names == null ? List.of(SiteEvents.PAYMENT_SUCCEEDED,
+        SiteEvents.REFUND_SUCCEEDED, SiteEvents.ORDER_CLOSED, SiteEvents.ANOMALY_CREATED) : names);
     for (String event : events) {
-      if (!ForwardOutbox.TYPES.contains(event)) {
-        throw c.error("forward.events", "'" + event + "' is not one of " + ForwardOutbox.TYPES);
+      if (!SiteEvents.TYPES.contains(event)) {
+        throw c.error("forward.events", "'" + event + "' is not one of " + SiteEvents.TYPES);
       }
     }
     return new ForwardSettings(uri(c, url), secret,

@@ -30,9 +30,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import paynotify.booking.Anomalies.Anomaly;
+import paynotify.booking.Anomalies;
 import paynotify.booking.AnomalyKind;
-import paynotify.store.Anomalies;
-import paynotify.store.Anomalies.Anomaly;
 import paynotify.store.Database;
 
 /**
@@ -256,7 +256,7 @@ public final class ForwardRelay {
         // one per failure: an event retried by hand that fails again is news again
         kind + ":" + event.eventId() + ":" + System.currentTimeMillis());
     return db.inTransaction(conn -> conn.preparedQuery(EVENT_FAILED).execute(Tuple.of(error, event.id(), owner))
-        .compose(failed -> failed.rowCount() == 1 ? Anomalies.record(conn, anomaly) : Future.succeededFuture()));
+        .compose(failed -> failed.rowCount() == 1 ? Anomalies.recordUntold(conn, anomaly) : Future.succeededFuture()));
   }
 
   /** Why an attempt failed, in a line (never the secret: it is in no request field but the signature). */

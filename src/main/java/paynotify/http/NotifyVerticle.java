@@ -19,24 +19,20 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import paynotify.booking.BookingResult;
 import paynotify.booking.EventBooking;
-import paynotify.booking.Outcome;
-import paynotify.booking.RepeatNotChecked;
-import paynotify.channel.NotifyChannel;
 import paynotify.channel.NotifyChannel.Reply;
-import paynotify.channel.NotifyEvent;
+import paynotify.channel.NotifyChannel;
 import paynotify.channel.NotifyRequest;
-import paynotify.channel.RejectedNotification;
-import paynotify.channel.UnbookableNotification;
-import paynotify.channel.VerificationUnavailable;
 import paynotify.forward.ForwardRelay.Backlog;
-import paynotify.store.NotifyLog.Trace;
+import paynotify.store.NotifyLog;
+import paynotify.store.RejectedLog;
 
 /**
- * The HTTP callback flow: read the raw body, let the channel verify it, book it, and answer the
- * platform. The success reply is sent only once booking has committed (or found the event booked
- * before); anything else gets the channel's failure reply so that the platform retries.
+ * The HTTP callback flow: route each channel's path, read the raw body, hand it to the request's
+ * {@link NotifyFate} (which has the channel verify it, books it, and keeps its trace and count), time
+ * it out, and answer the platform. The success reply is sent only once booking has committed (or
+ * found the event booked before); anything else gets the channel's failure reply so that the
+ * platform retries.
  */
 public final class NotifyVerticle extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(NotifyVerticle.class);
@@ -44,11 +40,10 @@ public final class NotifyVerticle extends VerticleBase {
   private final HttpSettings settings;
   private final List<NotifyChannel> channels;
   private final Map<String, String> disabledChannels;
-  private final EventBooking booking;
+  private final NotifyFate.Keepers keepers;
   private final Readiness readiness;
   /** Pending and failed events of the forward relay for /health; null when forwarding is off. */
   private final Supplier<Future<Backlog>> forwardBacklog;
-  private final NotifyMetrics metrics;
   private HttpServer server;
   /**
    * Connections Vert.x is shutting down: it closes each after its reply, which says so (exactly
@@ -60,17 +55,18 @@ public final class NotifyVerticle extends VerticleBase {
   /**
    * @param channels         the configured channels
    * @param disabledChannels paths of known but unconfigured channels, with the config keys that enable them
-   * @param booking          what becomes of each request, and its notify_log row
+   * @param booking          books what a channel verified
+   * @param log              verified notifications' notify_log rows
+   * @param rejected         refused requests' notify_log rows
    * @param readiness        until ready, every notification and /health answer 503
    */
   public NotifyVerticle(HttpSettings settings, List<NotifyChannel> channels,
-      Map<String, String> disabledChannels, EventBooking booking, Readiness readiness,
-      Supplier<Future<Backlog>> forwardBacklog, NotifyMetrics metrics) {
+      Map<String, String> disabledChannels, EventBooking booking, NotifyLog log, RejectedLog rejected,
+      Readiness readiness, Supplier<Future<Backlog>> forwardBacklog, NotifyMetrics metrics) {
     this.settings = settings;
-    this.metrics = metrics;
     this.channels = channels;
     this.disabledChannels = disabledChannels;
-    this.booking = booking;
+    this.keepers = new NotifyFate.Keepers(booking, log, rejected, metrics);
     this.readiness = readiness;
     this.forwardBacklog = forwardBacklog;
   }
@@ -133,110 +129,22 @@ public final class NotifyVerticle extends VerticleBase {
     });
     ctx.response().endHandler(v -> vertx.cancelTimer(timer));
     String remote = ctx.request().remoteAddress() == null ? null : ctx.request().remoteAddress().hostAddress();
+    NotifyFate fate = new NotifyFate(keepers, channel, remote);
 
     RawBody.read(ctx.request(), settings.maxBodyBytes()).onComplete(read -> {
       if (read.failed()) {
-        booking.logRefusal(channel.endpoint(), channel.endpoint() + " notify from " + remote + " refused: "
-            + read.cause().getMessage());
         ctx.response().putHeader(HttpHeaders.CONNECTION, "close");
-        metrics.count(channel.endpoint(), Outcome.REJECTED.code());
-        boolean tooLarge = read.cause() instanceof RawBody.TooLarge;
-        reply(ctx, channel.failure(tooLarge ? 413 : 400, tooLarge ? "body too large" : "unreadable body"));
+        reply(ctx, fate.unread(read.cause()));
         return;
       }
       NotifyRequest request = new NotifyRequest(ctx.request().method().name(), ctx.request().headers(),
           ctx.request().query(), read.result());
-      Trace trace = new Trace(channel.endpoint(), remote, request.payload()); // a GET's query is its body
-      channel.check(request).onComplete(checked -> {
-        if (checked.succeeded()) {
-          book(ctx, channel, checked.result(), trace);
-        } else if (checked.cause() instanceof UnbookableNotification unbookable) {
-          recordUnbookable(ctx, channel, trace, unbookable);
-        } else {
-          refuse(ctx, channel, trace, checked.cause());
-        }
-      });
+      fate.decide(request).onSuccess(reply -> reply(ctx, reply));
     });
-  }
-
-  /** Not verified: refused (4xx, nothing booked), or not verifiable now (5xx, the platform retries). */
-  private void refuse(RoutingContext ctx, NotifyChannel channel, Trace trace, Throwable why) {
-    if (why instanceof RejectedNotification r) {
-      booking.reject(trace, Outcome.REJECTED, r.reason() + ": " + r.getMessage(), null);
-      metrics.count(channel.endpoint(), Outcome.REJECTED.code());
-      reply(ctx, channel.failure(r.status(), r.reason().name().toLowerCase()));
-    } else if (why instanceof VerificationUnavailable unavailable) {
-      booking.logRefusal(channel.endpoint(), channel.endpoint()
-          + " notify not verified, replied failure so the platform retries: " + unavailable.getMessage());
-      metrics.count(channel.endpoint(), Outcome.ERROR.code());
-      reply(ctx, channel.failure(503, "not verified, retry later"));
-    } else { // input our parsing did not foresee: refuse it, say so, keep serving
-      booking.reject(trace, Outcome.ERROR, "unreadable: " + why, why);
-      metrics.count(channel.endpoint(), Outcome.ERROR.code());
-      reply(ctx, channel.failure(500, "internal error"));
-    }
-  }
-
-  private void book(RoutingContext ctx, NotifyChannel channel, NotifyEvent event, Trace trace) {
-    long start = System.nanoTime();
-    booking.book(event, trace).onComplete(booked -> {
-      metrics.booked(channel.endpoint(), System.nanoTime() - start);
-      metrics.count(channel.endpoint(), (booked.succeeded() ? booked.result().outcome() : Outcome.ERROR).code());
-      if (booked.succeeded()) {
-        answer(ctx, channel, event, booked.result());
-      } else {
-        fail(ctx, channel, event, trace, booked.cause());
-      }
-    });
-  }
-
-  /** Genuine but not bookable: once its anomaly is committed, the platform may stop retrying. */
-  private void recordUnbookable(RoutingContext ctx, NotifyChannel channel, Trace trace, UnbookableNotification why) {
-    booking.recordUnbookable(why, trace).onComplete(recorded -> {
-      metrics.count(channel.endpoint(), (recorded.succeeded() ? recorded.result().outcome() : Outcome.ERROR).code());
-      if (recorded.succeeded()) {
-        BookingResult result = recorded.result();
-        if (result.outcome() == Outcome.ANOMALY) {
-          LOG.warn("{} {}", channel.endpoint(), result.detail());
-        } else { // a PaymentIntent without order that its Session had booked
-          LOG.debug("{} {}: {}", channel.endpoint(), result.outcome().code(), result.detail());
-        }
-        reply(ctx, channel.success());
-      } else {
-        LOG.error("{} genuine notification not recorded, replied failure so the platform retries: {}",
-            channel.endpoint(), recorded.cause().toString());
-        reply(ctx, channel.failure(503, "not recorded, retry later"));
-      }
-    });
-  }
-
-  /** Booked, or found booked before: the platform may stop retrying. */
-  private void answer(RoutingContext ctx, NotifyChannel channel, NotifyEvent event, BookingResult result) {
-    Outcome outcome = result.outcome();
-    switch (outcome) {
-      case PROCESSED -> LOG.info("{} {}: {}", channel.endpoint(), event.idempotencyKey(), result.detail());
-      case DUPLICATE, IGNORED -> LOG.debug("{} {} {}: {}", channel.endpoint(), event.idempotencyKey(),
-          outcome.code(), result.detail());
-      default -> LOG.warn("{} {} {}: {}", channel.endpoint(), event.idempotencyKey(), outcome.code(), result.detail());
-    }
-    reply(ctx, channel.success());
-  }
-
-  /** Not known to be committed: the platform must retry (a retry of a late commit is a duplicate). */
-  private void fail(RoutingContext ctx, NotifyChannel channel, NotifyEvent event, Trace trace, Throwable err) {
-    if (err instanceof RepeatNotChecked repeat) { // booked before: its first delivery left the row
-      booking.logRefusal(channel.endpoint(), channel.endpoint() + " replied failure so the platform retries: "
-          + repeat.getMessage());
-    } else {
-      LOG.error("{} {} not booked, replied failure so the platform retries: {}", channel.endpoint(),
-          event.idempotencyKey(), err.toString());
-      booking.failed(event, trace, err);
-    }
-    reply(ctx, channel.failure(503, "not booked, retry later"));
   }
 
   private void channelOff(RoutingContext ctx, String path, String hint) {
-    booking.logRefusal(path, "notify on " + path + " refused: that channel is not configured (" + hint + ")");
+    NotifyFate.channelOff(keepers, path, hint);
     ctx.response().setStatusCode(404).putHeader(HttpHeaders.CONTENT_TYPE, "text/plain")
         .end(path + " is not configured\n");
   }
@@ -247,7 +155,7 @@ public final class NotifyVerticle extends VerticleBase {
           .end("{\"status\":\"waiting for the database\"}");
       return;
     }
-    booking.ping().timeout(2, TimeUnit.SECONDS)
+    keepers.booking().ping().timeout(2, TimeUnit.SECONDS)
         .compose(ping -> forwardBacklog == null ? Future.succeededFuture(new JsonObject().put("status", "ok"))
             : forwardBacklog.get().timeout(2, TimeUnit.SECONDS)
                 .map(b -> new JsonObject().put("pending", b.pending()).put("failed", b.failed()))

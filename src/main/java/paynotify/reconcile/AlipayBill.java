@@ -48,8 +48,8 @@ public final class AlipayBill implements Bill {
   }
 
   @Override
-  public String channel() {
-    return Platform.ALIPAY.code();
+  public Platform platform() {
+    return Platform.ALIPAY;
   }
 
   @Override

@@ -2,6 +2,7 @@ package paynotify.reconcile;
 
 import java.time.LocalDateTime;
 import java.util.regex.Pattern;
+import paynotify.channel.Platform;
 
 /** A platform bill, read once, row by row: memory does not grow with its size. */
 public interface Bill {
@@ -20,8 +21,8 @@ public interface Bill {
   record Summary(LocalDateTime from, LocalDateTime to, long paymentRows, long refundRows, long paymentCents,
       long refundCents) {}
 
-  /** The platform, as stored with the bookings ({@code alipay}, {@code wechat}). */
-  String channel();
+  /** Whose bill it is: its {@link Platform#code()} is stored with the bookings ({@code alipay}, {@code wechat}). */
+  Platform platform();
 
   /**
    * Reads every row into {@code sink}; fails on anything that is not a complete, well-formed,

@@ -51,8 +51,8 @@ public final class WechatBill implements Bill {
   }
 
   @Override
-  public String channel() {
-    return Platform.WECHAT.code();
+  public Platform platform() {
+    return Platform.WECHAT;
   }
 
   @Override

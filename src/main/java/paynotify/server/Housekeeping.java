@@ -4,8 +4,8 @@ import io.vertx.core.Vertx;
 import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import paynotify.booking.OrderlessPaymentCheck;
-import paynotify.booking.PendingRefundCheck;
+import paynotify.booking.check.OrderlessPaymentCheck;
+import paynotify.booking.check.PendingRefundCheck;
 import paynotify.store.KeyPurge;
 
 /**

@@ -16,9 +16,9 @@ import paynotify.admin.DatabaseGauges;
 import paynotify.admin.Monitoring;
 import paynotify.admin.StatusReport;
 import paynotify.booking.EventBooking;
-import paynotify.booking.ForwardOutbox;
-import paynotify.booking.OrderlessPaymentCheck;
-import paynotify.booking.PendingRefundCheck;
+import paynotify.booking.SiteEvents;
+import paynotify.booking.check.OrderlessPaymentCheck;
+import paynotify.booking.check.PendingRefundCheck;
 import paynotify.channel.NotifyChannel;
 import paynotify.config.AppConfig.DatabaseSettings;
 import paynotify.config.AppConfig;
@@ -28,6 +28,7 @@ import paynotify.http.NotifyMetrics;
 import paynotify.http.NotifyVerticle;
 import paynotify.http.Readiness;
 import paynotify.store.Database;
+import paynotify.store.Isolation;
 import paynotify.store.KeyPurge;
 import paynotify.store.NotifyLog;
 import paynotify.store.RejectedLog;
@@ -100,12 +101,12 @@ public final class PayNotifyServer {
       EventBooking.Stores stores) {
     Vertx vertx = monitoring.vertx();
     Database database = stores.db();
-    ForwardOutbox outbox = outbox(config);
+    SiteEvents outbox = outbox(config);
     EventBooking booking = new EventBooking(vertx, stores, config.booking(), config.orders(), outbox);
     // The relay's own small pool: the site being down or slow never takes a booking's connection.
     ForwardRelay relay = config.forward() == null ? null
         : new ForwardRelay(vertx, Pools.connect(vertx, db.withPool(RELAY_POOL, db.maxWaitQueue()), "forward-relay",
-            "READ COMMITTED"), config.forward());
+            Isolation.READ_COMMITTED), config.forward());
     Readiness readiness = new Readiness();
     AtomicReference<NotifyVerticle> first = new AtomicReference<>();
     AppConfig.Retention r = config.retention();
@@ -123,7 +124,8 @@ public final class PayNotifyServer {
         StatusReport.cached(stores.status(), status));
     return vertx.deployVerticle(() -> {
           NotifyVerticle verticle = new NotifyVerticle(config.http(), config.channels().enabled(),
-              config.channels().disabled(), booking, readiness, relay == null ? null : relay::backlog, metrics);
+              config.channels().disabled(), booking, stores.log(), stores.rejected(), readiness,
+              relay == null ? null : relay::backlog, metrics);
           first.compareAndSet(null, verticle);
           return verticle;
         }, new DeploymentOptions().setInstances(config.httpInstances()))
@@ -152,8 +154,8 @@ public final class PayNotifyServer {
   }
 
   /** What the site is told, in the booking transaction: nothing while forward.url is not set. */
-  public static ForwardOutbox outbox(AppConfig config) {
-    return config.forward() == null ? ForwardOutbox.OFF : new ForwardOutbox(config.forward().events());
+  public static SiteEvents outbox(AppConfig config) {
+    return config.forward() == null ? SiteEvents.OFF : new SiteEvents(config.forward().events());
   }
 
   public int port() {

@@ -10,6 +10,7 @@ import paynotify.booking.EventBooking;
 import paynotify.config.AppConfig.DatabaseSettings;
 import paynotify.store.CommittedReads;
 import paynotify.store.Database;
+import paynotify.store.Isolation;
 import paynotify.store.NotifyLog;
 import paynotify.store.RejectedLog;
 
@@ -38,7 +39,7 @@ public final class Pools {
    */
   public static EventBooking.Stores stores(Vertx vertx, DatabaseSettings db, int rejectedRowsPerSecond) {
     // each log writes one batch at a time
-    Database logPool = connect(vertx, db.withPool(2, 2), "notify-log", "REPEATABLE READ");
+    Database logPool = connect(vertx, db.withPool(2, 2), "notify-log", Isolation.REPEATABLE_READ);
     return new EventBooking.Stores(connect(vertx, db), committedReads(vertx, db),
         new NotifyLog(vertx, logPool, "notification(s)", NotifyLog.CAPACITY, NotifyLog.MAX_QUEUED_BYTES,
             NotifyLog.REPORT_PERIOD),
@@ -50,15 +51,15 @@ public final class Pools {
   private static Database statusPool(Vertx vertx, DatabaseSettings db) {
     Duration wait = db.connectTimeout().compareTo(STATUS_WAIT) < 0 ? db.connectTimeout() : STATUS_WAIT;
     return connect(vertx, db.withPool(STATUS_POOL, STATUS_WAIT_QUEUE).withConnectTimeout(wait), "status",
-        "REPEATABLE READ");
+        Isolation.REPEATABLE_READ);
   }
 
   public static Database connect(Vertx vertx, DatabaseSettings db) {
-    return connect(vertx, db, "booking", "REPEATABLE READ");
+    return connect(vertx, db, "booking", Isolation.REPEATABLE_READ);
   }
 
   /** @param name the pool's in the metrics (vertx_pool_*, pool_name): each pool its own */
-  public static Database connect(Vertx vertx, DatabaseSettings db, String name, String isolation) {
+  public static Database connect(Vertx vertx, DatabaseSettings db, String name, Isolation isolation) {
     return Database.connect(vertx, connectOptions(db), poolOptions(db, name, db.poolSize()), tcp(db),
         Database.sessionSetup(db.lockWaitSeconds(), db.timeZone(), isolation));
   }

@@ -64,16 +64,16 @@ public final class Database {
    * @param timeZone        an offset such as +08:00
    */
   public static List<String> sessionSetup(int lockWaitSeconds, String timeZone) {
-    return sessionSetup(lockWaitSeconds, timeZone, "REPEATABLE READ");
+    return sessionSetup(lockWaitSeconds, timeZone, Isolation.REPEATABLE_READ);
   }
 
   /**
    * The same, at another isolation level: READ COMMITTED for the forward relay, whose claims must
    * take no gap locks where bookings insert their events.
    */
-  public static List<String> sessionSetup(int lockWaitSeconds, String timeZone, String isolation) {
+  public static List<String> sessionSetup(int lockWaitSeconds, String timeZone, Isolation isolation) {
     return List.of(
-        "SET SESSION TRANSACTION ISOLATION LEVEL " + isolation,
+        "SET SESSION TRANSACTION ISOLATION LEVEL " + isolation.sql(),
         "SET SESSION autocommit = 0, innodb_lock_wait_timeout = " + lockWaitSeconds
             + ", sql_mode = '" + SQL_MODE + "', time_zone = '" + timeZone + "', completion_type = 'NO_CHAIN'");
   }

@@ -7,6 +7,7 @@ import io.vertx.sqlclient.Tuple;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
+import paynotify.channel.Platform;
 
 /**
  * The site's orders table as the {@code orders:} section maps it, and every statement run on it.
@@ -246,15 +247,15 @@ public final class OrdersTable {
    * column (a strict session would refuse it, 1406) is chosen up front: the same move without the
    * trade columns, so that a 1406 from anything else (a site's trigger) fails the booking as it is.
    */
-  public Future<PaidMove> markPaid(SqlConnection conn, String channel, String tradeNo, String orderNo, long cents,
+  public Future<PaidMove> markPaid(SqlConnection conn, Platform platform, String tradeNo, String orderNo, long cents,
       Object paidAt) {
     boolean withTrade = !leftOut(tradeNo);
-    List<Object> args = new ArrayList<>(List.of(channel, tradeNo, values.paid()));
+    List<Object> args = new ArrayList<>(List.of(platform.code(), tradeNo, values.paid()));
     if (columns.paidAt() != null) {
       args.add(paidAt);
     }
     if (withTrade && columns.channel() != null) {
-      args.add(channel);
+      args.add(platform.code());
     }
     if (withTrade && columns.tradeNo() != null) {
       args.add(tradeNo);
@@ -318,10 +319,10 @@ public final class OrdersTable {
   }
 
   /**
-   * The order that {@code channel} trade {@code tradeNo} paid moves to refunded ({@code full}) or
+   * The order that {@code platform} trade {@code tradeNo} paid moves to refunded ({@code full}) or
    * partially_refunded, never back. Null when the mapping leaves that status alone, else whether it moved.
    */
-  public Future<Boolean> markRefunded(SqlConnection conn, String orderNo, String channel, String tradeNo,
+  public Future<Boolean> markRefunded(SqlConnection conn, String orderNo, Platform platform, String tradeNo,
       boolean full) {
     String target = full ? values.refunded() : values.partiallyRefunded();
     if (target == null) {
@@ -334,11 +335,11 @@ public final class OrdersTable {
     boolean leftOut = leftOut(tradeNo);
     if (columns.tradeNo() != null && !leftOut) { // the site's columns
       if (columns.channel() != null) {
-        args.add(channel);
+        args.add(platform.code());
       }
       args.add(tradeNo);
     } else { // our payment row
-      args.addAll(List.of(channel, tradeNo));
+      args.addAll(List.of(platform.code(), tradeNo));
     }
     String sql = leftOut ? (full ? markRefundedLeftOut : markPartiallyRefundedLeftOut)
         : full ? markRefunded : markPartiallyRefunded;

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiFunction;
+import paynotify.channel.Platform;
 import paynotify.config.AppConfig.DatabaseSettings;
 import paynotify.setup.EmbeddedDatabase;
 import paynotify.store.CommittedReads;
@@ -98,7 +99,7 @@ public final class StatementBench {
   }
 
   private static Future<?> markPaid(io.vertx.sqlclient.SqlConnection conn, int i) {
-    return OrdersTable.byDefault().markPaid(conn, "alipay", "T" + order(i), order(i), NotifyBench.amountCents(i), PAID_AT);
+    return OrdersTable.byDefault().markPaid(conn, Platform.ALIPAY, "T" + order(i), order(i), NotifyBench.amountCents(i), PAID_AT);
   }
 
   /** Orders {@code from} .. +{@code count}, {@code c} transactions in flight (run checks each moved its order). */

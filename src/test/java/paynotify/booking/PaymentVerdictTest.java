@@ -8,13 +8,14 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import paynotify.channel.EventKind;
 import paynotify.channel.NotifyEvent;
-import paynotify.store.OrdersTable;
+import paynotify.channel.Platform;
 import paynotify.store.OrdersTable.Order;
+import paynotify.store.OrdersTable;
 
 /** The booking rules for a new payment that did not move its order from unpaid to paid, for every order status. */
 class PaymentVerdictTest {
   /** Alipay trade T1 paid 10.00 for order O1. */
-  private static final NotifyEvent PAID = new NotifyEvent("alipay", EventKind.PAYMENT, "O1", "T1", 1000,
+  private static final NotifyEvent PAID = new NotifyEvent(Platform.ALIPAY, EventKind.PAYMENT, "O1", "T1", 1000,
       LocalDateTime.of(2026, 3, 14, 12, 0), "TRADE_SUCCESS");
 
   private static PaymentVerdict judge(Order order) {

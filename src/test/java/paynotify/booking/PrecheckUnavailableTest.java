@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.net.NetClientOptions;
 import io.vertx.mysqlclient.MySQLConnectOptions;
@@ -20,10 +19,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import paynotify.channel.EventKind;
 import paynotify.channel.NotifyEvent;
+import paynotify.channel.Platform;
 import paynotify.config.AppConfig;
 import paynotify.store.CommittedReads;
 import paynotify.store.Database;
-import paynotify.store.NotifyLog.Trace;
 import paynotify.store.NotifyLog;
 import paynotify.store.RejectedLog;
 import paynotify.testsupport.DatabaseTestBase;
@@ -63,7 +62,7 @@ class PrecheckUnavailableTest extends DatabaseTestBase {
         Database.connect(vertx, connect, new PoolOptions().setMaxSize(1), new NetClientOptions(),
             Database.sessionSetup(5, Database.BEIJING)));
     AppConfig config = AppConfig.from(TestService.configuration(new JsonObject()), "test", Map.of());
-    booking = new EventBooking(vertx, stores, config.booking(), config.orders(), ForwardOutbox.OFF);
+    booking = new EventBooking(vertx, stores, config.booking(), config.orders(), SiteEvents.OFF);
   }
 
   @AfterEach
@@ -94,10 +93,10 @@ class PrecheckUnavailableTest extends DatabaseTestBase {
   }
 
   private Future<BookingResult> book(NotifyEvent event) {
-    return booking.book(event, new Trace("alipay", "192.0.2.1", Buffer.buffer("body")));
+    return booking.book(event);
   }
 
   private static NotifyEvent payment(String orderNo, String tradeNo) {
-    return new NotifyEvent("alipay", EventKind.PAYMENT, orderNo, tradeNo, 100, LocalDateTime.now(), "TRADE_SUCCESS");
+    return new NotifyEvent(Platform.ALIPAY, EventKind.PAYMENT, orderNo, tradeNo, 100, LocalDateTime.now(), "TRADE_SUCCESS");
   }
 }

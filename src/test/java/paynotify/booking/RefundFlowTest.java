@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import paynotify.booking.check.PendingRefundCheck;
 import paynotify.testsupport.ChannelFixture;
 import paynotify.testsupport.Http.Reply;
 import paynotify.testsupport.Notification;

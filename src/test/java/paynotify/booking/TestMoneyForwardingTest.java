@@ -3,7 +3,6 @@ package paynotify.booking;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import java.time.LocalDateTime;
 import java.util.List;
@@ -15,9 +14,9 @@ import paynotify.channel.EventKind;
 import paynotify.channel.NotifyEvent.Refund;
 import paynotify.channel.NotifyEvent.Scope;
 import paynotify.channel.NotifyEvent;
+import paynotify.channel.Platform;
 import paynotify.config.AppConfig;
 import paynotify.server.Pools;
-import paynotify.store.NotifyLog.Trace;
 import paynotify.store.OrdersTable;
 import paynotify.testsupport.DatabaseTestBase;
 import paynotify.testsupport.TestService;
@@ -41,7 +40,7 @@ class TestMoneyForwardingTest extends DatabaseTestBase {
         .put("booking", new JsonObject().put("trade_closed_closes_order", true))), "test", Map.of());
     stores = Pools.stores(vertx, db.settings(), config.retention().rejectedRowsPerSecond());
     booking = new EventBooking(vertx, stores, config.booking(), OrdersTable.byDefault(),
-        new ForwardOutbox(ForwardOutbox.TYPES));
+        new SiteEvents(SiteEvents.TYPES));
   }
 
   @AfterEach
@@ -51,15 +50,15 @@ class TestMoneyForwardingTest extends DatabaseTestBase {
   }
 
   private void book(NotifyEvent e) {
-    booking.book(e, new Trace("test", "127.0.0.1", Buffer.buffer("test"))).await();
+    booking.book(e).await();
   }
 
   private static NotifyEvent payment(String order, String trade, long cents) {
-    return new NotifyEvent("stripe", EventKind.PAYMENT, order, trade, cents, PAID, "succeeded");
+    return new NotifyEvent(Platform.STRIPE, EventKind.PAYMENT, order, trade, cents, PAID, "succeeded");
   }
 
   private static NotifyEvent refund(String order, String trade, String refundNo, long cents) {
-    return NotifyEvent.refund("stripe", order, trade, cents, "refunded", new Refund(refundNo, Scope.PLATFORM, true, PAID));
+    return NotifyEvent.refund(Platform.STRIPE, order, trade, cents, "refunded", new Refund(refundNo, Scope.PLATFORM, true, PAID));
   }
 
   private static List<JsonObject> told(String order) {
@@ -73,7 +72,7 @@ class TestMoneyForwardingTest extends DatabaseTestBase {
     book(payment("TM1", "pi_TM1", 1000).inTestMode());
     book(refund("TM1", "pi_TM1", "re_TM1", 400).inTestMode());
     db.insertOrder("TM2", 1000);
-    book(new NotifyEvent("stripe", EventKind.CLOSE, "TM2", "pi_TM2", 1000, null, "canceled").inTestMode());
+    book(new NotifyEvent(Platform.STRIPE, EventKind.CLOSE, "TM2", "pi_TM2", 1000, null, "canceled").inTestMode());
     db.insertOrder("TM3", 1000);
     book(payment("TM3", "pi_TM3", 999).inTestMode()); // another amount: anomaly.created
 

@@ -119,7 +119,7 @@ class DocsCoverageTest {
   private static Set<String> routes() {
     ChannelsConfig off = ChannelsConfig.from(new ConfigReader(new JsonObject(), "none"), java.time.Clock.systemUTC());
     NotifyVerticle notify = new NotifyVerticle(AppConfig.from(new JsonObject(), "none", Map.of()).http(),
-        off.enabled(), off.disabled(), null, null, null, null);
+        off.enabled(), off.disabled(), null, null, null, null, null, null);
     notify.init(vertx, vertx.getOrCreateContext());
     AdminVerticle admin = new AdminVerticle(new AdminSettings("127.0.0.1", 8081, null, true), null, null, null);
     admin.init(vertx, vertx.getOrCreateContext());

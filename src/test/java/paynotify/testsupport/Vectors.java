@@ -46,7 +46,7 @@ public final class Vectors {
     assertThat(e.tradeNo()).isEqualTo(n.getString("trade_no"));
     assertThat(e.amountCents()).isEqualTo(n.getLong("amount_cents"));
     assertThat(e.kind().name().toLowerCase()).isEqualTo(n.getString("event_kind"));
-    assertThat(e.channelStatus()).isEqualTo(n.getString("channel_status"));
+    assertThat(e.platformStatus()).isEqualTo(n.getString("channel_status"));
     if (n.containsKey("refund_no")) {
       assertThat(e.refund().refundNo()).isEqualTo(n.getString("refund_no"));
     }

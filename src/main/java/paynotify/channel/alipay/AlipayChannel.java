@@ -71,7 +71,7 @@ public final class AlipayChannel implements PlainTextReplies {
       return refund(params, orderNo, tradeNo, status);
     }
     LocalDateTime paidAt = kind == EventKind.PAYMENT ? paidAt(params) : null;
-    return new NotifyEvent(Platform.ALIPAY.code(), kind, orderNo, tradeNo, totalCents, paidAt, status);
+    return new NotifyEvent(Platform.ALIPAY, kind, orderNo, tradeNo, totalCents, paidAt, status);
   }
 
   /**
@@ -84,7 +84,7 @@ public final class AlipayChannel implements PlainTextReplies {
     String refundNo = params.getOrDefault("out_biz_no", "").isEmpty()
         ? Ids.require(Map.of("refund", tradeNo + "#" + refunded), "refund")
         : Ids.require(params, "out_biz_no");
-    return NotifyEvent.refund(Platform.ALIPAY.code(), orderNo, tradeNo, refunded, status,
+    return NotifyEvent.refund(Platform.ALIPAY, orderNo, tradeNo, refunded, status,
         new NotifyEvent.Refund(refundNo, NotifyEvent.Scope.TRADE, true,
             PlatformTime.parseOrNull(params.get("gmt_refund"))));
   }

@@ -79,7 +79,7 @@ public final class EpayChannel implements PlainTextReplies {
     long amountCents = Money.yuanToCents("money", params.get("money"));
     String status = params.getOrDefault("trade_status", "");
     boolean paid = status.equals("TRADE_SUCCESS");
-    return new NotifyEvent(Platform.EPAY.code(), paid ? EventKind.PAYMENT : EventKind.NONE, orderNo, tradeNo,
+    return new NotifyEvent(Platform.EPAY, paid ? EventKind.PAYMENT : EventKind.NONE, orderNo, tradeNo,
         amountCents, paid ? PlatformTime.now() : null, status);
   }
 }

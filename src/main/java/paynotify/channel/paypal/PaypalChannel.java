@@ -120,7 +120,7 @@ public final class PaypalChannel implements NotifyChannel {
         case CANCELED_REVERSAL -> throw canceledReversal(params, orderKey);
         // Pending, Denied, ...: the buyer's money did not (yet) reach us. A later Completed of the same
         // txn_id is another event (another key) and is booked then.
-        case NOT_YET -> new NotifyEvent(Platform.PAYPAL.code(), EventKind.NONE, optionalId(params, orderKey),
+        case NOT_YET -> new NotifyEvent(Platform.PAYPAL, EventKind.NONE, optionalId(params, orderKey),
             optionalId(params, "txn_id"), 0, null, params.get("payment_status"));
         case NOT_BOOKED -> notBooked(params, orderKey);
       };
@@ -129,7 +129,7 @@ public final class PaypalChannel implements NotifyChannel {
           : event;
     } catch (RejectedNotification e) {
       String txn = Ids.optional("txn_id", IpnPrecheck.field(body, "txn_id"));
-      throw new UnbookableNotification(Problem.UNREADABLE, Platform.PAYPAL.code(), txn, null, txn, null,
+      throw new UnbookableNotification(Problem.UNREADABLE, Platform.PAYPAL, txn, null, txn, null,
           "PayPal VERIFIED this IPN, but it cannot be read: " + e.getMessage());
     }
   }
@@ -138,11 +138,11 @@ public final class PaypalChannel implements NotifyChannel {
     String txn = Ids.require(params, "txn_id");
     long cents = Money.yuanToCents("mc_gross", params.get("mc_gross"));
     if (params.getOrDefault(orderKey, "").isEmpty()) {
-      throw new UnbookableNotification(Problem.PAYMENT_WITHOUT_ORDER, Platform.PAYPAL.code(), txn, null, txn, cents,
+      throw new UnbookableNotification(Problem.PAYMENT_WITHOUT_ORDER, Platform.PAYPAL, txn, null, txn, cents,
           "PayPal payment " + txn + " of " + Money.format(cents) + " " + Ids.printable(params.get("mc_currency"))
               + " names no order (" + orderKey + " is empty: paypal.order_field)");
     }
-    return new NotifyEvent(Platform.PAYPAL.code(), EventKind.PAYMENT, Ids.require(params, orderKey), txn, cents,
+    return new NotifyEvent(Platform.PAYPAL, EventKind.PAYMENT, Ids.require(params, orderKey), txn, cents,
         paidAt(params.get("payment_date"), txn), "Completed");
   }
 
@@ -158,12 +158,12 @@ public final class PaypalChannel implements NotifyChannel {
     if ("Completed".equals(params.get("payment_status")) && toUs && !params.getOrDefault(orderKey, "").isEmpty()) {
       String txn = Ids.require(params, "txn_id");
       long cents = Money.yuanToCents("mc_gross", params.get("mc_gross"));
-      throw new UnbookableNotification(Problem.UNBOOKED_PAYMENT, Platform.PAYPAL.code(), txn,
+      throw new UnbookableNotification(Problem.UNBOOKED_PAYMENT, Platform.PAYPAL, txn,
           optionalId(params, orderKey), txn, cents, "PayPal payment " + txn + " of " + Money.format(cents) + " "
               + Ids.printable(params.get("mc_currency")) + " for order " + Ids.printable(params.get(orderKey))
               + " is of txn_type " + type + ", which paynotify does not book");
     }
-    return new NotifyEvent(Platform.PAYPAL.code(), EventKind.NONE, null, optionalId(params, "txn_id"), 0, null,
+    return new NotifyEvent(Platform.PAYPAL, EventKind.NONE, null, optionalId(params, "txn_id"), 0, null,
         "txn_type " + type);
   }
 
@@ -173,7 +173,7 @@ public final class PaypalChannel implements NotifyChannel {
     String parent = Ids.require(params, "parent_txn_id");
     String gross = params.getOrDefault("mc_gross", "");
     long cents = Money.yuanToCents("mc_gross", gross.startsWith("-") ? gross.substring(1) : gross);
-    return new UnbookableNotification(Problem.CHARGEBACK_REVERSED, Platform.PAYPAL.code(), Ids.require(params, "txn_id"),
+    return new UnbookableNotification(Problem.CHARGEBACK_REVERSED, Platform.PAYPAL, Ids.require(params, "txn_id"),
         optionalId(params, orderKey), parent, cents, "PayPal Canceled_Reversal " + params.get("txn_id") + ": the"
             + " chargeback of trade " + parent + " was decided for you, " + Money.format(cents) + " came back");
   }
@@ -190,7 +190,7 @@ public final class PaypalChannel implements NotifyChannel {
       throw RejectedNotification.malformed(status + " without a negative mc_gross: '" + Ids.printable(gross) + "'");
     }
     long cents = Money.yuanToCents("mc_gross", gross.substring(1));
-    return NotifyEvent.refund(Platform.PAYPAL.code(), optionalId(params, orderKey), parent, cents, status,
+    return NotifyEvent.refund(Platform.PAYPAL, optionalId(params, orderKey), parent, cents, status,
         new NotifyEvent.Refund(Ids.require(params, "txn_id"), NotifyEvent.Scope.PLATFORM, false,
             paymentDateOrNull(params.get("payment_date"))));
   }

@@ -104,7 +104,7 @@ public final class StripeChannel implements NotifyChannel {
 
   private static UnbookableNotification unreadable(JsonObject event, String why) {
     String reference = event == null || !(event.getValue("id") instanceof String) ? null : optionalId(event, "id");
-    return new UnbookableNotification(Problem.UNREADABLE, Platform.STRIPE.code(), reference, null, null, null,
+    return new UnbookableNotification(Problem.UNREADABLE, Platform.STRIPE, reference, null, null, null,
         "Stripe signed event " + (reference == null ? "(no id)" : reference) + ", but it cannot be read: " + why);
   }
 
@@ -133,7 +133,7 @@ public final class StripeChannel implements NotifyChannel {
   /** A dispute (chargeback) opened, changed or closed: money held or taken back by the bank, for a human. */
   private static NotifyEvent dispute(String type, JsonObject dispute) throws RejectedNotification {
     String id = optionalId(dispute, "id");
-    throw new UnbookableNotification(Problem.DISPUTE, Platform.STRIPE.code(), id == null ? null : id + ":" + type,
+    throw new UnbookableNotification(Problem.DISPUTE, Platform.STRIPE, id == null ? null : id + ":" + type,
         null, optionalId(dispute, "payment_intent"), amount(dispute, "amount"), type + " " + id + " ("
             + Ids.printable(dispute.getString("reason")) + ", " + Ids.printable(dispute.getString("status")) + ")");
   }
@@ -148,7 +148,7 @@ public final class StripeChannel implements NotifyChannel {
       return ignored(type + " status " + Ids.printable(status));
     }
     String id = optionalId(refund, "id");
-    throw new UnbookableNotification(Problem.REFUND_FAILED, Platform.STRIPE.code(), id, null,
+    throw new UnbookableNotification(Problem.REFUND_FAILED, Platform.STRIPE, id, null,
         optionalId(refund, "payment_intent"), amount(refund, "amount"), "refund " + id + " " + status
             + " (" + Ids.printable(refund.getString("failure_reason")) + ")");
   }
@@ -174,7 +174,7 @@ public final class StripeChannel implements NotifyChannel {
     if (orderNo == null || orderNo.isEmpty()) {
       // Its PaymentIntent may name the order (payment_intent_data.metadata.order_no) and book the trade,
       // before or after this event: a human is told only if nothing has booked it after the wait.
-      throw new UnbookableNotification(Problem.INTENT_WITHOUT_ORDER, Platform.STRIPE.code(), trade, null, trade,
+      throw new UnbookableNotification(Problem.INTENT_WITHOUT_ORDER, Platform.STRIPE, trade, null, trade,
           amount(s, "amount_total"), type + " of " + trade + " names no order (neither client_reference_id nor"
               + " metadata.order_no)");
     }
@@ -192,7 +192,7 @@ public final class StripeChannel implements NotifyChannel {
     String orderNo = pi.getJsonObject("metadata", new JsonObject()).getString("order_no");
     if (orderNo == null || orderNo.isEmpty()) {
       String trade = Ids.require(Map.of("id", pi.getString("id", "")), "id");
-      throw new UnbookableNotification(Problem.INTENT_WITHOUT_ORDER, Platform.STRIPE.code(), trade, null, trade,
+      throw new UnbookableNotification(Problem.INTENT_WITHOUT_ORDER, Platform.STRIPE, trade, null, trade,
           amount(pi, "amount_received"), type + " without metadata.order_no");
     }
     Map<String, String> ids = Map.of("metadata.order_no", orderNo, "id", pi.getString("id", ""));
@@ -202,7 +202,7 @@ public final class StripeChannel implements NotifyChannel {
 
   private NotifyEvent payment(String orderNo, String trade, long amount, LocalDateTime at, String type,
       JsonObject object) throws RejectedNotification {
-    return inCurrency(new NotifyEvent(Platform.STRIPE.code(), EventKind.PAYMENT, orderNo, trade, amount, at, type),
+    return inCurrency(new NotifyEvent(Platform.STRIPE, EventKind.PAYMENT, orderNo, trade, amount, at, type),
         object);
   }
 
@@ -234,7 +234,7 @@ public final class StripeChannel implements NotifyChannel {
     ids.put("refund", newest != null ? newest.getString("id") : charge.getString("id", "") + "@" + total);
     NotifyEvent.Refund refund = new NotifyEvent.Refund(Ids.require(ids, "refund"), NotifyEvent.Scope.PLATFORM, true,
         newest != null && newest.getValue("created") != null ? beijing(newest) : at);
-    return inCurrency(NotifyEvent.refund(Platform.STRIPE.code(), null, Ids.require(ids, "payment_intent"), total,
+    return inCurrency(NotifyEvent.refund(Platform.STRIPE, null, Ids.require(ids, "payment_intent"), total,
         type, refund), charge);
   }
 
@@ -245,7 +245,7 @@ public final class StripeChannel implements NotifyChannel {
 
   /** Genuine, books nothing: 200 so Stripe stops retrying. */
   private static NotifyEvent ignored(String status) {
-    return new NotifyEvent(Platform.STRIPE.code(), EventKind.NONE, null, null, 0, null, status);
+    return new NotifyEvent(Platform.STRIPE, EventKind.NONE, null, null, 0, null, status);
   }
 
   /** Paid in another currency than the site's: booked, never marking the order paid. */

@@ -77,9 +77,9 @@ public final class WechatV2Channel implements NotifyChannel {
     String resultCode = fields.getOrDefault("result_code", "");
     if (!resultCode.equals("SUCCESS")) { // a failed payment: genuine, nothing to book
       String tradeNo = fields.getOrDefault("transaction_id", "").isEmpty() ? null : Ids.require(fields, "transaction_id");
-      return new NotifyEvent(Platform.WECHAT.code(), EventKind.NONE, orderNo, tradeNo, amountCents, null, resultCode);
+      return new NotifyEvent(Platform.WECHAT, EventKind.NONE, orderNo, tradeNo, amountCents, null, resultCode);
     }
-    return new NotifyEvent(Platform.WECHAT.code(), EventKind.PAYMENT, orderNo, Ids.require(fields, "transaction_id"),
+    return new NotifyEvent(Platform.WECHAT, EventKind.PAYMENT, orderNo, Ids.require(fields, "transaction_id"),
         amountCents, PlatformTime.paidAt("time_end", fields.get("time_end"), PlatformTime.Form.COMPACT), resultCode);
   }
 
@@ -93,10 +93,10 @@ public final class WechatV2Channel implements NotifyChannel {
     long refunded = Money.cents("refund_fee", info.get("refund_fee"));
     String status = info.getOrDefault("refund_status", "");
     if (!status.equals("SUCCESS")) { // CHANGE (failed) or REFUNDCLOSE: recorded, no money moved
-      return new NotifyEvent(Platform.WECHAT.code(), EventKind.NONE, orderNo, tradeNo, refunded, null,
+      return new NotifyEvent(Platform.WECHAT, EventKind.NONE, orderNo, tradeNo, refunded, null,
           "refund " + status);
     }
-    return NotifyEvent.refund(Platform.WECHAT.code(), orderNo, tradeNo, refunded, status,
+    return NotifyEvent.refund(Platform.WECHAT, orderNo, tradeNo, refunded, status,
         new NotifyEvent.Refund(Ids.require(info, "refund_id"), NotifyEvent.Scope.PLATFORM, false,
             PlatformTime.parseOrNull(info.get("success_time"))));
   }

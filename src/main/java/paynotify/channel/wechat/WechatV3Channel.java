@@ -90,23 +90,23 @@ public final class WechatV3Channel implements NotifyChannel {
         "refund_id", plain.getString("refund_id", ""));
     JsonObject amount = plain.getJsonObject("amount", new JsonObject());
     if (eventType.equals("REFUND.SUCCESS")) {
-      return NotifyEvent.refund(Platform.WECHAT.code(), Ids.require(ids, "out_trade_no"),
+      return NotifyEvent.refund(Platform.WECHAT, Ids.require(ids, "out_trade_no"),
           Ids.require(ids, "transaction_id"), cents(amount, "refund"), eventType,
           new NotifyEvent.Refund(Ids.require(ids, "refund_id"), NotifyEvent.Scope.PLATFORM, false,
               PlatformTime.parseOrNull(plain.getString("success_time"))));
     }
     if (eventType.startsWith("REFUND.")) { // ABNORMAL or CLOSED: recorded, no money moved
-      return new NotifyEvent(Platform.WECHAT.code(), EventKind.NONE, Ids.require(ids, "out_trade_no"),
+      return new NotifyEvent(Platform.WECHAT, EventKind.NONE, Ids.require(ids, "out_trade_no"),
           Ids.require(ids, "transaction_id"), cents(amount, "refund"), null, eventType);
     }
     signature.requireApp(plain);
     String orderNo = Ids.require(ids, "out_trade_no");
     long total = cents(amount, "total");
     if (!eventType.equals("TRANSACTION.SUCCESS") || !"SUCCESS".equals(plain.getString("trade_state"))) {
-      return new NotifyEvent(Platform.WECHAT.code(), EventKind.NONE, orderNo,
+      return new NotifyEvent(Platform.WECHAT, EventKind.NONE, orderNo,
           ids.get("transaction_id").isEmpty() ? null : Ids.require(ids, "transaction_id"), total, null, eventType);
     }
-    return new NotifyEvent(Platform.WECHAT.code(), EventKind.PAYMENT, orderNo, Ids.require(ids, "transaction_id"),
+    return new NotifyEvent(Platform.WECHAT, EventKind.PAYMENT, orderNo, Ids.require(ids, "transaction_id"),
         total, PlatformTime.paidAt("success_time", plain.getString("success_time"),
             PlatformTime.Form.RFC_3339), eventType);
   }

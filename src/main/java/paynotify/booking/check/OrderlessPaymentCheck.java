@@ -1,4 +1,4 @@
-package paynotify.booking;
+package paynotify.booking.check;
 
 import static paynotify.store.SqlQueries.RESOLVE_BOOKED_WITHOUT_ORDER;
 
@@ -6,6 +6,8 @@ import io.vertx.core.Future;
 import io.vertx.sqlclient.RowSet;
 import io.vertx.sqlclient.Tuple;
 import java.time.Duration;
+import paynotify.booking.AnomalyKind;
+import paynotify.booking.SiteEvents;
 import paynotify.store.Database;
 
 /**
@@ -20,10 +22,10 @@ public final class OrderlessPaymentCheck {
   private static final AnomalyKind KIND = AnomalyKind.PAYMENT_WITHOUT_ORDER;
 
   private final Database db;
-  private final ForwardOutbox outbox;
+  private final SiteEvents outbox;
   private final Duration delay;
 
-  public OrderlessPaymentCheck(Database db, ForwardOutbox outbox, Duration delay) {
+  public OrderlessPaymentCheck(Database db, SiteEvents outbox, Duration delay) {
     this.db = db;
     this.outbox = outbox;
     this.delay = delay;

@@ -18,10 +18,10 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import paynotify.booking.Anomalies.Anomaly;
 import paynotify.channel.EventKind;
 import paynotify.channel.NotifyEvent;
-import paynotify.store.Anomalies;
-import paynotify.store.Anomalies.Anomaly;
+import paynotify.channel.Platform;
 
 /**
  * What the site is told (forward_events, the outbox), written in the very transaction that booked
@@ -30,7 +30,7 @@ import paynotify.store.Anomalies.Anomaly;
  * anomaly's dedupe key), so telling it again adds nothing and every delivery carries the same id.
  * Every event says whether it is live money ({@code livemode}: false for a platform's test mode).
  */
-public final class ForwardOutbox {
+public final class SiteEvents {
   public static final String PAYMENT_SUCCEEDED = "payment.succeeded";
   public static final String REFUND_SUCCEEDED = "refund.succeeded";
   public static final String ORDER_CLOSED = "order.closed";
@@ -38,14 +38,14 @@ public final class ForwardOutbox {
   public static final Set<String> TYPES = Set.of(PAYMENT_SUCCEEDED, REFUND_SUCCEEDED, ORDER_CLOSED, ANOMALY_CREATED);
 
   /** Forwarding off: anomalies are recorded, nothing is told. */
-  public static final ForwardOutbox OFF = new ForwardOutbox(Set.of());
+  public static final SiteEvents OFF = new SiteEvents(Set.of());
 
   private static final ZoneOffset BEIJING = ZoneOffset.ofHours(8);
 
   private final Set<String> types;
 
   /** @param types the event types the site asked for (forward.events) */
-  public ForwardOutbox(Set<String> types) {
+  public SiteEvents(Set<String> types) {
     this.types = Set.copyOf(types);
   }
 
@@ -58,7 +58,7 @@ public final class ForwardOutbox {
     if (!types.contains(PAYMENT_SUCCEEDED)) {
       return Future.succeededFuture();
     }
-    Tuple row = payment(e, 0).addString(e.channel()).addString(e.tradeNo());
+    Tuple row = payment(e, 0).addString(e.platform().code()).addString(e.tradeNo());
     return conn.preparedQuery(INSERT_FORWARD_EVENT_IF_ORDER_MOVED).execute(row).mapEmpty();
   }
 
@@ -85,14 +85,14 @@ public final class ForwardOutbox {
   }
 
   private static Tuple payment(NotifyEvent e, long refundedCents) {
-    JsonObject data = new JsonObject().put("order_no", e.orderNo()).put("channel", e.channel())
+    JsonObject data = new JsonObject().put("order_no", e.orderNo()).put("channel", e.platform().code())
         .put("trade_no", e.tradeNo()).put("amount_cents", e.amountCents()).put("paid_at", time(e.paidAt()))
         .put("refunded_cents", refundedCents).put("fulfil", refundedCents < e.amountCents());
     return row(PAYMENT_SUCCEEDED, e.idempotencyKey(), e.orderNo(), !e.testMode(), data);
   }
 
   /** Whether the site wants events of {@code type}. */
-  boolean tells(String type) {
+  public boolean tells(String type) {
     return types.contains(type);
   }
 
@@ -103,12 +103,12 @@ public final class ForwardOutbox {
    * @param refundedCents the trade's refunded total, as this settlement computed it
    * @param livemode      the trade's money is live (its refunds are of the same mode)
    */
-  Future<Void> refundsSettled(SqlConnection conn, String channel, String tradeNo, String orderNo,
+  Future<Void> refundsSettled(SqlConnection conn, Platform platform, String tradeNo, String orderNo,
       long refundedCents, boolean livemode) {
     if (!types.contains(REFUND_SUCCEEDED)) {
       return Future.succeededFuture();
     }
-    return conn.preparedQuery(SETTLED_REFUNDS).execute(Tuple.of(channel, tradeNo)).compose(rows -> {
+    return conn.preparedQuery(SETTLED_REFUNDS).execute(Tuple.of(platform.code(), tradeNo)).compose(rows -> {
       List<Tuple> events = new ArrayList<>();
       long cumulativeBefore = 0; // Alipay's amounts are the trade's running totals: its own is the step
       for (Row r : rows) {
@@ -116,15 +116,16 @@ public final class ForwardOutbox {
         boolean cumulative = ((Number) r.getValue("cumulative")).intValue() != 0;
         String scope = r.getString("refund_scope");
         String refundNo = r.getString("refund_no");
-        JsonObject data = new JsonObject().put("order_no", orderNo).put("channel", channel).put("trade_no", tradeNo)
-            .put("refund_no", refundNo).put("amount_cents", cumulative ? amount - cumulativeBefore : amount)
+        JsonObject data = new JsonObject().put("order_no", orderNo).put("channel", platform.code())
+            .put("trade_no", tradeNo).put("refund_no", refundNo)
+            .put("amount_cents", cumulative ? amount - cumulativeBefore : amount)
             .put("refunded_total_cents", refundedCents).put("refunded_at", time(r.getLocalDateTime("refunded_at")))
             // false: a second payment refunded; the order was paid by another trade and keeps what it got
             .put("paid_the_order", ((Number) r.getValue("paid_the_order")).intValue() != 0);
         if (cumulative) {
           cumulativeBefore = amount;
         }
-        String key = NotifyEvent.key(channel, EventKind.REFUND, (scope.isEmpty() ? "" : scope + ":") + refundNo);
+        String key = NotifyEvent.key(platform, EventKind.REFUND, (scope.isEmpty() ? "" : scope + ":") + refundNo);
         events.add(row(REFUND_SUCCEEDED, key, orderNo, livemode, data));
       }
       return events.isEmpty() ? Future.succeededFuture()
@@ -137,29 +138,28 @@ public final class ForwardOutbox {
     if (!types.contains(ORDER_CLOSED)) {
       return Future.succeededFuture();
     }
-    JsonObject data = new JsonObject().put("order_no", e.orderNo()).put("channel", e.channel())
+    JsonObject data = new JsonObject().put("order_no", e.orderNo()).put("channel", e.platform().code())
         .put("trade_no", e.tradeNo());
     return conn.preparedQuery(INSERT_FORWARD_EVENT)
         .execute(row(ORDER_CLOSED, e.idempotencyKey(), e.orderNo(), !e.testMode(), data)).mapEmpty();
   }
 
   /**
-   * Records the anomaly and, told once like the anomaly itself (same dedupe key), anomaly.created.
+   * anomaly.created, its id derived from the anomaly's dedupe key: told once like the anomaly itself
+   * ({@link Anomalies#record} records it).
    *
    * @param livemode false when a test-mode notification's booking found it
    */
-  public Future<Void> recordAnomaly(SqlConnection conn, Anomaly a, boolean livemode) {
+  Future<Void> anomalyCreated(SqlConnection conn, Anomaly a, boolean livemode) {
     AnomalyKind kind = AnomalyKind.of(a.kind());
-    Future<Void> recorded = Anomalies.record(conn, a);
     if (!types.contains(ANOMALY_CREATED) || kind == AnomalyKind.FORWARD_FAILED) { // never tell of not telling
-      return recorded;
+      return Future.succeededFuture();
     }
     JsonObject data = new JsonObject().put("kind", a.kind()).put("detail", a.detail())
         .put("action", kind == null ? null : kind.action()).put("order_no", a.orderNo()).put("channel", a.channel())
         .put("trade_no", a.tradeNo()).put("amount_cents", a.amountCents());
-    Future<Void> told = conn.preparedQuery(INSERT_FORWARD_EVENT)
+    return conn.preparedQuery(INSERT_FORWARD_EVENT)
         .execute(row(ANOMALY_CREATED, a.dedupeKey(), a.orderNo(), livemode, data)).mapEmpty();
-    return Future.all(recorded, told).mapEmpty();
   }
 
   /** event_id, type, order_no, body: the JSON the site gets, fixed now, the same at every attempt. */

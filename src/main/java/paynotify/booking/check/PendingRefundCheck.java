@@ -1,4 +1,4 @@
-package paynotify.booking;
+package paynotify.booking.check;
 
 import static paynotify.store.SqlQueries.FLAG_STALE_PENDING_REFUNDS;
 import static paynotify.store.SqlQueries.TRADES_WITH_STRANDED_REFUNDS;
@@ -9,6 +9,10 @@ import io.vertx.sqlclient.Tuple;
 import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import paynotify.booking.AnomalyKind;
+import paynotify.booking.SiteEvents;
+import paynotify.booking.StrandedRefunds;
+import paynotify.channel.Platform;
 import paynotify.store.Database;
 import paynotify.store.OrdersTable;
 
@@ -30,14 +34,14 @@ public final class PendingRefundCheck {
   static final int BATCH = 100;
 
   private final Database db;
-  private final ForwardOutbox outbox;
+  private final SiteEvents outbox;
   private final StrandedRefunds stranded;
   private final Duration age;
 
   /** What one run did. */
   public record Result(int tradesSettled, int flagged) {}
 
-  public PendingRefundCheck(Database db, OrdersTable orders, ForwardOutbox outbox, Duration age) {
+  public PendingRefundCheck(Database db, OrdersTable orders, SiteEvents outbox, Duration age) {
     this.db = db;
     this.outbox = outbox;
     this.stranded = new StrandedRefunds(db, orders, outbox);
@@ -49,11 +53,11 @@ public final class PendingRefundCheck {
         .compose(trades -> {
           Future<Integer> settled = Future.succeededFuture(0);
           for (Row trade : trades) {
-            String channel = trade.getString("channel");
+            Platform platform = Platform.of(trade.getString("channel"));
             String tradeNo = trade.getString("trade_no");
             // One trade that fails (a lock wait) is left for the next run, not the ones after it.
-            settled = settled.compose(n -> stranded.settle(channel, tradeNo).map(n + 1).recover(err -> {
-              LOG.warn("pending refunds of {} trade {} not settled, next run tries again: {}", channel, tradeNo,
+            settled = settled.compose(n -> stranded.settle(platform, tradeNo).map(n + 1).recover(err -> {
+              LOG.warn("pending refunds of {} trade {} not settled, next run tries again: {}", platform.code(), tradeNo,
                   err.getMessage());
               return Future.succeededFuture(n);
             }));

@@ -1,0 +1,182 @@
+package paynotify.http;
+
+import io.vertx.core.Future;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import paynotify.booking.BookingResult;
+import paynotify.booking.EventBooking;
+import paynotify.booking.Outcome;
+import paynotify.booking.RepeatNotChecked;
+import paynotify.channel.NotifyChannel.Reply;
+import paynotify.channel.NotifyChannel;
+import paynotify.channel.NotifyEvent;
+import paynotify.channel.NotifyRequest;
+import paynotify.channel.RejectedNotification;
+import paynotify.channel.UnbookableNotification;
+import paynotify.channel.VerificationUnavailable;
+import paynotify.store.NotifyLog.Trace;
+import paynotify.store.NotifyLog;
+import paynotify.store.RejectedLog;
+
+/**
+ * What becomes of one request to a notify endpoint, decided once and finished once, as dj-stripe's
+ * {@code WebhookEventTrigger.from_request} owns a received call: the channel checks it; a verified
+ * event is booked, a genuine notification booking cannot follow is recorded as an anomaly, anything
+ * else is refused. Then {@link #finish} leaves, for every request exactly once:
+ * <ul>
+ *   <li>its trace: a notify_log row with its body ({@link NotifyLog}: verified or genuine), a bodiless
+ *       row ({@link RejectedLog#record}: refused, or input our parsing did not foresee), or, when there
+ *       is nothing to show (a body not read whole, a signature that cannot be checked now, a repeat the
+ *       pre-check could not confirm), only a log line, at most one per second ({@link RejectedLog#log});
+ *   <li>its count in /metrics, by outcome;
+ *   <li>its reply: the channel's success once the booking (or the anomaly) is committed or found
+ *       booked; otherwise its failure, so that the platform retries.
+ * </ul>
+ * {@link NotifyVerticle} routes, times out and sends the reply. The HTTP side runs no SQL: the rows
+ * are queued, and written off the booking pool.
+ */
+final class NotifyFate {
+  // These lines have always been NotifyVerticle's: an operator's log filter keeps finding them.
+  private static final Logger LOG = LoggerFactory.getLogger(NotifyVerticle.class);
+
+  /**
+   * Where every request's fate is kept, shared by all of them.
+   *
+   * @param booking  books what the channel verified
+   * @param log      the rows of verified and genuine notifications
+   * @param rejected the rows of refused requests: a queue and a rate limit of their own, so that a flood
+   *                 of forgeries costs a genuine notification nothing
+   * @param metrics  the counts by endpoint and outcome, and the booking times
+   */
+  record Keepers(EventBooking booking, NotifyLog log, RejectedLog rejected, NotifyMetrics metrics) {}
+
+  private final Keepers keepers;
+  private final NotifyChannel channel;
+  private final String remote;
+
+  /** @param remote the caller's address, null when unknown */
+  NotifyFate(Keepers keepers, NotifyChannel channel, String remote) {
+    this.keepers = keepers;
+    this.channel = channel;
+    this.remote = remote;
+  }
+
+  /** A request on the path of a channel that is not configured: a line, no count (it is no endpoint). */
+  static void channelOff(Keepers keepers, String path, String hint) {
+    keepers.rejected().log(path, "notify on " + path + " refused: that channel is not configured (" + hint + ")",
+        null);
+  }
+
+  /** The body could not be read whole (too large, cut off): refused before the channel saw it. */
+  Reply unread(Throwable why) {
+    String endpoint = channel.endpoint();
+    boolean tooLarge = why instanceof RawBody.TooLarge;
+    return finish(Outcome.REJECTED,
+        () -> keepers.rejected().log(endpoint, endpoint + " notify from " + remote + " refused: " + why.getMessage(),
+            null),
+        channel.failure(tooLarge ? 413 : 400, tooLarge ? "body too large" : "unreadable body"));
+  }
+
+  /** Checked by the channel, then booked, recorded or refused: the reply, once its fate is kept. */
+  Future<Reply> decide(NotifyRequest request) {
+    Trace trace = new Trace(channel.endpoint(), remote, request.payload()); // a GET's query is its body
+    return channel.check(request).transform(checked -> {
+      if (checked.succeeded()) {
+        return book(checked.result(), trace);
+      }
+      return checked.cause() instanceof UnbookableNotification unbookable ? recordUnbookable(unbookable, trace)
+          : Future.succeededFuture(refuse(trace, checked.cause()));
+    });
+  }
+
+  /** Not verified: refused (4xx, nothing booked), or not verifiable now (5xx, the platform retries). */
+  private Reply refuse(Trace trace, Throwable why) {
+    String endpoint = channel.endpoint();
+    RejectedLog rejected = keepers.rejected();
+    if (why instanceof RejectedNotification r) {
+      return finish(Outcome.REJECTED,
+          () -> rejected.record(trace, Outcome.REJECTED.code(), r.reason() + ": " + r.getMessage(), null),
+          channel.failure(r.status(), r.reason().name().toLowerCase()));
+    }
+    if (why instanceof VerificationUnavailable unavailable) {
+      return finish(Outcome.ERROR, () -> rejected.log(endpoint, endpoint
+              + " notify not verified, replied failure so the platform retries: " + unavailable.getMessage(), null),
+          channel.failure(503, "not verified, retry later"));
+    }
+    // input our parsing did not foresee: refuse it, say so, keep serving
+    return finish(Outcome.ERROR, () -> rejected.record(trace, Outcome.ERROR.code(), "unreadable: " + why, why),
+        channel.failure(500, "internal error"));
+  }
+
+  private Future<Reply> book(NotifyEvent event, Trace trace) {
+    long start = System.nanoTime();
+    return keepers.booking().book(event).transform(booked -> {
+      keepers.metrics().booked(channel.endpoint(), System.nanoTime() - start);
+      return Future.succeededFuture(booked.succeeded() ? booked(event, trace, booked.result())
+          : notBooked(event, trace, booked.cause()));
+    });
+  }
+
+  /** Booked, or found booked before: the platform may stop retrying. */
+  private Reply booked(NotifyEvent event, Trace trace, BookingResult result) {
+    String endpoint = channel.endpoint();
+    Outcome outcome = result.outcome();
+    return finish(outcome, () -> {
+      keepers.log().record(trace, outcome.code(), event.idempotencyKey(), result.detail());
+      switch (outcome) {
+        case PROCESSED -> LOG.info("{} {}: {}", endpoint, event.idempotencyKey(), result.detail());
+        case DUPLICATE, IGNORED -> LOG.debug("{} {} {}: {}", endpoint, event.idempotencyKey(), outcome.code(),
+            result.detail());
+        default -> LOG.warn("{} {} {}: {}", endpoint, event.idempotencyKey(), outcome.code(), result.detail());
+      }
+    }, channel.success());
+  }
+
+  /** Not known to be committed: the platform must retry (a retry of a late commit is a duplicate). */
+  private Reply notBooked(NotifyEvent event, Trace trace, Throwable err) {
+    String endpoint = channel.endpoint();
+    Reply retry = channel.failure(503, "not booked, retry later");
+    if (err instanceof RepeatNotChecked repeat) { // booked before: its first delivery left the row
+      return finish(Outcome.ERROR, () -> keepers.rejected().log(endpoint, endpoint
+          + " replied failure so the platform retries: " + repeat.getMessage(), null), retry);
+    }
+    return finish(Outcome.ERROR, () -> {
+      LOG.error("{} {} not booked, replied failure so the platform retries: {}", endpoint, event.idempotencyKey(),
+          err.toString());
+      keepers.log().record(trace, Outcome.ERROR.code(), event.idempotencyKey(), err.toString());
+    }, retry);
+  }
+
+  /**
+   * Genuine but not bookable: once its anomaly is committed, the platform may stop retrying; its row keeps
+   * its body. When the anomaly could not be committed, an error row, and the platform retries.
+   */
+  private Future<Reply> recordUnbookable(UnbookableNotification why, Trace trace) {
+    String endpoint = channel.endpoint();
+    return keepers.booking().recordUnbookable(why, trace.body()).transform(recorded -> {
+      if (recorded.failed()) {
+        return Future.succeededFuture(finish(Outcome.ERROR, () -> {
+          keepers.log().record(trace, Outcome.ERROR.code(), null, recorded.cause().toString());
+          LOG.error("{} genuine notification not recorded, replied failure so the platform retries: {}", endpoint,
+              recorded.cause().toString());
+        }, channel.failure(503, "not recorded, retry later")));
+      }
+      BookingResult result = recorded.result();
+      return Future.succeededFuture(finish(result.outcome(), () -> {
+        keepers.log().record(trace, result.outcome().code(), null, result.detail());
+        if (result.outcome() == Outcome.ANOMALY) {
+          LOG.warn("{} {}", endpoint, result.detail());
+        } else { // a PaymentIntent without order that its Session had booked
+          LOG.debug("{} {}: {}", endpoint, result.outcome().code(), result.detail());
+        }
+      }, channel.success()));
+    });
+  }
+
+  /** The one end of every request: its trace, its count, and the reply it is to get. */
+  private Reply finish(Outcome outcome, Runnable trace, Reply reply) {
+    trace.run();
+    keepers.metrics().count(channel.endpoint(), outcome.code());
+    return reply;
+  }
+}
