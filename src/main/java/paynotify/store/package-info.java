@@ -1,0 +1,6 @@
+/**
+ * The database: the pool and the only way to use it ({@link paynotify.store.Database#inTransaction}), the pinned
+ * sessions, the statements ({@link paynotify.store.SqlQueries}, where the races are decided), the site's orders
+ * table as mapped ({@link paynotify.store.OrdersTable}), the request logs and the purge.
+ */
+package paynotify.store;
