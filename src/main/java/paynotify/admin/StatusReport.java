@@ -24,7 +24,7 @@ import paynotify.store.SqlQueries;
 
 /**
  * What /status, /status.json and {@code paynotify status} show: read from the database, one JSON object
- * (its fields are listed in the README, "See it working"; keep them stable, scripts read them).
+ * (its fields are listed in docs/operations.md, "See it working"; keep them stable, scripts read them).
  * A handful of statements, each one index dive or a short range: cheap enough for a page refreshing
  * every 30 seconds on a database that also books payments.
  */

@@ -39,7 +39,7 @@ public enum AnomalyKind {
       + " website; book a payment it carries with paynotify repair book, or by hand"),
   /** A payment that names no order (Stripe: no client_reference_id/metadata.order_no; PayPal: no invoice/custom). */
   PAYMENT_WITHOUT_ORDER("find the order from the payment on the platform's website (buyer, amount, time) and"
-      + " fulfil it, or refund the payment; then name the order in every payment (README: Stripe, PayPal)"),
+      + " fulfil it, or refund the payment; then name the order in every payment (docs/channels.md: Stripe, PayPal)"),
   /** A completed payment for an order, of a type paynotify does not book (PayPal: subscr_payment, merch_pmt, ...). */
   UNBOOKED_PAYMENT("check the payment on the platform's website: fulfil the order by hand if it pays for it,"
       + " or refund it"),
