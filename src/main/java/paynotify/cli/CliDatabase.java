@@ -3,7 +3,6 @@ package paynotify.cli;
 import io.vertx.core.Vertx;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import paynotify.config.AppConfig.DatabaseSettings;
