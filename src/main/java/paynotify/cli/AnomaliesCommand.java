@@ -3,6 +3,7 @@ package paynotify.cli;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import paynotify.channel.Money;
 import paynotify.store.SqlQueries;
 import picocli.CommandLine.Command;
@@ -15,43 +16,48 @@ import picocli.CommandLine.Parameters;
     description = "List anomalies, or mark one resolved with a note.")
 final class AnomaliesCommand extends ParentCommand {
   @Command(name = "list", mixinStandardHelpOptions = true, description = "Oldest first.")
-  static final class ListCommand extends CommandSupport {
+  static final class ListCommand extends RowListing {
     @Option(names = "--open", description = "only the unresolved ones")
     boolean open;
 
     @Option(names = "--kind", description = "only this kind (e.g. amount_mismatch, missing_local, over_refund)")
     String kind;
 
-    @Option(names = "--limit", defaultValue = "200", description = "at most this many (default: ${DEFAULT-VALUE})")
-    int limit;
+    @Override
+    String statement() {
+      return SqlQueries.LIST_ANOMALIES;
+    }
 
     @Override
-    int run() throws Exception {
-      try (CliDatabase db = CliDatabase.open(config);
-          Connection conn = db.connect();
-          PreparedStatement list = conn.prepareStatement(SqlQueries.LIST_ANOMALIES)) {
-        list.setBoolean(1, open);
-        list.setString(2, kind);
-        list.setString(3, kind);
-        list.setInt(4, limit);
-        int n = 0;
-        try (ResultSet rs = list.executeQuery()) {
-          while (rs.next()) {
-            n++;
-            Object cents = rs.getObject("amount_cents");
-            out().printf("#%d  %s  %-22s %-7s order %s  trade %s  %s%n    %s%n", rs.getLong("id"),
-                rs.getTimestamp("created_at").toLocalDateTime().withNano(0), rs.getString("kind"),
-                rs.getString("channel"), rs.getString("order_no"), rs.getString("trade_no"),
-                cents == null ? "" : Money.format(((Number) cents).longValue()), rs.getString("detail"));
-            if (rs.getTimestamp("resolved_at") != null) {
-              out().printf("    resolved %s: %s%n", rs.getTimestamp("resolved_at").toLocalDateTime().withNano(0),
-                  rs.getString("resolution_note"));
-            }
-          }
-        }
-        out().println(n == 0 ? "no anomalies" + (open ? " open" : "") : n + " anomalies");
-        out().flush();
-        return 0;
+    boolean flag() {
+      return open;
+    }
+
+    @Override
+    String value() {
+      return kind;
+    }
+
+    @Override
+    String noun() {
+      return "anomalies";
+    }
+
+    @Override
+    String flagWord() {
+      return "open";
+    }
+
+    @Override
+    void print(ResultSet rs) throws SQLException {
+      Object cents = rs.getObject("amount_cents");
+      out().printf("#%d  %s  %-22s %-7s order %s  trade %s  %s%n    %s%n", rs.getLong("id"),
+          rs.getTimestamp("created_at").toLocalDateTime().withNano(0), rs.getString("kind"),
+          rs.getString("channel"), rs.getString("order_no"), rs.getString("trade_no"),
+          cents == null ? "" : Money.format(((Number) cents).longValue()), rs.getString("detail"));
+      if (rs.getTimestamp("resolved_at") != null) {
+        out().printf("    resolved %s: %s%n", rs.getTimestamp("resolved_at").toLocalDateTime().withNano(0),
+            rs.getString("resolution_note"));
       }
     }
   }

@@ -3,6 +3,7 @@ package paynotify.cli;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Timestamp;
 import paynotify.store.SqlQueries;
 import picocli.CommandLine.ArgGroup;
@@ -16,44 +17,49 @@ import picocli.CommandLine.Parameters;
     description = "List the events forwarded to the site, or requeue failed ones.")
 final class ForwardCommand extends ParentCommand {
   @Command(name = "list", mixinStandardHelpOptions = true, description = "Newest first, one line per event.")
-  static final class ListCommand extends CommandSupport {
+  static final class ListCommand extends RowListing {
     @Option(names = "--failed", description = "only the failed ones (delivery gave up: `forward retry` requeues them)")
     boolean failed;
 
     @Option(names = "--order", description = "only the events of this order")
     String order;
 
-    @Option(names = "--limit", defaultValue = "200", description = "at most this many (default: ${DEFAULT-VALUE})")
-    int limit;
+    @Override
+    String statement() {
+      return SqlQueries.LIST_FORWARD_EVENTS;
+    }
 
     @Override
-    int run() throws Exception {
-      try (CliDatabase db = CliDatabase.open(config);
-          Connection conn = db.connect();
-          PreparedStatement list = conn.prepareStatement(SqlQueries.LIST_FORWARD_EVENTS)) {
-        list.setBoolean(1, failed);
-        list.setString(2, order);
-        list.setString(3, order);
-        list.setInt(4, limit);
-        int n = 0;
-        try (ResultSet rs = list.executeQuery()) {
-          while (rs.next()) {
-            n++;
-            String state = rs.getString("state");
-            // a delivered event is due never: when it was delivered says more
-            String when = state.equals("delivered") ? "delivered " + time(rs.getTimestamp("delivered_at"))
-                : "next " + time(rs.getTimestamp("next_attempt_at"));
-            String order = rs.getString("order_no");
-            String error = rs.getString("last_error");
-            out().printf("#%-6d %s  %-17s %-9s %2d attempts  %-29s order %s%s%n", rs.getLong("id"),
-                rs.getString("event_id"), rs.getString("type"), state, rs.getInt("attempts"), when,
-                order == null ? "-" : order, error == null ? "" : "  last error: " + error.replaceAll("\\s+", " "));
-          }
-        }
-        out().println(n == 0 ? "no events" + (failed ? " failed" : "") : n + " events");
-        out().flush();
-        return 0;
-      }
+    boolean flag() {
+      return failed;
+    }
+
+    @Override
+    String value() {
+      return order;
+    }
+
+    @Override
+    String noun() {
+      return "events";
+    }
+
+    @Override
+    String flagWord() {
+      return "failed";
+    }
+
+    @Override
+    void print(ResultSet rs) throws SQLException {
+      String state = rs.getString("state");
+      // a delivered event is due never: when it was delivered says more
+      String when = state.equals("delivered") ? "delivered " + time(rs.getTimestamp("delivered_at"))
+          : "next " + time(rs.getTimestamp("next_attempt_at"));
+      String orderNo = rs.getString("order_no");
+      String error = rs.getString("last_error");
+      out().printf("#%-6d %s  %-17s %-9s %2d attempts  %-29s order %s%s%n", rs.getLong("id"),
+          rs.getString("event_id"), rs.getString("type"), state, rs.getInt("attempts"), when,
+          orderNo == null ? "-" : orderNo, error == null ? "" : "  last error: " + error.replaceAll("\\s+", " "));
     }
   }
 
