@@ -13,26 +13,32 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * Where every authenticity rule is, and what they are built from. All of a platform's rules are in
- * the one {@code ...Signature} class of its package; its {@code ...Channel} calls them, where the
- * platform's protocol puts each, and only parses and normalises what passed:
+ * Where every authenticity rule is, and what they are built from. A platform's rules are in the
+ * {@code ...Signature} class of its package (PayPal's also in the two classes that class uses); its
+ * {@code ...Channel} calls them where the platform's protocol puts each, and only parses and normalises
+ * what passed:
  * <ul>
- *   <li>{@code alipay.AlipaySignature}: RSA2 (or legacy RSA) over the sorted parameters, app_id and
- *       seller_id, and the notify_type that a return_url's parameters lack;
+ *   <li>{@code alipay.AlipaySignature}: RSA2 (or legacy RSA, as configured: the request's sign_type is
+ *       never read) over the sorted parameters, app_id and seller_id, and the notify_type and notify_id
+ *       that a return_url's parameters lack;
  *   <li>{@code epay.EpaySignature}: MD5 of the sorted parameters and the key, and pid;
- *   <li>{@code wechat.WechatV2Signature}: a payment's MD5 or HMAC-SHA256 sign, a refund's req_info
- *       (AES-256-ECB, keyed with the MD5 of the API key), and appid and mch_id;
+ *   <li>{@code wechat.WechatV2Signature}: a payment's MD5 or HMAC-SHA256 sign (a sign_type sent must be
+ *       the configured one), a refund's req_info (AES-256-ECB, keyed with the MD5 of the API key), and
+ *       appid and mch_id;
  *   <li>{@code wechat.WechatV3Signature}: SHA256withRSA over the {@code Wechatpay-*} headers and the
- *       body, the AES-256-GCM resource (the APIv3 key), and mchid and a payment's appid;
+ *       body with the platform key the serial names (WeChat's signature probe refused, the timestamp
+ *       window where configured), the AES-256-GCM resource (the APIv3 key), and mchid and a payment's appid;
  *   <li>{@code stripe.StripeSignature}: HMAC-SHA256 in {@code Stripe-Signature} within the tolerance,
  *       no Connect account's event, no test money on a live instance;
  *   <li>{@code paypal.PaypalIpnSignature}: PayPal asked ({@code cmd=_notify-validate}), after the checks
- *       on the raw body that need no asking (its {@code IpnPrecheck}: test_ipn, the receiver, the currency).
+ *       on the raw body that need no asking ({@code paypal.IpnPrecheck}: test_ipn, the receiver, a
+ *       well-formed currency), at the address {@code paypal.VerifyEndpoint} allowed at start.
  * </ul>
  * The merchant's ids are authenticity rules too (a genuine notification for another merchant is
- * refused, WRONG_MERCHANT): each {@code ...Signature} is built with the configured ids and checks them
- * with {@link Ids#requireMerchant}. What the rules share is here (the sorted content, values that could
- * be re-split, digests, the constant-time comparison) and in {@link RsaSignatureCheck}.
+ * refused, WRONG_MERCHANT): each {@code ...Signature} of Alipay, epay and WeChat is built with the
+ * configured ids and checks them with {@link Ids#requireMerchant}; PayPal's receiver is IpnPrecheck's,
+ * Stripe's account the Connect check's. What the rules share is here (the sorted content, values that
+ * could be re-split, digests, the constant-time comparison) and in {@link RsaSignatureCheck}.
  */
 public final class Signatures {
   private static final Pattern NUMBERED = Pattern.compile("_[0-9]+$");

@@ -1,8 +1,7 @@
 /**
  * Clients that <em>call</em> a platform: order queries (is this order paid?), order closing, bill downloads.
- * The notify path only answers the platforms; what asks them lives here, one client per platform
- * ({@code AlipayGateway}, {@code WechatV2Gateway}, {@code WechatV3Gateway}, {@code EpayGateway},
- * {@code StripeGateway}, ...).
+ * The notify path only answers the platforms; what asks them lives here, one client per platform (to be
+ * written: an {@code AlipayGateway} for {@code alipay.trade.query}, and so on). Empty until then.
  *
  * <p>Each client
  * <ul>

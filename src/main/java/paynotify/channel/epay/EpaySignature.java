@@ -34,8 +34,8 @@ public final class EpaySignature {
   }
 
   /**
-   * The sign of {@code params}, as the platform computes it: it exists for tests, which play the
-   * platform with it, and for the outbound clients of the next issue, which sign requests with it.
+   * The sign of {@code params}, as the platform computes it: what {@link #verify} compares, what the tests
+   * play the platform with, and what a client in {@code gateway/} will sign its requests with.
    */
   public String sign(Map<String, String> params) {
     String content = Signatures.sortedContent(params, Set.of(SIGN, SIGN_TYPE),

@@ -63,8 +63,8 @@ public final class WechatV2Signature {
   }
 
   /**
-   * The sign of {@code fields}, as the platform computes it: it exists for tests, and for the outbound
-   * clients of the next issue, which sign requests with it.
+   * The sign of {@code fields}, as the platform computes it: what {@link #verify} compares, what the tests
+   * play the platform with, and what a client in {@code gateway/} will sign its requests with.
    */
   public String sign(Map<String, String> fields) {
     String content = Signatures.sortedContent(fields, Set.of(SIGN), String::isEmpty, "key=" + apiKey);
