@@ -1,5 +1,8 @@
 package paynotify;
 
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.properties.HasName.Predicates.name;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -88,6 +91,20 @@ class ArchitectureTest {
     assertThat(classesPerRoom).isNotEmpty();
     assertThat(classesPerRoom.entrySet()).as("rooms over %d classes", MAX_CLASSES_PER_ROOM)
         .allSatisfy(room -> assertThat(room.getValue()).as(room.getKey()).isLessThanOrEqualTo(MAX_CLASSES_PER_ROOM));
+  }
+
+  /**
+   * What the isolated loader drops after the start must not be reached from the application's loader while
+   * serving: that would load the JDBC driver there for good. The commands, short-lived, may.
+   */
+  @Test
+  void onlyTheCommandsReachTheMigrationsInTheirOwnLoader() {
+    classes().that().resideInAPackage("paynotify.setup.migrate..")
+        .should().onlyHaveDependentClassesThat(resideInAPackage("paynotify.setup.migrate..")
+            .or(name("paynotify.cli.CliDatabase"))
+            .or(name("paynotify.setup.Schema")))
+        .because("serve reaches them only through IsolatedMigrations' class loader, by name")
+        .check(MAIN);
   }
 
   @Test

@@ -13,8 +13,8 @@ import io.vertx.sqlclient.Tuple;
 import java.util.Locale;
 import paynotify.booking.Anomalies.Anomaly;
 import paynotify.channel.NotifyEvent;
-import paynotify.store.OrdersTable.PaidMove;
 import paynotify.store.OrdersTable;
+import paynotify.store.OrdersTable.PaidMove;
 
 /**
  * A payment's writes: the payment row (uk_trade_no), the order unpaid -> paid, and the refunds

@@ -1,7 +1,7 @@
 package paynotify.cli;
 
-import picocli.CommandLine.Command;
 import picocli.CommandLine;
+import picocli.CommandLine.Command;
 
 /** The command-line entry of the jar: {@code serve}, and the tools: reconcile, audit, repair, anomalies, forward, status. */
 @Command(name = "paynotify", mixinStandardHelpOptions = true, version = "paynotify 0.1",

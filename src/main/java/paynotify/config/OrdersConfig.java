@@ -4,15 +4,15 @@ import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import paynotify.store.OrdersTable;
 import paynotify.store.OrdersTable.AmountUnit;
 import paynotify.store.OrdersTable.Columns;
 import paynotify.store.OrdersTable.StatusValues;
-import paynotify.store.OrdersTable;
 
 /**
  * The {@code orders:} section: the site's own orders table, its names, amount unit and status
  * values. What can be checked without the database is checked here; what the table itself must
- * have, at start ({@link OrdersTableCheck}). The defaults are the schema V1 creates.
+ * have, at start ({@code setup.migrate.OrdersTableCheck}). The defaults are the schema V1 creates.
  */
 final class OrdersConfig {
   /** paynotify's own tables: the site's orders can be none of them. */

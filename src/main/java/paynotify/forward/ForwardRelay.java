@@ -30,8 +30,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import paynotify.booking.Anomalies.Anomaly;
 import paynotify.booking.Anomalies;
+import paynotify.booking.Anomalies.Anomaly;
 import paynotify.booking.AnomalyKind;
 import paynotify.store.Database;
 

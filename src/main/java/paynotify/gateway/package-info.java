@@ -5,8 +5,10 @@
  *
  * <p>Each client
  * <ul>
- *   <li>signs its request and verifies the answer with the same {@code channel.<platform>.*Signature} class
- *       the notify path uses: a rule of the platform's is written once, whichever way the call goes;</li>
+ *   <li>signs its request and verifies the answer with the platform's {@code channel.<platform>.*Signature}
+ *       class (its keys, its digests, its RSA check): a rule of the platform's is written once, whichever way
+ *       the call goes. Where that class also holds rules of a notification only (Alipay's notify_type, Stripe's
+ *       livemode), the client calls the signature check alone; split the class's methods so, never copy them;</li>
  *   <li>takes its base URL from the configuration, the official endpoint by default, so that a test points it
  *       at a local stand-in that checks the signature and signs its answers with test keys;</li>
  *   <li>hands what it learnt to booking as a {@code channel.NotifyEvent}, so that a payment found by asking is

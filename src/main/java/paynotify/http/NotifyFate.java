@@ -7,15 +7,15 @@ import paynotify.booking.BookingResult;
 import paynotify.booking.EventBooking;
 import paynotify.booking.Outcome;
 import paynotify.booking.RepeatNotChecked;
-import paynotify.channel.NotifyChannel.Reply;
 import paynotify.channel.NotifyChannel;
+import paynotify.channel.NotifyChannel.Reply;
 import paynotify.channel.NotifyEvent;
 import paynotify.channel.NotifyRequest;
 import paynotify.channel.RejectedNotification;
 import paynotify.channel.UnbookableNotification;
 import paynotify.channel.VerificationUnavailable;
-import paynotify.store.NotifyLog.Trace;
 import paynotify.store.NotifyLog;
+import paynotify.store.NotifyLog.Trace;
 import paynotify.store.RejectedLog;
 
 /**
@@ -53,6 +53,8 @@ final class NotifyFate {
   private final Keepers keepers;
   private final NotifyChannel channel;
   private final String remote;
+  /** Counted: set by {@link #finish} only, on the request's event loop. */
+  private boolean finished;
 
   /** @param remote the caller's address, null when unknown */
   NotifyFate(Keepers keepers, NotifyChannel channel, String remote) {
@@ -80,7 +82,8 @@ final class NotifyFate {
   /** Checked by the channel, then booked, recorded or refused: the reply, once its fate is kept. */
   Future<Reply> decide(NotifyRequest request) {
     Trace trace = new Trace(channel.endpoint(), remote, request.payload()); // a GET's query is its body
-    return channel.check(request).transform(checked -> {
+    // composed, so that a channel's bug thrown, not failed, is refused as unforeseen input all the same
+    return Future.succeededFuture(request).compose(channel::check).transform(checked -> {
       if (checked.succeeded()) {
         return book(checked.result(), trace);
       }
@@ -173,10 +176,24 @@ final class NotifyFate {
     });
   }
 
+  /**
+   * A bug of ours on the way (booking, or the finishing itself, threw): said with its stack, counted as an
+   * error if it was not counted yet, answered with the failure reply, so that the platform retries (a
+   * booking that did commit is then a duplicate).
+   */
+  Reply bug(Throwable err) {
+    LOG.error("{} notify failed on a bug, replied failure so the platform retries", channel.endpoint(), err);
+    if (!finished) {
+      keepers.metrics().count(channel.endpoint(), Outcome.ERROR.code());
+    }
+    return channel.failure(500, "internal error");
+  }
+
   /** The one end of every request: its trace, its count, and the reply it is to get. */
   private Reply finish(Outcome outcome, Runnable trace, Reply reply) {
     trace.run();
     keepers.metrics().count(channel.endpoint(), outcome.code());
+    finished = true;
     return reply;
   }
 }

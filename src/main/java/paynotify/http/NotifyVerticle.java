@@ -20,8 +20,8 @@ import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import paynotify.booking.EventBooking;
-import paynotify.channel.NotifyChannel.Reply;
 import paynotify.channel.NotifyChannel;
+import paynotify.channel.NotifyChannel.Reply;
 import paynotify.channel.NotifyRequest;
 import paynotify.forward.ForwardRelay.Backlog;
 import paynotify.store.NotifyLog;
@@ -133,13 +133,17 @@ public final class NotifyVerticle extends VerticleBase {
 
     RawBody.read(ctx.request(), settings.maxBodyBytes()).onComplete(read -> {
       if (read.failed()) {
-        ctx.response().putHeader(HttpHeaders.CONNECTION, "close");
-        reply(ctx, fate.unread(read.cause()));
+        Reply refused = fate.unread(read.cause()); // first: after the timeout's reply the header cannot be set
+        if (!ctx.response().headWritten()) {
+          ctx.response().putHeader(HttpHeaders.CONNECTION, "close");
+        }
+        reply(ctx, refused);
         return;
       }
       NotifyRequest request = new NotifyRequest(ctx.request().method().name(), ctx.request().headers(),
           ctx.request().query(), read.result());
-      fate.decide(request).onSuccess(reply -> reply(ctx, reply));
+      fate.decide(request).onComplete(decided -> reply(ctx, decided.succeeded() ? decided.result()
+          : fate.bug(decided.cause())));
     });
   }
 

@@ -16,8 +16,8 @@ import paynotify.booking.SiteEvents;
 import paynotify.booking.check.OrderlessPaymentCheck;
 import paynotify.booking.check.PendingRefundCheck;
 import paynotify.channel.NotifyChannel;
-import paynotify.config.AppConfig.DatabaseSettings;
 import paynotify.config.AppConfig;
+import paynotify.config.AppConfig.DatabaseSettings;
 import paynotify.config.ConfigException;
 import paynotify.forward.ForwardRelay;
 import paynotify.http.NotifyMetrics;
@@ -39,7 +39,6 @@ public final class PayNotifyServer {
   private static final long RELAY_PERIOD_MS = 500;
   /** How long a PaymentIntent without order waits for its Checkout Session before a human is told. */
   private static final Duration ORDERLESS_PAYMENT_WAIT = Duration.ofHours(1);
-
 
   private final Vertx vertx;
   private final EventBooking.Stores stores;

@@ -7,7 +7,7 @@ import java.security.cert.CertPathValidatorException;
 import java.security.cert.CertificateException;
 
 /**
- * The clients' refusals that a {@link DatabaseSecurity} setting fixes, each said as what to set. They
+ * The clients' refusals that a {@link paynotify.config.DatabaseSecurity} setting fixes, each said as what to set. They
  * are answers, not a server still starting (the JDBC one for TLS even has SQL state 08000): waiting
  * would not change them, so the start stops with this line (exit 2).
  */

@@ -9,8 +9,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 import paynotify.channel.EventKind;
 import paynotify.channel.NotifyEvent;
 import paynotify.channel.Platform;
-import paynotify.store.OrdersTable.Order;
 import paynotify.store.OrdersTable;
+import paynotify.store.OrdersTable.Order;
 
 /** The booking rules for a new payment that did not move its order from unpaid to paid, for every order status. */
 class PaymentVerdictTest {

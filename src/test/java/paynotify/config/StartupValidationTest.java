@@ -16,7 +16,7 @@ import paynotify.testsupport.ServiceProcess;
 /**
  * A bad configuration stops the real process at start with one line naming the file and the key
  * to fix, and a non-zero exit code. (A database that does not answer yet is no such error:
- * {@link DatabaseAtStartTest}.)
+ * {@link paynotify.setup.DatabaseAtStartTest}.)
  */
 class StartupValidationTest {
   @TempDir

@@ -8,9 +8,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import paynotify.testsupport.Http.Reply;
 import paynotify.testsupport.ChannelFixture;
 import paynotify.testsupport.DatabaseTestBase;
+import paynotify.testsupport.Http.Reply;
 import paynotify.testsupport.SiteTable;
 import paynotify.testsupport.TestService;
 

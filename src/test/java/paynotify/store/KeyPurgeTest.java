@@ -8,10 +8,10 @@ import static paynotify.testsupport.AlipayNotifications.signedBody;
 
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
+import io.vertx.core.net.NetClientOptions;
 import io.vertx.junit5.VertxExtension;
 import io.vertx.junit5.VertxTestContext;
 import io.vertx.mysqlclient.MySQLConnectOptions;
-import io.vertx.core.net.NetClientOptions;
 import io.vertx.sqlclient.PoolOptions;
 import java.time.Duration;
 import java.util.Map;

@@ -10,7 +10,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
-import paynotify.channel.paypal.PaypalIpnSignature;
 import paynotify.channel.paypal.PaypalIpnSignature.Answer;
 
 /**
@@ -19,7 +18,8 @@ import paynotify.channel.paypal.PaypalIpnSignature.Answer;
  * body {@link #issue issued} by the tests, INVALID for anything else. It can be made slow or down.
  */
 public final class PaypalVerifier {
-  private static final String PREFIX = PaypalIpnSignature.VALIDATE_COMMAND + "&";
+  // PayPal's own words, written out: a typo in the service's constant must fail here, as at PayPal
+  private static final String PREFIX = "cmd=_notify-validate&";
   private static PaypalVerifier instance;
 
   /** How it answers. */

@@ -7,8 +7,8 @@ import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
 import java.time.Duration;
-import paynotify.booking.Anomalies.Anomaly;
 import paynotify.booking.Anomalies;
+import paynotify.booking.Anomalies.Anomaly;
 import paynotify.booking.AnomalyKind;
 import paynotify.booking.SiteEvents;
 

@@ -53,11 +53,12 @@ public final class PendingRefundCheck {
         .compose(trades -> {
           Future<Integer> settled = Future.succeededFuture(0);
           for (Row trade : trades) {
-            Platform platform = Platform.of(trade.getString("channel"));
+            String channel = trade.getString("channel");
             String tradeNo = trade.getString("trade_no");
-            // One trade that fails (a lock wait) is left for the next run, not the ones after it.
-            settled = settled.compose(n -> stranded.settle(platform, tradeNo).map(n + 1).recover(err -> {
-              LOG.warn("pending refunds of {} trade {} not settled, next run tries again: {}", platform.code(), tradeNo,
+            // One trade that fails (a lock wait, a code no Platform has) is left for the next run, not the ones after it.
+            settled = settled.compose(n -> Future.succeededFuture(channel).map(Platform::of)
+                .compose(platform -> stranded.settle(platform, tradeNo)).map(n + 1).recover(err -> {
+              LOG.warn("pending refunds of {} trade {} not settled, next run tries again: {}", channel, tradeNo,
                   err.getMessage());
               return Future.succeededFuture(n);
             }));

@@ -28,8 +28,8 @@ import paynotify.channel.UnbookableNotification.Problem;
 
 /**
  * PayPal Instant Payment Notification ({@code POST /notify/paypal}, form-urlencoded). An IPN carries
- * no signature: PayPal itself says whether it sent it, after the cheap checks on the raw body
- * ({@link PaypalIpnSignature}), and only then are its fields read. A verified IPN is never
+ * no signature: PayPal itself says whether it sent it ({@link PaypalIpnSignature}, after the cheap checks
+ * on the raw body of its {@code IpnPrecheck}), and only then are its fields read. A verified IPN is never
  * refused: what cannot be booked becomes an anomaly ({@link UnbookableNotification}), what is not ours
  * to book is ignored, both answered 200.
  */

@@ -38,7 +38,7 @@ public final class DatabaseMigrations {
   }
 
   /**
-   * {@link #run} in {@link IsolatedMigrations}' class loader: the driver is registered first (its loader
+   * {@link #run} in {@code setup.IsolatedMigrations}' class loader: the driver is registered first (its loader
    * is new, DriverManager knows only the drivers of loaders before it) and deregistered after, so that
    * DriverManager holds nothing of the loader that is dropped. Public: IsolatedMigrations calls it from
    * the application's loader, another runtime package than this class's there.
