@@ -125,7 +125,7 @@ final class PaymentBooking implements BookingTransaction.Writes {
       PaymentVerdict verdict = PaymentVerdict.judge(found, e);
       if (verdict.movesOrder()) { // SQL found no such row, Java does: the amount column compares otherwise
         return Future.failedFuture(new IllegalStateException("orders: order " + e.orderNo() + " reads as unpaid for "
-            + e.amountCents() + " cents but the order's UPDATE (OrdersTable.markPaid) matched no row: rolled back; check the type of"
+            + e.amountCents() + " cents but MARK_ORDER_PAID matched no row: rolled back; check the type of"
             + " orders.columns.amount (amount_unit " + orders.unit().name().toLowerCase(Locale.ROOT) + ")"));
       }
       if (verdict.markedByThisTrade()) { // its refunds move the order, as if this booking had marked it
