@@ -8,12 +8,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import paynotify.channel.NotifyEvent;
 import paynotify.channel.UnbookableNotification;
-import paynotify.store.CommittedReads;
 import paynotify.store.Database;
-import paynotify.store.NotifyLog;
 import paynotify.store.OrdersTable;
-import paynotify.store.RejectedLog;
 import paynotify.store.SqlQueries;
+import paynotify.store.Stores;
 import paynotify.store.TransientRetry;
 
 /**
@@ -24,26 +22,6 @@ import paynotify.store.TransientRetry;
  */
 public final class EventBooking {
   private static final Logger LOG = LoggerFactory.getLogger(EventBooking.class);
-
-  /**
-   * Where bookings and their traces go.
-   *
-   * @param db       the booking pool (REPEATABLE READ, autocommit off)
-   * @param reads    the duplicate pre-check's pool
-   * @param log      verified notifications' rows
-   * @param rejected refused requests' rows
-   * @param logPool  the connection both logs write on
-   * @param status   the reads of /health and the admin listener: a pool of their own, so that polling them
-   *                 never takes a booking's connection or its place in the wait queue
-   */
-  public record Stores(Database db, CommittedReads reads, NotifyLog log, RejectedLog rejected, Database logPool,
-      Database status) {
-    /** Writes the queued rows, then closes every pool. */
-    public Future<Void> close() {
-      return log.close().eventually(rejected::close).eventually(logPool::close).eventually(reads::close)
-          .eventually(status::close).eventually(db::close);
-    }
-  }
 
   private final Database db;
   private final Database status;

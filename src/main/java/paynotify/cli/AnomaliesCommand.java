@@ -23,9 +23,8 @@ final class AnomaliesCommand extends ParentCommand {
     @Option(names = "--kind", description = "only this kind (e.g. amount_mismatch, missing_local, over_refund)")
     String kind;
 
-    @Override
-    String statement() {
-      return SqlQueries.LIST_ANOMALIES;
+    ListCommand() {
+      super(SqlQueries.LIST_ANOMALIES, "anomalies", "open");
     }
 
     @Override
@@ -36,16 +35,6 @@ final class AnomaliesCommand extends ParentCommand {
     @Override
     String value() {
       return kind;
-    }
-
-    @Override
-    String noun() {
-      return "anomalies";
-    }
-
-    @Override
-    String flagWord() {
-      return "open";
     }
 
     @Override

@@ -24,9 +24,8 @@ final class ForwardCommand extends ParentCommand {
     @Option(names = "--order", description = "only the events of this order")
     String order;
 
-    @Override
-    String statement() {
-      return SqlQueries.LIST_FORWARD_EVENTS;
+    ListCommand() {
+      super(SqlQueries.LIST_FORWARD_EVENTS, "events", "failed");
     }
 
     @Override
@@ -37,16 +36,6 @@ final class ForwardCommand extends ParentCommand {
     @Override
     String value() {
       return order;
-    }
-
-    @Override
-    String noun() {
-      return "events";
-    }
-
-    @Override
-    String flagWord() {
-      return "failed";
     }
 
     @Override

@@ -19,6 +19,7 @@ import paynotify.reconcile.BillRow;
 import paynotify.server.PayNotifyServer;
 import paynotify.server.Pools;
 import paynotify.store.NotifyLog.Trace;
+import paynotify.store.Stores;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -52,7 +53,7 @@ final class RepairBookCommand extends CommandSupport {
         + ", " + Money.format(row.amountCents()) + ", paid " + row.at() + ")";
     try (CliDatabase db = CliDatabase.open(config)) {
       Vertx vertx = Vertx.vertx();
-      EventBooking.Stores stores = Pools.stores(vertx, db.settings(),
+      Stores stores = Pools.stores(vertx, db.settings(),
           db.config().retention().rejectedRowsPerSecond());
       try {
         EventBooking booking = new EventBooking(vertx, stores, db.config().booking(), db.config().orders(),

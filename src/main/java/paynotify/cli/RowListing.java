@@ -14,8 +14,20 @@ abstract class RowListing extends CommandSupport {
   @Option(names = "--limit", defaultValue = "200", description = "at most this many (default: ${DEFAULT-VALUE})")
   int limit;
 
-  /** The statement; its binds: the flag, the value twice (null for any), the limit. */
-  abstract String statement();
+  private final String statement;
+  private final String noun;
+  private final String flagWord;
+
+  /**
+   * @param statement its binds: the flag, the value twice (null for any), the limit
+   * @param noun      what is listed, e.g. {@code anomalies}
+   * @param flagWord  what the flag says of them, e.g. {@code open}
+   */
+  RowListing(String statement, String noun, String flagWord) {
+    this.statement = statement;
+    this.noun = noun;
+    this.flagWord = flagWord;
+  }
 
   abstract boolean flag();
 
@@ -23,16 +35,11 @@ abstract class RowListing extends CommandSupport {
 
   abstract void print(ResultSet row) throws SQLException;
 
-  /** What is listed, e.g. {@code anomalies}, and what the flag says of them, e.g. {@code open}. */
-  abstract String noun();
-
-  abstract String flagWord();
-
   @Override
   final int run() throws Exception {
     try (CliDatabase db = CliDatabase.open(config);
         Connection conn = db.connect();
-        PreparedStatement list = conn.prepareStatement(statement())) {
+        PreparedStatement list = conn.prepareStatement(statement)) {
       list.setBoolean(1, flag());
       list.setString(2, value());
       list.setString(3, value());
@@ -44,7 +51,7 @@ abstract class RowListing extends CommandSupport {
           print(rs);
         }
       }
-      out().println(n == 0 ? "no " + noun() + (flag() ? " " + flagWord() : "") : n + " " + noun());
+      out().println(n == 0 ? "no " + noun + (flag() ? " " + flagWord : "") : n + " " + noun);
       out().flush();
       return 0;
     }

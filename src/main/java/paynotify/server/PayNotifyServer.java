@@ -28,6 +28,7 @@ import paynotify.store.Isolation;
 import paynotify.store.KeyPurge;
 import paynotify.store.NotifyLog;
 import paynotify.store.RejectedLog;
+import paynotify.store.Stores;
 
 /**
  * The running service on one Vert.x instance: the database pool, the notify verticle (one
@@ -41,7 +42,7 @@ public final class PayNotifyServer {
   private static final Duration ORDERLESS_PAYMENT_WAIT = Duration.ofHours(1);
 
   private final Vertx vertx;
-  private final EventBooking.Stores stores;
+  private final Stores stores;
   private final Database db;
   private final String deploymentId;
   private final int port;
@@ -54,7 +55,7 @@ public final class PayNotifyServer {
   private final AdminVerticle admin;
   private volatile Long housekeepingTimer; // set by open()
 
-  private PayNotifyServer(Vertx vertx, EventBooking.Stores stores, String deploymentId, int port, Readiness readiness,
+  private PayNotifyServer(Vertx vertx, Stores stores, String deploymentId, int port, Readiness readiness,
       Duration purgeInterval, KeyPurge purge, PendingRefundCheck pendingRefunds,
       OrderlessPaymentCheck orderlessPayments, ForwardRelay relay, AdminVerticle admin) {
     this.vertx = vertx;
@@ -83,7 +84,7 @@ public final class PayNotifyServer {
    * {@link #open()}, /health and every notification answer 503, so the platforms retry.
    */
   public static Future<PayNotifyServer> listen(Monitoring monitoring, AppConfig config, DatabaseSettings db) {
-    EventBooking.Stores stores = Pools.stores(monitoring.vertx(), db, config.retention().rejectedRowsPerSecond());
+    Stores stores = Pools.stores(monitoring.vertx(), db, config.retention().rejectedRowsPerSecond());
     try {
       return listen(monitoring, config, db, stores);
     } catch (RuntimeException e) { // thrown before the deployment: its pools and timers would outlive it
@@ -93,7 +94,7 @@ public final class PayNotifyServer {
   }
 
   private static Future<PayNotifyServer> listen(Monitoring monitoring, AppConfig config, DatabaseSettings db,
-      EventBooking.Stores stores) {
+      Stores stores) {
     Vertx vertx = monitoring.vertx();
     Database database = stores.db();
     SiteEvents outbox = outbox(config);

@@ -6,13 +6,13 @@ import io.vertx.mysqlclient.MySQLConnectOptions;
 import io.vertx.sqlclient.PoolOptions;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import paynotify.booking.EventBooking;
 import paynotify.config.AppConfig.DatabaseSettings;
 import paynotify.store.CommittedReads;
 import paynotify.store.Database;
 import paynotify.store.Isolation;
 import paynotify.store.NotifyLog;
 import paynotify.store.RejectedLog;
+import paynotify.store.Stores;
 
 /**
  * The service's connection pools, each bounded and each with its session pinned: the server builds
@@ -37,10 +37,10 @@ public final class Pools {
    *
    * @param rejectedRowsPerSecond refused requests recorded per endpoint and second at most
    */
-  public static EventBooking.Stores stores(Vertx vertx, DatabaseSettings db, int rejectedRowsPerSecond) {
+  public static Stores stores(Vertx vertx, DatabaseSettings db, int rejectedRowsPerSecond) {
     // each log writes one batch at a time
     Database logPool = connect(vertx, db.withPool(2, 2), "notify-log", Isolation.REPEATABLE_READ);
-    return new EventBooking.Stores(connect(vertx, db), committedReads(vertx, db),
+    return new Stores(connect(vertx, db), committedReads(vertx, db),
         new NotifyLog(vertx, logPool, "notification(s)", NotifyLog.CAPACITY, NotifyLog.MAX_QUEUED_BYTES,
             NotifyLog.REPORT_PERIOD),
         new RejectedLog(vertx, logPool, NotifyLog.CAPACITY, rejectedRowsPerSecond, NotifyLog.REPORT_PERIOD), logPool,
@@ -65,7 +65,7 @@ public final class Pools {
   }
 
   /** The duplicate pre-check's pool: reads of what is committed, never in a booking's transaction. */
-  public static CommittedReads committedReads(Vertx vertx, DatabaseSettings db) {
+  private static CommittedReads committedReads(Vertx vertx, DatabaseSettings db) {
     return CommittedReads.connect(vertx, connectOptions(db),
         poolOptions(db, "committed-reads", Math.max(2, db.poolSize() / 2)), tcp(db),
         CommittedReads.sessionSetup(db.timeZone()));

@@ -24,6 +24,7 @@ import paynotify.store.CommittedReads;
 import paynotify.store.Database;
 import paynotify.store.NotifyLog;
 import paynotify.store.RejectedLog;
+import paynotify.store.Stores;
 import paynotify.testsupport.DatabaseTestBase;
 import paynotify.testsupport.TestService;
 
@@ -34,7 +35,7 @@ import paynotify.testsupport.TestService;
  */
 class PrecheckUnavailableTest extends DatabaseTestBase {
   private Vertx vertx;
-  private EventBooking.Stores stores;
+  private Stores stores;
   private EventBooking booking;
 
   @BeforeEach
@@ -55,7 +56,7 @@ class PrecheckUnavailableTest extends DatabaseTestBase {
         CommittedReads.sessionSetup(Database.BEIJING));
     Database logPool = Database.connect(vertx, connect, new PoolOptions().setMaxSize(1), new NetClientOptions(),
         Database.sessionSetup(5, Database.BEIJING));
-    stores = new EventBooking.Stores(bookingPool, nowhere,
+    stores = new Stores(bookingPool, nowhere,
         new NotifyLog(vertx, logPool, "notification(s)", 100, NotifyLog.MAX_QUEUED_BYTES, NotifyLog.REPORT_PERIOD),
         new RejectedLog(vertx, logPool, 100, 10, NotifyLog.REPORT_PERIOD), logPool,
         Database.connect(vertx, connect, new PoolOptions().setMaxSize(1), new NetClientOptions(),

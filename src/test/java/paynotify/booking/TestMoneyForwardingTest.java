@@ -18,6 +18,7 @@ import paynotify.channel.Platform;
 import paynotify.config.AppConfig;
 import paynotify.server.Pools;
 import paynotify.store.OrdersTable;
+import paynotify.store.Stores;
 import paynotify.testsupport.DatabaseTestBase;
 import paynotify.testsupport.TestService;
 
@@ -30,7 +31,7 @@ class TestMoneyForwardingTest extends DatabaseTestBase {
   private static final LocalDateTime PAID = LocalDateTime.of(2026, 11, 29, 10, 15, 9);
 
   private Vertx vertx;
-  private EventBooking.Stores stores;
+  private Stores stores;
   private EventBooking booking;
 
   @BeforeEach

@@ -25,6 +25,7 @@ import paynotify.channel.PlainTextReplies;
 import paynotify.channel.Platform;
 import paynotify.config.AppConfig;
 import paynotify.server.Pools;
+import paynotify.store.Stores;
 import paynotify.testsupport.DatabaseTestBase;
 import paynotify.testsupport.Http;
 import paynotify.testsupport.Http.Reply;
@@ -40,7 +41,7 @@ class NotifyFateBugTest extends DatabaseTestBase {
 
   private final Vertx vertx = Vertx.vertx();
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-  private EventBooking.Stores stores;
+  private Stores stores;
 
   @AfterEach
   void close() {
