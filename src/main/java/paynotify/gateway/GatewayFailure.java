@@ -1,0 +1,50 @@
+package paynotify.gateway;
+
+/**
+ * Why a platform gave no usable answer. The message says what happened in one line an owner can act on,
+ * never a key or a signature.
+ */
+public final class GatewayFailure extends RuntimeException {
+  /** What the failure means for the caller. */
+  public enum Kind {
+    /** Not reached, timed out, a 5xx, a cut answer: ask again later (back-off). */
+    UNAVAILABLE,
+    /** An answer whose signature does not verify, or that names another merchant: nothing is booked, a WARN. */
+    UNTRUSTED,
+    /** The platform refused the request (a wrong app id, key or permission): the owner must fix the config. */
+    REFUSED
+  }
+
+  private final Kind kind;
+
+  public GatewayFailure(Kind kind, String message) {
+    super(message, null, false, false);
+    this.kind = kind;
+  }
+
+  public GatewayFailure(Kind kind, String message, Throwable cause) {
+    super(message, cause, false, false);
+    this.kind = kind;
+  }
+
+  public Kind kind() {
+    return kind;
+  }
+
+  public static GatewayFailure unavailable(String message) {
+    return new GatewayFailure(Kind.UNAVAILABLE, message);
+  }
+
+  public static GatewayFailure untrusted(String message) {
+    return new GatewayFailure(Kind.UNTRUSTED, message);
+  }
+
+  public static GatewayFailure refused(String message) {
+    return new GatewayFailure(Kind.REFUSED, message);
+  }
+
+  @Override
+  public String toString() {
+    return kind.name().toLowerCase(java.util.Locale.ROOT) + ": " + getMessage();
+  }
+}

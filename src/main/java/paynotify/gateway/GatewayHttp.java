@@ -1,0 +1,86 @@
+package paynotify.gateway;
+
+import io.vertx.core.Future;
+import io.vertx.core.MultiMap;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.PoolOptions;
+import io.vertx.core.http.RequestOptions;
+import java.net.URI;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The HTTP client every platform client calls through: a small pool of its own (a slow platform holds a
+ * few connections, never a booking's), a bounded wait queue, a time limit on the whole call, and an
+ * answer read up to a cap (a platform, or whatever answers in its place, that sends without end is cut off).
+ * TLS is verified as the JDK's trust store says; plain HTTP only where a test's stand-in runs.
+ */
+public final class GatewayHttp {
+  private static final int POOL_SIZE = 4;
+  private static final int MAX_WAITING = 64;
+
+  /** An answer as received: its status, its headers and its body, whole. */
+  public record Answer(int status, MultiMap headers, Buffer body) {}
+
+  private final HttpClient client;
+  private final long timeoutMs;
+  private final int maxAnswerBytes;
+
+  /** @param maxAnswerBytes the largest answer read whole (a query's answer: a few KiB) */
+  public GatewayHttp(Vertx vertx, Duration timeout, int maxAnswerBytes) {
+    this.timeoutMs = timeout.toMillis();
+    this.maxAnswerBytes = maxAnswerBytes;
+    this.client = vertx.createHttpClient(new HttpClientOptions()
+            .setConnectTimeout((int) Math.min(Integer.MAX_VALUE, timeoutMs))
+            .setIdleTimeout((int) Math.max(1, timeout.toSeconds()))
+            .setVerifyHost(true)
+            .setKeepAlive(true),
+        new PoolOptions().setHttp1MaxSize(POOL_SIZE).setMaxWaitQueueSize(MAX_WAITING));
+  }
+
+  /**
+   * Sends {@code body} (null: none) to {@code url}. Fails with {@link GatewayFailure.Kind#UNAVAILABLE} when
+   * the platform cannot be reached, does not answer in time, or answers more than the cap; any status is
+   * an answer (the caller reads what the platform meant by it).
+   */
+  public Future<Answer> send(HttpMethod method, URI url, MultiMap headers, Buffer body) {
+    RequestOptions options = new RequestOptions().setMethod(method).setAbsoluteURI(url.toString())
+        .setFollowRedirects(false);
+    if (headers != null) {
+      options.setHeaders(headers);
+    }
+    String where = method.name() + " " + url.getScheme() + "://" + url.getAuthority() + url.getPath();
+    return client.request(options)
+        .compose(request -> body == null ? request.send() : request.send(body))
+        .compose(response -> read(response).map(read -> new Answer(response.statusCode(), response.headers(), read)))
+        .timeout(timeoutMs, TimeUnit.MILLISECONDS)
+        .recover(err -> Future.failedFuture(err instanceof GatewayFailure ? err
+            : new GatewayFailure(GatewayFailure.Kind.UNAVAILABLE, where + " failed: " + err.getMessage(), err)));
+  }
+
+  /** The body, or a failure once it grows past the cap (the connection is then closed, not reused). */
+  private Future<Buffer> read(HttpClientResponse response) {
+    Promise<Buffer> answer = Promise.promise();
+    Buffer read = Buffer.buffer();
+    response.exceptionHandler(answer::tryFail);
+    response.handler(chunk -> {
+      if (read.length() + chunk.length() <= maxAnswerBytes) {
+        read.appendBuffer(chunk);
+      } else if (answer.tryFail(GatewayFailure.unavailable("the answer is larger than " + maxAnswerBytes + " bytes"))) {
+        response.request().connection().close();
+      }
+    });
+    response.endHandler(v -> answer.tryComplete(read));
+    return answer.future();
+  }
+
+  public Future<Void> close() {
+    return client.close();
+  }
+}
