@@ -17,7 +17,7 @@ import paynotify.store.OrdersTable.StatusValues;
 final class OrdersConfig {
   /** paynotify's own tables: the site's orders can be none of them. */
   private static final Set<String> OURS = Set.of("payments", "refunds", "idempotent_keys", "notify_log", "anomalies",
-      "flyway_schema_history");
+      "flyway_schema_history", "forward_events", "order_checks");
 
   private OrdersConfig() {}
 

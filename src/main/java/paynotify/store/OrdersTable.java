@@ -346,6 +346,30 @@ public final class OrdersTable {
     return conn.preparedQuery(sql).execute(Tuple.from(args)).map(rows -> rows.rowCount() == 1);
   }
 
+  /**
+   * The recovery sweeper's work: unpaid orders created between max_age and min_age ago (the session's
+   * clock, the site's zone) whose check is due and held by no instance, oldest first, with the platform
+   * the site noted (the channel column, else NULL) and whether the order is old enough to be closed.
+   * order_checks is paynotify's (utf8mb4_bin): the site's number is compared as text in that collation
+   * whatever its column's type. Binds: close after (seconds), unpaid, min age, max age (seconds), limit.
+   */
+  public String dueForCheck(String createdAt) {
+    return sql("SELECT CAST(o.{order_no} AS CHAR), " + (columns.channel() == null ? "NULL" : "o.{channel}")
+        + ", o.{created_at} < NOW(3) - INTERVAL ? SECOND FROM {orders} o LEFT JOIN order_checks c"
+        + " ON c.order_no = CAST(o.{order_no} AS CHAR CHARACTER SET utf8mb4) COLLATE utf8mb4_bin"
+        + " WHERE o.{status} = ? AND o.{created_at} <= NOW(3) - INTERVAL ? SECOND"
+        + " AND o.{created_at} >= NOW(3) - INTERVAL ? SECOND"
+        + " AND (c.order_no IS NULL OR (NOT c.done AND c.next_check_at <= UTC_TIMESTAMP(3)"
+        + "   AND (c.lease_until IS NULL OR c.lease_until < UTC_TIMESTAMP(3))))"
+        + " ORDER BY o.{created_at} LIMIT ?").replace("{created_at}", quote(createdAt));
+  }
+
+  /** How old the order is, in seconds by the database's clock; null when the table has no such order. */
+  public String ageOf(String createdAt) {
+    return sql("SELECT TIMESTAMPDIFF(SECOND, {created_at}, NOW(3)) FROM {orders}"
+        + " WHERE {order_no} = ? AND CAST({order_no} AS CHAR) = ?").replace("{created_at}", quote(createdAt));
+  }
+
   /** The statement that finds which of {@code ids} order numbers the table knows (reconciliation). */
   public String knownOrders(int ids) {
     return "SELECT " + quote(columns.orderNo()) + " FROM " + quote(table) + " WHERE " + quote(columns.orderNo())

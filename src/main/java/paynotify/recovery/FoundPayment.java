@@ -1,0 +1,85 @@
+package paynotify.recovery;
+
+import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import paynotify.booking.Anomalies;
+import paynotify.booking.Anomalies.Anomaly;
+import paynotify.booking.AnomalyKind;
+import paynotify.booking.BookingResult;
+import paynotify.booking.EventBooking;
+import paynotify.booking.Outcome;
+import paynotify.booking.SiteEvents;
+import paynotify.channel.NotifyEvent;
+import paynotify.gateway.TradeAnswer;
+import paynotify.gateway.TradeQuery;
+import paynotify.store.Database;
+import paynotify.store.NotifyLog;
+import paynotify.store.NotifyLog.Trace;
+
+/**
+ * A payment a platform's answer reported, booked exactly as its notification would be: the same event,
+ * so the same idempotency key, unique keys and anomaly checks, in the same transaction. A notification
+ * arriving later is a duplicate; one racing the query is decided by the keys. Its notify_log row says
+ * where it came from: channel {@value #SOURCE}, the client's name as its remote address, the platform's
+ * verified answer as its body. When it was booked now (no notification had), callbacks are not reaching
+ * paynotify: a {@code callback_missing} anomaly, once per platform and day.
+ */
+final class FoundPayment {
+  /** notify_log.channel of a booking found by asking. */
+  static final String SOURCE = "query";
+  private static final ZoneOffset BEIJING = ZoneOffset.ofHours(8);
+  private static final Logger LOG = LoggerFactory.getLogger(FoundPayment.class);
+
+  private final EventBooking booking;
+  private final NotifyLog log;
+  private final Database db;
+  private final SiteEvents outbox;
+
+  FoundPayment(EventBooking booking, NotifyLog log, Database db, SiteEvents outbox) {
+    this.booking = booking;
+    this.log = log;
+    this.db = db;
+    this.outbox = outbox;
+  }
+
+  /** Succeeds once the payment is committed (or found booked before); fails as a notification's booking does. */
+  Future<BookingResult> book(TradeQuery query, TradeAnswer answer) {
+    NotifyEvent payment = answer.payment();
+    Trace trace = new Trace(SOURCE, query.name(), Buffer.buffer(answer.body() == null ? new byte[0] : answer.body()));
+    return booking.book(payment).transform(booked -> {
+      if (booked.failed()) {
+        log.record(trace, Outcome.ERROR.code(), payment.idempotencyKey(), booked.cause().toString());
+        return Future.failedFuture(booked.cause());
+      }
+      BookingResult result = booked.result();
+      log.record(trace, result.outcome().code(), payment.idempotencyKey(), result.detail());
+      boolean missed = result.outcome() == Outcome.PROCESSED || result.outcome() == Outcome.ANOMALY;
+      if (!missed) {
+        return Future.succeededFuture(result);
+      }
+      LOG.warn("{} order {}: paid at the platform, no notification came; booked by asking: {}", query.name(),
+          payment.orderNo(), result.detail());
+      return callbackMissing(query, payment).map(result);
+    });
+  }
+
+  /** Booked is booked: an anomaly that cannot be written now is logged, and the next one will say it. */
+  private Future<Void> callbackMissing(TradeQuery query, NotifyEvent payment) {
+    String kind = AnomalyKind.CALLBACK_MISSING.code();
+    String platform = payment.platform().code();
+    String detail = "order " + payment.orderNo() + " (trade " + payment.tradeNo() + ") was paid, but no " + platform
+        + " notification for it reached paynotify: found by " + query.name() + " and booked. "
+        + AnomalyKind.CALLBACK_MISSING.action();
+    Anomaly anomaly = new Anomaly(kind, platform, payment.orderNo(), payment.tradeNo(), payment.amountCents(), detail,
+        kind + ":" + platform + ":" + LocalDate.now(BEIJING));
+    return db.inTransaction(conn -> Anomalies.record(conn, anomaly, !payment.testMode(), outbox))
+        .recover(err -> {
+          LOG.warn("callback_missing for {} not recorded now: {}", platform, err.getMessage());
+          return Future.succeededFuture();
+        });
+  }
+}
