@@ -58,6 +58,12 @@ public enum AnomalyKind {
   CALLBACK_MISSING("callbacks are not reaching you: check the notify URL set at the platform, nginx's location"
       + " for its path, a CDN or WAF in front that blocks or challenges the platform's POST, and the TLS certificate"
       + " (docs/operations.md: recovery)"),
+  /**
+   * A platform whose answer is not signed (epay's order query) says an unpaid order is paid: not booked, as
+   * anyone able to answer in its place could say so (epay.query_books: true books it).
+   */
+  QUERY_SAYS_PAID("look the order up in the aggregator's merchant panel: if it is paid, press its 补单/重新通知"
+      + " (re-notify) button, whose notification is signed and booked; if it is not, nothing is wrong here"),
   /** An event the site was never told of: its endpoint kept failing until the last retry. */
   FORWARD_FAILED("fix the site's endpoint, then paynotify forward retry --all-failed");
 

@@ -67,6 +67,24 @@ final class FoundPayment {
     });
   }
 
+  /**
+   * A payment an unsigned answer reported (epay's query): not booked, an anomaly for a human, once per trade.
+   * Its notify_log row keeps the answer as received.
+   */
+  Future<Void> unsigned(TradeQuery query, TradeAnswer answer) {
+    NotifyEvent payment = answer.payment();
+    AnomalyKind kind = AnomalyKind.QUERY_SAYS_PAID;
+    log.record(new Trace(SOURCE, query.name(), Buffer.buffer(answer.body() == null ? new byte[0] : answer.body())),
+        Outcome.ANOMALY.code(), payment.idempotencyKey(), kind.code());
+    LOG.warn("{} says order {} is paid (trade {}), but its answer is not signed: not booked, an anomaly to check",
+        query.name(), payment.orderNo(), payment.tradeNo());
+    String detail = query.name() + " says order " + payment.orderNo() + " is paid (trade " + payment.tradeNo()
+        + "), but its answers are not signed: not booked. " + kind.action();
+    Anomaly anomaly = new Anomaly(kind.code(), payment.platform().code(), payment.orderNo(), payment.tradeNo(),
+        payment.amountCents(), detail, kind.code() + ":" + payment.idempotencyKey());
+    return db.inTransaction(conn -> Anomalies.record(conn, anomaly, true, outbox)).mapEmpty();
+  }
+
   /** Booked is booked: an anomaly that cannot be written now is logged, and the next one will say it. */
   private Future<Void> callbackMissing(TradeQuery query, NotifyEvent payment) {
     String kind = AnomalyKind.CALLBACK_MISSING.code();

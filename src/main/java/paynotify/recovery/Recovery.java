@@ -195,11 +195,15 @@ public final class Recovery {
           yield Future.succeededFuture(new Asked(State.UNPAID, answer.platformStatus(), said + ", but the order is older"
               + " than recovery.max_age_hours: not booked automatically (check it, then paynotify repair book)", false));
         }
+        if (!a.query().books()) {
+          yield found.unsigned(a.query(), answer).map(new Asked(State.UNPAID, answer.platformStatus(), said
+              + ", but its answer is not signed: not booked, recorded as an anomaly to check", true));
+        }
         yield found.book(a.query(), answer).map(result -> new Asked(State.PAID, answer.platformStatus(),
             said + ": " + result.outcome().code() + ": " + result.detail(), true));
       }
       case CLOSED -> Future.succeededFuture(new Asked(State.CLOSED, answer.platformStatus(), said, true));
-      case WAITING, NOT_FOUND -> closeDue ? closeExpired(orderNo, a)
+      case WAITING, NOT_FOUND -> closeDue && a.query().closes() ? closeExpired(orderNo, a)
           : Future.succeededFuture(new Asked(State.UNPAID, answer.platformStatus(), said, false));
     };
   }
