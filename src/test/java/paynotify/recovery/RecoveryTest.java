@@ -50,9 +50,12 @@ class RecoveryTest extends DatabaseTestBase {
         .put("min_age_seconds", 60).mergeIn(more));
   }
 
-  /** An unpaid order made {@code secondsAgo} by the service's clock (its sessions' zone, Beijing by default). */
+  /**
+   * An unpaid Alipay order made {@code secondsAgo} by the service's clock (its sessions' zone, Beijing by default);
+   * its channel column says Alipay, so WeChat Pay (on in the test configuration) is not asked about it.
+   */
   void order(String orderNo, long secondsAgo) {
-    db.update("INSERT INTO orders (order_no, amount_cents, created_at) VALUES (?, ?,"
+    db.update("INSERT INTO orders (order_no, amount_cents, channel, created_at) VALUES (?, ?, 'alipay',"
         + " CONVERT_TZ(NOW(3), @@session.time_zone, '+08:00') - INTERVAL ? SECOND)", orderNo, CENTS, secondsAgo);
   }
 

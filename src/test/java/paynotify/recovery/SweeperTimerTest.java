@@ -20,7 +20,7 @@ class SweeperTimerTest extends DatabaseTestBase {
         TestService service = TestService.start(db.settings(), alipay.configure(TestService.configuration(
             new JsonObject().put("recovery", new JsonObject().put("enabled", true)
                 .put("interval_seconds", INTERVAL_SECONDS).put("min_age_seconds", 30)))))) {
-      db.update("INSERT INTO orders (order_no, amount_cents, created_at) VALUES ('T1', 8888,"
+      db.update("INSERT INTO orders (order_no, amount_cents, channel, created_at) VALUES ('T1', 8888, 'alipay',"
           + " CONVERT_TZ(NOW(3), @@session.time_zone, '+08:00') - INTERVAL 300 SECOND)");
       alipay.paid("T1", "2026120422001400081", "88.88");
       long start = System.nanoTime();
