@@ -38,10 +38,18 @@ class WechatV2GatewayTest {
   private static GatewayHttp http;
   private final WechatV2StandIn wechat = WechatV2StandIn.start();
 
+  /**
+   * The first call loads the classes of both sides (Vert.x's client, the SDK's XML): on a busy machine that
+   * alone can pass the 2 s limit, which is for the platform's answer, so it is made once beforehand.
+   */
   @BeforeAll
   static void startVertx() {
     vertx = Vertx.vertx();
     http = new GatewayHttp(vertx, Duration.ofSeconds(2), 64 * 1024);
+    try (WechatV2StandIn warm = WechatV2StandIn.start()) {
+      done(new WechatV2Gateway(new GatewayHttp(vertx, Duration.ofSeconds(30), 64 * 1024), warm.url(),
+          new WechatV2Signature(API_KEY, WechatV2Signature.MD5, APP_ID, MCH_ID), APP_ID, MCH_ID).query("WARM-UP"));
+    }
   }
 
   @AfterAll
@@ -169,7 +177,7 @@ class WechatV2GatewayTest {
     GatewayFailure failure = failure(gateway().query("WQ-9"));
 
     assertThat(failure.kind()).isEqualTo(GatewayFailure.Kind.UNAVAILABLE);
-    assertThat(Duration.ofNanos(System.nanoTime() - start)).isBetween(Duration.ofMillis(1900), Duration.ofSeconds(4));
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isBetween(Duration.ofMillis(1900), Duration.ofSeconds(10));
   }
 
   @Test
