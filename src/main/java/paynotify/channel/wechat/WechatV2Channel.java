@@ -32,6 +32,11 @@ public final class WechatV2Channel implements NotifyChannel {
     this.signature = new WechatV2Signature(apiKey, signType, appId, mchId);
   }
 
+  /** The signature rules, for the client that asks WeChat Pay v2 ({@code gateway.WechatV2Gateway}): one API key. */
+  public WechatV2Signature signature() {
+    return signature;
+  }
+
   @Override
   public String endpoint() {
     return "wechat_v2";
