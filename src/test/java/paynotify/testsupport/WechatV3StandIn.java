@@ -1,11 +1,13 @@
 package paynotify.testsupport;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -24,8 +26,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -35,6 +35,8 @@ import paynotify.channel.wechat.WechatV3Signature;
  * WeChat Pay API v3's order API (query by out_trade_no, close) for merchant {@link WechatV3Notifications#MCH_ID}:
  * each request's {@code Authorization} checked with the merchant public key of a key pair made here, each
  * answer (errors too) signed with the vectors' platform key under {@link WechatV3Notifications#PUBLIC_KEY_ID}.
+ * A Vert.x server of its own: the JDK's HttpServer rewrites header names (Wechatpay-timestamp), and the
+ * SDK looks them up as WeChat spells them.
  */
 public final class WechatV3StandIn implements PlatformStandIn {
   private static final String QUERY = "/v3/pay/transactions/out-trade-no/";
@@ -46,8 +48,8 @@ public final class WechatV3StandIn implements PlatformStandIn {
   private final KeyPair merchant;
   private final String serial;
   private final PrivateKey otherPlatformKey;
+  private final Vertx vertx = Vertx.vertx();
   private final HttpServer server;
-  private final ExecutorService threads = Executors.newCachedThreadPool();
   private final Map<String, Trade> trades = new ConcurrentHashMap<>();
   private final Map<String, AtomicInteger> queries = new ConcurrentHashMap<>();
   private final Map<String, AtomicInteger> closes = new ConcurrentHashMap<>();
@@ -57,7 +59,7 @@ public final class WechatV3StandIn implements PlatformStandIn {
   private volatile String answerSerial = WechatV3Notifications.PUBLIC_KEY_ID;
   private volatile Path keyFile;
 
-  private WechatV3StandIn() throws IOException, GeneralSecurityException {
+  private WechatV3StandIn() throws GeneralSecurityException {
     KeyPairGenerator rsa = KeyPairGenerator.getInstance("RSA");
     rsa.initialize(2048);
     merchant = rsa.generateKeyPair();
@@ -66,23 +68,22 @@ public final class WechatV3StandIn implements PlatformStandIn {
     new Random().nextBytes(serialBytes);
     serialBytes[0] &= 0x7F; // a positive certificate serial, as WeChat issues them
     serial = HexFormat.of().withUpperCase().formatHex(serialBytes);
-    server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    server.setExecutor(threads);
-    server.createContext("/", this::handle);
-    server.start();
+    server = vertx.createHttpServer()
+        .requestHandler(request -> request.body().onSuccess(body -> handle(request, body.getBytes())))
+        .listen(0, "127.0.0.1").await();
   }
 
   public static WechatV3StandIn start() {
     try {
       return new WechatV3StandIn();
-    } catch (IOException | GeneralSecurityException e) {
+    } catch (GeneralSecurityException e) {
       throw new IllegalStateException("cannot start the WeChat Pay v3 stand-in: " + e, e);
     }
   }
 
   @Override
   public URI url() {
-    return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+    return URI.create("http://127.0.0.1:" + server.actualPort());
   }
 
   /** The merchant API certificate's serial (wechat_v3.merchant_serial_no). */
@@ -174,8 +175,7 @@ public final class WechatV3StandIn implements PlatformStandIn {
 
   @Override
   public void close() {
-    server.stop(0);
-    threads.shutdownNow();
+    vertx.close().await();
     if (keyFile != null) {
       try {
         Files.deleteIfExists(keyFile);
@@ -185,38 +185,24 @@ public final class WechatV3StandIn implements PlatformStandIn {
     }
   }
 
-  private void handle(HttpExchange exchange) throws IOException {
-    try (exchange) {
-      byte[] body = exchange.getRequestBody().readAllBytes();
-      switch (mode) {
-        case DOWN -> {
-          byte[] text = "Service Unavailable".getBytes(StandardCharsets.US_ASCII);
-          exchange.sendResponseHeaders(503, text.length);
-          exchange.getResponseBody().write(text);
-          return;
+  private void handle(HttpServerRequest request, byte[] body) {
+    switch (mode) {
+      case DOWN -> request.response().setStatusCode(503).end("Service Unavailable");
+      case SLOW -> vertx.setTimer(SLOW_MILLIS, t -> request.connection().close());
+      default -> {
+        if (authorized(request, body)) {
+          route(request, body);
+        } else {
+          refused.incrementAndGet();
+          answer(request, 401, error("SIGN_ERROR", "签名错误"));
         }
-        case SLOW -> {
-          try {
-            Thread.sleep(SLOW_MILLIS);
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-          }
-          return;
-        }
-        default -> { }
       }
-      if (!authorized(exchange, body)) {
-        refused.incrementAndGet();
-        answer(exchange, 401, error("SIGN_ERROR", "签名错误"));
-        return;
-      }
-      route(exchange, body);
     }
   }
 
   /** The merchant's signature over METHOD\nPATH?QUERY\ntimestamp\nnonce\nBODY\n, by its mchid and serial. */
-  private boolean authorized(HttpExchange exchange, byte[] body) {
-    String authorization = exchange.getRequestHeaders().getFirst("Authorization");
+  private boolean authorized(HttpServerRequest request, byte[] body) {
+    String authorization = request.getHeader("Authorization");
     String prefix = WechatV3Signature.SIGNATURE_TYPE + " ";
     if (authorization == null || !authorization.startsWith(prefix)) {
       return false;
@@ -230,9 +216,7 @@ public final class WechatV3StandIn implements PlatformStandIn {
         || !fields.containsKey("nonce_str") || !fields.containsKey("signature") || !fields.containsKey("timestamp")) {
       return false;
     }
-    URI uri = exchange.getRequestURI();
-    String message = exchange.getRequestMethod() + "\n" + uri.getRawPath()
-        + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery()) + "\n" + fields.get("timestamp") + "\n"
+    String message = request.method().name() + "\n" + request.uri() + "\n" + fields.get("timestamp") + "\n"
         + fields.get("nonce_str") + "\n" + new String(body, StandardCharsets.UTF_8) + "\n";
     try {
       if (Math.abs(Instant.now().getEpochSecond() - Long.parseLong(fields.get("timestamp"))) > 300) {
@@ -247,45 +231,53 @@ public final class WechatV3StandIn implements PlatformStandIn {
     }
   }
 
-  private void route(HttpExchange exchange, byte[] body) throws IOException {
-    String path = exchange.getRequestURI().getPath();
-    String method = exchange.getRequestMethod();
+  private void route(HttpServerRequest request, byte[] body) {
+    String path = URI.create(request.uri()).getPath();
+    String method = request.method().name();
     if (!path.startsWith(QUERY)) {
-      answer(exchange, 404, error("NOT_FOUND", "no such API"));
+      answer(request, 404, error("NOT_FOUND", "no such API"));
     } else if (method.equals("GET") && !path.endsWith("/close")) {
       String outTradeNo = path.substring(QUERY.length());
-      if (!("mchid=" + WechatV3Notifications.MCH_ID).equals(exchange.getRequestURI().getQuery())) {
-        answer(exchange, 400, error("PARAM_ERROR", "mchid 与请求头不一致"));
+      if (!("mchid=" + WechatV3Notifications.MCH_ID).equals(request.query())) {
+        answer(request, 400, error("PARAM_ERROR", "mchid 与请求头不一致"));
         return;
       }
       queries.computeIfAbsent(outTradeNo, k -> new AtomicInteger()).incrementAndGet();
       Trade trade = trades.get(outTradeNo);
-      answer(exchange, trade == null ? 404 : 200, trade == null ? error("ORDER_NOT_EXIST", "订单不存在")
+      answer(request, trade == null ? 404 : 200, trade == null ? error("ORDER_NOT_EXIST", "订单不存在")
           : transaction(outTradeNo, trade).encode());
     } else if (method.equals("POST") && path.endsWith("/close")) {
       String outTradeNo = path.substring(QUERY.length(), path.length() - "/close".length());
-      if (!WechatV3Notifications.MCH_ID.equals(new JsonObject(new String(body, StandardCharsets.UTF_8)).getString("mchid"))) {
-        answer(exchange, 400, error("PARAM_ERROR", "mchid 与请求头不一致"));
+      if (!WechatV3Notifications.MCH_ID.equals(mchId(body))) {
+        answer(request, 400, error("PARAM_ERROR", "mchid 与请求头不一致"));
         return;
       }
       closes.computeIfAbsent(outTradeNo, k -> new AtomicInteger()).incrementAndGet();
-      close(exchange, outTradeNo);
+      close(request, outTradeNo);
     } else {
-      answer(exchange, 405, error("INVALID_REQUEST", "method not allowed"));
+      answer(request, 405, error("INVALID_REQUEST", "method not allowed"));
     }
   }
 
-  private void close(HttpExchange exchange, String outTradeNo) throws IOException {
+  private static String mchId(byte[] body) {
+    try {
+      return new JsonObject(Buffer.buffer(body)).getString("mchid");
+    } catch (DecodeException | ClassCastException e) {
+      return null;
+    }
+  }
+
+  private void close(HttpServerRequest request, String outTradeNo) {
     Trade trade = trades.get(outTradeNo);
     if (trade == null) {
-      answer(exchange, 404, error("ORDER_NOT_EXIST", "订单不存在"));
+      answer(request, 404, error("ORDER_NOT_EXIST", "订单不存在"));
     } else if (trade.state().equals("SUCCESS") || trade.state().equals("REFUND")) {
-      answer(exchange, 400, error("ORDERPAID", "订单已支付"));
+      answer(request, 400, error("ORDERPAID", "订单已支付"));
     } else if (trade.state().equals("CLOSED")) {
-      answer(exchange, 400, error("ORDER_CLOSED", "订单已关闭"));
+      answer(request, 400, error("ORDER_CLOSED", "订单已关闭"));
     } else {
       trades.put(outTradeNo, new Trade("CLOSED", null, 0));
-      answer(exchange, 204, "");
+      answer(request, 204, "");
     }
   }
 
@@ -304,22 +296,20 @@ public final class WechatV3StandIn implements PlatformStandIn {
   }
 
   /** {@code body} with WeChat's signature headers (all answers are signed, errors too). */
-  private void answer(HttpExchange exchange, int status, String body) throws IOException {
-    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+  private void answer(HttpServerRequest request, int status, String body) {
     String timestamp = Long.toString(Instant.now().getEpochSecond());
     String nonce = UUID.randomUUID().toString().replace("-", "");
     PrivateKey platformKey = mode == Mode.BAD_SIGNATURE ? otherPlatformKey : WechatV3Notifications.PRIVATE_KEY;
-    var headers = exchange.getResponseHeaders();
-    headers.set("Request-ID", UUID.randomUUID().toString());
-    headers.set(WechatV3Signature.TIMESTAMP_HEADER, timestamp);
-    headers.set(WechatV3Signature.NONCE_HEADER, nonce);
-    headers.set(WechatV3Signature.SERIAL_HEADER, answerSerial);
-    headers.set(WechatV3Signature.SIGNATURE_HEADER, sign(platformKey, timestamp + "\n" + nonce + "\n" + body + "\n"));
-    if (bytes.length > 0) {
-      headers.set("Content-Type", "application/json");
+    var response = request.response().setStatusCode(status)
+        .putHeader("Request-ID", UUID.randomUUID().toString())
+        .putHeader(WechatV3Signature.TIMESTAMP_HEADER, timestamp)
+        .putHeader(WechatV3Signature.NONCE_HEADER, nonce)
+        .putHeader(WechatV3Signature.SERIAL_HEADER, answerSerial)
+        .putHeader(WechatV3Signature.SIGNATURE_HEADER, sign(platformKey, timestamp + "\n" + nonce + "\n" + body + "\n"));
+    if (!body.isEmpty()) {
+      response.putHeader("Content-Type", "application/json");
     }
-    exchange.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
-    exchange.getResponseBody().write(bytes);
+    response.end(body);
   }
 
   private static String sign(PrivateKey key, String message) {
