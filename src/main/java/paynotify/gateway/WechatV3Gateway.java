@@ -69,14 +69,14 @@ public final class WechatV3Gateway implements TradeQuery {
   @Override
   public Future<TradeAnswer> query(String outTradeNo) {
     return call(HttpMethod.GET, QUERY + encode(outTradeNo) + "?mchid=" + encode(mchId), null)
-        .compose(answer -> Future.succeededFuture(meaning(answer)));
+        .map(this::meaning);
   }
 
   @Override
   public Future<Void> close(String outTradeNo) {
     String body = new JsonObject().put("mchid", mchId).encode();
     return call(HttpMethod.POST, QUERY + encode(outTradeNo) + "/close", body)
-        .compose(answer -> Future.succeededFuture(closed(answer)));
+        .map(this::closed);
   }
 
   /** {@code pathAndQuery} sent signed, its answer verified (except a 429 or 5xx, which is UNAVAILABLE). */

@@ -1,7 +1,8 @@
 /**
  * Clients that <em>call</em> a platform: order queries (is this order paid?), order closing, bill downloads.
- * The notify path only answers the platforms; what asks them lives here, one client per platform (to be
- * written: an {@code AlipayGateway} for {@code alipay.trade.query}, and so on). Empty until then.
+ * The notify path only answers the platforms; what asks them lives here, one client per platform
+ * ({@link paynotify.gateway.WechatV3Gateway} for WeChat Pay v3; to be written: an {@code AlipayGateway} for
+ * {@code alipay.trade.query}, and so on).
  *
  * <p>Each client
  * <ul>
