@@ -13,9 +13,11 @@ import java.util.function.Function;
 import paynotify.channel.NotifyChannel;
 import paynotify.channel.Platform;
 import paynotify.channel.alipay.AlipayChannel;
+import paynotify.channel.epay.EpayChannel;
 import paynotify.channel.wechat.WechatV2Channel;
 import paynotify.channel.wechat.WechatV3Channel;
 import paynotify.gateway.AlipayGateway;
+import paynotify.gateway.EpayGateway;
 import paynotify.gateway.GatewayHttp;
 import paynotify.gateway.MerchantKey;
 import paynotify.gateway.TradeQuery;
@@ -48,6 +50,9 @@ public record RecoveryConfig(RecoverySettings settings, List<Function<GatewayHtt
     c.string("alipay.app_private_key_file");
     c.string("wechat_v3.merchant_private_key_file");
     c.string("wechat_v3.merchant_serial_no");
+    String epayUrl = c.string("epay.gateway_url");
+    URI epay = epayUrl == null ? null : url(c, "epay.gateway_url", epayUrl);
+    boolean epayBooks = c.bool("epay.query_books", false);
     List<Function<GatewayHttp, TradeQuery>> clients = new ArrayList<>();
     Function<GatewayHttp, TradeQuery> v3 = null;
     WechatV2Channel v2 = null;
@@ -58,6 +63,8 @@ public record RecoveryConfig(RecoverySettings settings, List<Function<GatewayHtt
         v3 = wechatV3(c, wechat, v3Url);
       } else if (channel instanceof WechatV2Channel wechat) {
         v2 = wechat;
+      } else if (channel instanceof EpayChannel && epay != null) {
+        add(clients, epay(c, epay, epayBooks));
       }
     }
     // One WeChat client: v3 when its merchant key is given (it finds v2's orders too, one trade space), else
@@ -89,7 +96,8 @@ public record RecoveryConfig(RecoverySettings settings, List<Function<GatewayHtt
     }
     if (enabled && clients.isEmpty()) {
       throw c.error("recovery.enabled", "true, but no platform can be asked: set alipay.app_private_key_file, or"
-          + " wechat_v3.merchant_private_key_file with wechat_v3.merchant_serial_no, or turn on wechat_v2");
+          + " wechat_v3.merchant_private_key_file with wechat_v3.merchant_serial_no, or epay.gateway_url, or turn on"
+          + " wechat_v2");
     }
     Duration timeout = Duration.ofMillis(c.number("recovery.timeout_ms", 10_000, 500, 60_000));
     RecoverySettings settings = new RecoverySettings(enabled, minAge, maxAge, interval, perMinute, closeAfter,
@@ -135,6 +143,13 @@ public record RecoveryConfig(RecoverySettings settings, List<Function<GatewayHtt
     MerchantKey key = key(c, "alipay.app_private_key_file", keyFile);
     String appId = c.string("alipay.app_id");
     return http -> new AlipayGateway(http, url, appId, key, channel.signature(), java.time.Clock.systemUTC());
+  }
+
+  /** Opt-in by its address (epay.gateway_url): the site's aggregator, asked with the key the channel has. */
+  private static Function<GatewayHttp, TradeQuery> epay(ConfigReader c, URI url, boolean books) {
+    String pid = c.string("epay.pid");
+    String key = c.inlineOrFile("epay.key");
+    return http -> new EpayGateway(http, url, pid, key, books);
   }
 
   private static Function<GatewayHttp, TradeQuery> wechatV2(ConfigReader c, WechatV2Channel channel, URI url) {
