@@ -14,16 +14,19 @@ import paynotify.channel.NotifyChannel;
 import paynotify.channel.Platform;
 import paynotify.channel.alipay.AlipayChannel;
 import paynotify.channel.epay.EpayChannel;
+import paynotify.channel.stripe.StripeChannel;
 import paynotify.channel.wechat.WechatV2Channel;
 import paynotify.channel.wechat.WechatV3Channel;
 import paynotify.gateway.AlipayGateway;
 import paynotify.gateway.EpayGateway;
 import paynotify.gateway.GatewayHttp;
 import paynotify.gateway.MerchantKey;
+import paynotify.gateway.StripeEvents;
 import paynotify.gateway.TradeQuery;
 import paynotify.gateway.WechatV2Gateway;
 import paynotify.gateway.WechatV3Gateway;
 import paynotify.recovery.RecoverySettings;
+import paynotify.recovery.StripeFeed;
 import paynotify.store.OrdersTable;
 
 /**
@@ -35,11 +38,14 @@ import paynotify.store.OrdersTable;
  * @param settings the sweeper's
  * @param clients  one per platform that can be asked, in the order they are tried; built on the Vert.x the
  *                 service runs on
+ * @param stripe   Stripe's undelivered events, with a restricted read-only key (stripe.api_key_file); null
+ *                 when not set
  * @param timeout  a platform's whole answer, at most
  */
 public record RecoveryConfig(RecoverySettings settings, List<Function<GatewayHttp, TradeQuery>> clients,
-    Duration timeout) {
+    Function<GatewayHttp, StripeFeed> stripe, Duration timeout) {
   static final String ALIPAY_GATEWAY = "https://openapi.alipay.com/gateway.do";
+  static final String STRIPE_API = "https://api.stripe.com";
   static final String WECHAT_GATEWAY = "https://api.mch.weixin.qq.com";
 
   static RecoveryConfig read(ConfigReader c, ChannelsConfig channels, OrdersTable orders) {
@@ -53,6 +59,9 @@ public record RecoveryConfig(RecoverySettings settings, List<Function<GatewayHtt
     String epayUrl = c.string("epay.gateway_url");
     URI epay = epayUrl == null ? null : url(c, "epay.gateway_url", epayUrl);
     boolean epayBooks = c.bool("epay.query_books", false);
+    URI stripeUrl = url(c, "stripe.api_base", STRIPE_API);
+    String stripeKey = c.inlineOrFile("stripe.api_key");
+    Function<GatewayHttp, StripeFeed> stripe = null;
     List<Function<GatewayHttp, TradeQuery>> clients = new ArrayList<>();
     Function<GatewayHttp, TradeQuery> v3 = null;
     WechatV2Channel v2 = null;
@@ -65,6 +74,8 @@ public record RecoveryConfig(RecoverySettings settings, List<Function<GatewayHtt
         v2 = wechat;
       } else if (channel instanceof EpayChannel && epay != null) {
         add(clients, epay(c, epay, epayBooks));
+      } else if (channel instanceof StripeChannel stripeChannel && stripeKey != null) {
+        stripe = stripe(c, stripeChannel, stripeUrl, stripeKey);
       }
     }
     // One WeChat client: v3 when its merchant key is given (it finds v2's orders too, one trade space), else
@@ -94,15 +105,15 @@ public record RecoveryConfig(RecoverySettings settings, List<Function<GatewayHtt
     if (!OrdersTable.identifier(createdAt)) {
       throw c.error("orders.columns.created_at", "'" + createdAt + "' is not a plain column name");
     }
-    if (enabled && clients.isEmpty()) {
+    if (enabled && clients.isEmpty() && stripe == null) {
       throw c.error("recovery.enabled", "true, but no platform can be asked: set alipay.app_private_key_file, or"
-          + " wechat_v3.merchant_private_key_file with wechat_v3.merchant_serial_no, or epay.gateway_url, or turn on"
-          + " wechat_v2");
+          + " wechat_v3.merchant_private_key_file with wechat_v3.merchant_serial_no, or epay.gateway_url, or"
+          + " stripe.api_key_file, or turn on wechat_v2");
     }
     Duration timeout = Duration.ofMillis(c.number("recovery.timeout_ms", 10_000, 500, 60_000));
     RecoverySettings settings = new RecoverySettings(enabled, minAge, maxAge, interval, perMinute, closeAfter,
         createdAt, platformOf(c));
-    return new RecoveryConfig(settings, List.copyOf(clients), timeout);
+    return new RecoveryConfig(settings, List.copyOf(clients), stripe, timeout);
   }
 
   private static void add(List<Function<GatewayHttp, TradeQuery>> clients, Function<GatewayHttp, TradeQuery> client) {
@@ -143,6 +154,19 @@ public record RecoveryConfig(RecoverySettings settings, List<Function<GatewayHtt
     MerchantKey key = key(c, "alipay.app_private_key_file", keyFile);
     String appId = c.string("alipay.app_id");
     return http -> new AlipayGateway(http, url, appId, key, channel.signature(), java.time.Clock.systemUTC());
+  }
+
+  /**
+   * A restricted key (rk_...) that can only read: a secret key (sk_...) can refund and pay out, and asking for
+   * events needs none of that.
+   */
+  private static Function<GatewayHttp, StripeFeed> stripe(ConfigReader c, StripeChannel channel, URI url, String key) {
+    if (!key.startsWith("rk_")) {
+      throw c.error("stripe.api_key_file", "holds " + (key.startsWith("sk_") ? "a secret key (sk_...), which can"
+          + " move money" : "no Stripe API key") + ": create a restricted key (Developers > API keys > Create"
+          + " restricted key) with only Events: Read, and give that rk_... key");
+    }
+    return http -> new StripeFeed(new StripeEvents(http, url, key), channel);
   }
 
   /** Opt-in by its address (epay.gateway_url): the site's aggregator, asked with the key the channel has. */

@@ -13,6 +13,7 @@ import paynotify.booking.BookingResult;
 import paynotify.booking.EventBooking;
 import paynotify.booking.Outcome;
 import paynotify.booking.SiteEvents;
+import paynotify.channel.EventKind;
 import paynotify.channel.NotifyEvent;
 import paynotify.gateway.TradeAnswer;
 import paynotify.gateway.TradeQuery;
@@ -46,10 +47,12 @@ final class FoundPayment {
     this.outbox = outbox;
   }
 
-  /** Succeeds once the payment is committed (or found booked before); fails as a notification's booking does. */
-  Future<BookingResult> book(TradeQuery query, TradeAnswer answer) {
-    NotifyEvent payment = answer.payment();
-    Trace trace = new Trace(SOURCE, query.name(), Buffer.buffer(answer.body() == null ? new byte[0] : answer.body()));
+  /**
+   * Books {@code payment}, which {@code source} (a client's name) reported in {@code body}: succeeds once it is
+   * committed (or found booked before); fails as a notification's booking does.
+   */
+  Future<BookingResult> book(String source, NotifyEvent payment, byte[] body) {
+    Trace trace = new Trace(SOURCE, source, Buffer.buffer(body == null ? new byte[0] : body));
     return booking.book(payment).transform(booked -> {
       if (booked.failed()) {
         log.record(trace, Outcome.ERROR.code(), payment.idempotencyKey(), booked.cause().toString());
@@ -57,13 +60,14 @@ final class FoundPayment {
       }
       BookingResult result = booked.result();
       log.record(trace, result.outcome().code(), payment.idempotencyKey(), result.detail());
-      boolean missed = result.outcome() == Outcome.PROCESSED || result.outcome() == Outcome.ANOMALY;
+      boolean missed = payment.kind() == EventKind.PAYMENT
+          && (result.outcome() == Outcome.PROCESSED || result.outcome() == Outcome.ANOMALY);
       if (!missed) {
         return Future.succeededFuture(result);
       }
-      LOG.warn("{} order {}: paid at the platform, no notification came; booked by asking: {}", query.name(),
+      LOG.warn("{} order {}: paid at the platform, no notification came; booked by asking: {}", source,
           payment.orderNo(), result.detail());
-      return callbackMissing(query, payment).map(result);
+      return callbackMissing(source, payment).map(result);
     });
   }
 
@@ -86,11 +90,11 @@ final class FoundPayment {
   }
 
   /** Booked is booked: an anomaly that cannot be written now is logged, and the next one will say it. */
-  private Future<Void> callbackMissing(TradeQuery query, NotifyEvent payment) {
+  private Future<Void> callbackMissing(String source, NotifyEvent payment) {
     String kind = AnomalyKind.CALLBACK_MISSING.code();
     String platform = payment.platform().code();
     String detail = "order " + payment.orderNo() + " (trade " + payment.tradeNo() + ") was paid, but no " + platform
-        + " notification for it reached paynotify: found by " + query.name() + " and booked. "
+        + " notification for it reached paynotify: found by " + source + " and booked. "
         + AnomalyKind.CALLBACK_MISSING.action();
     Anomaly anomaly = new Anomaly(kind, platform, payment.orderNo(), payment.tradeNo(), payment.amountCents(), detail,
         kind + ":" + platform + ":" + LocalDate.now(BEIJING));

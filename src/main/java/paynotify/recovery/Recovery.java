@@ -11,6 +11,7 @@ import io.vertx.core.Vertx;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.Tuple;
 import java.lang.management.ManagementFactory;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,6 +54,7 @@ public final class Recovery {
   private final List<TradeQuery> queries;
   private final RecoverySettings settings;
   private final FoundPayment found;
+  private final MissedStripeEvents stripe;
   private final String owner;
   private final String dueForCheck;
   private final String ageOf;
@@ -61,15 +63,18 @@ public final class Recovery {
   /**
    * @param db      a pool of recovery's own (READ COMMITTED): a slow platform never holds a booking's connection
    * @param queries the platforms that can be asked, in the order they are tried for an order of unknown platform
+   * @param stripe  Stripe's undelivered events, fetched every sweep; null when stripe.api_key_file is not set
    */
   public Recovery(Database db, EventBooking booking, NotifyLog log, OrdersTable orders, SiteEvents outbox,
-      List<TradeQuery> queries, RecoverySettings settings) {
+      List<TradeQuery> queries, StripeFeed stripe, RecoverySettings settings) {
     this.db = db;
     this.orders = orders;
     this.outbox = outbox;
     this.queries = List.copyOf(queries);
     this.settings = settings;
     this.found = new FoundPayment(booking, log, db, outbox);
+    this.stripe = stripe == null ? null
+        : new MissedStripeEvents(stripe, found, booking, settings.maxAge(), Clock.systemUTC());
     this.owner = ManagementFactory.getRuntimeMXBean().getName() + ":" + UUID.randomUUID().toString().substring(0, 8);
     this.dueForCheck = orders.dueForCheck(settings.createdAt());
     this.ageOf = orders.ageOf(settings.createdAt());
@@ -90,7 +95,7 @@ public final class Recovery {
         return;
       }
       sweeping = true;
-      sweepOnce().onComplete(done -> {
+      sweepOnce().compose(s -> fetchStripeEvents().map(s)).onComplete(done -> {
         sweeping = false;
         if (done.failed()) {
           LOG.warn("recovery sweep failed, will try again in {} s: {}", settings.interval().toSeconds(),
@@ -101,6 +106,26 @@ public final class Recovery {
               s.paid(), s.closed(), s.failed());
         }
       });
+    });
+  }
+
+  /**
+   * Stripe's events whose delivery failed, created within max_age, booked as their webhooks would have been:
+   * the number booked now. Nothing without stripe.api_key_file; Stripe unreachable is logged, not a failure.
+   */
+  public Future<Integer> fetchStripeEvents() {
+    if (stripe == null) {
+      return Future.succeededFuture(0);
+    }
+    return stripe.sweep().map(pass -> {
+      if (pass.read() > 0) {
+        LOG.info("recovery: {} undelivered Stripe event(s) read, {} booked now, {} left for the next sweep",
+            pass.read(), pass.booked(), pass.failed());
+      }
+      return pass.booked();
+    }).otherwise(err -> {
+      LOG.warn("recovery: Stripe's undelivered events not fetched, tried again next sweep: {}", err.toString());
+      return 0;
     });
   }
 
@@ -199,7 +224,7 @@ public final class Recovery {
           yield found.unsigned(a.query(), answer).map(new Asked(State.UNPAID, answer.platformStatus(), said
               + ", but its answer is not signed: not booked, recorded as an anomaly to check", true));
         }
-        yield found.book(a.query(), answer).map(result -> new Asked(State.PAID, answer.platformStatus(),
+        yield found.book(a.query().name(), answer.payment(), answer.body()).map(result -> new Asked(State.PAID, answer.platformStatus(),
             said + ": " + result.outcome().code() + ": " + result.detail(), true));
       }
       case CLOSED -> Future.succeededFuture(new Asked(State.CLOSED, answer.platformStatus(), said, true));
@@ -281,7 +306,11 @@ public final class Recovery {
 
   /** The platforms this instance can ask, by name (status page, start log). */
   public List<String> clients() {
-    return queries.stream().map(TradeQuery::name).toList();
+    List<String> names = new ArrayList<>(queries.stream().map(TradeQuery::name).toList());
+    if (stripe != null) {
+      names.add(MissedStripeEvents.SOURCE);
+    }
+    return names;
   }
 
   /** For the start log: which platforms are asked, and how often. */

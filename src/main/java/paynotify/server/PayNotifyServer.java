@@ -49,6 +49,8 @@ public final class PayNotifyServer {
   /** Recovery's connections, and the largest platform answer it reads (a query's: a few KiB). */
   private static final int RECOVERY_POOL = 2;
   private static final int MAX_ANSWER_BYTES = 64 * 1024;
+  /** A page of Stripe events (20, a few KiB each, more with large metadata). */
+  private static final int MAX_EVENTS_BYTES = 1024 * 1024;
   private static final Logger LOG = LoggerFactory.getLogger(PayNotifyServer.class);
 
   private final Vertx vertx;
@@ -133,15 +135,21 @@ public final class PayNotifyServer {
         stores.rejected()::unrecordedTotal);
     // Recovery's own small pool and HTTP client: a slow platform never holds a booking's connection.
     RecoveryConfig rc = config.recovery();
-    Database recoveryPool = rc.clients().isEmpty() ? null
+    boolean asks = !rc.clients().isEmpty() || rc.stripe() != null;
+    Database recoveryPool = !asks ? null
         : Pools.connect(vertx, db.withPool(RECOVERY_POOL, db.maxWaitQueue()), "recovery", Isolation.READ_COMMITTED);
-    GatewayHttp gateways = rc.clients().isEmpty() ? null : new GatewayHttp(vertx, rc.timeout(), MAX_ANSWER_BYTES);
-    Recovery recovery = rc.clients().isEmpty() ? null : new Recovery(recoveryPool, booking, stores.log(),
-        config.orders(), outbox, rc.clients().stream().map(client -> client.apply(gateways)).toList(), rc.settings());
+    GatewayHttp gateways = !asks ? null : new GatewayHttp(vertx, rc.timeout(), MAX_ANSWER_BYTES);
+    GatewayHttp stripeApi = rc.stripe() == null ? null : new GatewayHttp(vertx, rc.timeout(), MAX_EVENTS_BYTES);
+    Recovery recovery = !asks ? null : new Recovery(recoveryPool, booking, stores.log(), config.orders(), outbox,
+        rc.clients().stream().map(client -> client.apply(gateways)).toList(),
+        rc.stripe() == null ? null : rc.stripe().apply(stripeApi), rc.settings());
     Runnable closeRecovery = () -> {
       if (recovery != null) {
         gateways.close();
         recoveryPool.close();
+      }
+      if (stripeApi != null) {
+        stripeApi.close();
       }
     };
     AdminVerticle admin = config.admin() == null ? null : new AdminVerticle(config.admin(), monitoring.registry(),
