@@ -111,8 +111,9 @@ public record RecoveryConfig(RecoverySettings settings, List<Function<GatewayHtt
           + " stripe.api_key_file, or turn on wechat_v2");
     }
     Duration timeout = Duration.ofMillis(c.number("recovery.timeout_ms", 10_000, 500, 60_000));
+    List<Platform> platforms = channels.enabled().stream().map(NotifyChannel::platform).distinct().toList();
     RecoverySettings settings = new RecoverySettings(enabled, minAge, maxAge, interval, perMinute, closeAfter,
-        createdAt, platformOf(c));
+        createdAt, platformOf(c), platforms.size() == 1 ? platforms.get(0) : null);
     return new RecoveryConfig(settings, List.copyOf(clients), stripe, timeout);
   }
 

@@ -69,7 +69,7 @@ public final class WechatV3Gateway implements TradeQuery {
   @Override
   public Future<TradeAnswer> query(String outTradeNo) {
     return call(HttpMethod.GET, QUERY + encode(outTradeNo) + "?mchid=" + encode(mchId), null)
-        .map(this::meaning);
+        .map(answer -> meaning(outTradeNo, answer));
   }
 
   @Override
@@ -120,7 +120,7 @@ public final class WechatV3Gateway implements TradeQuery {
         + "\",serial_no=\"" + serial + "\"";
   }
 
-  private TradeAnswer meaning(GatewayHttp.Answer answer) {
+  private TradeAnswer meaning(String outTradeNo, GatewayHttp.Answer answer) {
     byte[] body = answer.body().getBytes();
     if (answer.status() == 404 && "ORDER_NOT_EXIST".equals(code(answer))) {
       return TradeAnswer.of(State.NOT_FOUND, "ORDER_NOT_EXIST", body);
@@ -132,6 +132,10 @@ public final class WechatV3Gateway implements TradeQuery {
       JsonObject transaction = new JsonObject(answer.body());
       signature.requireMerchant(transaction);
       signature.requireApp(transaction);
+      if (!outTradeNo.equals(transaction.getString("out_trade_no"))) {
+        throw GatewayFailure.untrusted(name() + " answered about order '"
+            + Ids.printable(transaction.getString("out_trade_no")) + "', not " + outTradeNo);
+      }
       String state = transaction.getString("trade_state", "");
       if (state.equals("SUCCESS") || state.equals("REFUND")) {
         return new TradeAnswer(State.PAID, state, WechatV3Channel.payment(transaction), body);

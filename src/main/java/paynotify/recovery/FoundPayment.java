@@ -49,9 +49,10 @@ final class FoundPayment {
 
   /**
    * Books {@code payment}, which {@code source} (a client's name) reported in {@code body}: succeeds once it is
-   * committed (or found booked before); fails as a notification's booking does.
+   * committed (or found booked before); fails as a notification's booking does. {@code evidence}: booked now,
+   * it shows callbacks are not arriving (false when its notification may simply not have come yet).
    */
-  Future<BookingResult> book(String source, NotifyEvent payment, byte[] body) {
+  Future<BookingResult> book(String source, NotifyEvent payment, byte[] body, boolean evidence) {
     Trace trace = new Trace(SOURCE, source, Buffer.buffer(body == null ? new byte[0] : body));
     return booking.book(payment).transform(booked -> {
       if (booked.failed()) {
@@ -60,7 +61,7 @@ final class FoundPayment {
       }
       BookingResult result = booked.result();
       log.record(trace, result.outcome().code(), payment.idempotencyKey(), result.detail());
-      boolean missed = payment.kind() == EventKind.PAYMENT
+      boolean missed = evidence && payment.kind() == EventKind.PAYMENT
           && (result.outcome() == Outcome.PROCESSED || result.outcome() == Outcome.ANOMALY);
       if (!missed) {
         return Future.succeededFuture(result);

@@ -98,7 +98,7 @@ final class MissedStripeEvents {
       LOG.warn("{} {}: not ours, not booked: {}", SOURCE, id, r.getMessage());
       return Future.succeededFuture(new Pass(1, 0, 0));
     }
-    return found.book(SOURCE, read, body).map(r -> {
+    return found.book(SOURCE, read, body, true).map(r -> {
       done.add(id);
       return new Pass(1, r.outcome() == Outcome.PROCESSED || r.outcome() == Outcome.ANOMALY ? 1 : 0, 0);
     }).otherwise(err -> {

@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import paynotify.booking.EventBooking;
@@ -131,6 +132,9 @@ public final class Recovery {
 
   /** One sweep: the due orders, up to the rate cap, one after the other. */
   public Future<Sweep> sweepOnce() {
+    if (queries.isEmpty()) { // Stripe's events alone: no order to ask about
+      return Future.succeededFuture(new Sweep(0, 0, 0, 0));
+    }
     // Without close_after, an age no order asked about reaches (they are all younger than max_age)
     long closeAfter = (settings.closeAfter() == null ? settings.maxAge().plus(KEPT_PAST_MAX_AGE)
         : settings.closeAfter()).toSeconds();
@@ -172,51 +176,89 @@ public final class Recovery {
                 : conn.preparedQuery(ORDER_CHECK_ATTEMPTS).execute(Tuple.of(orderNo))
                     .map(rows -> rows.iterator().next().getInteger(0))))
         .compose(attempts -> attempts == null ? Future.succeededFuture(null)
-            : ask(orderNo, channel, true, closeDue).compose(asked -> db.inTransaction(conn -> conn
+            : ask(new Question(orderNo, platformOf(channel), true, closeDue, true)).compose(asked -> db.inTransaction(conn -> conn
                     .preparedQuery(ORDER_CHECKED)
-                    .execute(Tuple.of(asked.state() == null ? "no answer" : asked.platformStatus(),
+                    .execute(Tuple.of(asked.state() == null ? "no answer" : cut(asked.platformStatus()),
                         Backoff.after(attempts).toSeconds(), asked.done(), orderNo, owner)))
                 .map(asked)));
   }
 
   /**
-   * Asks the order's platform (every platform that can be asked, while they know no such trade, when the
-   * site does not say which); books a payment found (within max_age only: {@code bookable}); closes an
-   * order left unpaid past close_after ({@code closeDue}).
+   * One question about an order: its number, the platform its channel column names (null: not said),
+   * whether a payment found may be booked (within max_age), whether it is unpaid past close_after, and
+   * whether a payment found is evidence that its notification went missing (the order is older than min_age).
    */
-  private Future<Asked> ask(String orderNo, String channel, boolean bookable, boolean closeDue) {
-    List<TradeQuery> asked = platformsFor(channel);
+  private record Question(String orderNo, Platform platform, boolean bookable, boolean closeDue, boolean evidence) {}
+
+  /** A platform's answer, or why it gave none. */
+  private record Answered(TradeQuery query, TradeAnswer answer, Throwable failure) {
+    boolean paid() {
+      return answer != null && answer.state() == TradeAnswer.State.PAID;
+    }
+
+    boolean is(TradeAnswer.State state) {
+      return answer != null && answer.state() == state;
+    }
+  }
+
+  /**
+   * Asks the order's platform, or, when the site does not say which, every platform that can be asked until
+   * one says paid (another platform's "waiting" or "closed" says nothing of the one the buyer used); books
+   * a payment found; closes an order left unpaid past close_after at its platform, then in the table.
+   */
+  private Future<Asked> ask(Question q) {
+    List<TradeQuery> asked = q.platform() == null ? queries
+        : queries.stream().filter(c -> c.platform() == q.platform()).limit(1).toList();
     if (asked.isEmpty()) {
       return Future.succeededFuture(new Asked(null, null, "no platform that can be asked is the order's ("
-          + channel + "): see recovery.channel_values", false));
+          + (q.platform() == null ? "none configured" : q.platform().code()) + ")", false));
     }
-    Future<Answered> answer = Future.succeededFuture(null);
+    Future<List<Answered>> answers = Future.succeededFuture(List.of());
     for (TradeQuery query : asked) {
-      answer = answer.compose(before -> before != null && before.answer().state() != TradeAnswer.State.NOT_FOUND
-          ? Future.succeededFuture(before)
-          : query.query(orderNo).map(a -> new Answered(query, a)));
+      answers = answers.compose(before -> before.stream().anyMatch(Answered::paid) ? Future.succeededFuture(before)
+          : query.query(q.orderNo()).map(a -> new Answered(query, a, null))
+              .otherwise(err -> new Answered(query, null, err))
+              .map(a -> Stream.concat(before.stream(), Stream.of(a)).toList()));
     }
-    return answer.compose(a -> act(orderNo, a, bookable, closeDue)).recover(err -> {
+    return answers.compose(list -> decide(q, list)).recover(err -> {
       String why = err instanceof GatewayFailure f ? f.toString() : err.toString();
       if (err instanceof GatewayFailure f && f.kind() == GatewayFailure.Kind.UNAVAILABLE) {
-        LOG.info("recovery: order {} not answered, asked again later: {}", orderNo, why);
+        LOG.info("recovery: order {} not answered, asked again later: {}", q.orderNo(), why);
       } else {
-        LOG.warn("recovery: order {}: nothing booked: {}", orderNo, why);
+        LOG.warn("recovery: order {}: nothing booked: {}", q.orderNo(), why);
       }
       return Future.succeededFuture(new Asked(null, null, why, false));
     });
   }
 
-  private record Answered(TradeQuery query, TradeAnswer answer) {}
+  /**
+   * A payment found wins; else a platform that gave no answer makes it a later try; else the order is closed
+   * only when every platform asked says closed, and waits otherwise (on a trade that exists, if any does).
+   */
+  private Future<Asked> decide(Question q, List<Answered> list) {
+    Answered paid = list.stream().filter(Answered::paid).findFirst().orElse(null);
+    if (paid != null) {
+      return act(q, paid);
+    }
+    Answered failed = list.stream().filter(a -> a.failure() != null).findFirst().orElse(null);
+    if (failed != null) {
+      return Future.failedFuture(failed.failure());
+    }
+    if (list.stream().allMatch(a -> a.is(TradeAnswer.State.CLOSED))) {
+      return act(q, list.get(0));
+    }
+    return act(q, list.stream().filter(a -> a.is(TradeAnswer.State.WAITING)).findFirst()
+        .orElse(list.stream().filter(a -> !a.is(TradeAnswer.State.CLOSED)).findFirst().orElseThrow()));
+  }
 
-  private Future<Asked> act(String orderNo, Answered a, boolean bookable, boolean closeDue) {
+  private Future<Asked> act(Question q, Answered a) {
     TradeAnswer answer = a.answer();
     String said = a.query().name() + " says " + answer.platformStatus();
     return switch (answer.state()) {
       case PAID -> {
-        if (!bookable) {
+        if (!q.bookable()) {
           LOG.warn("recovery: order {} is paid at the platform ({}) but older than recovery.max_age_hours: not"
-              + " booked automatically; check it, then paynotify repair book", orderNo, said);
+              + " booked automatically; check it, then paynotify repair book", q.orderNo(), said);
           yield Future.succeededFuture(new Asked(State.UNPAID, answer.platformStatus(), said + ", but the order is older"
               + " than recovery.max_age_hours: not booked automatically (check it, then paynotify repair book)", false));
         }
@@ -224,41 +266,55 @@ public final class Recovery {
           yield found.unsigned(a.query(), answer).map(new Asked(State.UNPAID, answer.platformStatus(), said
               + ", but its answer is not signed: not booked, recorded as an anomaly to check", true));
         }
-        yield found.book(a.query().name(), answer.payment(), answer.body()).map(result -> new Asked(State.PAID, answer.platformStatus(),
-            said + ": " + result.outcome().code() + ": " + result.detail(), true));
+        yield found.book(a.query().name(), answer.payment(), answer.body(), q.evidence()).map(result -> new Asked(
+            State.PAID, answer.platformStatus(), said + ": " + result.outcome().code() + ": " + result.detail(), true));
       }
-      case CLOSED -> Future.succeededFuture(new Asked(State.CLOSED, answer.platformStatus(), said, true));
-      case WAITING, NOT_FOUND -> closeDue && a.query().closes() ? closeExpired(orderNo, a)
+      // closed at the platform: nothing can be paid on it; past close_after, closed in the table too
+      case CLOSED -> q.closeDue() && q.platform() != null ? closeInTable(q.orderNo(), a, "closed at "
+          + a.query().platform().code() + " already")
+          : Future.succeededFuture(new Asked(State.CLOSED, answer.platformStatus(), said, true));
+      // only a trade that exists is closed: with none (a cashier page not opened yet), the buyer can still pay
+      case WAITING -> q.closeDue() && q.platform() != null && a.query().closes() ? closeExpired(q, a)
           : Future.succeededFuture(new Asked(State.UNPAID, answer.platformStatus(), said, false));
+      case NOT_FOUND -> Future.succeededFuture(new Asked(State.UNPAID, answer.platformStatus(), said, false));
     };
   }
 
   /**
    * Unpaid past close_after: closed at the platform first (so no late payment can land on it), then in the
-   * site's table (unpaid -> closed only), the site told order.closed.
+   * site's table. A platform that will not close it because it was paid meanwhile is asked again at once.
    */
-  private Future<Asked> closeExpired(String orderNo, Answered a) {
+  private Future<Asked> closeExpired(Question q, Answered a) {
     TradeQuery query = a.query();
-    NotifyEvent closed = new NotifyEvent(query.platform(), EventKind.CLOSE, orderNo, null, 0, null,
+    return query.close(q.orderNo())
+        .compose(v -> closeInTable(q.orderNo(), a, "closed at " + query.platform().code()),
+            err -> query.query(q.orderNo()).compose(again -> again.state() == TradeAnswer.State.PAID
+                ? act(new Question(q.orderNo(), q.platform(), q.bookable(), false, q.evidence()),
+                    new Answered(query, again, null))
+                : Future.failedFuture(err)));
+  }
+
+  /** Unpaid -> closed in the site's table (only from unpaid), the site told order.closed. */
+  private Future<Asked> closeInTable(String orderNo, Answered a, String how) {
+    NotifyEvent closed = new NotifyEvent(a.query().platform(), EventKind.CLOSE, orderNo, null, 0, null,
         a.answer().platformStatus());
-    return query.close(orderNo)
-        .compose(v -> db.inTransaction(conn -> orders.close(conn, orderNo)
-            .compose(moved -> moved ? outbox.orderClosed(conn, closed).map(true) : Future.succeededFuture(false))))
+    return db.inTransaction(conn -> orders.close(conn, orderNo)
+            .compose(moved -> moved ? outbox.orderClosed(conn, closed).map(true) : Future.succeededFuture(false)))
         .map(moved -> {
-          LOG.info("recovery: order {} unpaid past recovery.close_unpaid_after_minutes: closed at {}{}", orderNo,
-              query.platform().code(), moved ? " and in the orders table" : " (the order had moved meanwhile)");
-          return new Asked(State.CLOSED, a.answer().platformStatus(), "closed at " + query.platform().code()
-              + " after recovery.close_unpaid_after_minutes", true);
+          LOG.info("recovery: order {} unpaid past recovery.close_unpaid_after_minutes: {}{}", orderNo, how,
+              moved ? " and in the orders table" : " (the order had moved meanwhile)");
+          return new Asked(State.CLOSED, a.answer().platformStatus(), how + " after recovery.close_unpaid_after_minutes",
+              true);
         });
   }
 
-  /** The platforms to ask about an order whose channel column holds {@code channel} (null: not said). */
-  private List<TradeQuery> platformsFor(String channel) {
-    Platform platform = channel == null ? null : settings.platformOf().get(channel);
-    if (platform == null) {
-      return queries;
-    }
-    return queries.stream().filter(q -> q.platform() == platform).limit(1).toList();
+  /**
+   * The platform an order is, by its channel column's {@code value}: the value's meaning, or, where the
+   * column says nothing, the one platform the site takes notifications of; null when it cannot be told.
+   */
+  private Platform platformOf(String value) {
+    Platform platform = value == null ? null : settings.platformOf().get(value);
+    return platform != null ? platform : settings.onlyPlatform();
   }
 
   /**
@@ -284,7 +340,9 @@ public final class Recovery {
                 "no platform can be asked: see docs/operations.md, recovery"));
           }
           boolean bookable = order.ageSeconds() != null && order.ageSeconds() <= settings.maxAge().toSeconds();
-          return ask(orderNo, order.channel(), bookable, false).compose(asked -> db.inTransaction(conn ->
+          // the return page asks right after paying, before the notification could come: no evidence then
+          boolean evidence = order.ageSeconds() != null && order.ageSeconds() >= settings.minAge().toSeconds();
+          return ask(new Question(orderNo, platformOf(order.channel()), bookable, false, evidence)).compose(asked -> db.inTransaction(conn ->
                   orders.find(conn, orderNo, false))
               .map(after -> new CheckAnswer(orderNo, stateOf(after == null ? null : after.status()),
                   asked.platformStatus(), asked.detail())));
@@ -292,6 +350,11 @@ public final class Recovery {
   }
 
   private record Found(OrderStatus status, String channel, Long ageSeconds) {}
+
+  /** order_checks.last_state holds 64 characters: a platform's word longer than that is cut. */
+  private static String cut(String status) {
+    return status == null || status.length() <= 64 ? status : status.substring(0, 64);
+  }
 
   private static State stateOf(OrderStatus status) {
     if (status == null) {

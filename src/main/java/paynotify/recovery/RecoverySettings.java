@@ -16,9 +16,12 @@ import paynotify.channel.Platform;
  *                         the site's table; null: never
  * @param createdAt        the site's column of an order's creation time (orders.columns.created_at)
  * @param platformOf       the site's channel column's values, by what they mean (alipay, wechat, ...)
+ * @param onlyPlatform     the one platform whose notifications the site takes, when it takes only one's (then an
+ *                         order whose channel column is empty is that platform's); null when several
  */
 public record RecoverySettings(boolean enabled, Duration minAge, Duration maxAge, Duration interval,
-    int queriesPerMinute, Duration closeAfter, String createdAt, Map<String, Platform> platformOf) {
+    int queriesPerMinute, Duration closeAfter, String createdAt, Map<String, Platform> platformOf,
+    Platform onlyPlatform) {
 
   /** How many orders one sweep claims: the rate cap spread over the interval, at least one. */
   int perSweep() {

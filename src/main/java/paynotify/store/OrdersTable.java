@@ -348,7 +348,8 @@ public final class OrdersTable {
 
   /**
    * The recovery sweeper's work: unpaid orders created between max_age and min_age ago (the session's
-   * clock, the site's zone) whose check is due and held by no instance, oldest first, with the platform
+   * clock, the site's zone) whose check is due and held by no instance, newest first (a lost notification is
+   * likeliest among them; the hourly re-checks of older orders wait), with the platform
    * the site noted (the channel column, else NULL) and whether the order is old enough to be closed.
    * order_checks is paynotify's (utf8mb4_bin): the site's number is compared as text in that collation
    * whatever its column's type. Binds: close after (seconds), unpaid, min age, max age (seconds), limit.
@@ -361,7 +362,7 @@ public final class OrdersTable {
         + " AND o.{created_at} >= NOW(3) - INTERVAL ? SECOND"
         + " AND (c.order_no IS NULL OR (NOT c.done AND c.next_check_at <= UTC_TIMESTAMP(3)"
         + "   AND (c.lease_until IS NULL OR c.lease_until < UTC_TIMESTAMP(3))))"
-        + " ORDER BY o.{created_at} LIMIT ?").replace("{created_at}", quote(createdAt));
+        + " ORDER BY o.{created_at} DESC LIMIT ?").replace("{created_at}", quote(createdAt));
   }
 
   /** How old the order is, in seconds by the database's clock; null when the table has no such order. */

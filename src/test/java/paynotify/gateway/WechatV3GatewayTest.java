@@ -63,6 +63,7 @@ class WechatV3GatewayTest {
     standIn.mode(Mode.NORMAL);
     standIn.answerMchId(WechatV3Notifications.MCH_ID);
     standIn.answerSerial(WechatV3Notifications.PUBLIC_KEY_ID);
+    standIn.answerOutTradeNo(null);
   }
 
   @AfterAll
@@ -163,6 +164,17 @@ class WechatV3GatewayTest {
 
     assertThat(failure.kind()).isEqualTo(Kind.UNTRUSTED);
     assertThat(failure.getMessage()).contains("mchid '1900000999'");
+  }
+
+  @Test
+  void anAnswerAboutAnotherOrderIsUntrusted() throws Exception {
+    standIn.paid("GW-ORDER-1", TRADE, "8888");
+    standIn.answerOutTradeNo("GW-ORDER-2");
+
+    GatewayFailure failure = failure(gateway.query("GW-ORDER-1"));
+
+    assertThat(failure.kind()).isEqualTo(Kind.UNTRUSTED);
+    assertThat(failure.getMessage()).contains("'GW-ORDER-2'");
   }
 
   @Test

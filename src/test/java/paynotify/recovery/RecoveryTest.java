@@ -26,7 +26,7 @@ class RecoveryTest extends DatabaseTestBase {
   static final String AMOUNT = "88.88";
   static final long CENTS = 8888;
 
-  PlatformStandIn alipay;
+  AlipayStandIn alipay;
   TestService service;
 
   @BeforeEach
@@ -228,6 +228,34 @@ class RecoveryTest extends DatabaseTestBase {
     assertThat(service.server().recovery().check("K1").await().state()).isEqualTo(CheckAnswer.State.PAID);
     assertThat(alipay.queries("K1")).isEqualTo(2);
     assertThat(service.server().recovery().check("NOPE").await().state()).isEqualTo(CheckAnswer.State.UNKNOWN);
+  }
+
+  @Test
+  void pastCloseAfterOnlyATradeThatExistsIsClosedAndAPaymentRacingTheCloseIsBooked() {
+    service.close();
+    service = TestService.start(db.settings(), recovery(new JsonObject().put("close_unpaid_after_minutes", 30)));
+    order("NF", 40 * 60); // no trade at Alipay yet: a cashier page not opened, still payable
+    order("CL", 40 * 60);
+    alipay.closed("CL"); // closed at Alipay already (a close whose table update was lost)
+    order("RACE", 40 * 60);
+    alipay.paidWhenClosed("RACE", "2026120422001400091", AMOUNT);
+
+    sweep();
+
+    assertThat(alipay.closes("NF")).isZero();
+    assertThat(db.orderStatus("NF")).isEqualTo("unpaid");
+    assertThat(db.orderStatus("CL")).isEqualTo("closed");
+    assertThat(alipay.closes("RACE")).isEqualTo(1);
+    assertThat(db.orderStatus("RACE")).isEqualTo("paid");
+    assertThat(db.payments("2026120422001400091")).isEqualTo(1);
+  }
+
+  @Test
+  void aCheckRightAfterPayingIsNoEvidenceOfAMissingCallback() {
+    order("YOUNG", 5);
+    alipay.paid("YOUNG", "2026120422001400101", AMOUNT);
+    assertThat(service.server().recovery().check("YOUNG").await().state()).isEqualTo(CheckAnswer.State.PAID);
+    assertThat(db.count("SELECT COUNT(*) FROM anomalies WHERE kind = 'callback_missing'")).isZero();
   }
 
   @Test

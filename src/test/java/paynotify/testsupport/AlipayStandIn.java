@@ -9,22 +9,18 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
-import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Alipay's OpenAPI gateway ({@code gateway.do}) for {@code alipay.trade.query} and {@code alipay.trade.close},
@@ -33,7 +29,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * vectors' Alipay test key, over the exact text of the {@code ..._response} object. Proved right by
  * {@code AlipayGatewaySdkTest}: the SDK's {@code DefaultAlipayClient} pointed here accepts what it answers.
  */
-public final class AlipayStandIn implements PlatformStandIn {
+public final class AlipayStandIn extends CountingStandIn {
   /** A trade as Alipay keeps it. */
   private record Trade(String status, String tradeNo, String amount) {}
 
@@ -41,10 +37,7 @@ public final class AlipayStandIn implements PlatformStandIn {
   private final ExecutorService threads = Executors.newCachedThreadPool();
   private final KeyPair appKey;
   private final Map<String, Trade> trades = new ConcurrentHashMap<>();
-  private final Map<String, AtomicInteger> queries = new ConcurrentHashMap<>();
-  private final Map<String, AtomicInteger> closes = new ConcurrentHashMap<>();
-  private final AtomicInteger refused = new AtomicInteger();
-  private volatile Mode mode = Mode.NORMAL;
+  private final Map<String, Trade> payOnClose = new ConcurrentHashMap<>();
   private volatile Path keyFile;
 
   private AlipayStandIn(KeyPair appKey) throws IOException {
@@ -76,15 +69,7 @@ public final class AlipayStandIn implements PlatformStandIn {
   /** The application's private key (PKCS#8 PEM) in a file of mode 600, as the service requires. */
   public synchronized Path appKeyFile() {
     if (keyFile == null) {
-      try {
-        keyFile = Files.createTempFile("alipay-app-key", ".pem",
-            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-        keyFile.toFile().deleteOnExit();
-        Files.writeString(keyFile, "-----BEGIN PRIVATE KEY-----\n"
-            + Base64.getMimeEncoder().encodeToString(appKey.getPrivate().getEncoded()) + "\n-----END PRIVATE KEY-----\n");
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
+      keyFile = privateKeyFile("alipay-app-key", appKey.getPrivate());
     }
     return keyFile;
   }
@@ -106,6 +91,12 @@ public final class AlipayStandIn implements PlatformStandIn {
     trades.put(outTradeNo, new Trade("TRADE_FINISHED", tradeNo, amount));
   }
 
+  /** Waiting until a close request comes: the buyer pays just then, so the close is refused (a race). */
+  public void paidWhenClosed(String outTradeNo, String tradeNo, String amount) {
+    waiting(outTradeNo);
+    payOnClose.put(outTradeNo, new Trade("TRADE_SUCCESS", tradeNo, amount));
+  }
+
   @Override
   public void waiting(String outTradeNo) {
     trades.put(outTradeNo, new Trade("WAIT_BUYER_PAY", "2026120422001499" + Math.abs(outTradeNo.hashCode()), "88.88"));
@@ -123,37 +114,17 @@ public final class AlipayStandIn implements PlatformStandIn {
     return t == null ? null : t.status();
   }
 
-  @Override
-  public int queries(String outTradeNo) {
-    return queries.getOrDefault(outTradeNo, new AtomicInteger()).get();
-  }
-
-  @Override
-  public int closes(String outTradeNo) {
-    return closes.getOrDefault(outTradeNo, new AtomicInteger()).get();
-  }
-
-  @Override
-  public int refusedRequests() {
-    return refused.get();
-  }
-
-  @Override
-  public void mode(Mode mode) {
-    this.mode = mode;
-  }
-
   private void handle(HttpExchange exchange) throws IOException {
     try (exchange) {
-      if (mode == Mode.SLOW) {
+      if (mode() == Mode.SLOW) {
         Thread.sleep(30_000);
       }
-      if (mode == Mode.DOWN) {
+      if (mode() == Mode.DOWN) {
         exchange.sendResponseHeaders(503, -1);
         return;
       }
-      Map<String, String> params = new HashMap<>(decode(exchange.getRequestURI().getRawQuery()));
-      params.putAll(decode(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8)));
+      Map<String, String> params = new HashMap<>(form(exchange.getRequestURI().getRawQuery()));
+      params.putAll(form(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8)));
       String method = params.getOrDefault("method", "");
       String node = method.replace('.', '_') + "_response";
       JsonObject answer = verified(params) ? answer(method, new JsonObject(params.getOrDefault("biz_content", "{}")))
@@ -177,7 +148,7 @@ public final class AlipayStandIn implements PlatformStandIn {
     } catch (AlipayApiException e) {
       // refused below, as Alipay does
     }
-    refused.incrementAndGet();
+    refusedOne();
     return false;
   }
 
@@ -186,7 +157,7 @@ public final class AlipayStandIn implements PlatformStandIn {
     Trade trade = trades.get(outTradeNo);
     switch (method) {
       case "alipay.trade.query" -> {
-        queries.computeIfAbsent(outTradeNo, k -> new AtomicInteger()).incrementAndGet();
+        queried(outTradeNo);
         if (trade == null) {
           return error("40004", "Business Failed", "ACQ.TRADE_NOT_EXIST", "交易不存在");
         }
@@ -197,7 +168,12 @@ public final class AlipayStandIn implements PlatformStandIn {
             ? found.put("buyer_pay_amount", trade.amount()).put("send_pay_date", "2026-12-04 10:15:09") : found;
       }
       case "alipay.trade.close" -> {
-        closes.computeIfAbsent(outTradeNo, k -> new AtomicInteger()).incrementAndGet();
+        closeRequested(outTradeNo);
+        Trade paying = payOnClose.remove(outTradeNo);
+        if (paying != null) {
+          trades.put(outTradeNo, paying);
+          return error("40004", "Business Failed", "ACQ.TRADE_STATUS_ERROR", "交易状态不合法");
+        }
         if (trade == null) {
           return error("40004", "Business Failed", "ACQ.TRADE_NOT_EXIST", "交易不存在");
         }
@@ -223,7 +199,7 @@ public final class AlipayStandIn implements PlatformStandIn {
 
   /** {@code {"<node>":<content>,"sign":"..."}}, signed by the SDK with Alipay's key (another one in BAD_SIGNATURE). */
   private String signed(String node, String content) {
-    String key = mode == Mode.BAD_SIGNATURE ? AlipayNotifications.OTHER_PRIVATE_KEY : AlipayNotifications.PRIVATE_KEY;
+    String key = mode() == Mode.BAD_SIGNATURE ? AlipayNotifications.OTHER_PRIVATE_KEY : AlipayNotifications.PRIVATE_KEY;
     try {
       return "{\"" + node + "\":" + content + ",\"sign\":\"" + AlipaySignature.rsaSign(content, key, "utf-8", "RSA2")
           + "\"}";
@@ -232,20 +208,6 @@ public final class AlipayStandIn implements PlatformStandIn {
     }
   }
 
-  private static Map<String, String> decode(String form) {
-    Map<String, String> params = new LinkedHashMap<>();
-    if (form == null || form.isEmpty()) {
-      return params;
-    }
-    for (String pair : form.split("&")) {
-      int eq = pair.indexOf('=');
-      if (eq > 0) {
-        params.put(URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8),
-            URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
-      }
-    }
-    return params;
-  }
 
   @Override
   public void close() {

@@ -7,29 +7,23 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
-import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * An epay-style aggregator's {@code api.php?act=order} (彩虹易支付), played on 127.0.0.1: pid and key checked
  * as its api.php does (a wrong key: {@code {"code":-3,"msg":"KEY校验失败"}}), answers as it writes them. Its
  * answers are not signed: {@link Mode#BAD_SIGNATURE} answers about another merchant instead. It has no close.
  */
-public final class EpayStandIn implements PlatformStandIn {
+public final class EpayStandIn extends CountingStandIn {
   private record Trade(int status, String tradeNo, String money) {}
 
   private final HttpServer server;
   private final ExecutorService threads = Executors.newCachedThreadPool();
   private final Map<String, Trade> trades = new ConcurrentHashMap<>();
-  private final Map<String, AtomicInteger> queries = new ConcurrentHashMap<>();
-  private final AtomicInteger refused = new AtomicInteger();
-  private volatile Mode mode = Mode.NORMAL;
 
   private EpayStandIn() throws IOException {
     server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 64);
@@ -79,36 +73,16 @@ public final class EpayStandIn implements PlatformStandIn {
     return t == null ? null : "status=" + t.status();
   }
 
-  @Override
-  public int queries(String outTradeNo) {
-    return queries.getOrDefault(outTradeNo, new AtomicInteger()).get();
-  }
-
-  @Override
-  public int closes(String outTradeNo) {
-    return 0;
-  }
-
-  @Override
-  public int refusedRequests() {
-    return refused.get();
-  }
-
-  @Override
-  public void mode(Mode mode) {
-    this.mode = mode;
-  }
-
   private void handle(HttpExchange exchange) throws IOException {
     try (exchange) {
-      if (mode == Mode.SLOW) {
+      if (mode() == Mode.SLOW) {
         Thread.sleep(30_000);
       }
-      if (mode == Mode.DOWN) {
+      if (mode() == Mode.DOWN) {
         exchange.sendResponseHeaders(503, -1);
         return;
       }
-      Map<String, String> q = decode(exchange.getRequestURI().getRawQuery());
+      Map<String, String> q = form(exchange.getRequestURI().getRawQuery());
       byte[] body = answer(q).encode().getBytes(StandardCharsets.UTF_8);
       exchange.getResponseHeaders().add("Content-Type", "application/json; charset=utf-8");
       exchange.sendResponseHeaders(200, body.length);
@@ -123,33 +97,22 @@ public final class EpayStandIn implements PlatformStandIn {
       return new JsonObject().put("code", -5).put("msg", "No Act!");
     }
     if (!EpayNotifications.PID.equals(q.get("pid")) || !EpayNotifications.KEY.equals(q.get("key"))) {
-      refused.incrementAndGet();
+      refusedOne();
       return new JsonObject().put("code", -3).put("msg", "KEY校验失败");
     }
     String outTradeNo = q.getOrDefault("out_trade_no", "");
-    queries.computeIfAbsent(outTradeNo, k -> new AtomicInteger()).incrementAndGet();
+    queried(outTradeNo);
     Trade t = trades.get(outTradeNo);
     if (t == null) {
       return new JsonObject().put("code", -1).put("msg", "订单号不存在");
     }
-    String pid = mode == Mode.BAD_SIGNATURE ? "9999" : EpayNotifications.PID;
+    String pid = mode() == Mode.BAD_SIGNATURE ? "9999" : EpayNotifications.PID;
     return new JsonObject().put("code", 1).put("msg", "succ").put("trade_no", t.tradeNo())
         .put("out_trade_no", outTradeNo).put("api_trade_no", "").put("type", "alipay").put("pid", Integer.parseInt(pid))
         .put("addtime", "2026-12-04 10:15:02").put("endtime", t.status() == 1 ? "2026-12-04 10:15:09" : null)
         .put("name", "Pro plan").put("money", t.money()).put("param", "").put("buyer", "").put("status", t.status());
   }
 
-  private static Map<String, String> decode(String query) {
-    Map<String, String> params = new HashMap<>();
-    for (String pair : query == null ? new String[0] : query.split("&")) {
-      int eq = pair.indexOf('=');
-      if (eq > 0) {
-        params.put(URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8),
-            URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
-      }
-    }
-    return params;
-  }
 
   @Override
   public void close() {

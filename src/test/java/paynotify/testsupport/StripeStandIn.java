@@ -8,10 +8,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
-import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -99,7 +97,7 @@ public final class StripeStandIn implements AutoCloseable {
         answer = new JsonObject().put("error", new JsonObject().put("type", "invalid_request_error")
             .put("message", "Invalid API Key provided: rk_test_****wxyz"));
       } else {
-        answer = list(decode(exchange.getRequestURI().getRawQuery()));
+        answer = list(CountingStandIn.form(exchange.getRequestURI().getRawQuery()));
       }
       byte[] body = answer.encode().getBytes(StandardCharsets.UTF_8);
       exchange.getResponseHeaders().add("Content-Type", "application/json");
@@ -133,17 +131,6 @@ public final class StripeStandIn implements AutoCloseable {
         .put("data", new JsonArray(new ArrayList<>(matching.subList(from, to))));
   }
 
-  private static Map<String, String> decode(String query) {
-    Map<String, String> params = new HashMap<>();
-    for (String pair : query == null ? new String[0] : query.split("&")) {
-      int eq = pair.indexOf('=');
-      if (eq > 0) {
-        params.put(URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8),
-            URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
-      }
-    }
-    return params;
-  }
 
   @Override
   public void close() {

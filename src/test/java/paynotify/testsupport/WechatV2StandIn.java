@@ -21,7 +21,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
 import paynotify.channel.wechat.WechatV2Signature;
 
 /**
@@ -30,7 +29,7 @@ import paynotify.channel.wechat.WechatV2Signature;
  * 签名错误, as WeChat answers), answers are signed by it with {@link WechatV2Notifications#API_KEY} in the
  * request's sign type (as WeChat does: MD5 unless the request says HMAC-SHA256).
  */
-public final class WechatV2StandIn implements PlatformStandIn {
+public final class WechatV2StandIn extends CountingStandIn {
   /** The time_end of every paid trade: the one of {@link WechatV2Notifications#payment}, so both book alike. */
   public static final String TIME_END = "20261129101509";
 
@@ -48,10 +47,6 @@ public final class WechatV2StandIn implements PlatformStandIn {
     return thread;
   });
   private final Map<String, Trade> trades = new ConcurrentHashMap<>();
-  private final Map<String, AtomicInteger> queries = new ConcurrentHashMap<>();
-  private final Map<String, AtomicInteger> closes = new ConcurrentHashMap<>();
-  private final AtomicInteger refused = new AtomicInteger();
-  private volatile Mode mode = Mode.NORMAL;
   private volatile String answerAppId = APP_ID;
   private volatile String answerMchId = MCH_ID;
 
@@ -108,26 +103,6 @@ public final class WechatV2StandIn implements PlatformStandIn {
     return trade == null ? null : trade.state();
   }
 
-  @Override
-  public int queries(String outTradeNo) {
-    return queries.getOrDefault(outTradeNo, new AtomicInteger()).get();
-  }
-
-  @Override
-  public int closes(String outTradeNo) {
-    return closes.getOrDefault(outTradeNo, new AtomicInteger()).get();
-  }
-
-  @Override
-  public int refusedRequests() {
-    return refused.get();
-  }
-
-  @Override
-  public void mode(Mode mode) {
-    this.mode = mode;
-  }
-
   /** The next answers name this merchant (signed with the API key all the same): a merchant's mix-up. */
   public void answerAsMerchant(String appId, String mchId) {
     this.answerAppId = appId;
@@ -142,7 +117,7 @@ public final class WechatV2StandIn implements PlatformStandIn {
 
   private void handle(HttpExchange exchange) throws IOException {
     try (exchange) {
-      Mode now = mode;
+      Mode now = mode();
       if (now == Mode.DOWN) {
         reply(exchange, 503, "<html><body>503 Service Temporarily Unavailable</body></html>");
         return;
@@ -155,7 +130,7 @@ public final class WechatV2StandIn implements PlatformStandIn {
           .toMap();
       String signType = request.getOrDefault(WechatV2Signature.SIGN_TYPE, WechatV2Signature.MD5);
       if (!SignUtils.checkSign(request, signType, API_KEY)) {
-        refused.incrementAndGet();
+        refusedOne();
         reply(exchange, 200, WechatV2Notifications.xml(Map.of("return_code", "FAIL", "return_msg", "签名错误")));
         return;
       }
@@ -176,7 +151,7 @@ public final class WechatV2StandIn implements PlatformStandIn {
   }
 
   private Map<String, String> query(String out) {
-    queries.computeIfAbsent(out, o -> new AtomicInteger()).incrementAndGet();
+    queried(out);
     Trade trade = trades.get(out);
     if (trade == null) {
       return businessError("ORDERNOTEXIST", "order not exist");
@@ -201,7 +176,7 @@ public final class WechatV2StandIn implements PlatformStandIn {
 
   /** A waiting trade closes; any other answers the err_code WeChat gives for it. */
   private synchronized Map<String, String> closeOrder(String out) {
-    closes.computeIfAbsent(out, o -> new AtomicInteger()).incrementAndGet();
+    closeRequested(out);
     Trade trade = trades.get(out);
     if (trade == null) {
       return businessError("ORDERNOTEXIST", "order not exist");

@@ -12,7 +12,6 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
@@ -26,7 +25,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import paynotify.channel.wechat.WechatV3Signature;
@@ -38,7 +36,7 @@ import paynotify.channel.wechat.WechatV3Signature;
  * A Vert.x server of its own: the JDK's HttpServer rewrites header names (Wechatpay-timestamp), and the
  * SDK looks them up as WeChat spells them.
  */
-public final class WechatV3StandIn implements PlatformStandIn {
+public final class WechatV3StandIn extends CountingStandIn {
   private static final String QUERY = "/v3/pay/transactions/out-trade-no/";
   private static final Pattern AUTH_FIELD = Pattern.compile("(\\w+)=\"([^\"]*)\"");
   private static final long SLOW_MILLIS = 30_000;
@@ -51,11 +49,8 @@ public final class WechatV3StandIn implements PlatformStandIn {
   private final Vertx vertx = Vertx.vertx();
   private final HttpServer server;
   private final Map<String, Trade> trades = new ConcurrentHashMap<>();
-  private final Map<String, AtomicInteger> queries = new ConcurrentHashMap<>();
-  private final Map<String, AtomicInteger> closes = new ConcurrentHashMap<>();
-  private final AtomicInteger refused = new AtomicInteger();
-  private volatile Mode mode = Mode.NORMAL;
   private volatile String answerMchId = WechatV3Notifications.MCH_ID;
+  private volatile String answerOutTradeNo;
   private volatile String answerSerial = WechatV3Notifications.PUBLIC_KEY_ID;
   private volatile Path keyFile;
 
@@ -94,17 +89,7 @@ public final class WechatV3StandIn implements PlatformStandIn {
   /** The merchant private key, PKCS#8 PEM, in a file of mode 600 (wechat_v3.merchant_private_key_file). */
   public synchronized Path merchantKeyFile() {
     if (keyFile == null) {
-      try {
-        Path file = Files.createTempFile("wechat-v3-merchant", ".pem",
-            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-        Files.writeString(file, "-----BEGIN PRIVATE KEY-----\n"
-            + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
-                .encodeToString(merchant.getPrivate().getEncoded())
-            + "\n-----END PRIVATE KEY-----\n", StandardCharsets.US_ASCII);
-        keyFile = file;
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
+      keyFile = privateKeyFile("wechat-v3-merchant", merchant.getPrivate());
     }
     return keyFile;
   }
@@ -143,29 +128,14 @@ public final class WechatV3StandIn implements PlatformStandIn {
     return trade == null ? null : trade.state();
   }
 
-  @Override
-  public int queries(String outTradeNo) {
-    return queries.getOrDefault(outTradeNo, new AtomicInteger()).get();
-  }
-
-  @Override
-  public int closes(String outTradeNo) {
-    return closes.getOrDefault(outTradeNo, new AtomicInteger()).get();
-  }
-
-  @Override
-  public int refusedRequests() {
-    return refused.get();
-  }
-
-  @Override
-  public void mode(Mode mode) {
-    this.mode = mode;
-  }
-
   /** Transactions answered carry this mchid (another merchant's, for a test), signed as usual. */
   public void answerMchId(String mchId) {
     answerMchId = mchId;
+  }
+
+  /** Transactions answered name this order instead of the one asked about (a mix-up, or a replayed answer). */
+  public void answerOutTradeNo(String outTradeNo) {
+    answerOutTradeNo = outTradeNo;
   }
 
   /** Answers are signed with the platform key but name this Wechatpay-Serial (one the client does not know). */
@@ -186,14 +156,14 @@ public final class WechatV3StandIn implements PlatformStandIn {
   }
 
   private void handle(HttpServerRequest request, byte[] body) {
-    switch (mode) {
+    switch (mode()) {
       case DOWN -> request.response().setStatusCode(503).end("Service Unavailable");
       case SLOW -> vertx.setTimer(SLOW_MILLIS, t -> request.connection().close());
       default -> {
         if (authorized(request, body)) {
           route(request, body);
         } else {
-          refused.incrementAndGet();
+          refusedOne();
           answer(request, 401, error("SIGN_ERROR", "签名错误"));
         }
       }
@@ -242,7 +212,7 @@ public final class WechatV3StandIn implements PlatformStandIn {
         answer(request, 400, error("PARAM_ERROR", "mchid 与请求头不一致"));
         return;
       }
-      queries.computeIfAbsent(outTradeNo, k -> new AtomicInteger()).incrementAndGet();
+      queried(outTradeNo);
       Trade trade = trades.get(outTradeNo);
       answer(request, trade == null ? 404 : 200, trade == null ? error("ORDER_NOT_EXIST", "订单不存在")
           : transaction(outTradeNo, trade).encode());
@@ -252,7 +222,7 @@ public final class WechatV3StandIn implements PlatformStandIn {
         answer(request, 400, error("PARAM_ERROR", "mchid 与请求头不一致"));
         return;
       }
-      closes.computeIfAbsent(outTradeNo, k -> new AtomicInteger()).incrementAndGet();
+      closeRequested(outTradeNo);
       close(request, outTradeNo);
     } else {
       answer(request, 405, error("INVALID_REQUEST", "method not allowed"));
@@ -288,6 +258,9 @@ public final class WechatV3StandIn implements PlatformStandIn {
         : new JsonObject().put("mchid", WechatV3Notifications.MCH_ID).put("appid", WechatV3Notifications.APP_ID)
             .put("out_trade_no", outTradeNo).put("trade_state_desc", trade.state().equals("CLOSED") ? "订单已关闭" : "订单未支付")
             .put("amount", new JsonObject().put("payer_currency", "CNY"));
+    if (answerOutTradeNo != null) {
+      transaction.put("out_trade_no", answerOutTradeNo);
+    }
     return transaction.put("trade_state", trade.state()).put("mchid", answerMchId);
   }
 
@@ -299,7 +272,7 @@ public final class WechatV3StandIn implements PlatformStandIn {
   private void answer(HttpServerRequest request, int status, String body) {
     String timestamp = Long.toString(Instant.now().getEpochSecond());
     String nonce = UUID.randomUUID().toString().replace("-", "");
-    PrivateKey platformKey = mode == Mode.BAD_SIGNATURE ? otherPlatformKey : WechatV3Notifications.PRIVATE_KEY;
+    PrivateKey platformKey = mode() == Mode.BAD_SIGNATURE ? otherPlatformKey : WechatV3Notifications.PRIVATE_KEY;
     var response = request.response().setStatusCode(status)
         .putHeader("Request-ID", UUID.randomUUID().toString())
         .putHeader(WechatV3Signature.TIMESTAMP_HEADER, timestamp)
