@@ -35,8 +35,8 @@ final class CheckCommand extends CommandSupport {
       AppConfig c = db.config();
       if (c.recovery().clients().isEmpty()) {
         return fail(ExitCode.UNUSABLE, config + ": no platform can be asked: set alipay.app_private_key_file, or"
-            + " wechat_v3.merchant_private_key_file and merchant_serial_no, or turn on wechat_v2"
-            + " (docs/operations.md, recovery)");
+            + " wechat_v3.merchant_private_key_file and merchant_serial_no, or epay.gateway_url; or, with wechat_v2"
+            + " on, recovery.enabled: true (it asks with the API key) (docs/operations.md, recovery)");
       }
       Vertx vertx = Vertx.vertx();
       Stores stores = Pools.stores(vertx, db.settings(), c.retention().rejectedRowsPerSecond());
