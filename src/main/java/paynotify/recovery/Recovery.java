@@ -216,7 +216,7 @@ public final class Recovery {
     Future<List<Answered>> answers = Future.succeededFuture(List.of());
     for (TradeQuery query : asked) {
       answers = answers.compose(before -> before.stream().anyMatch(Answered::paid) ? Future.succeededFuture(before)
-          : query.query(q.orderNo()).map(a -> new Answered(query, a, null))
+          : query.query(orders.numbers().toPlatform(q.orderNo())).map(a -> new Answered(query, a, null))
               .otherwise(err -> new Answered(query, null, err))
               .map(a -> Stream.concat(before.stream(), Stream.of(a)).toList()));
     }
@@ -286,9 +286,9 @@ public final class Recovery {
    */
   private Future<Asked> closeExpired(Question q, Answered a) {
     TradeQuery query = a.query();
-    return query.close(q.orderNo())
+    return query.close(orders.numbers().toPlatform(q.orderNo()))
         .compose(v -> closeInTable(q.orderNo(), a, "closed at " + query.platform().code()),
-            err -> query.query(q.orderNo()).compose(again -> again.state() == TradeAnswer.State.PAID
+            err -> query.query(orders.numbers().toPlatform(q.orderNo())).compose(again -> again.state() == TradeAnswer.State.PAID
                 ? act(new Question(q.orderNo(), q.platform(), q.bookable(), false, q.evidence()),
                     new Answered(query, again, null))
                 : Future.failedFuture(err)));

@@ -102,6 +102,7 @@ public final class OrdersTable {
   private final Columns columns;
   private final AmountUnit unit;
   private final StatusValues values;
+  private final OrderNumbers numbers;
   /** Characters the trade column holds, as the start's check read them; until then none is left out. */
   private volatile long tradeColumnLength = LONGEST_TRADE_NO;
 
@@ -116,10 +117,16 @@ public final class OrdersTable {
   private final String markRefundedLeftOut;
 
   public OrdersTable(String table, Columns columns, AmountUnit unit, StatusValues values) {
+    this(table, columns, unit, values, OrderNumbers.AS_IS);
+  }
+
+  /** @param numbers how the platforms write the site's order numbers (orders.out_trade_no) */
+  public OrdersTable(String table, Columns columns, AmountUnit unit, StatusValues values, OrderNumbers numbers) {
     this.table = table;
     this.columns = columns;
     this.unit = unit;
     this.values = values;
+    this.numbers = numbers;
 
     // Paid: the order, and in the same statement our payment row (inserted just before, in this
     // transaction), which records that this payment is the one that paid it, and the trade's refunds
@@ -211,6 +218,11 @@ public final class OrdersTable {
 
   public AmountUnit unit() {
     return unit;
+  }
+
+  /** How the platforms write the site's order numbers. */
+  public OrderNumbers numbers() {
+    return numbers;
   }
 
   public StatusValues values() {
