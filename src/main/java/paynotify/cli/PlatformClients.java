@@ -15,7 +15,7 @@ final class PlatformClients implements AutoCloseable {
   private final List<TradeQuery> clients;
 
   PlatformClients(Vertx vertx, AppConfig config) {
-    this.http = new GatewayHttp(vertx, config.recovery().timeout(), MAX_ANSWER_BYTES);
+    this.http = new GatewayHttp(vertx, config.recovery().settings().timeout(), MAX_ANSWER_BYTES);
     this.clients = config.recovery().clients().stream().map(client -> client.apply(http)).toList();
   }
 

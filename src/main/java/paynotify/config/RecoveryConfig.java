@@ -40,10 +40,9 @@ import paynotify.store.OrdersTable;
  *                 service runs on
  * @param stripe   Stripe's undelivered events, with a restricted read-only key (stripe.api_key_file); null
  *                 when not set
- * @param timeout  a platform's whole answer, at most
  */
 public record RecoveryConfig(RecoverySettings settings, List<Function<GatewayHttp, TradeQuery>> clients,
-    Function<GatewayHttp, StripeFeed> stripe, Duration timeout) {
+    Function<GatewayHttp, StripeFeed> stripe) {
   static final String ALIPAY_GATEWAY = "https://openapi.alipay.com/gateway.do";
   static final String STRIPE_API = "https://api.stripe.com";
   static final String WECHAT_GATEWAY = "https://api.mch.weixin.qq.com";
@@ -113,8 +112,8 @@ public record RecoveryConfig(RecoverySettings settings, List<Function<GatewayHtt
     Duration timeout = Duration.ofMillis(c.number("recovery.timeout_ms", 10_000, 500, 60_000));
     List<Platform> platforms = channels.enabled().stream().map(NotifyChannel::platform).distinct().toList();
     RecoverySettings settings = new RecoverySettings(enabled, minAge, maxAge, interval, perMinute, closeAfter,
-        createdAt, platformOf(c), platforms.size() == 1 ? platforms.get(0) : null);
-    return new RecoveryConfig(settings, List.copyOf(clients), stripe, timeout);
+        createdAt, platformOf(c), platforms.size() == 1 ? platforms.get(0) : null, timeout);
+    return new RecoveryConfig(settings, List.copyOf(clients), stripe);
   }
 
   private static void add(List<Function<GatewayHttp, TradeQuery>> clients, Function<GatewayHttp, TradeQuery> client) {

@@ -43,8 +43,8 @@ import paynotify.store.OrdersTable.OrderStatus;
  */
 public final class Recovery {
   private static final Logger LOG = LoggerFactory.getLogger(Recovery.class);
-  /** How long a claimed order is this instance's: the questions and the booking, with room to spare. */
-  private static final Duration LEASE = Duration.ofMinutes(2);
+  /** How long a claimed order is this instance's at least: the questions and the booking, with room to spare. */
+  private static final Duration MIN_LEASE = Duration.ofMinutes(2);
   private static final int PURGE_BATCH = 1000;
   /** order_checks rows are kept a day past max_age: the ages of the orders they are about. */
   private static final Duration KEPT_PAST_MAX_AGE = Duration.ofDays(1);
@@ -57,6 +57,8 @@ public final class Recovery {
   private final FoundPayment found;
   private final MissedStripeEvents stripe;
   private final String owner;
+  /** Every platform asked, a close and the question again, each up to the time limit, twice over. */
+  private final Duration lease;
   private final String dueForCheck;
   private final String ageOf;
   private boolean sweeping;
@@ -74,6 +76,8 @@ public final class Recovery {
     this.queries = List.copyOf(queries);
     this.settings = settings;
     this.found = new FoundPayment(booking, log, db, outbox);
+    Duration longest = settings.timeout().multipliedBy(2L * (queries.size() + 2));
+    this.lease = longest.compareTo(MIN_LEASE) > 0 ? longest : MIN_LEASE;
     this.stripe = stripe == null ? null
         : new MissedStripeEvents(stripe, found, booking, settings.maxAge(), Clock.systemUTC());
     this.owner = ManagementFactory.getRuntimeMXBean().getName() + ":" + UUID.randomUUID().toString().substring(0, 8);
@@ -171,7 +175,7 @@ public final class Recovery {
   /** Null when another instance holds the order now. */
   private Future<Asked> claimAndAsk(String orderNo, String channel, boolean closeDue) {
     return db.inTransaction(conn -> conn.preparedQuery(ADD_ORDER_CHECK).execute(Tuple.of(orderNo))
-            .compose(added -> conn.preparedQuery(LEASE_ORDER_CHECK).execute(Tuple.of(owner, LEASE.toSeconds(), orderNo)))
+            .compose(added -> conn.preparedQuery(LEASE_ORDER_CHECK).execute(Tuple.of(owner, lease.toSeconds(), orderNo)))
             .compose(leased -> leased.rowCount() != 1 ? Future.succeededFuture((Integer) null)
                 : conn.preparedQuery(ORDER_CHECK_ATTEMPTS).execute(Tuple.of(orderNo))
                     .map(rows -> rows.iterator().next().getInteger(0))))

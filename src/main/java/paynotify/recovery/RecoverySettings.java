@@ -18,10 +18,11 @@ import paynotify.channel.Platform;
  * @param platformOf       the site's channel column's values, by what they mean (alipay, wechat, ...)
  * @param onlyPlatform     the one platform whose notifications the site takes, when it takes only one's (then an
  *                         order whose channel column is empty is that platform's); null when several
+ * @param timeout          a platform's whole answer, at most
  */
 public record RecoverySettings(boolean enabled, Duration minAge, Duration maxAge, Duration interval,
     int queriesPerMinute, Duration closeAfter, String createdAt, Map<String, Platform> platformOf,
-    Platform onlyPlatform) {
+    Platform onlyPlatform, Duration timeout) {
 
   /** How many orders one sweep claims: the rate cap spread over the interval, at least one. */
   int perSweep() {

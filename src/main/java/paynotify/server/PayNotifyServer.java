@@ -138,8 +138,8 @@ public final class PayNotifyServer {
     boolean asks = !rc.clients().isEmpty() || rc.stripe() != null;
     Database recoveryPool = !asks ? null
         : Pools.connect(vertx, db.withPool(RECOVERY_POOL, db.maxWaitQueue()), "recovery", Isolation.READ_COMMITTED);
-    GatewayHttp gateways = !asks ? null : new GatewayHttp(vertx, rc.timeout(), MAX_ANSWER_BYTES);
-    GatewayHttp stripeApi = rc.stripe() == null ? null : new GatewayHttp(vertx, rc.timeout(), MAX_EVENTS_BYTES);
+    GatewayHttp gateways = !asks ? null : new GatewayHttp(vertx, rc.settings().timeout(), MAX_ANSWER_BYTES);
+    GatewayHttp stripeApi = rc.stripe() == null ? null : new GatewayHttp(vertx, rc.settings().timeout(), MAX_EVENTS_BYTES);
     Recovery recovery = !asks ? null : new Recovery(recoveryPool, booking, stores.log(), config.orders(), outbox,
         rc.clients().stream().map(client -> client.apply(gateways)).toList(),
         rc.stripe() == null ? null : rc.stripe().apply(stripeApi), rc.settings());

@@ -15,7 +15,7 @@ class OrderNumbersTest {
     // not written so (another site's, an old order): as it is
     assertThat(n.toSite("PN123")).isEqualTo("PN123");
     assertThat(n.toSite("shop1:-pay")).isEqualTo("shop1:-pay");
-    assertThat(n.toSite(null)).isNull();
+    assertThat(n.toSite((String) null)).isNull();
   }
 
   @Test
