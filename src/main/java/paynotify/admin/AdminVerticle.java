@@ -15,7 +15,9 @@ import java.security.MessageDigest;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,6 +36,8 @@ public final class AdminVerticle extends VerticleBase {
    * 127.0.0.1 (DNS rebinding) gets its browser to send that name, never one of these.
    */
   private static final Set<String> LOOPBACK_HOSTS = Set.of("127.0.0.1", "localhost", "[::1]", "::1");
+  /** An order number as the platforms take one (out_trade_no): up to 64 printable characters. */
+  private static final Pattern ORDER_NO = Pattern.compile("[\\x21-\\x7E]{1,64}");
   /** Its requests are short: a connection that sends nothing for this long is closed. */
   private static final int IDLE_TIMEOUT_SECONDS = 10;
 
@@ -41,16 +45,20 @@ public final class AdminVerticle extends VerticleBase {
   private final PrometheusMeterRegistry registry;
   private final Supplier<Future<Void>> refreshGauges;
   private final Supplier<Future<JsonObject>> status;
+  private final Function<String, Future<JsonObject>> checkOrder;
   private HttpServer server;
   private long lastRefusalLogged; // event-loop confined
 
   /**
    * @param refreshGauges brings the gauges read from the database up to date (cached), before a scrape
    * @param status        the report /status and /status.json show
+   * @param checkOrder    asks the platform about an order now and books what it says (recovery); null: no
+   *                      platform can be asked
    */
   public AdminVerticle(AdminSettings settings, PrometheusMeterRegistry registry, Supplier<Future<Void>> refreshGauges,
-      Supplier<Future<JsonObject>> status) {
+      Supplier<Future<JsonObject>> status, Function<String, Future<JsonObject>> checkOrder) {
     this.settings = settings;
+    this.checkOrder = checkOrder;
     this.registry = registry;
     this.refreshGauges = refreshGauges;
     this.status = status;
@@ -78,7 +86,33 @@ public final class AdminVerticle extends VerticleBase {
             .putHeader(HttpHeaders.CACHE_CONTROL, NO_STORE).end(StatusPage.html(report.result()));
       }
     }));
+    router.post("/orders/:order_no/check").handler(this::checkOrder);
     return router;
+  }
+
+  /**
+   * The site's return page asks instead of trusting the redirect: the platform is asked now, what it says
+   * paid is booked, and the order's state (paid, unpaid, closed, unknown) is the answer.
+   */
+  private void checkOrder(RoutingContext ctx) {
+    String orderNo = ctx.pathParam("order_no");
+    if (checkOrder == null) {
+      ctx.response().setStatusCode(404).end("admin: no platform can be asked about orders: see docs/operations.md,"
+          + " recovery\n");
+      return;
+    }
+    if (orderNo == null || !ORDER_NO.matcher(orderNo).matches()) {
+      ctx.response().setStatusCode(400).end("admin: an order number is 1 to 64 printable characters\n");
+      return;
+    }
+    checkOrder.apply(orderNo).onComplete(answer -> {
+      if (answer.failed()) {
+        unavailable(ctx, answer.cause());
+      } else {
+        ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
+            .putHeader(HttpHeaders.CACHE_CONTROL, NO_STORE).end(answer.result().encode());
+      }
+    });
   }
 
   @Override

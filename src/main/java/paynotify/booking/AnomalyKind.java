@@ -51,6 +51,19 @@ public enum AnomalyKind {
       + " notifications in notify_log are the evidence)"),
   /** A refund that failed or was canceled: the buyer did not get the money back, the order says refunded. */
   REFUND_FAILED("the buyer has not got the money back: refund again another way, or reopen the order"),
+  /**
+   * A payment found by asking the platform (recovery) whose notification never came: callbacks are not
+   * reaching paynotify. Recorded once per platform and day.
+   */
+  CALLBACK_MISSING("callbacks are not reaching you: check the notify URL set at the platform, nginx's location"
+      + " for its path, a CDN or WAF in front that blocks or challenges the platform's POST, and the TLS certificate"
+      + " (docs/operations.md: recovery)"),
+  /**
+   * A platform whose answer is not signed (epay's order query) says an unpaid order is paid: not booked, as
+   * anyone able to answer in its place could say so (epay.query_books: true books it).
+   */
+  QUERY_SAYS_PAID("look the order up in the aggregator's merchant panel: if it is paid, press its 补单/重新通知"
+      + " (re-notify) button, whose notification is signed and booked; if it is not, nothing is wrong here"),
   /** An event the site was never told of: its endpoint kept failing until the last retry. */
   FORWARD_FAILED("fix the site's endpoint, then paynotify forward retry --all-failed");
 

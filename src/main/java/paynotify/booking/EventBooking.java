@@ -70,7 +70,8 @@ public final class EventBooking {
   }
 
   /** Books the event: succeeds once that is committed (or found booked before). */
-  public Future<BookingResult> book(NotifyEvent event) {
+  public Future<BookingResult> book(NotifyEvent notified) {
+    NotifyEvent event = orders.numbers().toSite(notified); // booked under the site's order number
     return switch (event.kind()) {
       case PAYMENT -> settleRacedRefunds(event, transaction.book(event, payments))
           .compose(booked -> unbookable.resolveWaiting(event, booked));
@@ -107,7 +108,8 @@ public final class EventBooking {
    */
   public record PaymentPlan(String bookedFor, PaymentVerdict verdict, PendingRefunds refunds) {}
 
-  public Future<PaymentPlan> plan(NotifyEvent payment) {
+  public Future<PaymentPlan> plan(NotifyEvent notified) {
+    NotifyEvent payment = orders.numbers().toSite(notified);
     return db.inTransaction(conn -> conn.preparedQuery(SqlQueries.SELECT_PAYMENT)
         .execute(Tuple.of(payment.platform().code(), payment.tradeNo()))
         .compose(booked -> booked.size() > 0

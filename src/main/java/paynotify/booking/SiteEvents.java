@@ -133,15 +133,20 @@ public final class SiteEvents {
     });
   }
 
-  /** order.closed: a closed trade closed its order. */
-  Future<Void> orderClosed(SqlConnection conn, NotifyEvent e) {
+  /**
+   * order.closed: a closed trade closed its order, or recovery closed an order left unpaid too long (no
+   * trade then: the event is named after the order, closed once).
+   */
+  public Future<Void> orderClosed(SqlConnection conn, NotifyEvent e) {
     if (!types.contains(ORDER_CLOSED)) {
       return Future.succeededFuture();
     }
     JsonObject data = new JsonObject().put("order_no", e.orderNo()).put("channel", e.platform().code())
         .put("trade_no", e.tradeNo());
     return conn.preparedQuery(INSERT_FORWARD_EVENT)
-        .execute(row(ORDER_CLOSED, e.idempotencyKey(), e.orderNo(), !e.testMode(), data)).mapEmpty();
+        .execute(row(ORDER_CLOSED, e.tradeNo() != null ? e.idempotencyKey()
+            : NotifyEvent.key(e.platform(), e.kind(), "order:" + e.orderNo()), e.orderNo(), !e.testMode(), data))
+        .mapEmpty();
   }
 
   /**

@@ -44,6 +44,12 @@ public record NotifyEvent(
         testMode);
   }
 
+  /** The same event, about the site's order {@code siteOrderNo} (the platform wrote it with a prefix or suffix). */
+  public NotifyEvent withOrderNo(String siteOrderNo) {
+    return new NotifyEvent(platform, kind, siteOrderNo, tradeNo, amountCents, paidAt, platformStatus, refund,
+        foreignCurrency, testMode);
+  }
+
   /** The same event, in the platform's test mode (sandbox money). */
   public NotifyEvent inTestMode() {
     return new NotifyEvent(platform, kind, orderNo, tradeNo, amountCents, paidAt, platformStatus, refund,

@@ -4,15 +4,19 @@ import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import java.util.concurrent.atomic.AtomicReference;
 import paynotify.booking.BookingResult;
-import paynotify.booking.EventBooking;
 import paynotify.booking.EventBooking.PaymentPlan;
+import paynotify.booking.EventBooking;
 import paynotify.booking.PaymentVerdict;
 import paynotify.booking.PendingRefunds;
 import paynotify.booking.SiteEvents;
 import paynotify.channel.EventKind;
 import paynotify.channel.Money;
 import paynotify.channel.NotifyEvent;
+import paynotify.config.AppConfig;
 import paynotify.forward.ForwardSettings;
+import paynotify.gateway.GatewayFailure;
+import paynotify.gateway.TradeAnswer;
+import paynotify.gateway.TradeQuery;
 import paynotify.reconcile.Bill;
 import paynotify.reconcile.BillFormatException;
 import paynotify.reconcile.BillRow;
@@ -32,7 +36,8 @@ import picocli.CommandLine.Option;
 @Command(name = "book", mixinStandardHelpOptions = true,
     description = "Book a payment the platform's bill shows and this database lacks (a lost notification). "
         + "Without --apply: say what would happen. Exit 0: done or nothing to do; 1: not booked (a "
-        + "conflict); 2: unusable bill or trade not on it; 3: database failure.")
+        + "conflict, or the platform, asked where its query is configured, does not confirm the row); 2: unusable bill"
+        + " or trade not on it; 3: database failure.")
 final class RepairBookCommand extends CommandSupport {
   @Mixin
   BillOptions billOptions;
@@ -65,6 +70,10 @@ final class RepairBookCommand extends CommandSupport {
           out().flush();
           return 0;
         }
+        String refused = unconfirmed(vertx, db.config(), event);
+        if (refused != null) {
+          return fail(ExitCode.FOUND, "not booked: " + refused);
+        }
         Trace trace = new Trace("repair", "cli", Buffer.buffer("repair book from " + billOptions.file + " line "
             + row.line()));
         BookingResult booked = booking.book(event).await();
@@ -74,6 +83,33 @@ final class RepairBookCommand extends CommandSupport {
         stores.close().await(); // writes the booking's notify_log row first
         vertx.close().await();
       }
+    }
+  }
+
+  /**
+   * A bill file is only as good as whoever handed it over: where the platform can be asked, the trade is
+   * booked only once the platform confirms it, paid, for this order and amount. Null when confirmed, or
+   * when no client for the platform is configured (the bill is then taken as it is).
+   */
+  private String unconfirmed(Vertx vertx, AppConfig config, NotifyEvent event) {
+    try (PlatformClients clients = new PlatformClients(vertx, config)) {
+      TradeQuery query = clients.of(event.platform());
+      if (query == null) {
+        return null;
+      }
+      TradeAnswer answer;
+      try {
+        answer = query.query(event.orderNo()).await();
+      } catch (GatewayFailure e) {
+        return query.name() + " could not confirm trade " + tradeNo + " (" + e + "): try again later";
+      }
+      NotifyEvent paid = answer.payment();
+      if (paid == null || !paid.tradeNo().equals(event.tradeNo()) || paid.amountCents() != event.amountCents()) {
+        return query.name() + " does not confirm the bill's row: it says order " + event.orderNo() + " is "
+            + answer.platformStatus() + (paid == null ? "" : ", trade " + paid.tradeNo() + ", "
+            + Money.format(paid.amountCents())) + "; check the bill file";
+      }
+      return null;
     }
   }
 

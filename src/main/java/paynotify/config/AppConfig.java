@@ -35,14 +35,15 @@ public record AppConfig(
     BookingSettings booking,
     OrdersTable orders,
     ForwardSettings forward,
-    AdminSettings admin) {
+    AdminSettings admin,
+    RecoveryConfig recovery) {
 
   /** An admin token shorter than this is guessable by whoever reaches the port (as forward.secret). */
   static final int MIN_ADMIN_TOKEN = 16;
 
   static final List<String> SECTIONS = List.of("http", "database", "alipay", "wechat_v2", "wechat_v3", "epay",
       "retention", "booking", "orders", "orders.columns", "orders.status_values", "forward", "admin", "stripe",
-      "paypal");
+      "paypal", "recovery");
 
   /**
    * Where the database is. {@code host == null} means the embedded MariaDB under
@@ -136,11 +137,13 @@ public record AppConfig(
     // --instances 2: a fifth more CPU per first delivery, a third more per duplicate).
     int instances = c.integer("http.instances", 1, 1, 64);
     OrdersTable orders = OrdersConfig.read(c);
-    return new AppConfig(http, instances, database(c), ChannelsConfig.from(c, Clock.systemUTC()), retention(c),
+    ChannelsConfig channels = ChannelsConfig.from(c, Clock.systemUTC());
+    return new AppConfig(http, instances, database(c), channels, retention(c),
         booking(c, orders),
         orders,
         ForwardConfig.read(c),
-        admin(c, http));
+        admin(c, http),
+        RecoveryConfig.read(c, channels, orders));
   }
 
   /**

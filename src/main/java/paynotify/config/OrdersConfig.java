@@ -4,6 +4,7 @@ import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import paynotify.store.OrderNumbers;
 import paynotify.store.OrdersTable;
 import paynotify.store.OrdersTable.AmountUnit;
 import paynotify.store.OrdersTable.Columns;
@@ -17,7 +18,7 @@ import paynotify.store.OrdersTable.StatusValues;
 final class OrdersConfig {
   /** paynotify's own tables: the site's orders can be none of them. */
   private static final Set<String> OURS = Set.of("payments", "refunds", "idempotent_keys", "notify_log", "anomalies",
-      "flyway_schema_history");
+      "flyway_schema_history", "forward_events", "order_checks");
 
   private OrdersConfig() {}
 
@@ -66,7 +67,13 @@ final class OrdersConfig {
         c.optional("orders.status_values.refunded", dv.refunded()));
     distinct(c, "orders.status_values", "unpaid", values.unpaid(), "paid", values.paid(),
         "closed", values.closed(), "partially_refunded", values.partiallyRefunded(), "refunded", values.refunded());
-    return new OrdersTable(table, columns, amountUnit, values);
+    OrderNumbers numbers;
+    try {
+      numbers = OrderNumbers.of(c.string("orders.out_trade_no", OrderNumbers.PLACEHOLDER));
+    } catch (IllegalArgumentException e) {
+      throw c.error("orders.out_trade_no", e.getMessage());
+    }
+    return new OrdersTable(table, columns, amountUnit, values, numbers);
   }
 
   private static String name(ConfigReader c, String key, String fallback) {

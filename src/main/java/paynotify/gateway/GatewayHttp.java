@@ -1,5 +1,6 @@
 package paynotify.gateway;
 
+import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Promise;
@@ -28,12 +29,14 @@ public final class GatewayHttp {
   /** An answer as received: its status, its headers and its body, whole. */
   public record Answer(int status, MultiMap headers, Buffer body) {}
 
+  private final Vertx vertx;
   private final HttpClient client;
   private final long timeoutMs;
   private final int maxAnswerBytes;
 
   /** @param maxAnswerBytes the largest answer read whole (a query's answer: a few KiB) */
   public GatewayHttp(Vertx vertx, Duration timeout, int maxAnswerBytes) {
+    this.vertx = vertx;
     this.timeoutMs = timeout.toMillis();
     this.maxAnswerBytes = maxAnswerBytes;
     this.client = vertx.createHttpClient(new HttpClientOptions()
@@ -50,6 +53,18 @@ public final class GatewayHttp {
    * an answer (the caller reads what the platform meant by it).
    */
   public Future<Answer> send(HttpMethod method, URI url, MultiMap headers, Buffer body) {
+    // Issued from a Vert.x context's own thread: the response then reaches read() before its body does. From
+    // any other thread (a command's, a test's) the continuation can be scheduled after a short body has ended.
+    Context context = vertx.getOrCreateContext();
+    if (Vertx.currentContext() == context) {
+      return call(method, url, headers, body);
+    }
+    Promise<Answer> answer = Promise.promise();
+    context.runOnContext(v -> call(method, url, headers, body).onComplete(answer));
+    return answer.future();
+  }
+
+  private Future<Answer> call(HttpMethod method, URI url, MultiMap headers, Buffer body) {
     RequestOptions options = new RequestOptions().setMethod(method).setAbsoluteURI(url.toString())
         .setFollowRedirects(false);
     if (headers != null) {
@@ -61,7 +76,8 @@ public final class GatewayHttp {
         .compose(response -> read(response).map(read -> new Answer(response.statusCode(), response.headers(), read)))
         .timeout(timeoutMs, TimeUnit.MILLISECONDS)
         .recover(err -> Future.failedFuture(err instanceof GatewayFailure ? err
-            : new GatewayFailure(GatewayFailure.Kind.UNAVAILABLE, where + " failed: " + err.getMessage(), err)));
+            : new GatewayFailure(GatewayFailure.Kind.UNAVAILABLE, where + " failed: "
+                + (err.getMessage() == null ? err.getClass().getSimpleName() : err.getMessage()), err)));
   }
 
   /** The body, or a failure once it grows past the cap (the connection is then closed, not reused). */

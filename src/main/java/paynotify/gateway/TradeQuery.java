@@ -28,4 +28,17 @@ public interface TradeQuery {
    * land on it either); fails otherwise (paid in the meantime: query again).
    */
   Future<Void> close(String outTradeNo);
+
+  /**
+   * Whether a paid answer is booked without a human: false where the answer is not signed (epay), so that
+   * whoever can answer in the platform's place cannot mark orders paid; it is then an anomaly to look at.
+   */
+  default boolean books() {
+    return true;
+  }
+
+  /** Whether the platform has an API to close a trade ({@link #close}); where not, expired orders are left as they are. */
+  default boolean closes() {
+    return true;
+  }
 }

@@ -78,7 +78,7 @@ final class BillSide {
     if (!missing.isEmpty()) {
       Set<String> known = knownOrders(missing);
       for (BillRow row : missing) {
-        record(row, null, null, known.contains(row.orderNo()));
+        record(row, null, null, known.contains(orders.numbers().toSite(row.orderNo())));
       }
     }
     notInWindow.clear();
@@ -119,8 +119,8 @@ final class BillSide {
   }
 
   private Set<String> knownOrders(List<BillRow> missing) throws SQLException {
-    List<String> orders = missing.stream().map(BillRow::orderNo).filter(o -> o != null && !o.isEmpty()).distinct()
-        .toList();
+    List<String> orders = missing.stream().map(row -> this.orders.numbers().toSite(row.orderNo()))
+        .filter(o -> o != null && !o.isEmpty()).distinct().toList();
     Set<String> known = new HashSet<>();
     if (orders.isEmpty()) {
       return known;

@@ -17,6 +17,12 @@ import paynotify.booking.check.OrderlessPaymentCheck;
 import paynotify.booking.check.PendingRefundCheck;
 import paynotify.channel.NotifyChannel;
 import paynotify.config.AppConfig;
+import paynotify.config.RecoveryConfig;
+import paynotify.gateway.GatewayHttp;
+import paynotify.recovery.CheckAnswer;
+import paynotify.recovery.Recovery;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import paynotify.config.AppConfig.DatabaseSettings;
 import paynotify.config.ConfigException;
 import paynotify.forward.ForwardRelay;
@@ -40,6 +46,12 @@ public final class PayNotifyServer {
   private static final long RELAY_PERIOD_MS = 500;
   /** How long a PaymentIntent without order waits for its Checkout Session before a human is told. */
   private static final Duration ORDERLESS_PAYMENT_WAIT = Duration.ofHours(1);
+  /** Recovery's connections, and the largest platform answer it reads (a query's: a few KiB). */
+  private static final int RECOVERY_POOL = 2;
+  private static final int MAX_ANSWER_BYTES = 64 * 1024;
+  /** A page of Stripe events (20, a few KiB each, more with large metadata). */
+  private static final int MAX_EVENTS_BYTES = 1024 * 1024;
+  private static final Logger LOG = LoggerFactory.getLogger(PayNotifyServer.class);
 
   private final Vertx vertx;
   private final Stores stores;
@@ -53,11 +65,15 @@ public final class PayNotifyServer {
   private final OrderlessPaymentCheck orderlessPayments;
   private final ForwardRelay relay;
   private final AdminVerticle admin;
+  private final Recovery recovery;
+  private final Runnable closeRecovery;
   private volatile Long housekeepingTimer; // set by open()
+  private volatile Long recoveryTimer; // set by open() when the sweeper is on
 
   private PayNotifyServer(Vertx vertx, Stores stores, String deploymentId, int port, Readiness readiness,
       Duration purgeInterval, KeyPurge purge, PendingRefundCheck pendingRefunds,
-      OrderlessPaymentCheck orderlessPayments, ForwardRelay relay, AdminVerticle admin) {
+      OrderlessPaymentCheck orderlessPayments, ForwardRelay relay, AdminVerticle admin, Recovery recovery,
+      Runnable closeRecovery) {
     this.vertx = vertx;
     this.stores = stores;
     this.db = stores.db();
@@ -70,6 +86,8 @@ public final class PayNotifyServer {
     this.orderlessPayments = orderlessPayments;
     this.relay = relay;
     this.admin = admin;
+    this.recovery = recovery;
+    this.closeRecovery = closeRecovery;
   }
 
   /** Starts on an already migrated database; fails if it does not answer. */
@@ -115,9 +133,29 @@ public final class PayNotifyServer {
     // Once, here: the uptime counts from the start, not from each request.
     StatusReport.Context status = new StatusReport.Context(endpoints, Instant.now(), relay,
         stores.rejected()::unrecordedTotal);
+    // Recovery's own small pool and HTTP client: a slow platform never holds a booking's connection.
+    RecoveryConfig rc = config.recovery();
+    boolean asks = !rc.clients().isEmpty() || rc.stripe() != null;
+    Database recoveryPool = !asks ? null
+        : Pools.connect(vertx, db.withPool(RECOVERY_POOL, db.maxWaitQueue()), "recovery", Isolation.READ_COMMITTED);
+    GatewayHttp gateways = !asks ? null : new GatewayHttp(vertx, rc.settings().timeout(), MAX_ANSWER_BYTES);
+    GatewayHttp stripeApi = rc.stripe() == null ? null : new GatewayHttp(vertx, rc.settings().timeout(), MAX_EVENTS_BYTES);
+    Recovery recovery = !asks ? null : new Recovery(recoveryPool, booking, stores.log(), config.orders(), outbox,
+        rc.clients().stream().map(client -> client.apply(gateways)).toList(),
+        rc.stripe() == null ? null : rc.stripe().apply(stripeApi), rc.settings());
+    Runnable closeRecovery = () -> {
+      if (recovery != null) {
+        gateways.close();
+        recoveryPool.close();
+      }
+      if (stripeApi != null) {
+        stripeApi.close();
+      }
+    };
     AdminVerticle admin = config.admin() == null ? null : new AdminVerticle(config.admin(), monitoring.registry(),
         new DatabaseGauges(monitoring.registry(), stores.status(), relay)::refresh,
-        StatusReport.cached(stores.status(), status));
+        StatusReport.cached(stores.status(), status),
+        recovery == null ? null : orderNo -> recovery.check(orderNo).map(CheckAnswer::toJson));
     return vertx.deployVerticle(() -> {
           NotifyVerticle verticle = new NotifyVerticle(config.http(), config.channels().enabled(),
               config.channels().disabled(), booking, stores.log(), stores.rejected(), readiness,
@@ -130,8 +168,12 @@ public final class PayNotifyServer {
         .map(id -> new PayNotifyServer(vertx, stores, id, first.get().actualPort(), readiness, r.purgeInterval(),
             new KeyPurge(vertx, database, r.keys(), r.notifyLog(), r.rejected(), r.deliveredEvents(), r.batchSize()),
             new PendingRefundCheck(database, config.orders(), outbox, r.keys()),
-            new OrderlessPaymentCheck(database, outbox, ORDERLESS_PAYMENT_WAIT), relay, admin))
-        .onFailure(err -> stores.close().eventually(() -> relay == null ? Future.succeededFuture() : relay.stop()));
+            new OrderlessPaymentCheck(database, outbox, ORDERLESS_PAYMENT_WAIT), relay, admin, recovery,
+            closeRecovery))
+        .onFailure(err -> {
+          closeRecovery.run();
+          stores.close().eventually(() -> relay == null ? Future.succeededFuture() : relay.stop());
+        });
   }
 
   /**
@@ -144,6 +186,12 @@ public final class PayNotifyServer {
       housekeepingTimer = new Housekeeping(purge, pendingRefunds, orderlessPayments).schedule(vertx, purgeInterval);
       if (relay != null) {
         relay.start(RELAY_PERIOD_MS);
+      }
+      if (recovery != null && recovery.sweeps()) {
+        recoveryTimer = recovery.schedule(vertx);
+      }
+      if (recovery != null) {
+        LOG.info("{}", recovery);
       }
       return this;
     });
@@ -182,6 +230,11 @@ public final class PayNotifyServer {
     return admin == null ? -1 : admin.actualPort();
   }
 
+  /** Null when no platform can be asked. */
+  public Recovery recovery() {
+    return recovery;
+  }
+
   /** Null when forwarding is off. */
   public ForwardRelay forwardRelay() {
     return relay;
@@ -195,7 +248,14 @@ public final class PayNotifyServer {
     if (housekeepingTimer != null) {
       vertx.cancelTimer(housekeepingTimer);
     }
+    if (recoveryTimer != null) {
+      vertx.cancelTimer(recoveryTimer);
+    }
     return vertx.undeploy(deploymentId)
-        .eventually(() -> relay == null ? Future.succeededFuture() : relay.stop()).eventually(stores::close);
+        .eventually(() -> relay == null ? Future.succeededFuture() : relay.stop())
+        .eventually(() -> {
+          closeRecovery.run();
+          return stores.close();
+        });
   }
 }

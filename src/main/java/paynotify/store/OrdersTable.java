@@ -102,6 +102,7 @@ public final class OrdersTable {
   private final Columns columns;
   private final AmountUnit unit;
   private final StatusValues values;
+  private final OrderNumbers numbers;
   /** Characters the trade column holds, as the start's check read them; until then none is left out. */
   private volatile long tradeColumnLength = LONGEST_TRADE_NO;
 
@@ -116,10 +117,16 @@ public final class OrdersTable {
   private final String markRefundedLeftOut;
 
   public OrdersTable(String table, Columns columns, AmountUnit unit, StatusValues values) {
+    this(table, columns, unit, values, OrderNumbers.AS_IS);
+  }
+
+  /** @param numbers how the platforms write the site's order numbers (orders.out_trade_no) */
+  public OrdersTable(String table, Columns columns, AmountUnit unit, StatusValues values, OrderNumbers numbers) {
     this.table = table;
     this.columns = columns;
     this.unit = unit;
     this.values = values;
+    this.numbers = numbers;
 
     // Paid: the order, and in the same statement our payment row (inserted just before, in this
     // transaction), which records that this payment is the one that paid it, and the trade's refunds
@@ -211,6 +218,11 @@ public final class OrdersTable {
 
   public AmountUnit unit() {
     return unit;
+  }
+
+  /** How the platforms write the site's order numbers. */
+  public OrderNumbers numbers() {
+    return numbers;
   }
 
   public StatusValues values() {
@@ -344,6 +356,31 @@ public final class OrdersTable {
     String sql = leftOut ? (full ? markRefundedLeftOut : markPartiallyRefundedLeftOut)
         : full ? markRefunded : markPartiallyRefunded;
     return conn.preparedQuery(sql).execute(Tuple.from(args)).map(rows -> rows.rowCount() == 1);
+  }
+
+  /**
+   * The recovery sweeper's work: unpaid orders created between max_age and min_age ago (the session's
+   * clock, the site's zone) whose check is due and held by no instance, newest first (a lost notification is
+   * likeliest among them; the hourly re-checks of older orders wait), with the platform
+   * the site noted (the channel column, else NULL) and whether the order is old enough to be closed.
+   * order_checks is paynotify's (utf8mb4_bin): the site's number is compared as text in that collation
+   * whatever its column's type. Binds: close after (seconds), unpaid, min age, max age (seconds), limit.
+   */
+  public String dueForCheck(String createdAt) {
+    return sql("SELECT CAST(o.{order_no} AS CHAR), " + (columns.channel() == null ? "NULL" : "o.{channel}")
+        + ", o.{created_at} < NOW(3) - INTERVAL ? SECOND FROM {orders} o LEFT JOIN order_checks c"
+        + " ON c.order_no = CAST(o.{order_no} AS CHAR CHARACTER SET utf8mb4) COLLATE utf8mb4_bin"
+        + " WHERE o.{status} = ? AND o.{created_at} <= NOW(3) - INTERVAL ? SECOND"
+        + " AND o.{created_at} >= NOW(3) - INTERVAL ? SECOND"
+        + " AND (c.order_no IS NULL OR (NOT c.done AND c.next_check_at <= UTC_TIMESTAMP(3)"
+        + "   AND (c.lease_until IS NULL OR c.lease_until < UTC_TIMESTAMP(3))))"
+        + " ORDER BY o.{created_at} DESC LIMIT ?").replace("{created_at}", quote(createdAt));
+  }
+
+  /** How old the order is, in seconds by the database's clock; null when the table has no such order. */
+  public String ageOf(String createdAt) {
+    return sql("SELECT TIMESTAMPDIFF(SECOND, {created_at}, NOW(3)) FROM {orders}"
+        + " WHERE {order_no} = ? AND CAST({order_no} AS CHAR) = ?").replace("{created_at}", quote(createdAt));
   }
 
   /** The statement that finds which of {@code ids} order numbers the table knows (reconciliation). */

@@ -279,6 +279,31 @@ public final class SqlQueries {
   // ... one of them. Binds: the id.
   public static final String REQUEUE_FAILED_EVENT = REQUEUE_ALL_FAILED_EVENTS + " AND id = ?";
 
+  // The recovery sweeper's order checks (recovery.Recovery). An unpaid order seen for the first time gets
+  // its row, due now; a second instance inserting it at the same moment adds nothing. Binds: the order.
+  public static final String ADD_ORDER_CHECK = "INSERT IGNORE INTO order_checks (order_no, next_check_at, created_at)"
+      + " VALUES (?, UTC_TIMESTAMP(3), UTC_TIMESTAMP(3))";
+
+  // Two instances asking about one order at once: whoever sets the lease first holds it; the other's
+  // UPDATE waits on the row lock, then finds the lease taken (READ COMMITTED re-reads the row), and
+  // changes nothing: the row count says who holds it. Binds: owner, lease in seconds, order.
+  public static final String LEASE_ORDER_CHECK = "UPDATE order_checks SET lease_owner = ?,"
+      + " lease_until = UTC_TIMESTAMP(3) + INTERVAL ? SECOND WHERE order_no = ? AND NOT done"
+      + " AND next_check_at <= UTC_TIMESTAMP(3) AND (lease_until IS NULL OR lease_until < UTC_TIMESTAMP(3))";
+
+  // How often the order was asked about already: its back-off. Binds: the order.
+  public static final String ORDER_CHECK_ATTEMPTS = "SELECT attempts FROM order_checks WHERE order_no = ?";
+
+  // What the platform said, and when to ask next, written only while this instance holds the lease.
+  // Binds: last state, seconds to the next check, done, order, owner.
+  public static final String ORDER_CHECKED = "UPDATE order_checks SET attempts = attempts + 1,"
+      + " last_state = ?, last_checked_at = UTC_TIMESTAMP(3), next_check_at = UTC_TIMESTAMP(3) + INTERVAL ? SECOND,"
+      + " done = ?, lease_owner = NULL, lease_until = NULL WHERE order_no = ? AND lease_owner = ?";
+
+  // Checks of orders past recovery.max_age are of no more use. Binds: seconds, batch size.
+  public static final String PURGE_ORDER_CHECKS =
+      "DELETE FROM order_checks WHERE created_at < UTC_TIMESTAMP(3) - INTERVAL ? SECOND LIMIT ?";
+
   // The migration lease (setup.migrate.MigrationLease): on a Galera cluster, one instance at a time
   // migrates. Constants only: MigrationLease runs in IsolatedMigrations' own class loader, and javac
   // copies each constant into it, so it needs nothing of this class at run time.

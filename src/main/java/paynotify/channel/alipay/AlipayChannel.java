@@ -3,7 +3,6 @@ package paynotify.channel.alipay;
 import io.vertx.core.Future;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
-import java.time.LocalDateTime;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -70,8 +69,27 @@ public final class AlipayChannel implements PlainTextReplies {
     if (kind == EventKind.REFUND) {
       return refund(params, orderNo, tradeNo, status);
     }
-    LocalDateTime paidAt = kind == EventKind.PAYMENT ? paidAt(params) : null;
-    return new NotifyEvent(Platform.ALIPAY, kind, orderNo, tradeNo, totalCents, paidAt, status);
+    if (kind == EventKind.PAYMENT) {
+      return payment(params, params.containsKey("gmt_payment") ? "gmt_payment" : "notify_time");
+    }
+    return new NotifyEvent(Platform.ALIPAY, kind, orderNo, tradeNo, totalCents, null, status);
+  }
+
+  /** The signature rules, for the client that asks Alipay ({@code gateway.AlipayGateway}): one set of keys. */
+  public AlipaySignature signature() {
+    return signature;
+  }
+
+  /**
+   * The payment of a trade Alipay says is paid, from a notification's fields or from the fields of
+   * alipay.trade.query's answer (the same names; its pay time is {@code send_pay_date}): one event, so one
+   * idempotency key and one fingerprint however the payment was learnt.
+   */
+  public static NotifyEvent payment(Map<String, String> fields, String paidAtField) throws RejectedNotification {
+    return new NotifyEvent(Platform.ALIPAY, EventKind.PAYMENT, Ids.require(fields, "out_trade_no"),
+        Ids.require(fields, "trade_no"), Money.yuanToCents("total_amount", fields.get("total_amount")),
+        PlatformTime.paidAt(paidAtField, fields.get(paidAtField), PlatformTime.Form.DASHED),
+        fields.getOrDefault("trade_status", ""));
   }
 
   /**
@@ -110,11 +128,6 @@ public final class AlipayChannel implements PlainTextReplies {
       default:
         return EventKind.NONE; // WAIT_BUYER_PAY, or a status Alipay adds later: acknowledged, logged
     }
-  }
-
-  private static LocalDateTime paidAt(Map<String, String> params) throws RejectedNotification {
-    String field = params.containsKey("gmt_payment") ? "gmt_payment" : "notify_time";
-    return PlatformTime.paidAt(field, params.get(field), PlatformTime.Form.DASHED);
   }
 
   private static Charset charsetOf(byte[] body) throws RejectedNotification {

@@ -82,6 +82,15 @@ public final class AlipaySignature {
   }
 
   /**
+   * Whether {@code sign} is Alipay's signature of {@code content}, as alipay-sdk-java's {@code rsaCheck}
+   * decides for an OpenAPI answer (the exact text of its {@code ..._response} object): the signature alone,
+   * none of a notification's rules.
+   */
+  public boolean signs(byte[] content, String sign) {
+    return sign != null && !sign.isBlank() && alipayKey.verifies(content, sign);
+  }
+
+  /**
    * Every asynchronous notification names itself; the buyer's return_url parameters, signed the
    * same way and shown in the browser, do not: they are not ours to log or book.
    */

@@ -90,6 +90,16 @@ public final class StripeChannel implements NotifyChannel {
     } catch (DecodeException e) {
       throw unreadable(null, "the body is not a JSON object");
     }
+    return read(event);
+  }
+
+  /**
+   * A genuine event, normalised: one the webhook's signature vouched for, or one paynotify read from Stripe's
+   * API itself with the account's key over TLS ({@code gateway.StripeEvents}, an event whose delivery
+   * failed). What cannot be read is an anomaly for a human; a connected account's or test money (on a live
+   * instance) is refused.
+   */
+  public NotifyEvent read(JsonObject event) throws RejectedNotification {
     try {
       return normalise(event);
     } catch (ClassCastException e) { // a field of another JSON type than Stripe's

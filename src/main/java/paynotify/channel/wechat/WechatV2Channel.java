@@ -32,6 +32,11 @@ public final class WechatV2Channel implements NotifyChannel {
     this.signature = new WechatV2Signature(apiKey, signType, appId, mchId);
   }
 
+  /** The signature rules, for the client that asks WeChat Pay v2 ({@code gateway.WechatV2Gateway}): one API key. */
+  public WechatV2Signature signature() {
+    return signature;
+  }
+
   @Override
   public String endpoint() {
     return "wechat_v2";
@@ -71,7 +76,16 @@ public final class WechatV2Channel implements NotifyChannel {
     signature.verify(fields);
     requireSuccess(fields, "return_code");
     signature.requireMerchant(fields);
+    return payment(fields);
+  }
 
+  /**
+   * The event of verified payment fields: a payment notification's, or an orderquery answer's (which
+   * names the trade, amount and time the same way), so that a payment found by asking is booked under the
+   * same key and fingerprint as its notification. Its status is the trade_state where the fields carry one
+   * (an orderquery answer), else the result_code.
+   */
+  public static NotifyEvent payment(Map<String, String> fields) throws RejectedNotification {
     String orderNo = Ids.require(fields, "out_trade_no");
     long amountCents = Money.cents("total_fee", fields.get("total_fee"));
     String resultCode = fields.getOrDefault("result_code", "");
@@ -80,7 +94,8 @@ public final class WechatV2Channel implements NotifyChannel {
       return new NotifyEvent(Platform.WECHAT, EventKind.NONE, orderNo, tradeNo, amountCents, null, resultCode);
     }
     return new NotifyEvent(Platform.WECHAT, EventKind.PAYMENT, orderNo, Ids.require(fields, "transaction_id"),
-        amountCents, PlatformTime.paidAt("time_end", fields.get("time_end"), PlatformTime.Form.COMPACT), resultCode);
+        amountCents, PlatformTime.paidAt("time_end", fields.get("time_end"), PlatformTime.Form.COMPACT),
+        fields.getOrDefault("trade_state", resultCode));
   }
 
   /** Refund notify: authentic when req_info decrypts ({@link WechatV2Signature#decryptRefund}). */

@@ -64,7 +64,7 @@ public final class WechatV2Signature {
 
   /**
    * The sign of {@code fields}, as the platform computes it: what {@link #verify} compares, what the tests
-   * play the platform with, and what a client in {@code gateway/} will sign its requests with.
+   * play the platform with, and what {@code gateway.WechatV2Gateway} signs its requests with.
    */
   public String sign(Map<String, String> fields) {
     String content = Signatures.sortedContent(fields, Set.of(SIGN), String::isEmpty, "key=" + apiKey);
@@ -72,11 +72,25 @@ public final class WechatV2Signature {
     return HexFormat.of().withUpperCase().formatHex(digest);
   }
 
+  /** The configured algorithm, one of {@link #SIGN_TYPES}: a request signed with HMAC-SHA256 must say so. */
+  public String signType() {
+    return signType;
+  }
+
   /**
-   * Passes when the {@code sign} field is the sign of the others, compared in constant time, and no
-   * value could be re-split into other fields under the same sign.
+   * A payment notification: its sign ({@link #verifySign}), and no value that could be re-split into
+   * another field of the notification under the same sign.
    */
   void verify(Map<String, String> fields) throws RejectedNotification {
+    verifySign(fields);
+    Signatures.requireUnambiguous(fields, FIELDS);
+  }
+
+  /**
+   * Passes when the {@code sign} field is the sign of the others, compared in constant time: the check
+   * of every signed message of the platform, a notification's or an API answer's (whose fields differ).
+   */
+  public void verifySign(Map<String, String> fields) throws RejectedNotification {
     String sign = fields.get(SIGN);
     if (sign == null || sign.isEmpty()) {
       throw new RejectedNotification(Reason.MISSING_SIGNATURE, "no sign element");
@@ -92,11 +106,10 @@ public final class WechatV2Signature {
       throw new RejectedNotification(Reason.BAD_SIGNATURE, "sign does not verify with the configured API key"
           + " (wechat_v2.api_key_file) and wechat_v2.sign_type (" + signType + ")");
     }
-    Signatures.requireUnambiguous(fields, FIELDS);
   }
 
-  /** A payment's or refund's appid and mch_id must be the configured ones. */
-  void requireMerchant(Map<String, String> fields) throws RejectedNotification {
+  /** A payment's, refund's or API answer's appid and mch_id must be the configured ones. */
+  public void requireMerchant(Map<String, String> fields) throws RejectedNotification {
     Ids.requireMerchant("appid", fields.get("appid"), appId, "wechat_v2.appid");
     Ids.requireMerchant("mch_id", fields.get("mch_id"), mchId, "wechat_v2.mch_id");
   }

@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.PublicKey;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import paynotify.channel.EventKind;
 import paynotify.channel.Ids;
@@ -27,6 +28,7 @@ public final class WechatV3Channel implements NotifyChannel {
   public static final String PATH = "/notify/wechat/v3";
 
   private static final Reply SUCCESS = new Reply(204, null, "");
+  private static final String PAYMENT_EVENT = "TRANSACTION.SUCCESS";
 
   private final WechatV3Signature signature;
 
@@ -34,6 +36,11 @@ public final class WechatV3Channel implements NotifyChannel {
   public WechatV3Channel(Map<String, PublicKey> platformKeys, byte[] apiV3Key, String mchId, String appId,
       Duration window, Clock clock) {
     this.signature = new WechatV3Signature(platformKeys, window, clock, apiV3Key, mchId, appId);
+  }
+
+  /** Its platform keys and merchant ids, which also check the answers of WeChat Pay's order API. */
+  public WechatV3Signature signature() {
+    return signature;
   }
 
   @Override
@@ -84,10 +91,8 @@ public final class WechatV3Channel implements NotifyChannel {
 
   private NotifyEvent normalise(String eventType, JsonObject plain) throws RejectedNotification {
     signature.requireMerchant(plain);
-    Map<String, String> ids = Map.of(
-        "out_trade_no", plain.getString("out_trade_no", ""),
-        "transaction_id", plain.getString("transaction_id", ""),
-        "refund_id", plain.getString("refund_id", ""));
+    Map<String, String> ids = ids(plain);
+    ids.put("refund_id", plain.getString("refund_id", ""));
     JsonObject amount = plain.getJsonObject("amount", new JsonObject());
     if (eventType.equals("REFUND.SUCCESS")) {
       return NotifyEvent.refund(Platform.WECHAT, Ids.require(ids, "out_trade_no"),
@@ -100,15 +105,36 @@ public final class WechatV3Channel implements NotifyChannel {
           Ids.require(ids, "transaction_id"), cents(amount, "refund"), null, eventType);
     }
     signature.requireApp(plain);
+    if (eventType.equals(PAYMENT_EVENT) && "SUCCESS".equals(plain.getString("trade_state"))) {
+      return payment(plain);
+    }
     String orderNo = Ids.require(ids, "out_trade_no");
     long total = cents(amount, "total");
-    if (!eventType.equals("TRANSACTION.SUCCESS") || !"SUCCESS".equals(plain.getString("trade_state"))) {
-      return new NotifyEvent(Platform.WECHAT, EventKind.NONE, orderNo,
-          ids.get("transaction_id").isEmpty() ? null : Ids.require(ids, "transaction_id"), total, null, eventType);
-    }
+    return new NotifyEvent(Platform.WECHAT, EventKind.NONE, orderNo,
+        ids.get("transaction_id").isEmpty() ? null : Ids.require(ids, "transaction_id"), total, null, eventType);
+  }
+
+  /**
+   * The payment of a paid {@code transaction} (a decrypted TRANSACTION.SUCCESS resource, or the answer of
+   * the order query): the event its notification carries, so that a payment found by asking books as one
+   * notified. Its merchant ids are the caller's to check ({@link WechatV3Signature#requireMerchant}).
+   *
+   * @throws ClassCastException a field of another JSON type than WeChat's
+   */
+  public static NotifyEvent payment(JsonObject transaction) throws RejectedNotification {
+    Map<String, String> ids = ids(transaction);
+    String orderNo = Ids.require(ids, "out_trade_no");
+    long total = cents(transaction.getJsonObject("amount", new JsonObject()), "total");
     return new NotifyEvent(Platform.WECHAT, EventKind.PAYMENT, orderNo, Ids.require(ids, "transaction_id"),
-        total, PlatformTime.paidAt("success_time", plain.getString("success_time"),
-            PlatformTime.Form.RFC_3339), eventType);
+        total, PlatformTime.paidAt("success_time", transaction.getString("success_time"),
+            PlatformTime.Form.RFC_3339), PAYMENT_EVENT);
+  }
+
+  private static Map<String, String> ids(JsonObject plain) {
+    Map<String, String> ids = new HashMap<>();
+    ids.put("out_trade_no", plain.getString("out_trade_no", ""));
+    ids.put("transaction_id", plain.getString("transaction_id", ""));
+    return ids;
   }
 
   private static JsonObject json(byte[] bytes, String what) throws RejectedNotification {

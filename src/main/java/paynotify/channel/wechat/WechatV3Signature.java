@@ -84,30 +84,60 @@ public final class WechatV3Signature {
     return new BigInteger(serialOrId, 16).toString(16).toUpperCase(Locale.ROOT);
   }
 
-  /** Passes when the {@code Wechatpay-*} headers carry a valid, current signature of {@code body}. */
+  /**
+   * Passes when the {@code Wechatpay-*} headers carry a valid, current signature of a notification's
+   * {@code body}: {@link #verifyAnswer}'s check, with the notification's own rules (WeChat's signature
+   * probe, the timestamp window) in the order the vectors expect.
+   */
   void verify(MultiMap headers, byte[] body) throws RejectedNotification {
-    String timestamp = headers.get(TIMESTAMP_HEADER);
-    String nonce = headers.get(NONCE_HEADER);
-    String signature = headers.get(SIGNATURE_HEADER);
-    String serial = headers.get(SERIAL_HEADER);
-    if (timestamp == null || nonce == null || signature == null || serial == null) {
+    Signed signed = signed(headers);
+    if (signed.signature().startsWith(PROBE_PREFIX)) {
+      throw new RejectedNotification(Reason.BAD_SIGNATURE, "WeChat Pay's signature probe, refused as it expects");
+    }
+    RsaSignatureCheck key = key(signed.serial());
+    checkWindow(signed.timestamp());
+    check(key, signed, body);
+  }
+
+  /**
+   * Passes when the {@code Wechatpay-*} headers of an answer to our request (a query, a close) carry a
+   * valid signature of its {@code body} by a configured platform key: the same message, headers and keys
+   * as a notification's. No window: the answer is to a request made just now over TLS.
+   */
+  public void verifyAnswer(MultiMap headers, byte[] body) throws RejectedNotification {
+    Signed signed = signed(headers);
+    check(key(signed.serial()), signed, body);
+  }
+
+  /** The signature headers, all present, of the one signature type. */
+  private static Signed signed(MultiMap headers) throws RejectedNotification {
+    Signed signed = new Signed(headers.get(TIMESTAMP_HEADER), headers.get(NONCE_HEADER), headers.get(SIGNATURE_HEADER),
+        headers.get(SERIAL_HEADER));
+    if (signed.timestamp() == null || signed.nonce() == null || signed.signature() == null || signed.serial() == null) {
       throw new RejectedNotification(Reason.MISSING_SIGNATURE, "a Wechatpay-Timestamp/Nonce/Signature/Serial header is missing");
     }
     String type = headers.get(SIGNATURE_TYPE_HEADER);
     if (type != null && !type.equals(SIGNATURE_TYPE)) {
       throw new RejectedNotification(Reason.BAD_SIGNATURE, "signature type '" + Ids.printable(type) + "' is not " + SIGNATURE_TYPE);
     }
-    if (signature.startsWith(PROBE_PREFIX)) {
-      throw new RejectedNotification(Reason.BAD_SIGNATURE, "WeChat Pay's signature probe, refused as it expects");
-    }
+    return signed;
+  }
+
+  private record Signed(String timestamp, String nonce, String signature, String serial) {}
+
+  private RsaSignatureCheck key(String serial) throws RejectedNotification {
     RsaSignatureCheck key = platformKeys.get(keyId(serial));
     if (key == null) {
       throw new RejectedNotification(Reason.UNKNOWN_SERIAL, "Wechatpay-Serial '" + Ids.printable(serial)
           + "' is none of wechat_v3.platform_keys (add the new WeChat Pay public key or certificate)");
     }
-    checkWindow(timestamp);
-    if (!key.verifies(signedMessage(timestamp, nonce, body), signature)) {
-      throw new RejectedNotification(Reason.BAD_SIGNATURE, "Wechatpay-Signature does not verify with platform key " + serial);
+    return key;
+  }
+
+  private static void check(RsaSignatureCheck key, Signed signed, byte[] body) throws RejectedNotification {
+    if (!key.verifies(signedMessage(signed.timestamp(), signed.nonce(), body), signed.signature())) {
+      throw new RejectedNotification(Reason.BAD_SIGNATURE, "Wechatpay-Signature does not verify with platform key "
+          + signed.serial());
     }
   }
 
@@ -133,13 +163,13 @@ public final class WechatV3Signature {
     }
   }
 
-  /** The decrypted resource's mchid must be the configured one (payments and refunds carry it). */
-  void requireMerchant(JsonObject resource) throws RejectedNotification {
+  /** The decrypted resource's (or a queried transaction's) mchid must be the configured one. */
+  public void requireMerchant(JsonObject resource) throws RejectedNotification {
     Ids.requireMerchant("mchid", resource.getString("mchid"), mchId, "wechat_v3.mchid");
   }
 
   /** A payment's appid must be the configured one (refund resources carry none). */
-  void requireApp(JsonObject resource) throws RejectedNotification {
+  public void requireApp(JsonObject resource) throws RejectedNotification {
     Ids.requireMerchant("appid", resource.getString("appid"), appId, "wechat_v3.appid");
   }
 

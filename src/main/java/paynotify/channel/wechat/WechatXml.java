@@ -12,11 +12,11 @@ import paynotify.channel.RejectedNotification;
 import paynotify.channel.RejectedNotification.Reason;
 
 /**
- * The flat XML of WeChat Pay v2 ({@code <xml><name>value</name>...</xml>}), read by a hardened
+ * The flat XML of WeChat Pay v2 ({@code <xml><name>value</name>...</xml>}), written plainly and read by a hardened
  * StAX parser: a DOCTYPE or any entity reference is refused before anything is resolved, so no
  * file is read, no URL fetched and no entity expanded (XXE, billion laughs).
  */
-final class WechatXml {
+public final class WechatXml {
   private static final XMLInputFactory FACTORY = hardenedFactory();
 
   private WechatXml() {}
@@ -35,7 +35,7 @@ final class WechatXml {
    * unwrapped). Nested elements, repeated names and anything but a DOCTYPE-free document are
    * refused.
    */
-  static Map<String, String> parse(byte[] xml, String root) throws RejectedNotification {
+  public static Map<String, String> parse(byte[] xml, String root) throws RejectedNotification {
     Map<String, String> fields = new LinkedHashMap<>();
     XMLStreamReader reader = null;
     try {
@@ -85,6 +85,18 @@ final class WechatXml {
       close(reader);
     }
     return fields;
+  }
+
+  /**
+   * {@code fields} as the flat {@code <xml>} WeChat reads (a request to its API), each value escaped: a
+   * value is text, never markup.
+   */
+  public static String write(Map<String, String> fields) {
+    StringBuilder xml = new StringBuilder("<xml>");
+    fields.forEach((name, value) -> xml.append('<').append(name).append('>')
+        .append(value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"))
+        .append("</").append(name).append('>'));
+    return xml.append("</xml>").toString();
   }
 
   private static void close(XMLStreamReader reader) {

@@ -1,0 +1,390 @@
+package paynotify.recovery;
+
+import static paynotify.store.SqlQueries.ADD_ORDER_CHECK;
+import static paynotify.store.SqlQueries.LEASE_ORDER_CHECK;
+import static paynotify.store.SqlQueries.ORDER_CHECKED;
+import static paynotify.store.SqlQueries.ORDER_CHECK_ATTEMPTS;
+import static paynotify.store.SqlQueries.PURGE_ORDER_CHECKS;
+
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.Tuple;
+import java.lang.management.ManagementFactory;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import paynotify.booking.EventBooking;
+import paynotify.booking.SiteEvents;
+import paynotify.channel.EventKind;
+import paynotify.channel.NotifyEvent;
+import paynotify.channel.Platform;
+import paynotify.gateway.GatewayFailure;
+import paynotify.gateway.TradeAnswer;
+import paynotify.gateway.TradeQuery;
+import paynotify.recovery.CheckAnswer.State;
+import paynotify.store.Database;
+import paynotify.store.NotifyLog;
+import paynotify.store.OrdersTable;
+import paynotify.store.OrdersTable.OrderStatus;
+
+/**
+ * Goes and gets what never arrived: asks the platforms about the site's unpaid orders whose notification
+ * may have been lost, and books what they say was paid through the same booking as a notification
+ * ({@link FoundPayment}). The sweeper takes due orders between min_age and max_age old, each with its own
+ * back-off ({@link Backoff}) and a lease in order_checks, so several instances never ask about one order at
+ * once; {@link #check} asks about one order now, for the site's return page. A platform that is down, slow
+ * or not believed costs that order a later try and nothing else.
+ */
+public final class Recovery {
+  private static final Logger LOG = LoggerFactory.getLogger(Recovery.class);
+  /** How long a claimed order is this instance's at least: the questions and the booking, with room to spare. */
+  private static final Duration MIN_LEASE = Duration.ofMinutes(2);
+  private static final int PURGE_BATCH = 1000;
+  /** order_checks rows are kept a day past max_age: the ages of the orders they are about. */
+  private static final Duration KEPT_PAST_MAX_AGE = Duration.ofDays(1);
+
+  private final Database db;
+  private final OrdersTable orders;
+  private final SiteEvents outbox;
+  private final List<TradeQuery> queries;
+  private final RecoverySettings settings;
+  private final FoundPayment found;
+  private final MissedStripeEvents stripe;
+  private final String owner;
+  /** Every platform asked, a close and the question again, each up to the time limit, twice over. */
+  private final Duration lease;
+  private final String dueForCheck;
+  private final String ageOf;
+  private boolean sweeping;
+
+  /**
+   * @param db      a pool of recovery's own (READ COMMITTED): a slow platform never holds a booking's connection
+   * @param queries the platforms that can be asked, in the order they are tried for an order of unknown platform
+   * @param stripe  Stripe's undelivered events, fetched every sweep; null when stripe.api_key_file is not set
+   */
+  public Recovery(Database db, EventBooking booking, NotifyLog log, OrdersTable orders, SiteEvents outbox,
+      List<TradeQuery> queries, StripeFeed stripe, RecoverySettings settings) {
+    this.db = db;
+    this.orders = orders;
+    this.outbox = outbox;
+    this.queries = List.copyOf(queries);
+    this.settings = settings;
+    this.found = new FoundPayment(booking, log, db, outbox);
+    Duration longest = settings.timeout().multipliedBy(2L * (queries.size() + 2));
+    this.lease = longest.compareTo(MIN_LEASE) > 0 ? longest : MIN_LEASE;
+    this.stripe = stripe == null ? null
+        : new MissedStripeEvents(stripe, found, booking, settings.maxAge(), Clock.systemUTC());
+    this.owner = ManagementFactory.getRuntimeMXBean().getName() + ":" + UUID.randomUUID().toString().substring(0, 8);
+    this.dueForCheck = orders.dueForCheck(settings.createdAt());
+    this.ageOf = orders.ageOf(settings.createdAt());
+  }
+
+  /** Whether the sweeper runs (recovery.enabled); {@link #check} works either way. */
+  public boolean sweeps() {
+    return settings.enabled();
+  }
+
+  /** What one sweep did. */
+  public record Sweep(int asked, int paid, int closed, int failed) {}
+
+  /** Sweeps every {@code settings.interval()}; a sweep still going when the next is due is not overlapped. */
+  public long schedule(Vertx vertx) {
+    return vertx.setPeriodic(settings.interval().toMillis(), id -> {
+      if (sweeping) {
+        return;
+      }
+      sweeping = true;
+      sweepOnce().compose(s -> fetchStripeEvents().map(s)).onComplete(done -> {
+        sweeping = false;
+        if (done.failed()) {
+          LOG.warn("recovery sweep failed, will try again in {} s: {}", settings.interval().toSeconds(),
+              done.cause().getMessage());
+        } else if (done.result().asked() > 0) {
+          Sweep s = done.result();
+          LOG.info("recovery: asked about {} unpaid order(s): {} found paid, {} closed, {} not answered", s.asked(),
+              s.paid(), s.closed(), s.failed());
+        }
+      });
+    });
+  }
+
+  /**
+   * Stripe's events whose delivery failed, created within max_age, booked as their webhooks would have been:
+   * the number booked now. Nothing without stripe.api_key_file; Stripe unreachable is logged, not a failure.
+   */
+  public Future<Integer> fetchStripeEvents() {
+    if (stripe == null) {
+      return Future.succeededFuture(0);
+    }
+    return stripe.sweep().map(pass -> {
+      if (pass.read() > 0) {
+        LOG.info("recovery: {} undelivered Stripe event(s) read, {} booked now, {} left for the next sweep",
+            pass.read(), pass.booked(), pass.failed());
+      }
+      return pass.booked();
+    }).otherwise(err -> {
+      LOG.warn("recovery: Stripe's undelivered events not fetched, tried again next sweep: {}", err.toString());
+      return 0;
+    });
+  }
+
+  /** One sweep: the due orders, up to the rate cap, one after the other. */
+  public Future<Sweep> sweepOnce() {
+    if (queries.isEmpty()) { // Stripe's events alone: no order to ask about
+      return Future.succeededFuture(new Sweep(0, 0, 0, 0));
+    }
+    // Without close_after, an age no order asked about reaches (they are all younger than max_age)
+    long closeAfter = (settings.closeAfter() == null ? settings.maxAge().plus(KEPT_PAST_MAX_AGE)
+        : settings.closeAfter()).toSeconds();
+    Tuple due = Tuple.of(closeAfter, orders.values().unpaid(), settings.minAge().toSeconds(),
+        settings.maxAge().toSeconds(), settings.perSweep());
+    return db.inTransaction(conn -> conn.preparedQuery(PURGE_ORDER_CHECKS)
+            .execute(Tuple.of(settings.maxAge().plus(KEPT_PAST_MAX_AGE).toSeconds(), PURGE_BATCH))
+            .compose(purged -> conn.preparedQuery(dueForCheck).execute(due)))
+        .compose(rows -> {
+          List<Row> list = new ArrayList<>();
+          rows.forEach(list::add);
+          Future<Sweep> sweep = Future.succeededFuture(new Sweep(0, 0, 0, 0));
+          for (Row row : list) {
+            String orderNo = row.getString(0);
+            String channel = row.getValue(1) == null ? null : String.valueOf(row.getValue(1));
+            boolean closeDue = settings.closeAfter() != null && row.getValue(2) != null && row.getInteger(2) == 1;
+            sweep = sweep.compose(s -> claimAndAsk(orderNo, channel, closeDue).map(r -> tally(s, r)));
+          }
+          return sweep;
+        });
+  }
+
+  private static Sweep tally(Sweep s, Asked r) {
+    if (r == null) { // held by another instance
+      return s;
+    }
+    return new Sweep(s.asked() + 1, s.paid() + (r.state() == State.PAID ? 1 : 0),
+        s.closed() + (r.state() == State.CLOSED ? 1 : 0), s.failed() + (r.state() == null ? 1 : 0));
+  }
+
+  /** What asking about one order came to: null state when no platform answered usably. */
+  private record Asked(State state, String platformStatus, String detail, boolean done) {}
+
+  /** Null when another instance holds the order now. */
+  private Future<Asked> claimAndAsk(String orderNo, String channel, boolean closeDue) {
+    return db.inTransaction(conn -> conn.preparedQuery(ADD_ORDER_CHECK).execute(Tuple.of(orderNo))
+            .compose(added -> conn.preparedQuery(LEASE_ORDER_CHECK).execute(Tuple.of(owner, lease.toSeconds(), orderNo)))
+            .compose(leased -> leased.rowCount() != 1 ? Future.succeededFuture((Integer) null)
+                : conn.preparedQuery(ORDER_CHECK_ATTEMPTS).execute(Tuple.of(orderNo))
+                    .map(rows -> rows.iterator().next().getInteger(0))))
+        .compose(attempts -> attempts == null ? Future.succeededFuture(null)
+            : ask(new Question(orderNo, platformOf(channel), true, closeDue, true)).compose(asked -> db.inTransaction(conn -> conn
+                    .preparedQuery(ORDER_CHECKED)
+                    .execute(Tuple.of(asked.state() == null ? "no answer" : cut(asked.platformStatus()),
+                        Backoff.after(attempts).toSeconds(), asked.done(), orderNo, owner)))
+                .map(asked)));
+  }
+
+  /**
+   * One question about an order: its number, the platform its channel column names (null: not said),
+   * whether a payment found may be booked (within max_age), whether it is unpaid past close_after, and
+   * whether a payment found is evidence that its notification went missing (the order is older than min_age).
+   */
+  private record Question(String orderNo, Platform platform, boolean bookable, boolean closeDue, boolean evidence) {}
+
+  /** A platform's answer, or why it gave none. */
+  private record Answered(TradeQuery query, TradeAnswer answer, Throwable failure) {
+    boolean paid() {
+      return answer != null && answer.state() == TradeAnswer.State.PAID;
+    }
+
+    boolean is(TradeAnswer.State state) {
+      return answer != null && answer.state() == state;
+    }
+  }
+
+  /**
+   * Asks the order's platform, or, when the site does not say which, every platform that can be asked until
+   * one says paid (another platform's "waiting" or "closed" says nothing of the one the buyer used); books
+   * a payment found; closes an order left unpaid past close_after at its platform, then in the table.
+   */
+  private Future<Asked> ask(Question q) {
+    List<TradeQuery> asked = q.platform() == null ? queries
+        : queries.stream().filter(c -> c.platform() == q.platform()).limit(1).toList();
+    if (asked.isEmpty()) {
+      return Future.succeededFuture(new Asked(null, null, "no platform that can be asked is the order's ("
+          + (q.platform() == null ? "none configured" : q.platform().code()) + ")", false));
+    }
+    Future<List<Answered>> answers = Future.succeededFuture(List.of());
+    for (TradeQuery query : asked) {
+      answers = answers.compose(before -> before.stream().anyMatch(Answered::paid) ? Future.succeededFuture(before)
+          : query.query(orders.numbers().toPlatform(q.orderNo())).map(a -> new Answered(query, a, null))
+              .otherwise(err -> new Answered(query, null, err))
+              .map(a -> Stream.concat(before.stream(), Stream.of(a)).toList()));
+    }
+    return answers.compose(list -> decide(q, list)).recover(err -> {
+      String why = err instanceof GatewayFailure f ? f.toString() : err.toString();
+      if (err instanceof GatewayFailure f && f.kind() == GatewayFailure.Kind.UNAVAILABLE) {
+        LOG.info("recovery: order {} not answered, asked again later: {}", q.orderNo(), why);
+      } else {
+        LOG.warn("recovery: order {}: nothing booked: {}", q.orderNo(), why);
+      }
+      return Future.succeededFuture(new Asked(null, null, why, false));
+    });
+  }
+
+  /**
+   * A payment found wins; else a platform that gave no answer makes it a later try; else the order is closed
+   * only when every platform asked says closed, and waits otherwise (on a trade that exists, if any does).
+   */
+  private Future<Asked> decide(Question q, List<Answered> list) {
+    Answered paid = list.stream().filter(Answered::paid).findFirst().orElse(null);
+    if (paid != null) {
+      return act(q, paid);
+    }
+    Answered failed = list.stream().filter(a -> a.failure() != null).findFirst().orElse(null);
+    if (failed != null) {
+      return Future.failedFuture(failed.failure());
+    }
+    if (list.stream().allMatch(a -> a.is(TradeAnswer.State.CLOSED))) {
+      return act(q, list.get(0));
+    }
+    return act(q, list.stream().filter(a -> a.is(TradeAnswer.State.WAITING)).findFirst()
+        .orElse(list.stream().filter(a -> !a.is(TradeAnswer.State.CLOSED)).findFirst().orElseThrow()));
+  }
+
+  private Future<Asked> act(Question q, Answered a) {
+    TradeAnswer answer = a.answer();
+    String said = a.query().name() + " says " + answer.platformStatus();
+    return switch (answer.state()) {
+      case PAID -> {
+        if (!q.bookable()) {
+          LOG.warn("recovery: order {} is paid at the platform ({}) but older than recovery.max_age_hours: not"
+              + " booked automatically; check it, then paynotify repair book", q.orderNo(), said);
+          yield Future.succeededFuture(new Asked(State.UNPAID, answer.platformStatus(), said + ", but the order is older"
+              + " than recovery.max_age_hours: not booked automatically (check it, then paynotify repair book)", false));
+        }
+        if (!a.query().books()) {
+          yield found.unsigned(a.query(), answer).map(new Asked(State.UNPAID, answer.platformStatus(), said
+              + ", but its answer is not signed: not booked, recorded as an anomaly to check", true));
+        }
+        yield found.book(a.query().name(), answer.payment(), answer.body(), q.evidence()).map(result -> new Asked(
+            State.PAID, answer.platformStatus(), said + ": " + result.outcome().code() + ": " + result.detail(), true));
+      }
+      // closed at the platform: nothing can be paid on it; past close_after, closed in the table too
+      case CLOSED -> q.closeDue() && q.platform() != null ? closeInTable(q.orderNo(), a, "closed at "
+          + a.query().platform().code() + " already")
+          : Future.succeededFuture(new Asked(State.CLOSED, answer.platformStatus(), said, true));
+      // only a trade that exists is closed: with none (a cashier page not opened yet), the buyer can still pay
+      case WAITING -> q.closeDue() && q.platform() != null && a.query().closes() ? closeExpired(q, a)
+          : Future.succeededFuture(new Asked(State.UNPAID, answer.platformStatus(), said, false));
+      case NOT_FOUND -> Future.succeededFuture(new Asked(State.UNPAID, answer.platformStatus(), said, false));
+    };
+  }
+
+  /**
+   * Unpaid past close_after: closed at the platform first (so no late payment can land on it), then in the
+   * site's table. A platform that will not close it because it was paid meanwhile is asked again at once.
+   */
+  private Future<Asked> closeExpired(Question q, Answered a) {
+    TradeQuery query = a.query();
+    return query.close(orders.numbers().toPlatform(q.orderNo()))
+        .compose(v -> closeInTable(q.orderNo(), a, "closed at " + query.platform().code()),
+            err -> query.query(orders.numbers().toPlatform(q.orderNo())).compose(again -> again.state() == TradeAnswer.State.PAID
+                ? act(new Question(q.orderNo(), q.platform(), q.bookable(), false, q.evidence()),
+                    new Answered(query, again, null))
+                : Future.failedFuture(err)));
+  }
+
+  /** Unpaid -> closed in the site's table (only from unpaid), the site told order.closed. */
+  private Future<Asked> closeInTable(String orderNo, Answered a, String how) {
+    NotifyEvent closed = new NotifyEvent(a.query().platform(), EventKind.CLOSE, orderNo, null, 0, null,
+        a.answer().platformStatus());
+    return db.inTransaction(conn -> orders.close(conn, orderNo)
+            .compose(moved -> moved ? outbox.orderClosed(conn, closed).map(true) : Future.succeededFuture(false)))
+        .map(moved -> {
+          LOG.info("recovery: order {} unpaid past recovery.close_unpaid_after_minutes: {}{}", orderNo, how,
+              moved ? " and in the orders table" : " (the order had moved meanwhile)");
+          return new Asked(State.CLOSED, a.answer().platformStatus(), how + " after recovery.close_unpaid_after_minutes",
+              true);
+        });
+  }
+
+  /**
+   * The platform an order is, by its channel column's {@code value}: the value's meaning, or, where the
+   * column says nothing, the one platform the site takes notifications of; null when it cannot be told.
+   */
+  private Platform platformOf(String value) {
+    Platform platform = value == null ? null : settings.platformOf().get(value);
+    return platform != null ? platform : settings.onlyPlatform();
+  }
+
+  /**
+   * Asks about one order now and books what is found: the order's state once that is done. An order that
+   * is not unpaid is answered from the site's table without asking; one older than max_age is asked about
+   * but not booked automatically.
+   */
+  public Future<CheckAnswer> check(String orderNo) {
+    return db.inTransaction(conn -> conn.preparedQuery(ageOf).execute(Tuple.of(orderNo, orderNo))
+            .compose(age -> age.size() == 0 ? Future.succeededFuture(null)
+                : orders.find(conn, orderNo, false).map(order -> new Found(order.status(),
+                    order.paidByChannel(), age.iterator().next().getLong(0)))))
+        .compose(order -> {
+          if (order == null) {
+            return Future.succeededFuture(new CheckAnswer(orderNo, State.UNKNOWN, null, "no such order"));
+          }
+          if (order.status() != OrderStatus.UNPAID) {
+            return Future.succeededFuture(new CheckAnswer(orderNo, stateOf(order.status()), null,
+                "not asked: the order is not unpaid"));
+          }
+          if (queries.isEmpty()) {
+            return Future.succeededFuture(new CheckAnswer(orderNo, State.UNPAID, null,
+                "no platform can be asked: see docs/operations.md, recovery"));
+          }
+          boolean bookable = order.ageSeconds() != null && order.ageSeconds() <= settings.maxAge().toSeconds();
+          // the return page asks right after paying, before the notification could come: no evidence then
+          boolean evidence = order.ageSeconds() != null && order.ageSeconds() >= settings.minAge().toSeconds();
+          return ask(new Question(orderNo, platformOf(order.channel()), bookable, false, evidence)).compose(asked -> db.inTransaction(conn ->
+                  orders.find(conn, orderNo, false))
+              .map(after -> new CheckAnswer(orderNo, stateOf(after == null ? null : after.status()),
+                  asked.platformStatus(), asked.detail())));
+        });
+  }
+
+  private record Found(OrderStatus status, String channel, Long ageSeconds) {}
+
+  /** order_checks.last_state holds 64 characters: a platform's word longer than that is cut. */
+  private static String cut(String status) {
+    return status == null || status.length() <= 64 ? status : status.substring(0, 64);
+  }
+
+  private static State stateOf(OrderStatus status) {
+    if (status == null) {
+      return State.UNKNOWN;
+    }
+    return switch (status) {
+      case PAID, PARTIALLY_REFUNDED, REFUNDED -> State.PAID;
+      case UNPAID -> State.UNPAID;
+      case CLOSED -> State.CLOSED;
+    };
+  }
+
+  /** The platforms this instance can ask, by name (status page, start log). */
+  public List<String> clients() {
+    List<String> names = new ArrayList<>(queries.stream().map(TradeQuery::name).toList());
+    if (stripe != null) {
+      names.add(MissedStripeEvents.SOURCE);
+    }
+    return names;
+  }
+
+  /** For the start log: which platforms are asked, and how often. */
+  @Override
+  public String toString() {
+    return "recovery " + (settings.enabled() ? "every " + settings.interval().toSeconds() + " s" : "on demand only")
+        + " asking " + clients() + (settings.closeAfter() == null ? ""
+        : ", closing orders unpaid after " + settings.closeAfter().toMinutes() + " min");
+  }
+}

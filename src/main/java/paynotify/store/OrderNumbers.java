@@ -1,0 +1,60 @@
+package paynotify.store;
+
+import java.util.regex.Pattern;
+import paynotify.channel.NotifyEvent;
+
+/**
+ * How the site's order number is written where the platforms see it (out_trade_no, client_reference_id,
+ * invoice): as it is, or between a fixed prefix and suffix the site adds ({@code orders.out_trade_no:
+ * "{order_no}-pay"}). Everything booked is booked under the site's number; recovery asks with the platform's.
+ * A variable part (a time, a retry counter) cannot be asked about, so it is not accepted.
+ *
+ * @param prefix what comes before the site's number, "" for none
+ * @param suffix what comes after it, "" for none
+ */
+public record OrderNumbers(String prefix, String suffix) {
+  /** Where the site's number goes in the template. */
+  public static final String PLACEHOLDER = "{order_no}";
+  /** The site's number is the platform's. */
+  public static final OrderNumbers AS_IS = new OrderNumbers("", "");
+  private static final Pattern LITERAL = Pattern.compile("[A-Za-z0-9_.:#|-]{0,32}");
+
+  /**
+   * The template's prefix and suffix.
+   *
+   * @throws IllegalArgumentException saying what is wrong with it
+   */
+  public static OrderNumbers of(String template) {
+    int at = template.indexOf(PLACEHOLDER);
+    if (at < 0 || template.indexOf(PLACEHOLDER, at + 1) >= 0) {
+      throw new IllegalArgumentException("'" + template + "' must hold " + PLACEHOLDER + " exactly once");
+    }
+    String prefix = template.substring(0, at);
+    String suffix = template.substring(at + PLACEHOLDER.length());
+    if (!LITERAL.matcher(prefix).matches() || !LITERAL.matcher(suffix).matches()) {
+      throw new IllegalArgumentException("'" + template + "': only fixed letters, digits and _ . : # | - (32 at"
+          + " most) may stand around " + PLACEHOLDER + "; a time or counter the site adds cannot be asked about");
+    }
+    return prefix.isEmpty() && suffix.isEmpty() ? AS_IS : new OrderNumbers(prefix, suffix);
+  }
+
+  /** The out_trade_no the platform knows the site's order {@code orderNo} by. */
+  public String toPlatform(String orderNo) {
+    return prefix + orderNo + suffix;
+  }
+
+  /** The site's order number in a platform's {@code outTradeNo}; as it is when it is not written so. */
+  public String toSite(String outTradeNo) {
+    if (this == AS_IS || outTradeNo == null || outTradeNo.length() <= prefix.length() + suffix.length()
+        || !outTradeNo.startsWith(prefix) || !outTradeNo.endsWith(suffix)) {
+      return outTradeNo;
+    }
+    return outTradeNo.substring(prefix.length(), outTradeNo.length() - suffix.length());
+  }
+
+  /** {@code event} under the site's order number. */
+  public NotifyEvent toSite(NotifyEvent event) {
+    String orderNo = toSite(event.orderNo());
+    return orderNo == null || orderNo.equals(event.orderNo()) ? event : event.withOrderNo(orderNo);
+  }
+}

@@ -1,0 +1,79 @@
+package paynotify.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static paynotify.testsupport.WechatV2Notifications.API_KEY;
+import static paynotify.testsupport.WechatV2Notifications.APP_ID;
+import static paynotify.testsupport.WechatV2Notifications.MCH_ID;
+
+import com.github.binarywang.wxpay.bean.result.WxPayOrderCloseResult;
+import com.github.binarywang.wxpay.bean.result.WxPayOrderQueryResult;
+import com.github.binarywang.wxpay.config.WxPayConfig;
+import com.github.binarywang.wxpay.exception.WxPayException;
+import com.github.binarywang.wxpay.service.WxPayService;
+import com.github.binarywang.wxpay.service.impl.WxPayServiceImpl;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import paynotify.testsupport.PlatformStandIn.Mode;
+import paynotify.testsupport.WechatV2StandIn;
+
+/**
+ * The stand-in proved right by the official weixin-java-pay SDK: it verifies the SDK's requests as WeChat does,
+ * and the SDK, which checks every answer's sign with the API key, accepts its answers.
+ */
+class WechatV2GatewaySdkTest {
+  private final WechatV2StandIn wechat = WechatV2StandIn.start();
+  private final WxPayService sdk = sdk();
+
+  private WxPayService sdk() {
+    WxPayConfig config = new WxPayConfig();
+    config.setAppId(APP_ID);
+    config.setMchId(MCH_ID);
+    config.setMchKey(API_KEY);
+    config.setPayBaseUrl(wechat.url().toString());
+    WxPayService service = new WxPayServiceImpl();
+    service.setConfig(config);
+    return service;
+  }
+
+  @AfterEach
+  void stopStandIn() {
+    wechat.close();
+  }
+
+  @Test
+  void sdkQueriesPaidTrade() throws WxPayException {
+    wechat.paid("WS-1", "4200000001202611291001", "8888");
+
+    WxPayOrderQueryResult result = sdk.queryOrder(null, "WS-1");
+
+    assertThat(result.getTradeState()).isEqualTo("SUCCESS");
+    assertThat(result.getTransactionId()).isEqualTo("4200000001202611291001");
+    assertThat(result.getOutTradeNo()).isEqualTo("WS-1");
+    assertThat(result.getTotalFee()).isEqualTo(8888);
+    assertThat(result.getTimeEnd()).isEqualTo(WechatV2StandIn.TIME_END);
+    assertThat(wechat.queries("WS-1")).isEqualTo(1);
+    assertThat(wechat.refusedRequests()).isZero();
+  }
+
+  @Test
+  void sdkClosesWaitingTrade() throws WxPayException {
+    wechat.waiting("WS-2");
+
+    WxPayOrderCloseResult result = sdk.closeOrder("WS-2");
+
+    assertThat(result.getResultCode()).isEqualTo("SUCCESS");
+    assertThat(wechat.state("WS-2")).isEqualTo("CLOSED");
+    assertThat(wechat.closes("WS-2")).isEqualTo(1);
+  }
+
+  @Test
+  void sdkRefusesAnswerSignedWithAnotherKey() {
+    wechat.paid("WS-3", "4200000001202611291003", "8888");
+    wechat.mode(Mode.BAD_SIGNATURE);
+
+    WxPayException refused = catchThrowableOfType(WxPayException.class, () -> sdk.queryOrder(null, "WS-3"));
+
+    assertThat(refused.getMessage()).isEqualTo("参数格式校验错误！"); // what BaseWxPayResult.checkResult says of a bad sign
+  }
+}

@@ -1,0 +1,108 @@
+package paynotify.recovery;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.vertx.core.json.JsonObject;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.api.Test;
+import paynotify.cli.ExitCode;
+import paynotify.testsupport.AlipayStandIn;
+import paynotify.testsupport.Cli;
+import paynotify.testsupport.DatabaseTestBase;
+import paynotify.testsupport.PlatformStandIn;
+import paynotify.testsupport.ServiceProcess;
+import paynotify.testsupport.TestService;
+import paynotify.testsupport.WechatV2StandIn;
+import paynotify.testsupport.WechatV3StandIn;
+
+/**
+ * "Is it paid?" asked now, as the site's return page does: over the admin listener (with its token) and
+ * with {@code paynotify check}; each against every platform that can be asked, played by its stand-in.
+ */
+class CheckOrderTest extends DatabaseTestBase {
+  private static final String TOKEN = "check-admin-token-0123456789";
+
+  static Stream<Arguments> platforms() {
+    return Stream.of(
+        Arguments.of("alipay", (Supplier<PlatformStandIn>) AlipayStandIn::start, "88.88", "TRADE_SUCCESS"),
+        Arguments.of("wechat v2", (Supplier<PlatformStandIn>) WechatV2StandIn::start, "8888", "SUCCESS"),
+        Arguments.of("wechat v3", (Supplier<PlatformStandIn>) WechatV3StandIn::start, "8888", "SUCCESS"));
+  }
+
+  void order(String orderNo) {
+    db.update("INSERT INTO orders (order_no, amount_cents, created_at) VALUES (?, 8888,"
+        + " CONVERT_TZ(NOW(3), @@session.time_zone, '+08:00') - INTERVAL 300 SECOND)", orderNo);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("platforms")
+  void theAdminListenerAsksBooksAndAnswersTheState(String name, Supplier<PlatformStandIn> start, String amount,
+      String status) throws Exception {
+    int admin = ServiceProcess.freePort();
+    try (PlatformStandIn platform = start.get();
+        TestService service = TestService.start(db.settings(), platform.configure(TestService.configuration(
+            new JsonObject().put("admin", new JsonObject().put("port", admin).put("token", TOKEN))
+                .put("recovery", new JsonObject().put("enabled", true).put("interval_seconds", 3600)))))) {
+      order("H1");
+      platform.waiting("H1");
+      assertThat(post(admin, "/orders/H1/check", TOKEN)).extracting(r -> r.statusCode(), r -> state(r))
+          .containsExactly(200, "unpaid");
+
+      platform.paid("H1", "4200001234202612041234567890", amount);
+      HttpResponse<String> paid = post(admin, "/orders/H1/check", TOKEN);
+      assertThat(paid.statusCode()).isEqualTo(200);
+      assertThat(new JsonObject(paid.body()).getString("state")).isEqualTo("paid");
+      assertThat(new JsonObject(paid.body()).getString("platform_status")).isEqualTo(status);
+      assertThat(db.orderStatus("H1")).isEqualTo("paid");
+      assertThat(db.count("SELECT COUNT(*) FROM payments WHERE order_no = 'H1'")).isEqualTo(1);
+
+      assertThat(post(admin, "/orders/NONE/check", TOKEN)).extracting(CheckOrderTest::state).isEqualTo("unknown");
+      assertThat(post(admin, "/orders/H1/check", "wrong-token").statusCode()).isEqualTo(401);
+    }
+  }
+
+  @Test
+  void theCommandAsksBooksAndSaysTheStateInItsExitCode() {
+    try (PlatformStandIn alipay = AlipayStandIn.start()) {
+      String yaml = "alipay: " + alipay.configure(TestService.configuration(new JsonObject())).getJsonObject("alipay").encode() + "\n";
+      order("C1");
+      alipay.waiting("C1");
+      Cli.Result unpaid = Cli.runConfigured(yaml, "check", "C1");
+      assertThat(unpaid.exit()).as(unpaid.err()).isEqualTo(ExitCode.FOUND);
+      assertThat(unpaid.out()).startsWith("unpaid: ");
+
+      alipay.paid("C1", "2026120422001400071", "88.88");
+      Cli.Result paid = Cli.runConfigured(yaml, "check", "C1", "--json");
+      assertThat(paid.exit()).as(paid.err()).isZero();
+      assertThat(new JsonObject(paid.out().trim()).getString("state")).isEqualTo("paid");
+      assertThat(db.orderStatus("C1")).isEqualTo("paid");
+      assertThat(db.string("SELECT channel FROM notify_log WHERE idem_key = 'alipay:pay:2026120422001400071'"))
+          .isEqualTo("query");
+    }
+  }
+
+  @Test
+  void withoutAPlatformToAskTheCommandSaysWhatToSet() {
+    Cli.Result r = Cli.run("check", "C2");
+    assertThat(r.exit()).isEqualTo(ExitCode.UNUSABLE);
+    assertThat(r.err()).contains("alipay.app_private_key_file");
+  }
+
+  private static String state(HttpResponse<String> r) {
+    return new JsonObject(r.body()).getString("state");
+  }
+
+  private static HttpResponse<String> post(int port, String path, String token) throws Exception {
+    return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+        .header("Authorization", "Bearer " + token).POST(HttpRequest.BodyPublishers.noBody()).build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+}

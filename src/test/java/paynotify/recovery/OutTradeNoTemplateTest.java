@@ -1,0 +1,68 @@
+package paynotify.recovery;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import paynotify.testsupport.AlipayNotifications;
+import paynotify.testsupport.AlipayStandIn;
+import paynotify.testsupport.DatabaseTestBase;
+import paynotify.testsupport.Http;
+import paynotify.testsupport.TestService;
+
+/**
+ * A site that sends its order number with a suffix (orders.out_trade_no: "{order_no}-pay"): the platform is
+ * asked with its number, and what it says, or notifies, is booked under the site's.
+ */
+class OutTradeNoTemplateTest extends DatabaseTestBase {
+  AlipayStandIn alipay;
+  TestService service;
+
+  @BeforeEach
+  void start() {
+    alipay = AlipayStandIn.start();
+    service = TestService.start(db.settings(), alipay.configure(TestService.configuration(new JsonObject()
+        .put("orders", new JsonObject().put("out_trade_no", "{order_no}-pay"))
+        .put("recovery", new JsonObject().put("enabled", true).put("interval_seconds", 3600)))));
+  }
+
+  @AfterEach
+  void stop() {
+    service.close();
+    alipay.close();
+  }
+
+  void order(String orderNo) {
+    db.update("INSERT INTO orders (order_no, amount_cents, channel, created_at) VALUES (?, 8888, 'alipay',"
+        + " CONVERT_TZ(NOW(3), @@session.time_zone, '+08:00') - INTERVAL 300 SECOND)", orderNo);
+  }
+
+  @Test
+  void theQueryAsksWithThePlatformsNumberAndBooksUnderTheSites() {
+    order("TP1");
+    alipay.paid("TP1-pay", "2026120422001400201", "88.88");
+
+    assertThat(service.server().recovery().sweepOnce().await().paid()).isEqualTo(1);
+
+    assertThat(alipay.queries("TP1-pay")).isEqualTo(1);
+    assertThat(db.orderStatus("TP1")).isEqualTo("paid");
+    assertThat(db.string("SELECT order_no FROM payments WHERE trade_no = '2026120422001400201'")).isEqualTo("TP1");
+    Http.Reply late = service.postAlipay(AlipayNotifications.signedBody(
+        AlipayNotifications.payment("TP1-pay", "2026120422001400201", "88.88")));
+    assertThat(late.body()).isEqualTo("success");
+    service.awaitLogRecorded();
+    assertThat(db.outcomes("alipay:pay:2026120422001400201")).isEqualTo("processed,duplicate");
+  }
+
+  @Test
+  void aNotificationIsBookedUnderTheSitesNumber() {
+    order("TP2");
+    Http.Reply r = service.postAlipay(AlipayNotifications.signedBody(
+        AlipayNotifications.payment("TP2-pay", "2026120422001400202", "88.88")));
+    assertThat(r.body()).isEqualTo("success");
+    assertThat(db.orderStatus("TP2")).isEqualTo("paid");
+    assertThat(db.count("SELECT COUNT(*) FROM anomalies")).isZero();
+  }
+}

@@ -1,0 +1,278 @@
+package paynotify.recovery;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import paynotify.testsupport.AlipayNotifications;
+import paynotify.testsupport.AlipayStandIn;
+import paynotify.testsupport.DatabaseTestBase;
+import paynotify.testsupport.Http;
+import paynotify.testsupport.PlatformStandIn;
+import paynotify.testsupport.PlatformStandIn.Mode;
+import paynotify.testsupport.TestService;
+
+/**
+ * The sweeper against Alipay's order API played by a local stand-in that checks every request's signature
+ * and signs its answers: what it finds paid is booked once, through the notification's own booking; what
+ * it cannot trust, or cannot reach, books nothing and costs only that order a later try.
+ */
+class RecoveryTest extends DatabaseTestBase {
+  static final String AMOUNT = "88.88";
+  static final long CENTS = 8888;
+
+  AlipayStandIn alipay;
+  TestService service;
+
+  @BeforeEach
+  void start() {
+    alipay = AlipayStandIn.start();
+    service = TestService.start(db.settings(), recovery(new JsonObject()));
+  }
+
+  @AfterEach
+  void stop() {
+    if (service != null) {
+      service.close();
+    }
+    alipay.close();
+  }
+
+  /** The test configuration with the stand-in's keys and recovery on (its timer far away: sweeps are run here). */
+  JsonObject recovery(JsonObject more) {
+    JsonObject config = alipay.configure(TestService.configuration(new JsonObject()));
+    return config.put("recovery", new JsonObject().put("enabled", true).put("interval_seconds", 3600)
+        .put("min_age_seconds", 60).mergeIn(more));
+  }
+
+  /**
+   * An unpaid Alipay order made {@code secondsAgo} by the service's clock (its sessions' zone, Beijing by default);
+   * its channel column says Alipay, so WeChat Pay (on in the test configuration) is not asked about it.
+   */
+  void order(String orderNo, long secondsAgo) {
+    db.update("INSERT INTO orders (order_no, amount_cents, channel, created_at) VALUES (?, ?, 'alipay',"
+        + " CONVERT_TZ(NOW(3), @@session.time_zone, '+08:00') - INTERVAL ? SECOND)", orderNo, CENTS, secondsAgo);
+  }
+
+  Recovery.Sweep sweep() {
+    return service.server().recovery().sweepOnce().await();
+  }
+
+  @Test
+  void anOrderWhoseNotificationNeverCameIsFoundPaidAndBookedOnce() {
+    order("R1", 300);
+    alipay.paid("R1", "2026120422001400001", AMOUNT);
+
+    Recovery.Sweep s = sweep();
+
+    assertThat(s.asked()).isEqualTo(1);
+    assertThat(s.paid()).isEqualTo(1);
+    assertThat(db.orderStatus("R1")).isEqualTo("paid");
+    assertThat(db.payments("2026120422001400001")).isEqualTo(1);
+    service.awaitLogRecorded();
+    assertThat(db.string("SELECT CONCAT(channel, ' ', remote_addr, ' ', outcome) FROM notify_log WHERE idem_key = ?",
+        "alipay:pay:2026120422001400001")).isEqualTo("query alipay.trade.query processed");
+    assertThat(db.count("SELECT COUNT(*) FROM anomalies WHERE kind = 'callback_missing' AND channel = 'alipay'"))
+        .isEqualTo(1);
+
+    // The notification, late: a duplicate, answered success
+    Http.Reply late = service.postAlipay(AlipayNotifications.signedBody(
+        AlipayNotifications.payment("R1", "2026120422001400001", AMOUNT)));
+    assertThat(late.body()).isEqualTo("success");
+    service.awaitLogRecorded();
+    assertThat(db.outcomes("alipay:pay:2026120422001400001")).isEqualTo("processed,duplicate");
+    assertThat(db.payments("2026120422001400001")).isEqualTo(1);
+
+    // Booked and done: not asked again
+    assertThat(sweep().asked()).isZero();
+    assertThat(alipay.queries("R1")).isEqualTo(1);
+  }
+
+  @Test
+  void callbackMissingIsRecordedOncePerPlatformAndDay() {
+    for (int i = 0; i < 3; i++) {
+      order("M" + i, 300);
+      alipay.paid("M" + i, "20261204220014000" + i, AMOUNT);
+    }
+    assertThat(sweep().paid()).isEqualTo(3);
+    assertThat(db.count("SELECT COUNT(*) FROM anomalies WHERE kind = 'callback_missing'")).isEqualTo(1);
+  }
+
+  @Test
+  void theNotificationAndTheQueryRacingBookOnePayment() throws Exception {
+    int rounds = 20;
+    List<CompletableFuture<?>> all = new ArrayList<>();
+    for (int i = 0; i < rounds; i++) {
+      String orderNo = "RACE" + i;
+      String trade = "20261204220015" + String.format("%06d", i);
+      order(orderNo, 300);
+      alipay.paid(orderNo, trade, AMOUNT);
+      all.add(service.postAlipayAsync(AlipayNotifications.signedBody(AlipayNotifications.payment(orderNo, trade,
+          AMOUNT))));
+      all.add(service.server().recovery().check(orderNo).toCompletionStage().toCompletableFuture());
+    }
+    CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).get();
+    assertThat(db.count("SELECT COUNT(*) FROM payments WHERE order_no LIKE 'RACE%'")).isEqualTo(rounds);
+    assertThat(db.count("SELECT COUNT(*) FROM orders WHERE order_no LIKE 'RACE%' AND status = 'paid'"))
+        .isEqualTo(rounds);
+  }
+
+  @Test
+  void aWrongAmountIsAnAnomalyAndTheOrderStaysUnpaid() {
+    order("A1", 300);
+    alipay.paid("A1", "2026120422001400011", "0.01");
+    sweep();
+    assertThat(db.orderStatus("A1")).isEqualTo("unpaid");
+    assertThat(db.count("SELECT COUNT(*) FROM anomalies WHERE kind = 'amount_mismatch' AND order_no = 'A1'"))
+        .isEqualTo(1);
+  }
+
+  @Test
+  void waitingUnknownAndClosedTradesBookNothing() {
+    order("W1", 300);
+    alipay.waiting("W1");
+    order("N1", 300); // no trade at Alipay: a QR code not scanned yet
+    order("C1", 300);
+    alipay.closed("C1");
+
+    Recovery.Sweep s = sweep();
+
+    assertThat(s.asked()).isEqualTo(3);
+    assertThat(s.paid()).isZero();
+    assertThat(db.count("SELECT COUNT(*) FROM payments")).isZero();
+    assertThat(db.string("SELECT GROUP_CONCAT(CONCAT(order_no, ':', done, ':', last_state) ORDER BY order_no)"
+        + " FROM order_checks")).isEqualTo("C1:1:TRADE_CLOSED,N1:0:ACQ.TRADE_NOT_EXIST,W1:0:WAIT_BUYER_PAY");
+    // asked again only after its back-off (1 minute)
+    assertThat(sweep().asked()).isZero();
+  }
+
+  @Test
+  void anAnswerWhoseSignatureDoesNotVerifyBooksNothing() {
+    order("B1", 300);
+    alipay.paid("B1", "2026120422001400021", AMOUNT);
+    alipay.mode(Mode.BAD_SIGNATURE);
+    Recovery.Sweep s = sweep();
+    assertThat(s.failed()).isEqualTo(1);
+    assertThat(db.orderStatus("B1")).isEqualTo("unpaid");
+    assertThat(db.count("SELECT COUNT(*) FROM payments")).isZero();
+    assertThat(db.string("SELECT last_state FROM order_checks WHERE order_no = 'B1'")).isEqualTo("no answer");
+  }
+
+  @Test
+  void aPlatformDownCostsTheOrderALaterTryAndNothingElse() {
+    order("D1", 300);
+    alipay.paid("D1", "2026120422001400031", AMOUNT);
+    alipay.mode(Mode.DOWN);
+    assertThat(sweep().failed()).isEqualTo(1);
+    assertThat(db.count("SELECT COUNT(*) FROM order_checks WHERE order_no = 'D1' AND attempts = 1 AND NOT done"
+        + " AND next_check_at > UTC_TIMESTAMP(3) + INTERVAL 50 SECOND")).isEqualTo(1);
+    // the notify path goes on
+    Http.Reply notified = service.postAlipay(AlipayNotifications.signedBody(
+        AlipayNotifications.payment("D1", "2026120422001400031", AMOUNT)));
+    assertThat(notified.body()).isEqualTo("success");
+    assertThat(db.orderStatus("D1")).isEqualTo("paid");
+  }
+
+  @Test
+  void anOrderOlderThanMaxAgeIsNotAskedAboutAndCheckDoesNotBookIt() {
+    order("OLD", 27 * 3600);
+    alipay.paid("OLD", "2026120422001400041", AMOUNT);
+    assertThat(sweep().asked()).isZero();
+    assertThat(alipay.queries("OLD")).isZero();
+
+    CheckAnswer answer = service.server().recovery().check("OLD").await();
+    assertThat(answer.state()).isEqualTo(CheckAnswer.State.UNPAID);
+    assertThat(answer.detail()).contains("max_age");
+    assertThat(db.count("SELECT COUNT(*) FROM payments")).isZero();
+  }
+
+  @Test
+  void anOrderYoungerThanMinAgeIsLeftToItsNotification() {
+    order("NEW", 10);
+    alipay.paid("NEW", "2026120422001400051", AMOUNT);
+    assertThat(sweep().asked()).isZero();
+  }
+
+  @Test
+  void twoInstancesAskAboutEachOrderOnce() {
+    try (TestService second = TestService.start(db.settings(), recovery(new JsonObject()))) {
+      for (int i = 0; i < 10; i++) {
+        order("TWO" + i, 300);
+        alipay.waiting("TWO" + i);
+      }
+      var a = service.server().recovery().sweepOnce();
+      var b = second.server().recovery().sweepOnce();
+      assertThat(a.await().asked() + b.await().asked()).isEqualTo(10);
+      for (int i = 0; i < 10; i++) {
+        assertThat(alipay.queries("TWO" + i)).as("TWO" + i).isEqualTo(1);
+      }
+    }
+  }
+
+  @Test
+  void checkAnswersTheOrdersStateAfterBookingWhatWasFound() {
+    order("K1", 300);
+    alipay.waiting("K1");
+    assertThat(service.server().recovery().check("K1").await().state()).isEqualTo(CheckAnswer.State.UNPAID);
+    alipay.paid("K1", "2026120422001400061", AMOUNT);
+    CheckAnswer paid = service.server().recovery().check("K1").await();
+    assertThat(paid.state()).isEqualTo(CheckAnswer.State.PAID);
+    assertThat(paid.platformStatus()).isEqualTo("TRADE_SUCCESS");
+    assertThat(db.orderStatus("K1")).isEqualTo("paid");
+    // paid now: answered from the table, the platform not asked again
+    assertThat(service.server().recovery().check("K1").await().state()).isEqualTo(CheckAnswer.State.PAID);
+    assertThat(alipay.queries("K1")).isEqualTo(2);
+    assertThat(service.server().recovery().check("NOPE").await().state()).isEqualTo(CheckAnswer.State.UNKNOWN);
+  }
+
+  @Test
+  void pastCloseAfterOnlyATradeThatExistsIsClosedAndAPaymentRacingTheCloseIsBooked() {
+    service.close();
+    service = TestService.start(db.settings(), recovery(new JsonObject().put("close_unpaid_after_minutes", 30)));
+    order("NF", 40 * 60); // no trade at Alipay yet: a cashier page not opened, still payable
+    order("CL", 40 * 60);
+    alipay.closed("CL"); // closed at Alipay already (a close whose table update was lost)
+    order("RACE", 40 * 60);
+    alipay.paidWhenClosed("RACE", "2026120422001400091", AMOUNT);
+
+    sweep();
+
+    assertThat(alipay.closes("NF")).isZero();
+    assertThat(db.orderStatus("NF")).isEqualTo("unpaid");
+    assertThat(db.orderStatus("CL")).isEqualTo("closed");
+    assertThat(alipay.closes("RACE")).isEqualTo(1);
+    assertThat(db.orderStatus("RACE")).isEqualTo("paid");
+    assertThat(db.payments("2026120422001400091")).isEqualTo(1);
+  }
+
+  @Test
+  void aCheckRightAfterPayingIsNoEvidenceOfAMissingCallback() {
+    order("YOUNG", 5);
+    alipay.paid("YOUNG", "2026120422001400101", AMOUNT);
+    assertThat(service.server().recovery().check("YOUNG").await().state()).isEqualTo(CheckAnswer.State.PAID);
+    assertThat(db.count("SELECT COUNT(*) FROM anomalies WHERE kind = 'callback_missing'")).isZero();
+  }
+
+  @Test
+  void anOrderUnpaidPastCloseAfterIsClosedAtThePlatformThenInTheTable() {
+    service.close();
+    service = TestService.start(db.settings(), recovery(new JsonObject().put("close_unpaid_after_minutes", 30)));
+    order("X1", 40 * 60);
+    alipay.waiting("X1");
+    order("X2", 10 * 60);
+    alipay.waiting("X2");
+
+    sweep();
+
+    assertThat(alipay.closes("X1")).isEqualTo(1);
+    assertThat(alipay.state("X1")).isEqualTo("TRADE_CLOSED");
+    assertThat(db.orderStatus("X1")).isEqualTo("closed");
+    assertThat(alipay.closes("X2")).isZero();
+    assertThat(db.orderStatus("X2")).isEqualTo("unpaid");
+  }
+}

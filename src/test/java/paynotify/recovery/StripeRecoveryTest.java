@@ -1,0 +1,150 @@
+package paynotify.recovery;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.vertx.core.json.JsonObject;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import paynotify.config.AppConfig;
+import paynotify.config.ConfigException;
+import paynotify.testsupport.DatabaseTestBase;
+import paynotify.testsupport.Http;
+import paynotify.testsupport.StripeNotifications;
+import paynotify.testsupport.StripeStandIn;
+import paynotify.testsupport.TestService;
+
+/**
+ * Stripe's events whose webhook was never delivered, fetched from its API (played by {@link StripeStandIn}) and
+ * taken as the webhook would have been: booked once through the Stripe channel's reading and the same booking.
+ */
+class StripeRecoveryTest extends DatabaseTestBase {
+  StripeStandIn stripe;
+  TestService service;
+
+  @BeforeEach
+  void start() {
+    stripe = StripeStandIn.start();
+    service = TestService.start(db.settings(), stripe.configure(TestService.configuration(new JsonObject()))
+        .put("recovery", new JsonObject().put("enabled", true).put("interval_seconds", 3600)));
+  }
+
+  @AfterEach
+  void stop() {
+    service.close();
+    stripe.close();
+  }
+
+  void order(String orderNo) {
+    db.update("INSERT INTO orders (order_no, amount_cents, channel, created_at) VALUES (?, 8888, 'stripe',"
+        + " CONVERT_TZ(NOW(3), @@session.time_zone, '+08:00') - INTERVAL 300 SECOND)", orderNo);
+  }
+
+  static JsonObject paid(String orderNo, String intent) {
+    return StripeNotifications.event("evt_" + intent, "checkout.session.completed",
+        StripeNotifications.session(orderNo, intent, 8888, StripeNotifications.CURRENCY));
+  }
+
+  int fetch() {
+    return service.server().recovery().fetchStripeEvents().await();
+  }
+
+  @Test
+  void anUndeliveredPaymentIsBookedOnceAndItsLateWebhookIsADuplicate() {
+    order("S1");
+    JsonObject event = paid("S1", "pi_S1");
+    stripe.undelivered(event, 120);
+
+    assertThat(fetch()).isEqualTo(1);
+
+    assertThat(db.orderStatus("S1")).isEqualTo("paid");
+    assertThat(db.payments("pi_S1")).isEqualTo(1);
+    service.awaitLogRecorded();
+    assertThat(db.string("SELECT CONCAT(channel, ' ', remote_addr, ' ', outcome) FROM notify_log WHERE idem_key = ?",
+        "stripe:pay:pi_S1")).isEqualTo("query stripe events processed");
+    assertThat(db.count("SELECT COUNT(*) FROM anomalies WHERE kind = 'callback_missing' AND channel = 'stripe'"))
+        .isEqualTo(1);
+
+    // fetched again: done here, not taken twice
+    assertThat(fetch()).isZero();
+    service.awaitLogRecorded();
+    assertThat(db.count("SELECT COUNT(*) FROM notify_log WHERE idem_key = 'stripe:pay:pi_S1'")).isEqualTo(1);
+
+    Http.Reply late = service.send(StripeNotifications.signed(event));
+    assertThat(late.status()).isEqualTo(200);
+    service.awaitLogRecorded();
+    assertThat(db.outcomes("stripe:pay:pi_S1")).isEqualTo("processed,duplicate");
+    assertThat(db.payments("pi_S1")).isEqualTo(1);
+  }
+
+  @Test
+  void onlyUndeliveredEventsWithinMaxAgeAreFetchedEveryPageOfThem() {
+    for (int i = 0; i < 45; i++) {
+      order("P" + i);
+      stripe.undelivered(paid("P" + i, "pi_P" + i), 600);
+    }
+    order("OLD");
+    stripe.undelivered(paid("OLD", "pi_OLD"), 27 * 3600);
+    order("DELIVERED");
+    stripe.delivered(paid("DELIVERED", "pi_DELIVERED"));
+
+    assertThat(fetch()).isEqualTo(45);
+
+    assertThat(db.count("SELECT COUNT(*) FROM orders WHERE order_no LIKE 'P%' AND status = 'paid'")).isEqualTo(45);
+    assertThat(db.orderStatus("OLD")).isEqualTo("unpaid");
+    assertThat(db.orderStatus("DELIVERED")).isEqualTo("unpaid");
+    assertThat(stripe.requests()).isEqualTo(3); // 20 + 20 + 5
+  }
+
+  @Test
+  void anUndeliveredRefundIsBookedAsItsWebhookWouldBe() {
+    order("R1");
+    stripe.undelivered(paid("R1", "pi_R1"), 600);
+    stripe.undelivered(StripeNotifications.event("evt_refund_R1", "charge.refunded", StripeNotifications
+        .refundedCharge("pi_R1", 8888, "re_R1", 8888, 8888, StripeNotifications.CURRENCY)), 300);
+
+    assertThat(fetch()).isEqualTo(2);
+
+    assertThat(db.orderStatus("R1")).isEqualTo("refunded");
+    assertThat(db.count("SELECT COUNT(*) FROM anomalies WHERE kind = 'callback_missing'")).isEqualTo(1);
+  }
+
+  @Test
+  void aTestModeEventOnALiveInstanceIsNotBooked() {
+    order("T1");
+    stripe.undelivered(paid("T1", "pi_T1").put("livemode", false), 300);
+    assertThat(fetch()).isZero();
+    assertThat(db.orderStatus("T1")).isEqualTo("unpaid");
+  }
+
+  @Test
+  void stripeDownOrAWrongKeyBooksNothingAndTheNextSweepTakesItUp() {
+    order("D1");
+    stripe.undelivered(paid("D1", "pi_D1"), 300);
+    stripe.down(true);
+    assertThat(fetch()).isZero();
+    stripe.down(false);
+    assertThat(fetch()).isEqualTo(1);
+
+    service.close();
+    JsonObject wrongKey = stripe.configure(TestService.configuration(new JsonObject()));
+    wrongKey.getJsonObject("stripe").put("api_key", "rk_test_not_the_key");
+    service = TestService.start(db.settings(), wrongKey.put("recovery", new JsonObject().put("enabled", true)
+        .put("interval_seconds", 3600)));
+    order("D2");
+    stripe.undelivered(paid("D2", "pi_D2"), 300);
+    assertThat(fetch()).isZero();
+    assertThat(stripe.refusedRequests()).isEqualTo(1);
+    assertThat(db.orderStatus("D2")).isEqualTo("unpaid");
+  }
+
+  @Test
+  void aSecretKeyIsRefusedAtStartForARestrictedOne() {
+    JsonObject config = stripe.configure(TestService.configuration(new JsonObject()));
+    config.getJsonObject("stripe").put("api_key", "sk_live_can_refund");
+    assertThatThrownBy(() -> AppConfig.from(config, "test", Map.of())).isInstanceOf(ConfigException.class)
+        .hasMessageContaining("stripe.api_key_file").hasMessageContaining("restricted key");
+  }
+}

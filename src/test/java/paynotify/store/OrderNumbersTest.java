@@ -1,0 +1,35 @@
+package paynotify.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+/** orders.out_trade_no: a fixed prefix and suffix around the site's number, and only that. */
+class OrderNumbersTest {
+  @Test
+  void theSitesNumberIsWrittenAndReadBackBetweenItsPrefixAndSuffix() {
+    OrderNumbers n = OrderNumbers.of("shop1:{order_no}-pay");
+    assertThat(n.toPlatform("PN123")).isEqualTo("shop1:PN123-pay");
+    assertThat(n.toSite("shop1:PN123-pay")).isEqualTo("PN123");
+    // not written so (another site's, an old order): as it is
+    assertThat(n.toSite("PN123")).isEqualTo("PN123");
+    assertThat(n.toSite("shop1:-pay")).isEqualTo("shop1:-pay");
+    assertThat(n.toSite((String) null)).isNull();
+  }
+
+  @Test
+  void asItIsByDefault() {
+    assertThat(OrderNumbers.of("{order_no}")).isSameAs(OrderNumbers.AS_IS);
+    assertThat(OrderNumbers.AS_IS.toSite("x-pay")).isEqualTo("x-pay");
+    assertThat(OrderNumbers.AS_IS.toPlatform("x")).isEqualTo("x");
+  }
+
+  @Test
+  void aTemplateWithoutOneFixedPlaceholderIsRefused() {
+    assertThatThrownBy(() -> OrderNumbers.of("PN")).hasMessageContaining("exactly once");
+    assertThatThrownBy(() -> OrderNumbers.of("{order_no}{order_no}")).hasMessageContaining("exactly once");
+    assertThatThrownBy(() -> OrderNumbers.of("{order_no}-wx-{time}")).hasMessageContaining("cannot be asked about");
+    assertThatThrownBy(() -> OrderNumbers.of("a b{order_no}")).hasMessageContaining("fixed letters");
+  }
+}

@@ -1,0 +1,224 @@
+package paynotify.testsupport;
+
+import com.alipay.api.AlipayApiException;
+import com.alipay.api.internal.util.AlipaySignature;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.vertx.core.json.JsonObject;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.NoSuchAlgorithmException;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * Alipay's OpenAPI gateway ({@code gateway.do}) for {@code alipay.trade.query} and {@code alipay.trade.close},
+ * played on 127.0.0.1: every request's {@code sign} is checked with the application's public key by
+ * alipay-sdk-java's own {@code rsaCheckV2}, and every answer is signed by its {@code rsaSign} with the
+ * vectors' Alipay test key, over the exact text of the {@code ..._response} object. Proved right by
+ * {@code AlipayGatewaySdkTest}: the SDK's {@code DefaultAlipayClient} pointed here accepts what it answers.
+ */
+public final class AlipayStandIn extends CountingStandIn {
+  /** A trade as Alipay keeps it. */
+  private record Trade(String status, String tradeNo, String amount) {}
+
+  private final HttpServer server;
+  private final ExecutorService threads = Executors.newCachedThreadPool();
+  private final KeyPair appKey;
+  private final Map<String, Trade> trades = new ConcurrentHashMap<>();
+  private final Map<String, Trade> payOnClose = new ConcurrentHashMap<>();
+  private volatile Path keyFile;
+
+  private AlipayStandIn(KeyPair appKey) throws IOException {
+    this.appKey = appKey;
+    server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 64);
+    server.setExecutor(threads);
+    server.createContext("/gateway.do", this::handle);
+    server.start();
+  }
+
+  /** A stand-in with an application key pair of its own (the private half for the service, see {@link #configure}). */
+  public static AlipayStandIn start() {
+    try {
+      KeyPairGenerator rsa = KeyPairGenerator.getInstance("RSA");
+      rsa.initialize(2048);
+      return new AlipayStandIn(rsa.generateKeyPair());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @Override
+  public URI url() {
+    return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/gateway.do");
+  }
+
+  /** The application's private key (PKCS#8 PEM) in a file of mode 600, as the service requires. */
+  public synchronized Path appKeyFile() {
+    if (keyFile == null) {
+      keyFile = privateKeyFile("alipay-app-key", appKey.getPrivate());
+    }
+    return keyFile;
+  }
+
+  @Override
+  public JsonObject configure(JsonObject config) {
+    return config.mergeIn(new JsonObject().put("alipay", new JsonObject()
+        .put("app_private_key_file", appKeyFile().toString())
+        .put("gateway_url", url().toString())), true);
+  }
+
+  @Override
+  public void paid(String outTradeNo, String tradeNo, String amount) {
+    trades.put(outTradeNo, new Trade("TRADE_SUCCESS", tradeNo, amount));
+  }
+
+  /** Paid, and past its refund period (or not refundable): TRADE_FINISHED. */
+  public void finished(String outTradeNo, String tradeNo, String amount) {
+    trades.put(outTradeNo, new Trade("TRADE_FINISHED", tradeNo, amount));
+  }
+
+  /** Waiting until a close request comes: the buyer pays just then, so the close is refused (a race). */
+  public void paidWhenClosed(String outTradeNo, String tradeNo, String amount) {
+    waiting(outTradeNo);
+    payOnClose.put(outTradeNo, new Trade("TRADE_SUCCESS", tradeNo, amount));
+  }
+
+  @Override
+  public void waiting(String outTradeNo) {
+    trades.put(outTradeNo, new Trade("WAIT_BUYER_PAY", "2026120422001499" + Math.abs(outTradeNo.hashCode()), "88.88"));
+  }
+
+  @Override
+  public void closed(String outTradeNo) {
+    trades.compute(outTradeNo, (k, t) -> new Trade("TRADE_CLOSED",
+        t == null ? "2026120422001498" + Math.abs(outTradeNo.hashCode()) : t.tradeNo(), t == null ? "88.88" : t.amount()));
+  }
+
+  @Override
+  public String state(String outTradeNo) {
+    Trade t = trades.get(outTradeNo);
+    return t == null ? null : t.status();
+  }
+
+  private void handle(HttpExchange exchange) throws IOException {
+    try (exchange) {
+      if (mode() == Mode.SLOW) {
+        Thread.sleep(30_000);
+      }
+      if (mode() == Mode.DOWN) {
+        exchange.sendResponseHeaders(503, -1);
+        return;
+      }
+      Map<String, String> params = new HashMap<>(form(exchange.getRequestURI().getRawQuery()));
+      params.putAll(form(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8)));
+      String method = params.getOrDefault("method", "");
+      String node = method.replace('.', '_') + "_response";
+      JsonObject answer = verified(params) ? answer(method, new JsonObject(params.getOrDefault("biz_content", "{}")))
+          : error("40002", "Invalid Arguments", "isv.invalid-signature", "验签出错，建议检查签名字符串或签名私钥与应用公钥是否匹配");
+      byte[] body = signed(node, answer.encode()).getBytes(StandardCharsets.UTF_8);
+      exchange.getResponseHeaders().add("Content-Type", "text/html;charset=utf-8");
+      exchange.sendResponseHeaders(200, body.length);
+      exchange.getResponseBody().write(body);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** The sign over all parameters but {@code sign}, with the application's public key (the one uploaded). */
+  private boolean verified(Map<String, String> params) {
+    try {
+      if (AlipaySignature.rsaCheckV2(params, Base64.getEncoder().encodeToString(appKey.getPublic().getEncoded()),
+          "utf-8", "RSA2") && AlipayNotifications.APP_ID.equals(params.get("app_id"))) {
+        return true;
+      }
+    } catch (AlipayApiException e) {
+      // refused below, as Alipay does
+    }
+    refusedOne();
+    return false;
+  }
+
+  private JsonObject answer(String method, JsonObject biz) {
+    String outTradeNo = biz.getString("out_trade_no", "");
+    Trade trade = trades.get(outTradeNo);
+    switch (method) {
+      case "alipay.trade.query" -> {
+        queried(outTradeNo);
+        if (trade == null) {
+          return error("40004", "Business Failed", "ACQ.TRADE_NOT_EXIST", "交易不存在");
+        }
+        JsonObject found = success().put("trade_no", trade.tradeNo()).put("out_trade_no", outTradeNo)
+            .put("buyer_logon_id", "159****5620").put("trade_status", trade.status())
+            .put("total_amount", trade.amount()).put("buyer_user_id", "2088101117955611");
+        return trade.status().equals("TRADE_SUCCESS") || trade.status().equals("TRADE_FINISHED")
+            ? found.put("buyer_pay_amount", trade.amount()).put("send_pay_date", "2026-12-04 10:15:09") : found;
+      }
+      case "alipay.trade.close" -> {
+        closeRequested(outTradeNo);
+        Trade paying = payOnClose.remove(outTradeNo);
+        if (paying != null) {
+          trades.put(outTradeNo, paying);
+          return error("40004", "Business Failed", "ACQ.TRADE_STATUS_ERROR", "交易状态不合法");
+        }
+        if (trade == null) {
+          return error("40004", "Business Failed", "ACQ.TRADE_NOT_EXIST", "交易不存在");
+        }
+        if (!trade.status().equals("WAIT_BUYER_PAY") && !trade.status().equals("TRADE_CLOSED")) {
+          return error("40004", "Business Failed", "ACQ.TRADE_STATUS_ERROR", "交易状态不合法");
+        }
+        trades.put(outTradeNo, new Trade("TRADE_CLOSED", trade.tradeNo(), trade.amount()));
+        return success().put("trade_no", trade.tradeNo()).put("out_trade_no", outTradeNo);
+      }
+      default -> {
+        return error("40004", "Business Failed", "isv.invalid-method", "不存在的方法名");
+      }
+    }
+  }
+
+  private static JsonObject success() {
+    return new JsonObject().put("code", "10000").put("msg", "Success");
+  }
+
+  private static JsonObject error(String code, String msg, String subCode, String subMsg) {
+    return new JsonObject().put("code", code).put("msg", msg).put("sub_code", subCode).put("sub_msg", subMsg);
+  }
+
+  /** {@code {"<node>":<content>,"sign":"..."}}, signed by the SDK with Alipay's key (another one in BAD_SIGNATURE). */
+  private String signed(String node, String content) {
+    String key = mode() == Mode.BAD_SIGNATURE ? AlipayNotifications.OTHER_PRIVATE_KEY : AlipayNotifications.PRIVATE_KEY;
+    try {
+      return "{\"" + node + "\":" + content + ",\"sign\":\"" + AlipaySignature.rsaSign(content, key, "utf-8", "RSA2")
+          + "\"}";
+    } catch (AlipayApiException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+
+  @Override
+  public void close() {
+    server.stop(0);
+    threads.shutdownNow();
+    if (keyFile != null) {
+      try {
+        Files.deleteIfExists(keyFile);
+      } catch (IOException e) {
+        // a temp file: deleteOnExit tries again
+      }
+    }
+  }
+}

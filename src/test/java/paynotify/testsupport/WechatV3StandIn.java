@@ -1,0 +1,298 @@
+package paynotify.testsupport;
+
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonObject;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.PrivateKey;
+import java.security.Signature;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.Random;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import paynotify.channel.wechat.WechatV3Signature;
+
+/**
+ * WeChat Pay API v3's order API (query by out_trade_no, close) for merchant {@link WechatV3Notifications#MCH_ID}:
+ * each request's {@code Authorization} checked with the merchant public key of a key pair made here, each
+ * answer (errors too) signed with the vectors' platform key under {@link WechatV3Notifications#PUBLIC_KEY_ID}.
+ * A Vert.x server of its own: the JDK's HttpServer rewrites header names (Wechatpay-timestamp), and the
+ * SDK looks them up as WeChat spells them.
+ */
+public final class WechatV3StandIn extends CountingStandIn {
+  private static final String QUERY = "/v3/pay/transactions/out-trade-no/";
+  private static final Pattern AUTH_FIELD = Pattern.compile("(\\w+)=\"([^\"]*)\"");
+  private static final long SLOW_MILLIS = 30_000;
+
+  private record Trade(String state, String tradeNo, long cents) {}
+
+  private final KeyPair merchant;
+  private final String serial;
+  private final PrivateKey otherPlatformKey;
+  private final Vertx vertx = Vertx.vertx();
+  private final HttpServer server;
+  private final Map<String, Trade> trades = new ConcurrentHashMap<>();
+  private volatile String answerMchId = WechatV3Notifications.MCH_ID;
+  private volatile String answerOutTradeNo;
+  private volatile String answerSerial = WechatV3Notifications.PUBLIC_KEY_ID;
+  private volatile Path keyFile;
+
+  private WechatV3StandIn() throws GeneralSecurityException {
+    KeyPairGenerator rsa = KeyPairGenerator.getInstance("RSA");
+    rsa.initialize(2048);
+    merchant = rsa.generateKeyPair();
+    otherPlatformKey = rsa.generateKeyPair().getPrivate();
+    byte[] serialBytes = new byte[20];
+    new Random().nextBytes(serialBytes);
+    serialBytes[0] &= 0x7F; // a positive certificate serial, as WeChat issues them
+    serial = HexFormat.of().withUpperCase().formatHex(serialBytes);
+    server = vertx.createHttpServer()
+        .requestHandler(request -> request.body().onSuccess(body -> handle(request, body.getBytes())))
+        .listen(0, "127.0.0.1").await();
+  }
+
+  public static WechatV3StandIn start() {
+    try {
+      return new WechatV3StandIn();
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("cannot start the WeChat Pay v3 stand-in: " + e, e);
+    }
+  }
+
+  @Override
+  public URI url() {
+    return URI.create("http://127.0.0.1:" + server.actualPort());
+  }
+
+  /** The merchant API certificate's serial (wechat_v3.merchant_serial_no). */
+  public String merchantSerial() {
+    return serial;
+  }
+
+  /** The merchant private key, PKCS#8 PEM, in a file of mode 600 (wechat_v3.merchant_private_key_file). */
+  public synchronized Path merchantKeyFile() {
+    if (keyFile == null) {
+      keyFile = privateKeyFile("wechat-v3-merchant", merchant.getPrivate());
+    }
+    return keyFile;
+  }
+
+  @Override
+  public JsonObject configure(JsonObject config) {
+    return config.mergeIn(new JsonObject().put("wechat_v3", new JsonObject()
+        .put("merchant_private_key_file", merchantKeyFile().toString())
+        .put("merchant_serial_no", serial)
+        .put("gateway_url", url().toString())), true);
+  }
+
+  @Override
+  public void paid(String outTradeNo, String tradeNo, String amount) {
+    trades.put(outTradeNo, new Trade("SUCCESS", tradeNo, Long.parseLong(amount)));
+  }
+
+  /** The trade was paid, then refunded (trade_state REFUND): it stays paid. */
+  public void refunded(String outTradeNo, String tradeNo, String amount) {
+    trades.put(outTradeNo, new Trade("REFUND", tradeNo, Long.parseLong(amount)));
+  }
+
+  @Override
+  public void waiting(String outTradeNo) {
+    trades.put(outTradeNo, new Trade("NOTPAY", null, 0));
+  }
+
+  @Override
+  public void closed(String outTradeNo) {
+    trades.put(outTradeNo, new Trade("CLOSED", null, 0));
+  }
+
+  @Override
+  public String state(String outTradeNo) {
+    Trade trade = trades.get(outTradeNo);
+    return trade == null ? null : trade.state();
+  }
+
+  /** Transactions answered carry this mchid (another merchant's, for a test), signed as usual. */
+  public void answerMchId(String mchId) {
+    answerMchId = mchId;
+  }
+
+  /** Transactions answered name this order instead of the one asked about (a mix-up, or a replayed answer). */
+  public void answerOutTradeNo(String outTradeNo) {
+    answerOutTradeNo = outTradeNo;
+  }
+
+  /** Answers are signed with the platform key but name this Wechatpay-Serial (one the client does not know). */
+  public void answerSerial(String serialOrId) {
+    answerSerial = serialOrId;
+  }
+
+  @Override
+  public void close() {
+    vertx.close().await();
+    if (keyFile != null) {
+      try {
+        Files.deleteIfExists(keyFile);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+  }
+
+  private void handle(HttpServerRequest request, byte[] body) {
+    switch (mode()) {
+      case DOWN -> request.response().setStatusCode(503).end("Service Unavailable");
+      case SLOW -> vertx.setTimer(SLOW_MILLIS, t -> request.connection().close());
+      default -> {
+        if (authorized(request, body)) {
+          route(request, body);
+        } else {
+          refusedOne();
+          answer(request, 401, error("SIGN_ERROR", "签名错误"));
+        }
+      }
+    }
+  }
+
+  /** The merchant's signature over METHOD\nPATH?QUERY\ntimestamp\nnonce\nBODY\n, by its mchid and serial. */
+  private boolean authorized(HttpServerRequest request, byte[] body) {
+    String authorization = request.getHeader("Authorization");
+    String prefix = WechatV3Signature.SIGNATURE_TYPE + " ";
+    if (authorization == null || !authorization.startsWith(prefix)) {
+      return false;
+    }
+    Map<String, String> fields = new HashMap<>();
+    Matcher field = AUTH_FIELD.matcher(authorization.substring(prefix.length()));
+    while (field.find()) {
+      fields.put(field.group(1), field.group(2));
+    }
+    if (!WechatV3Notifications.MCH_ID.equals(fields.get("mchid")) || !serial.equals(fields.get("serial_no"))
+        || !fields.containsKey("nonce_str") || !fields.containsKey("signature") || !fields.containsKey("timestamp")) {
+      return false;
+    }
+    String message = request.method().name() + "\n" + request.uri() + "\n" + fields.get("timestamp") + "\n"
+        + fields.get("nonce_str") + "\n" + new String(body, StandardCharsets.UTF_8) + "\n";
+    try {
+      if (Math.abs(Instant.now().getEpochSecond() - Long.parseLong(fields.get("timestamp"))) > 300) {
+        return false; // WeChat refuses a request more than 5 minutes off
+      }
+      Signature verifier = Signature.getInstance("SHA256withRSA");
+      verifier.initVerify(merchant.getPublic());
+      verifier.update(message.getBytes(StandardCharsets.UTF_8));
+      return verifier.verify(Base64.getDecoder().decode(fields.get("signature")));
+    } catch (GeneralSecurityException | IllegalArgumentException e) {
+      return false;
+    }
+  }
+
+  private void route(HttpServerRequest request, byte[] body) {
+    String path = URI.create(request.uri()).getPath();
+    String method = request.method().name();
+    if (!path.startsWith(QUERY)) {
+      answer(request, 404, error("NOT_FOUND", "no such API"));
+    } else if (method.equals("GET") && !path.endsWith("/close")) {
+      String outTradeNo = path.substring(QUERY.length());
+      if (!("mchid=" + WechatV3Notifications.MCH_ID).equals(request.query())) {
+        answer(request, 400, error("PARAM_ERROR", "mchid 与请求头不一致"));
+        return;
+      }
+      queried(outTradeNo);
+      Trade trade = trades.get(outTradeNo);
+      answer(request, trade == null ? 404 : 200, trade == null ? error("ORDER_NOT_EXIST", "订单不存在")
+          : transaction(outTradeNo, trade).encode());
+    } else if (method.equals("POST") && path.endsWith("/close")) {
+      String outTradeNo = path.substring(QUERY.length(), path.length() - "/close".length());
+      if (!WechatV3Notifications.MCH_ID.equals(mchId(body))) {
+        answer(request, 400, error("PARAM_ERROR", "mchid 与请求头不一致"));
+        return;
+      }
+      closeRequested(outTradeNo);
+      close(request, outTradeNo);
+    } else {
+      answer(request, 405, error("INVALID_REQUEST", "method not allowed"));
+    }
+  }
+
+  private static String mchId(byte[] body) {
+    try {
+      return new JsonObject(Buffer.buffer(body)).getString("mchid");
+    } catch (DecodeException | ClassCastException e) {
+      return null;
+    }
+  }
+
+  private void close(HttpServerRequest request, String outTradeNo) {
+    Trade trade = trades.get(outTradeNo);
+    if (trade == null) {
+      answer(request, 404, error("ORDER_NOT_EXIST", "订单不存在"));
+    } else if (trade.state().equals("SUCCESS") || trade.state().equals("REFUND")) {
+      answer(request, 400, error("ORDERPAID", "订单已支付"));
+    } else if (trade.state().equals("CLOSED")) {
+      answer(request, 400, error("ORDER_CLOSED", "订单已关闭"));
+    } else {
+      trades.put(outTradeNo, new Trade("CLOSED", null, 0));
+      answer(request, 204, "");
+    }
+  }
+
+  /** The Transaction of the query's answer: a paid one as its notification's resource carries it. */
+  private JsonObject transaction(String outTradeNo, Trade trade) {
+    JsonObject transaction = trade.tradeNo() != null
+        ? WechatV3Notifications.transaction(outTradeNo, trade.tradeNo(), trade.cents())
+        : new JsonObject().put("mchid", WechatV3Notifications.MCH_ID).put("appid", WechatV3Notifications.APP_ID)
+            .put("out_trade_no", outTradeNo).put("trade_state_desc", trade.state().equals("CLOSED") ? "订单已关闭" : "订单未支付")
+            .put("amount", new JsonObject().put("payer_currency", "CNY"));
+    if (answerOutTradeNo != null) {
+      transaction.put("out_trade_no", answerOutTradeNo);
+    }
+    return transaction.put("trade_state", trade.state()).put("mchid", answerMchId);
+  }
+
+  private static String error(String code, String message) {
+    return new JsonObject().put("code", code).put("message", message).encode();
+  }
+
+  /** {@code body} with WeChat's signature headers (all answers are signed, errors too). */
+  private void answer(HttpServerRequest request, int status, String body) {
+    String timestamp = Long.toString(Instant.now().getEpochSecond());
+    String nonce = UUID.randomUUID().toString().replace("-", "");
+    PrivateKey platformKey = mode() == Mode.BAD_SIGNATURE ? otherPlatformKey : WechatV3Notifications.PRIVATE_KEY;
+    var response = request.response().setStatusCode(status)
+        .putHeader("Request-ID", UUID.randomUUID().toString())
+        .putHeader(WechatV3Signature.TIMESTAMP_HEADER, timestamp)
+        .putHeader(WechatV3Signature.NONCE_HEADER, nonce)
+        .putHeader(WechatV3Signature.SERIAL_HEADER, answerSerial)
+        .putHeader(WechatV3Signature.SIGNATURE_HEADER, sign(platformKey, timestamp + "\n" + nonce + "\n" + body + "\n"));
+    if (!body.isEmpty()) {
+      response.putHeader("Content-Type", "application/json");
+    }
+    response.end(body);
+  }
+
+  private static String sign(PrivateKey key, String message) {
+    try {
+      Signature signer = Signature.getInstance("SHA256withRSA");
+      signer.initSign(key);
+      signer.update(message.getBytes(StandardCharsets.UTF_8));
+      return Base64.getEncoder().encodeToString(signer.sign());
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}
