@@ -11,7 +11,6 @@ import com.github.binarywang.wxpay.util.SignUtils;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.vertx.core.json.JsonObject;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -25,7 +24,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.zip.GZIPOutputStream;
 import paynotify.channel.wechat.WechatV2Signature;
 
 /**
@@ -187,14 +185,6 @@ public final class WechatV2StandIn extends CountingStandIn {
     } else {
       reply(exchange, "text/plain;charset=utf-8", bill);
     }
-  }
-
-  private static byte[] gzip(byte[] plain) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    try (GZIPOutputStream gzip = new GZIPOutputStream(out)) {
-      gzip.write(plain);
-    }
-    return out.toByteArray();
   }
 
   private Map<String, String> query(String out) {
