@@ -207,7 +207,7 @@ public record RecoveryConfig(RecoverySettings settings, List<Function<GatewayHtt
     return http -> new WechatV3Gateway(http, url, mchId, serial, key, channel.signature());
   }
 
-  private static MerchantKey key(ConfigReader c, String name, String file) {
+  static MerchantKey key(ConfigReader c, String name, String file) {
     try {
       return MerchantKey.read(Path.of(file));
     } catch (IllegalArgumentException e) {
@@ -219,7 +219,7 @@ public record RecoveryConfig(RecoverySettings settings, List<Function<GatewayHtt
    * The platform's base URL: the official one by default; over plain HTTP only on this machine (tests'
    * stand-ins), as anyone on the path could answer "paid" otherwise.
    */
-  private static URI url(ConfigReader c, String key, String fallback) {
+  static URI url(ConfigReader c, String key, String fallback) {
     String text = c.string(key, fallback);
     URI url;
     try {

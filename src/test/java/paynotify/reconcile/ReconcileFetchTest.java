@@ -18,6 +18,8 @@ import paynotify.testsupport.Cli;
 import paynotify.testsupport.DatabaseTestBase;
 import paynotify.testsupport.SampleBills;
 import paynotify.testsupport.TestService;
+import paynotify.testsupport.WechatV2StandIn;
+import paynotify.testsupport.WechatV3StandIn;
 
 /**
  * {@code reconcile --fetch}: the day's bill asked of the platform (Alipay's stand-in serving the sample bill),
@@ -68,6 +70,33 @@ class ReconcileFetchTest extends DatabaseTestBase {
     assertThat(given.exit()).isEqualTo(ExitCode.FOUND);
     assertThat(findings(fetched.out())).isEqualTo(findings(given.out()));
     assertThat(findings(fetched.out()).getJsonArray("findings")).isNotEmpty();
+  }
+
+  @Test
+  void weChatsBillFetchedThroughV2OrV3ReconcilesAsTheDownloadedFile() throws Exception {
+    byte[] csv = Files.readAllBytes(SampleBills.WECHAT);
+    Cli.Result given = Cli.run("reconcile", "--channel", "wechat", "--bill", SampleBills.WECHAT.toString(), "--json");
+    assertThat(given.exit()).as(given.err()).isEqualTo(ExitCode.FOUND);
+    try (WechatV2StandIn v2 = WechatV2StandIn.start(); WechatV3StandIn v3 = WechatV3StandIn.start()) {
+      v2.bill(DAY, csv);
+      v3.bill(DAY, csv);
+      JsonObject config = TestService.configuration(new JsonObject());
+      String v2Yaml = "wechat_v2: " + v2.configure(config.copy()).getJsonObject("wechat_v2").encode()
+          + "\nreconcile: {bills_dir: \"" + bills + "\"}\n";
+      String v3Yaml = "wechat_v3: " + v3.configure(config.copy()).getJsonObject("wechat_v3").encode()
+          + "\nreconcile: {bills_dir: \"" + bills + "\"}\n";
+      for (String yaml : new String[] {v2Yaml, v3Yaml}) {
+        Cli.Result fetched = Cli.runConfigured(yaml, "reconcile", "--channel", "wechat", "--fetch", "--date",
+            DAY.toString(), "--json");
+        assertThat(fetched.exit()).as(fetched.err()).isEqualTo(ExitCode.FOUND);
+        assertThat(findings(fetched.out())).isEqualTo(findings(given.out()));
+      }
+      // a day WeChat says had no trades reconciles as an empty bill: what was booked here that day is reported
+      Cli.Result none = Cli.runConfigured(v2Yaml, "reconcile", "--channel", "wechat", "--fetch", "--date",
+          DAY.toString().replace("14", "13"), "--json");
+      assertThat(none.exit()).as(none.err()).isIn(0, ExitCode.FOUND);
+      assertThat(new JsonObject(none.out()).getJsonObject("read").getLong("payment_rows")).isZero();
+    }
   }
 
   @Test
