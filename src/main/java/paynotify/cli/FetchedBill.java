@@ -21,8 +21,11 @@ import paynotify.reconcile.BillArchive;
  * @param file the kept file; null when the platform said the day had no trades
  */
 record FetchedBill(Path file, LocalDate day) {
-  /** A day's bill is a few MiB for a busy small shop; more than this is refused rather than held in memory. */
-  private static final int MAX_BILL_BYTES = 128 * 1024 * 1024;
+  /**
+   * A day's bill is a few MiB for a busy small shop; more than this is refused rather than held in memory
+   * (the tools run in a 128 MiB heap: the answer, its copy and the unpacked bill must fit together).
+   */
+  private static final int MAX_BILL_BYTES = 16 * 1024 * 1024;
   private static final Duration TIMEOUT = Duration.ofMinutes(2);
 
   /** Fetches and keeps {@code day}'s bill of {@code platform}, as --channel {@code channel} names it. */

@@ -1,5 +1,6 @@
 package paynotify.cli;
 
+import java.io.IOException;
 import java.sql.Connection;
 import java.time.LocalDate;
 import paynotify.channel.PlatformTime;
@@ -39,22 +40,32 @@ final class ReconcileCommand extends CommandSupport {
       return fail(ExitCode.UNUSABLE, "give either --bill FILE or --fetch");
     }
     if (!fetch) {
-      return reconcile(billOptions.bill(), billOptions.file.toString());
+      return reconcile(billOptions.bill(), billOptions.file.toString(), null);
     }
-    LocalDate day = billOptions.date != null ? billOptions.date : LocalDate.now(PlatformTime.BEIJING).minusDays(1);
+    LocalDate today = LocalDate.now(PlatformTime.BEIJING);
+    LocalDate day = billOptions.date != null ? billOptions.date : today.minusDays(1);
+    if (!day.isBefore(today)) {
+      return fail(ExitCode.UNUSABLE, "--date " + day + ": a day's bill exists once the day is over (Beijing time);"
+          + " yesterday is " + today.minusDays(1));
+    }
     FetchedBill fetched;
     try (CliDatabase db = CliDatabase.open(config)) {
       fetched = FetchedBill.fetch(db.config(), billOptions.channel, billOptions.platform(), day);
     } catch (GatewayFailure e) {
       return fail(e.kind() == GatewayFailure.Kind.NOT_READY ? ExitCode.NOT_READY : ExitCode.UNUSABLE,
           "--fetch: " + e.getMessage());
+    } catch (IOException e) {
+      return fail(ExitCode.UNUSABLE, "--fetch: the bill could not be kept: " + e.getMessage()
+          + " (reconcile.bills_dir must be writable)");
     }
     return fetched.file() == null
-        ? reconcile(new DayWithoutTrades(billOptions.platform(), day), "(no trades on " + day + ", as the platform says)")
-        : reconcile(billOptions.bill(fetched.file(), day), fetched.file().toString());
+        ? reconcile(new DayWithoutTrades(billOptions.platform(), day), "(no trades on " + day + ", as the platform says)",
+            day)
+        : reconcile(billOptions.bill(fetched.file(), day), fetched.file().toString(), day);
   }
 
-  private int reconcile(Bill platformBill, String billName) throws Exception {
+  /** @param day the day the bill must cover (a fetched one), null: whatever the file says (--bill) */
+  private int reconcile(Bill platformBill, String billName, LocalDate day) throws Exception {
     try (CliDatabase db = CliDatabase.open(config);
         Connection conn = db.connect();
         Connection bookings = db.connect();
@@ -65,6 +76,10 @@ final class ReconcileCommand extends CommandSupport {
           .timed(verbose ? phase -> System.err.println("paynotify: " + phase) : phase -> { });
       long start = System.nanoTime();
       Bill.Summary read = reconciliation.load(platformBill, rows -> progress(rows, start));
+      if (day != null && (!read.from().equals(day.atStartOfDay()) || !read.to().equals(day.plusDays(1).atStartOfDay()))) {
+        return fail(ExitCode.UNUSABLE, billName + " covers " + read.from() + " to " + read.to() + ", not the day asked"
+            + " for (" + day + "): not reconciled");
+      }
       report.bill(platformBill.platform().code(), billName, read);
       reconciliation.compare(platformBill.platform().code(), read, report);
       reconciliation.audit(report);

@@ -11,7 +11,6 @@ import java.time.LocalDate;
 import java.time.format.DateTimeFormatter;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import paynotify.channel.Ids;
 import paynotify.channel.Platform;
 import paynotify.channel.PlatformTime;
 import paynotify.channel.alipay.AlipaySignature;
@@ -61,7 +60,12 @@ public final class AlipayBills implements BillSource {
           throw GatewayFailure.unavailable("Alipay's bill download answered HTTP " + file.status()
               + " (its URL is valid for 30 s: try again)");
         }
-        return new DayBill(date, fileName(url, date), file.body().getBytes());
+        byte[] zip = file.body().getBytes();
+        if (zip.length < 4 || zip[0] != 'P' || zip[1] != 'K') { // an expired link answers a page, not the zip
+          throw GatewayFailure.unavailable("Alipay's bill download answered something that is not a zip (its URL"
+              + " is valid for 30 s: try again)");
+        }
+        return new DayBill(date, fileName(url, date), zip);
       });
     });
   }
@@ -87,11 +91,11 @@ public final class AlipayBills implements BillSource {
         return new URI("https" + text.substring("http".length()));
       }
       if (!"https".equals(url.getScheme()) && !"http".equals(url.getScheme())) {
-        throw GatewayFailure.untrusted(METHOD + " gave no usable bill_download_url ('" + Ids.printable(text) + "')");
+        throw GatewayFailure.untrusted(METHOD + " gave no usable bill_download_url");
       }
       return url;
     } catch (URISyntaxException e) {
-      throw GatewayFailure.untrusted(METHOD + " gave no usable bill_download_url ('" + Ids.printable(text) + "')");
+      throw GatewayFailure.untrusted(METHOD + " gave no usable bill_download_url"); // never shown: it holds a token
     }
   }
 

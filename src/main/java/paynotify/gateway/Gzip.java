@@ -11,7 +11,8 @@ final class Gzip {
    * The most a bill may unpack to: far above a shop's day (a few hundred bytes a trade), and a bound on what
    * a small compressed answer can make us hold, since the HTTP cap counts compressed bytes only.
    */
-  static final int MAX_PLAIN_BYTES = 64 * 1024 * 1024;
+  /** A day's bill unpacked, at most: a few MiB for a busy small shop, well inside the tools' 128 MiB heap. */
+  static final int MAX_PLAIN_BYTES = 24 * 1024 * 1024;
 
   private Gzip() {}
 

@@ -37,13 +37,23 @@ public final class BillArchive {
   public Path keep(String channel, LocalDate date, String fileName, byte[] content) throws IOException {
     Path folder = Files.createDirectories(dir.resolve(channel));
     String name = date + "_" + Path.of(fileName).getFileName();
-    Path file = folder.resolve(name);
-    Path partial = folder.resolve(name + ".part");
-    Files.write(partial, content);
-    Files.move(partial, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-    Files.writeString(folder.resolve(name + ".sha256"), sha256(content) + "  " + name + "\n", StandardCharsets.UTF_8);
+    // the sum first: a bill in place always has its sum beside it
+    put(folder, name + ".sha256", (sha256(content) + "  " + name + "\n").getBytes(StandardCharsets.UTF_8));
+    Path file = put(folder, name, content);
     purge(folder, date);
     return file;
+  }
+
+  /** {@code content} as {@code name}: written to a file of its own, then renamed into place. */
+  private static Path put(Path folder, String name, byte[] content) throws IOException {
+    Path partial = Files.createTempFile(folder, name, ".part");
+    try {
+      Files.write(partial, content);
+      return Files.move(partial, folder.resolve(name), StandardCopyOption.REPLACE_EXISTING,
+          StandardCopyOption.ATOMIC_MOVE);
+    } finally {
+      Files.deleteIfExists(partial);
+    }
   }
 
   /** Deletes the bills (and their sums) of days more than the retention before {@code newest}. */

@@ -100,12 +100,26 @@ class ReconcileFetchTest extends DatabaseTestBase {
   }
 
   @Test
-  void aBillNotMadeYetIsExitFourSayingWhenToTryAgain() {
+  void aBillNotMadeYetIsExitFourSayingWhenToTryAgainAndTodaysIsNoBillYet() {
     LocalDate today = LocalDate.now(PlatformTime.BEIJING);
     Cli.Result early = Cli.runConfigured(yaml, "reconcile", "--channel", "alipay", "--fetch", "--date",
-        today.toString());
+        today.minusDays(1).toString());
     assertThat(early.exit()).isEqualTo(ExitCode.NOT_READY);
-    assertThat(early.err()).contains("ready after about 10:00").contains(today.plusDays(1).toString());
+    assertThat(early.err()).contains("ready after about 10:00").contains(today.toString());
+    Cli.Result todays = Cli.runConfigured(yaml, "reconcile", "--channel", "alipay", "--fetch", "--date",
+        today.toString());
+    assertThat(todays.exit()).isEqualTo(ExitCode.UNUSABLE);
+    assertThat(todays.err()).contains("once the day is over");
+  }
+
+  @Test
+  void aBillOfAnotherDayThanTheOneAskedForIsNotReconciled() {
+    alipay.bill(DAY.plusDays(1), SampleBills.ALIPAY); // Alipay serving the 14th's zip as the 15th's
+    Cli.Result r = Cli.runConfigured(yaml, "reconcile", "--channel", "alipay", "--fetch", "--date",
+        DAY.plusDays(1).toString(), "--record");
+    assertThat(r.exit()).isEqualTo(ExitCode.UNUSABLE);
+    assertThat(r.err()).contains("not the day asked for (2026-03-15)");
+    assertThat(db.count("SELECT COUNT(*) FROM anomalies")).isZero();
   }
 
   @Test
