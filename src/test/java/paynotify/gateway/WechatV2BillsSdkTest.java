@@ -2,14 +2,9 @@ package paynotify.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
-import static paynotify.testsupport.WechatV2Notifications.API_KEY;
-import static paynotify.testsupport.WechatV2Notifications.APP_ID;
-import static paynotify.testsupport.WechatV2Notifications.MCH_ID;
 
-import com.github.binarywang.wxpay.config.WxPayConfig;
 import com.github.binarywang.wxpay.exception.WxPayException;
 import com.github.binarywang.wxpay.service.WxPayService;
-import com.github.binarywang.wxpay.service.impl.WxPayServiceImpl;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -26,18 +21,7 @@ import paynotify.testsupport.WechatV2StandIn;
 class WechatV2BillsSdkTest {
   private static final LocalDate DAY = LocalDate.of(2026, 3, 14);
   private final WechatV2StandIn wechat = WechatV2StandIn.start();
-  private final WxPayService sdk = sdk();
-
-  private WxPayService sdk() {
-    WxPayConfig config = new WxPayConfig();
-    config.setAppId(APP_ID);
-    config.setMchId(MCH_ID);
-    config.setMchKey(API_KEY);
-    config.setPayBaseUrl(wechat.url().toString());
-    WxPayService service = new WxPayServiceImpl();
-    service.setConfig(config);
-    return service;
-  }
+  private final WxPayService sdk = wechat.sdk();
 
   @AfterEach
   void stopStandIn() {

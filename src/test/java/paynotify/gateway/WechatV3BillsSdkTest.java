@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.wechat.pay.java.core.RSAPublicKeyConfig;
 import com.wechat.pay.java.core.exception.ServiceException;
-import com.wechat.pay.java.core.http.DefaultHttpClientBuilder;
 import com.wechat.pay.java.service.billdownload.BillDownloadServiceExtension;
 import com.wechat.pay.java.service.billdownload.DigestBillEntity;
 import com.wechat.pay.java.service.billdownload.model.BillType;
@@ -13,17 +12,13 @@ import com.wechat.pay.java.service.billdownload.model.GetTradeBillRequest;
 import com.wechat.pay.java.service.billdownload.model.TarType;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.URI;
 import java.nio.file.Files;
 import java.time.LocalDate;
-import okhttp3.HttpUrl;
-import okhttp3.OkHttpClient;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import paynotify.testsupport.SampleBills;
-import paynotify.testsupport.WechatV3Notifications;
 import paynotify.testsupport.WechatV3StandIn;
 
 /**
@@ -40,24 +35,9 @@ class WechatV3BillsSdkTest {
   @BeforeAll
   static void start() {
     standIn = WechatV3StandIn.start();
-    RSAPublicKeyConfig config = new RSAPublicKeyConfig.Builder()
-        .merchantId(WechatV3Notifications.MCH_ID)
-        .privateKeyFromPath(standIn.merchantKeyFile().toString())
-        .merchantSerialNumber(standIn.merchantSerial())
-        .publicKey(WechatV3Notifications.PUBLIC_KEY_PEM)
-        .publicKeyId(WechatV3Notifications.PUBLIC_KEY_ID)
-        .apiV3Key(WechatV3Notifications.APIV3_KEY)
-        .build();
-    URI here = standIn.url();
-    OkHttpClient toStandIn = new OkHttpClient.Builder()
-        .addInterceptor(chain -> {
-          HttpUrl url = chain.request().url().newBuilder().scheme("http").host(here.getHost()).port(here.getPort())
-              .build();
-          return chain.proceed(chain.request().newBuilder().url(url).build());
-        })
-        .build();
+    RSAPublicKeyConfig config = standIn.sdkConfig();
     sdk = new BillDownloadServiceExtension.Builder()
-        .httpClient(new DefaultHttpClientBuilder().config(config).okHttpClient(toStandIn).build())
+        .httpClient(standIn.sdkHttpClient(config))
         .decryptor(config.createDecryptor()) // required by the builder, used by the encrypted bills only
         .build();
   }

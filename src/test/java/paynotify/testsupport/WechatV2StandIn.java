@@ -68,6 +68,19 @@ public final class WechatV2StandIn extends CountingStandIn {
     server.start();
   }
 
+  /** weixin-java-pay's service for the vectors' merchant, pointed here (payBaseUrl): how the SDK proves this. */
+  public com.github.binarywang.wxpay.service.WxPayService sdk() {
+    com.github.binarywang.wxpay.config.WxPayConfig config = new com.github.binarywang.wxpay.config.WxPayConfig();
+    config.setAppId(APP_ID);
+    config.setMchId(MCH_ID);
+    config.setMchKey(API_KEY);
+    config.setPayBaseUrl(url().toString());
+    com.github.binarywang.wxpay.service.WxPayService service =
+        new com.github.binarywang.wxpay.service.impl.WxPayServiceImpl();
+    service.setConfig(config);
+    return service;
+  }
+
   public static WechatV2StandIn start() {
     return new WechatV2StandIn();
   }

@@ -81,6 +81,31 @@ public final class WechatV3StandIn extends CountingStandIn {
         .listen(0, "127.0.0.1").await();
   }
 
+  /**
+   * wechatpay-java's configuration for the vectors' merchant with this stand-in's merchant key and serial; its
+   * HTTP client ({@link #sdkHttpClient}) goes here, the SDK's host being fixed.
+   */
+  public com.wechat.pay.java.core.RSAPublicKeyConfig sdkConfig() {
+    return new com.wechat.pay.java.core.RSAPublicKeyConfig.Builder()
+        .merchantId(WechatV3Notifications.MCH_ID)
+        .privateKeyFromPath(merchantKeyFile().toString())
+        .merchantSerialNumber(merchantSerial())
+        .publicKey(WechatV3Notifications.PUBLIC_KEY_PEM)
+        .publicKeyId(WechatV3Notifications.PUBLIC_KEY_ID)
+        .apiV3Key(WechatV3Notifications.APIV3_KEY)
+        .build();
+  }
+
+  /** The SDK's HTTP client for {@code config}, every request rewritten by an OkHttp interceptor to come here. */
+  public com.wechat.pay.java.core.http.HttpClient sdkHttpClient(com.wechat.pay.java.core.RSAPublicKeyConfig config) {
+    URI here = url();
+    okhttp3.OkHttpClient toStandIn = new okhttp3.OkHttpClient.Builder()
+        .addInterceptor(chain -> chain.proceed(chain.request().newBuilder().url(chain.request().url().newBuilder()
+            .scheme("http").host(here.getHost()).port(here.getPort()).build()).build()))
+        .build();
+    return new com.wechat.pay.java.core.http.DefaultHttpClientBuilder().config(config).okHttpClient(toStandIn).build();
+  }
+
   public static WechatV3StandIn start() {
     try {
       return new WechatV3StandIn();
