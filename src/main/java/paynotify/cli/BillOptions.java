@@ -2,6 +2,7 @@ package paynotify.cli;
 
 import java.nio.file.Path;
 import java.time.LocalDate;
+import paynotify.channel.Platform;
 import paynotify.config.ConfigException;
 import paynotify.reconcile.AlipayBill;
 import paynotify.reconcile.Bill;
@@ -13,16 +14,35 @@ final class BillOptions {
   @Option(names = "--channel", required = true, description = "alipay or wechat")
   String channel;
 
-  @Option(names = "--bill", required = true, converter = CallerPath.class, description = "Alipay: the .csv.zip as downloaded; WeChat: the ALL .csv")
+  @Option(names = "--bill", converter = CallerPath.class, description = "Alipay: the .csv.zip as downloaded; WeChat: the ALL .csv")
   Path file;
 
-  @Option(names = "--date", description = "WeChat bill date (yyyy-MM-dd) when the file name lacks it")
+  @Option(names = "--date", description = "the bill's day (yyyy-MM-dd): with --fetch, the day fetched (default"
+      + " yesterday, Beijing time); with a WeChat --bill, its date when the file name lacks it")
   LocalDate date;
 
+  /** The --bill file's bill (required here). */
   Bill bill() {
+    if (file == null) {
+      throw new ConfigException("--bill: missing: the platform's bill file");
+    }
+    return bill(file, date);
+  }
+
+  /** The bill in {@code billFile}, read as --channel's. */
+  Bill bill(Path billFile, LocalDate day) {
     return switch (channel) {
-      case "alipay" -> new AlipayBill(file);
-      case "wechat" -> new WechatBill(file, date);
+      case "alipay" -> new AlipayBill(billFile);
+      case "wechat" -> new WechatBill(billFile, day);
+      default -> throw new ConfigException("--channel: '" + channel + "' is not alipay or wechat");
+    };
+  }
+
+  /** --channel's platform. */
+  Platform platform() {
+    return switch (channel) {
+      case "alipay" -> Platform.ALIPAY;
+      case "wechat" -> Platform.WECHAT;
       default -> throw new ConfigException("--channel: '" + channel + "' is not alipay or wechat");
     };
   }

@@ -8,6 +8,11 @@ public final class ExitCode {
   public static final int UNUSABLE = 2;
   /** The database failed while the command ran. */
   public static final int DATABASE = 3;
+  /**
+   * Asked too early: the platform has not made the day's bill yet (reconcile --fetch before about 10:00 the next
+   * day). Not 3, which cron already reads as a database failure.
+   */
+  public static final int NOT_READY = 4;
 
   private ExitCode() {}
 }

@@ -1,19 +1,24 @@
 package paynotify.cli;
 
+import java.io.IOException;
 import java.sql.Connection;
+import java.time.LocalDate;
+import paynotify.channel.PlatformTime;
+import paynotify.gateway.GatewayFailure;
 import paynotify.reconcile.Bill;
+import paynotify.reconcile.DayWithoutTrades;
 import paynotify.reconcile.Reconciliation;
 import paynotify.reconcile.Report;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** reconcile: a platform bill against the bookings; exit 0 clean, 1 findings, 2 unusable bill. */
+/** reconcile: a platform bill against the bookings; exit 0 clean, 1 findings, 2 unusable bill, 4 not made yet. */
 @Command(name = "reconcile", mixinStandardHelpOptions = true,
     description = "Compare a platform bill with what is booked here, payments and refunds, both directions "
         + "and amounts, for the bill's channel and window; then the duplicate audit for the same channel and "
         + "window. Exit 0: nothing found; 1: findings; 2: unusable, missing or unreadable bill, or configuration; "
-        + "3: database failure.")
+        + "3: database failure; 4 (--fetch): the platform has not made the day's bill yet.")
 final class ReconcileCommand extends CommandSupport {
   @Mixin
   BillOptions billOptions;
@@ -24,9 +29,43 @@ final class ReconcileCommand extends CommandSupport {
   @Option(names = "--verbose", description = "how long each step took, on stderr")
   boolean verbose;
 
+  @Option(names = "--fetch", description = "ask the platform for the bill of --date (default yesterday, Beijing"
+      + " time) instead of --bill, keep it under reconcile.bills_dir, and reconcile it; exit 4 when the platform"
+      + " has not made it yet")
+  boolean fetch;
+
   @Override
   int run() throws Exception {
-    Bill platformBill = billOptions.bill();
+    if (fetch == (billOptions.file != null)) {
+      return fail(ExitCode.UNUSABLE, "give either --bill FILE or --fetch");
+    }
+    if (!fetch) {
+      return reconcile(billOptions.bill(), billOptions.file.toString(), null);
+    }
+    LocalDate today = LocalDate.now(PlatformTime.BEIJING);
+    LocalDate day = billOptions.date != null ? billOptions.date : today.minusDays(1);
+    if (!day.isBefore(today)) {
+      return fail(ExitCode.UNUSABLE, "--date " + day + ": a day's bill exists once the day is over (Beijing time);"
+          + " yesterday is " + today.minusDays(1));
+    }
+    FetchedBill fetched;
+    try (CliDatabase db = CliDatabase.open(config)) {
+      fetched = FetchedBill.fetch(db.config(), billOptions.channel, billOptions.platform(), day);
+    } catch (GatewayFailure e) {
+      return fail(e.kind() == GatewayFailure.Kind.NOT_READY ? ExitCode.NOT_READY : ExitCode.UNUSABLE,
+          "--fetch: " + e.getMessage());
+    } catch (IOException e) {
+      return fail(ExitCode.UNUSABLE, "--fetch: the bill could not be kept: " + e.getMessage()
+          + " (reconcile.bills_dir must be writable)");
+    }
+    return fetched.file() == null
+        ? reconcile(new DayWithoutTrades(billOptions.platform(), day), "(no trades on " + day + ", as the platform says)",
+            day)
+        : reconcile(billOptions.bill(fetched.file(), day), fetched.file().toString(), day);
+  }
+
+  /** @param day the day the bill must cover (a fetched one), null: whatever the file says (--bill) */
+  private int reconcile(Bill platformBill, String billName, LocalDate day) throws Exception {
     try (CliDatabase db = CliDatabase.open(config);
         Connection conn = db.connect();
         Connection bookings = db.connect();
@@ -37,7 +76,11 @@ final class ReconcileCommand extends CommandSupport {
           .timed(verbose ? phase -> System.err.println("paynotify: " + phase) : phase -> { });
       long start = System.nanoTime();
       Bill.Summary read = reconciliation.load(platformBill, rows -> progress(rows, start));
-      report.bill(platformBill.platform().code(), billOptions.file.toString(), read);
+      if (day != null && (!read.from().equals(day.atStartOfDay()) || !read.to().equals(day.plusDays(1).atStartOfDay()))) {
+        return fail(ExitCode.UNUSABLE, billName + " covers " + read.from() + " to " + read.to() + ", not the day asked"
+            + " for (" + day + "): not reconciled");
+      }
+      report.bill(platformBill.platform().code(), billName, read);
       reconciliation.compare(platformBill.platform().code(), read, report);
       reconciliation.audit(report);
       return report.finish() == 0 ? 0 : ExitCode.FOUND;

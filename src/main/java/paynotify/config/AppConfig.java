@@ -36,14 +36,15 @@ public record AppConfig(
     OrdersTable orders,
     ForwardSettings forward,
     AdminSettings admin,
-    RecoveryConfig recovery) {
+    RecoveryConfig recovery,
+    BillsConfig bills) {
 
   /** An admin token shorter than this is guessable by whoever reaches the port (as forward.secret). */
   static final int MIN_ADMIN_TOKEN = 16;
 
   static final List<String> SECTIONS = List.of("http", "database", "alipay", "wechat_v2", "wechat_v3", "epay",
       "retention", "booking", "orders", "orders.columns", "orders.status_values", "forward", "admin", "stripe",
-      "paypal", "recovery");
+      "paypal", "recovery", "reconcile");
 
   /**
    * Where the database is. {@code host == null} means the embedded MariaDB under
@@ -143,7 +144,8 @@ public record AppConfig(
         orders,
         ForwardConfig.read(c),
         admin(c, http),
-        RecoveryConfig.read(c, channels, orders));
+        RecoveryConfig.read(c, channels, orders),
+        BillsConfig.read(c, channels));
   }
 
   /**

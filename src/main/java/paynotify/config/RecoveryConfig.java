@@ -49,7 +49,7 @@ public record RecoveryConfig(RecoverySettings settings, List<Function<GatewayHtt
 
   static RecoveryConfig read(ConfigReader c, ChannelsConfig channels, OrdersTable orders) {
     // Read whether or not the channel is on: every key of the shipped file is known
-    URI alipayUrl = url(c, "alipay.gateway_url", ALIPAY_GATEWAY);
+    URI alipayUrl = alipayUrl(c);
     URI v2Url = url(c, "wechat_v2.gateway_url", WECHAT_GATEWAY);
     URI v3Url = url(c, "wechat_v3.gateway_url", WECHAT_GATEWAY);
     c.string("alipay.app_private_key_file");
@@ -147,11 +147,10 @@ public record RecoveryConfig(RecoverySettings settings, List<Function<GatewayHtt
   }
 
   private static Function<GatewayHttp, TradeQuery> alipay(ConfigReader c, AlipayChannel channel, URI url) {
-    String keyFile = c.string("alipay.app_private_key_file");
-    if (keyFile == null) {
-      return null; // opt-in: the application key can refund
+    MerchantKey key = alipayKey(c);
+    if (key == null) {
+      return null;
     }
-    MerchantKey key = key(c, "alipay.app_private_key_file", keyFile);
     String appId = c.string("alipay.app_id");
     return http -> new AlipayGateway(http, url, appId, key, channel.signature(), java.time.Clock.systemUTC());
   }
@@ -176,6 +175,17 @@ public record RecoveryConfig(RecoverySettings settings, List<Function<GatewayHtt
     return http -> new EpayGateway(http, url, pid, key, books);
   }
 
+  /** The application key (alipay.app_private_key_file), opt-in as it can refund: null when not given. */
+  static MerchantKey alipayKey(ConfigReader c) {
+    String keyFile = c.string("alipay.app_private_key_file");
+    return keyFile == null ? null : key(c, "alipay.app_private_key_file", keyFile);
+  }
+
+  /** alipay.gateway_url, the official one by default. */
+  static URI alipayUrl(ConfigReader c) {
+    return url(c, "alipay.gateway_url", ALIPAY_GATEWAY);
+  }
+
   private static Function<GatewayHttp, TradeQuery> wechatV2(ConfigReader c, WechatV2Channel channel, URI url) {
     String appId = c.string("wechat_v2.appid");
     String mchId = c.string("wechat_v2.mch_id");
@@ -197,7 +207,7 @@ public record RecoveryConfig(RecoverySettings settings, List<Function<GatewayHtt
     return http -> new WechatV3Gateway(http, url, mchId, serial, key, channel.signature());
   }
 
-  private static MerchantKey key(ConfigReader c, String name, String file) {
+  static MerchantKey key(ConfigReader c, String name, String file) {
     try {
       return MerchantKey.read(Path.of(file));
     } catch (IllegalArgumentException e) {
@@ -209,7 +219,7 @@ public record RecoveryConfig(RecoverySettings settings, List<Function<GatewayHtt
    * The platform's base URL: the official one by default; over plain HTTP only on this machine (tests'
    * stand-ins), as anyone on the path could answer "paid" otherwise.
    */
-  private static URI url(ConfigReader c, String key, String fallback) {
+  static URI url(ConfigReader c, String key, String fallback) {
     String text = c.string(key, fallback);
     URI url;
     try {

@@ -1,52 +1,27 @@
 package paynotify.gateway;
 
 import io.vertx.core.Future;
-import io.vertx.core.MultiMap;
-import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpHeaders;
-import io.vertx.core.http.HttpMethod;
-import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Set;
-import java.util.StringJoiner;
 import paynotify.channel.Ids;
+import paynotify.channel.NotifyEvent;
 import paynotify.channel.Platform;
-import paynotify.channel.PlatformTime;
 import paynotify.channel.RejectedNotification;
-import paynotify.channel.Signatures;
 import paynotify.channel.alipay.AlipayChannel;
 import paynotify.channel.alipay.AlipaySignature;
 import paynotify.gateway.TradeAnswer.State;
 
 /**
- * Alipay's OpenAPI: {@code alipay.trade.query} and {@code alipay.trade.close}. A request carries the common
- * parameters signed RSA2 with the application's private key (all of them but {@code sign}, sorted, as
- * alipay-sdk-java's {@code getSignatureContent}); the answer is trusted only when its {@code sign} verifies
- * with Alipay's public key over the exact text of its {@code ..._response} object, and it names the order
- * that was asked about.
+ * Alipay's {@code alipay.trade.query} and {@code alipay.trade.close}, signed and verified as every OpenAPI call
+ * ({@link AlipayOpenApi}); an answer is taken only when it names the order that was asked about.
  */
 public final class AlipayGateway implements TradeQuery {
-  private static final DateTimeFormatter TIMESTAMP = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
-  private static final String SUCCESS = "10000";
-  private static final String BUSINESS_FAILED = "40004";
   private static final String NOT_EXIST = "ACQ.TRADE_NOT_EXIST";
   private static final Set<String> PAID = Set.of("TRADE_SUCCESS", "TRADE_FINISHED");
 
-  private final GatewayHttp http;
-  private final URI gateway;
-  private final String appId;
-  private final MerchantKey appKey;
-  private final AlipaySignature signature;
-  private final Clock clock;
+  private final AlipayOpenApi api;
 
   /**
    * @param gateway   {@code https://openapi.alipay.com/gateway.do}, or a stand-in's
@@ -55,12 +30,7 @@ public final class AlipayGateway implements TradeQuery {
    */
   public AlipayGateway(GatewayHttp http, URI gateway, String appId, MerchantKey appKey, AlipaySignature signature,
       Clock clock) {
-    this.http = http;
-    this.gateway = gateway;
-    this.appId = appId;
-    this.appKey = appKey;
-    this.signature = signature;
-    this.clock = clock;
+    this.api = new AlipayOpenApi(http, gateway, appId, appKey, signature, clock);
   }
 
   @Override
@@ -76,13 +46,13 @@ public final class AlipayGateway implements TradeQuery {
   @Override
   public Future<TradeAnswer> query(String outTradeNo) {
     return call("alipay.trade.query", outTradeNo).map(answer -> {
-      if (answer.notExist()) {
+      if (answer.failedWith(NOT_EXIST)) {
         return TradeAnswer.of(State.NOT_FOUND, NOT_EXIST, answer.body());
       }
       answer.requireSuccess();
       String status = answer.fields().getOrDefault("trade_status", "");
       if (PAID.contains(status)) {
-        return TradeAnswer.paid(answer.payment(), answer.body());
+        return TradeAnswer.paid(payment(answer), answer.body());
       }
       // TRADE_CLOSED: unpaid past its time, or refunded in full (the refund's notification books that)
       return TradeAnswer.of("TRADE_CLOSED".equals(status) ? State.CLOSED : State.WAITING, status, answer.body());
@@ -93,121 +63,29 @@ public final class AlipayGateway implements TradeQuery {
   @Override
   public Future<Void> close(String outTradeNo) {
     return call("alipay.trade.close", outTradeNo).map(answer -> {
-      if (!answer.notExist()) {
+      if (!answer.failedWith(NOT_EXIST)) {
         answer.requireSuccess();
       }
       return null;
     });
   }
 
-  private Future<Answer> call(String method, String outTradeNo) {
-    Map<String, String> params = new LinkedHashMap<>();
-    params.put("app_id", appId);
-    params.put("method", method);
-    params.put("format", "JSON");
-    params.put("charset", "utf-8");
-    params.put("sign_type", AlipaySignature.Algorithm.RSA2.name());
-    params.put("timestamp", LocalDateTime.now(clock.withZone(PlatformTime.BEIJING)).format(TIMESTAMP));
-    params.put("version", "1.0");
-    params.put("biz_content", new JsonObject().put("out_trade_no", outTradeNo).encode());
-    params.put(AlipaySignature.SIGN, appKey.sign(Signatures.sortedContent(params, Set.of(AlipaySignature.SIGN),
-        String::isEmpty).getBytes(StandardCharsets.UTF_8)));
-    MultiMap headers = MultiMap.caseInsensitiveMultiMap()
-        .add(HttpHeaders.CONTENT_TYPE, "application/x-www-form-urlencoded;charset=utf-8")
-        .add(HttpHeaders.ACCEPT, "application/json");
-    return http.send(HttpMethod.POST, gateway, headers, Buffer.buffer(form(params)))
-        .map(reply -> answer(method, outTradeNo, reply));
+  /** {@code method} about {@code outTradeNo}; a successful answer must name that order. */
+  private Future<AlipayOpenApi.Answer> call(String method, String outTradeNo) {
+    return api.call(method, new JsonObject().put("out_trade_no", outTradeNo)).map(answer -> {
+      String named = answer.fields().get("out_trade_no");
+      if (AlipayOpenApi.SUCCESS.equals(answer.fields().get("code")) && !outTradeNo.equals(named)) {
+        throw GatewayFailure.untrusted(method + " answered about order '" + Ids.printable(named) + "', not " + outTradeNo);
+      }
+      return answer;
+    });
   }
 
-  private static String form(Map<String, String> params) {
-    StringJoiner body = new StringJoiner("&");
-    params.forEach((k, v) -> body.add(k + "=" + URLEncoder.encode(v, StandardCharsets.UTF_8)));
-    return body.toString();
-  }
-
-  /** The answer's {@code ..._response} object, its signature checked, and that it is about {@code outTradeNo}. */
-  private Answer answer(String method, String outTradeNo, GatewayHttp.Answer reply) {
-    if (reply.status() != 200) {
-      throw GatewayFailure.unavailable(method + " answered HTTP " + reply.status());
-    }
-    String body = reply.body().toString(StandardCharsets.UTF_8);
-    String node = method.replace('.', '_') + "_response";
-    String signed = SignedAnswer.text(body, node);
-    if (signed == null) {
-      throw refusal(method, SignedAnswer.text(body, "error_response"), body);
-    }
-    JsonObject response = parse(method, signed);
-    String code = response.getString("code", "");
-    boolean trusted = verifies(signed, SignedAnswer.sign(body));
-    if (!trusted && (code.equals(SUCCESS) || code.equals(BUSINESS_FAILED))) {
-      // what books, closes or waits must be Alipay's; a refusal without a sign changes nothing
-      throw GatewayFailure.untrusted(method + "'s answer does not verify with Alipay's public key"
-          + " (alipay.public_key_file: Alipay's key, not the application's)");
-    }
-    Map<String, String> fields = new HashMap<>();
-    response.forEach(e -> fields.put(e.getKey(), e.getValue() instanceof String s ? s : String.valueOf(e.getValue())));
-    if (code.equals(SUCCESS) && !outTradeNo.equals(fields.get("out_trade_no"))) {
-      throw GatewayFailure.untrusted(method + " answered about order '" + Ids.printable(fields.get("out_trade_no"))
-          + "', not " + outTradeNo);
-    }
-    return new Answer(method, fields, reply.body().getBytes());
-  }
-
-  /**
-   * As alipay-sdk-java's {@code checkResponseSign}: Alipay may escape {@code /} as {@code \/} in the text it
-   * signed with plain slashes, so a failed check is tried once more with them unescaped.
-   */
-  private boolean verifies(String signed, String sign) {
-    return signature.signs(signed.getBytes(StandardCharsets.UTF_8), sign)
-        || signed.contains("\\/") && signature.signs(signed.replace("\\/", "/").getBytes(StandardCharsets.UTF_8), sign);
-  }
-
-  private static JsonObject parse(String method, String text) {
+  private static NotifyEvent payment(AlipayOpenApi.Answer answer) {
     try {
-      return new JsonObject(text);
-    } catch (DecodeException e) {
-      throw GatewayFailure.unavailable(method + " answered something that is not JSON");
-    }
-  }
-
-  /** No answer object: a gateway-level error_response (a wrong app_id, a method not granted) or no Alipay at all. */
-  private static GatewayFailure refusal(String method, String error, String body) {
-    if (error == null) {
-      return GatewayFailure.unavailable(method + " answered without a response object (" + body.length() + " bytes)");
-    }
-    JsonObject e = parse(method, error);
-    return GatewayFailure.refused(method + " refused: " + Ids.printable(e.getString("code", "")) + " "
-        + Ids.printable(e.getString("sub_code", e.getString("msg", ""))) + " " + Ids.printable(e.getString("sub_msg", "")));
-  }
-
-  /** One verified answer object, as text fields (Alipay writes amounts and times as strings). */
-  private record Answer(String method, Map<String, String> fields, byte[] body) {
-    boolean notExist() {
-      return BUSINESS_FAILED.equals(fields.get("code")) && NOT_EXIST.equals(fields.get("sub_code"));
-    }
-
-    /**
-     * Code 10000, or a failure that says what to do: 20000 (Alipay busy) and ACQ.SYSTEM_ERROR ask again;
-     * the others (isv.invalid-signature: the application key is not the one uploaded; ACQ.TRADE_STATUS_ERROR:
-     * a paid trade cannot be closed) are refusals.
-     */
-    void requireSuccess() {
-      String code = fields.getOrDefault("code", "");
-      if (code.equals(SUCCESS)) {
-        return;
-      }
-      String detail = method + " failed: " + code + " " + Ids.printable(fields.getOrDefault("sub_code",
-          fields.getOrDefault("msg", ""))) + " " + Ids.printable(fields.getOrDefault("sub_msg", ""));
-      throw code.equals("20000") || "ACQ.SYSTEM_ERROR".equals(fields.get("sub_code"))
-          ? GatewayFailure.unavailable(detail) : GatewayFailure.refused(detail);
-    }
-
-    paynotify.channel.NotifyEvent payment() {
-      try {
-        return AlipayChannel.payment(fields, "send_pay_date");
-      } catch (RejectedNotification e) {
-        throw GatewayFailure.untrusted(method + "'s paid answer is not usable: " + e.getMessage());
-      }
+      return AlipayChannel.payment(answer.fields(), "send_pay_date");
+    } catch (RejectedNotification e) {
+      throw GatewayFailure.untrusted(answer.method() + "'s paid answer is not usable: " + e.getMessage());
     }
   }
 }

@@ -12,7 +12,9 @@ public final class GatewayFailure extends RuntimeException {
     /** An answer whose signature does not verify, or that names another merchant: nothing is booked, a WARN. */
     UNTRUSTED,
     /** The platform refused the request (a wrong app id, key or permission): the owner must fix the config. */
-    REFUSED
+    REFUSED,
+    /** Asked too early: the platform has not made it yet (a day's bill, before about 10:00 the next day). */
+    NOT_READY
   }
 
   private final Kind kind;
@@ -37,6 +39,10 @@ public final class GatewayFailure extends RuntimeException {
 
   public static GatewayFailure untrusted(String message) {
     return new GatewayFailure(Kind.UNTRUSTED, message);
+  }
+
+  public static GatewayFailure notReady(String message) {
+    return new GatewayFailure(Kind.NOT_READY, message);
   }
 
   public static GatewayFailure refused(String message) {

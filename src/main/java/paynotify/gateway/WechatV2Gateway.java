@@ -9,6 +9,7 @@ import java.net.URI;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -129,14 +130,22 @@ public final class WechatV2Gateway implements TradeQuery {
     request.put("appid", appId);
     request.put("mch_id", mchId);
     request.put("out_trade_no", outTradeNo);
+    return post(http, url, signature, request).map(answer -> verified(url.getPath(), answer));
+  }
+
+  /**
+   * POSTs {@code request} (the API's own fields) as every v2 API takes it: with a nonce_str, the sign type
+   * when it is not WeChat's default MD5, and the sign over all of them.
+   */
+  static Future<GatewayHttp.Answer> post(GatewayHttp http, URI url, WechatV2Signature signature,
+      Map<String, String> request) {
     request.put("nonce_str", nonce());
     if (signature.signType().equals(WechatV2Signature.HMAC_SHA256)) { // MD5 is WeChat's default, left unsaid
       request.put(WechatV2Signature.SIGN_TYPE, WechatV2Signature.HMAC_SHA256);
     }
     request.put(WechatV2Signature.SIGN, signature.sign(request));
     MultiMap headers = MultiMap.caseInsensitiveMultiMap().add(HttpHeaders.CONTENT_TYPE, "text/xml; charset=utf-8");
-    return http.send(HttpMethod.POST, url, headers, Buffer.buffer(WechatXml.write(request)))
-        .map(answer -> verified(url.getPath(), answer));
+    return http.send(HttpMethod.POST, url, headers, Buffer.buffer(WechatXml.write(request)));
   }
 
   /** 32 random hex characters: WeChat's nonce_str is at most 32. */
@@ -158,10 +167,7 @@ public final class WechatV2Gateway implements TradeQuery {
     try {
       Map<String, String> fields = WechatXml.parse(body, "xml");
       if (!SUCCESS.equals(fields.get("return_code"))) {
-        String message = fields.get("return_msg");
-        throw GatewayFailure.refused("WeChat refused " + path + ": " + Ids.printable(message) + " (check "
-            + (message != null && message.contains("签名")
-                ? "wechat_v2.api_key_file and wechat_v2.sign_type" : "wechat_v2.appid and wechat_v2.mch_id") + ")");
+        throw refusal(path, fields.get("return_msg"));
       }
       signature.verifySign(fields);
       signature.requireMerchant(fields);
@@ -169,6 +175,13 @@ public final class WechatV2Gateway implements TradeQuery {
     } catch (RejectedNotification e) {
       throw failure(path + " answer", e);
     }
+  }
+
+  /** A return_code FAIL (unsigned): WeChat refused what we sent, and its return_msg says which setting to check. */
+  static GatewayFailure refusal(String path, String message) {
+    boolean sign = message != null && (message.contains("签名") || message.toUpperCase(Locale.ROOT).contains("SIGN"));
+    return GatewayFailure.refused("WeChat refused " + path + ": " + Ids.printable(message) + " (check "
+        + (sign ? "wechat_v2.api_key_file and wechat_v2.sign_type" : "wechat_v2.appid and wechat_v2.mch_id") + ")");
   }
 
   /** A signed answer that cannot be read is WeChat's trouble (ask again); one that does not verify is not WeChat's. */

@@ -1,17 +1,12 @@
 package paynotify.gateway;
 
 import io.vertx.core.Future;
-import io.vertx.core.MultiMap;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.security.SecureRandom;
-import java.time.Instant;
-import java.util.HexFormat;
 import java.util.Set;
 import paynotify.channel.Ids;
 import paynotify.channel.Platform;
@@ -22,9 +17,8 @@ import paynotify.gateway.TradeAnswer.State;
 
 /**
  * WeChat Pay API v3's order API for a direct merchant: {@code GET /v3/pay/transactions/out-trade-no/{no}}
- * and its {@code .../close}. Requests are signed with the merchant key as wechatpay-java's
- * {@code WechatPay2Credential} signs them; every answer but a 429 or 5xx (a proxy's, unsigned) must carry
- * WeChat's signature, checked as a notification's by {@link WechatV3Signature}.
+ * and its {@code .../close}, signed and verified by {@link WechatV3Client} (the merchant key; WeChat's
+ * signature on every answer but a 429 or 5xx).
  */
 public final class WechatV3Gateway implements TradeQuery {
   private static final String QUERY = "/v3/pay/transactions/out-trade-no/";
@@ -34,25 +28,14 @@ public final class WechatV3Gateway implements TradeQuery {
   private static final Set<String> NOTHING_TO_PAY = Set.of("ORDER_CLOSED", "ORDER_NOT_EXIST");
   /** Paid in the meantime: v2 and WeChat's community reports say ORDERPAID, the v3 docs list no word; both taken. */
   private static final Set<String> PAID_MEANWHILE = Set.of("ORDERPAID", "ORDER_PAID");
-  private static final String FIX_CONFIG = "check wechat_v3.merchant_private_key_file, wechat_v3.merchant_serial_no"
-      + " and wechat_v3.mchid (the key and serial of the merchant API certificate of that merchant)";
-  private static final SecureRandom RANDOM = new SecureRandom();
 
-  private final GatewayHttp http;
-  private final String base;
-  private final String mchId;
-  private final String serial;
-  private final MerchantKey key;
+  private final WechatV3Client client;
   private final WechatV3Signature signature;
 
   /** @param signature the notification's: the same platform keys and merchant ids check the answers */
   public WechatV3Gateway(GatewayHttp http, URI base, String mchId, String serial, MerchantKey key,
       WechatV3Signature signature) {
-    this.http = http;
-    this.base = base.toString().replaceAll("/+$", "");
-    this.mchId = mchId;
-    this.serial = serial;
-    this.key = key;
+    this.client = new WechatV3Client(http, base, mchId, serial, key, signature);
     this.signature = signature;
   }
 
@@ -68,65 +51,24 @@ public final class WechatV3Gateway implements TradeQuery {
 
   @Override
   public Future<TradeAnswer> query(String outTradeNo) {
-    return call(HttpMethod.GET, QUERY + encode(outTradeNo) + "?mchid=" + encode(mchId), null)
+    return client.call(name(), HttpMethod.GET, QUERY + encode(outTradeNo) + "?mchid=" + encode(client.mchId()), null)
         .map(answer -> meaning(outTradeNo, answer));
   }
 
   @Override
   public Future<Void> close(String outTradeNo) {
-    String body = new JsonObject().put("mchid", mchId).encode();
-    return call(HttpMethod.POST, QUERY + encode(outTradeNo) + "/close", body)
+    String body = new JsonObject().put("mchid", client.mchId()).encode();
+    return client.call(name(), HttpMethod.POST, QUERY + encode(outTradeNo) + "/close", body)
         .map(this::closed);
-  }
-
-  /** {@code pathAndQuery} sent signed, its answer verified (except a 429 or 5xx, which is UNAVAILABLE). */
-  private Future<GatewayHttp.Answer> call(HttpMethod method, String pathAndQuery, String body) {
-    URI url = URI.create(base + pathAndQuery);
-    MultiMap headers = MultiMap.caseInsensitiveMultiMap()
-        .add("Accept", "application/json")
-        .add("Authorization", authorization(method, url, body));
-    if (body != null) {
-      headers.add("Content-Type", "application/json");
-    }
-    return http.send(method, url, headers, body == null ? null : Buffer.buffer(body))
-        .compose(answer -> {
-          if (answer.status() == 429 || answer.status() >= 500) {
-            return Future.failedFuture(GatewayFailure.unavailable(name() + ": HTTP " + answer.status() + " "
-                + error(answer)));
-          }
-          try {
-            signature.verifyAnswer(answer.headers(), answer.body().getBytes());
-            return Future.succeededFuture(answer);
-          } catch (RejectedNotification e) {
-            return Future.failedFuture(GatewayFailure.untrusted(name() + ": HTTP " + answer.status()
-                + " answer refused: " + e.getMessage()));
-          }
-        });
-  }
-
-  /**
-   * {@code WECHATPAY2-SHA256-RSA2048 mchid=..,nonce_str=..,signature=..,timestamp=..,serial_no=..}, the
-   * signature over {@code METHOD\nPATH?QUERY\ntimestamp\nnonce\nBODY\n} (an empty body for a GET).
-   */
-  private String authorization(HttpMethod method, URI url, String body) {
-    byte[] random = new byte[16];
-    RANDOM.nextBytes(random);
-    String nonce = HexFormat.of().withUpperCase().formatHex(random);
-    long timestamp = Instant.now().getEpochSecond();
-    String message = method.name() + "\n" + url.getRawPath() + (url.getRawQuery() == null ? "" : "?" + url.getRawQuery())
-        + "\n" + timestamp + "\n" + nonce + "\n" + (body == null ? "" : body) + "\n";
-    return WechatV3Signature.SIGNATURE_TYPE + " mchid=\"" + mchId + "\",nonce_str=\"" + nonce
-        + "\",signature=\"" + key.sign(message.getBytes(StandardCharsets.UTF_8)) + "\",timestamp=\"" + timestamp
-        + "\",serial_no=\"" + serial + "\"";
   }
 
   private TradeAnswer meaning(String outTradeNo, GatewayHttp.Answer answer) {
     byte[] body = answer.body().getBytes();
-    if (answer.status() == 404 && "ORDER_NOT_EXIST".equals(code(answer))) {
+    if (answer.status() == 404 && "ORDER_NOT_EXIST".equals(WechatV3Client.code(answer))) {
       return TradeAnswer.of(State.NOT_FOUND, "ORDER_NOT_EXIST", body);
     }
     if (answer.status() != 200) {
-      throw refusal(answer);
+      throw WechatV3Client.refusal(name(), answer);
     }
     try {
       JsonObject transaction = new JsonObject(answer.body());
@@ -151,7 +93,7 @@ public final class WechatV3Gateway implements TradeQuery {
   }
 
   private Void closed(GatewayHttp.Answer answer) {
-    String code = code(answer);
+    String code = WechatV3Client.code(answer);
     if (answer.status() == 204 || answer.status() == 200 || NOTHING_TO_PAY.contains(code)) {
       return null;
     }
@@ -161,32 +103,7 @@ public final class WechatV3Gateway implements TradeQuery {
     if (answer.status() == 202) { // USER_PAYING: the buyer is entering the password now
       throw GatewayFailure.unavailable("wechat v3 close: " + code + ", the buyer is paying: query it again shortly");
     }
-    throw refusal(answer);
-  }
-
-  /** A signed 4xx: WeChat refused the request; 401/403 mean the merchant's key, serial or id. */
-  private GatewayFailure refusal(GatewayHttp.Answer answer) {
-    String what = name() + ": HTTP " + answer.status() + " " + error(answer);
-    return GatewayFailure.refused(answer.status() == 401 || answer.status() == 403 ? what + ": " + FIX_CONFIG : what);
-  }
-
-  /** An error answer's {@code code}, or null when it has none. */
-  private static String code(GatewayHttp.Answer answer) {
-    try {
-      return new JsonObject(answer.body()).getString("code");
-    } catch (DecodeException | ClassCastException e) {
-      return null;
-    }
-  }
-
-  /** An error answer's code and message, log-safe. */
-  private static String error(GatewayHttp.Answer answer) {
-    try {
-      JsonObject error = new JsonObject(answer.body());
-      return Ids.printable(error.getString("code")) + " " + Ids.printable(error.getString("message"));
-    } catch (DecodeException | ClassCastException e) {
-      return "(no WeChat Pay error body)";
-    }
+    throw WechatV3Client.refusal(name(), answer);
   }
 
   /** A path segment or query value: URLEncoder's form encoding, with a space as %20 as a URL needs. */

@@ -5,6 +5,8 @@
  * {@link paynotify.gateway.WechatV2Gateway} ({@code /pay/orderquery}, {@code /pay/closeorder}),
  * {@link paynotify.gateway.WechatV3Gateway} ({@code /v3/pay/transactions/out-trade-no/...}) and
  * {@link paynotify.gateway.EpayGateway} ({@code api.php?act=order}, unsigned: see {@link paynotify.gateway.TradeQuery#books()}).
+ * Bills ({@link paynotify.gateway.BillSource}): {@link paynotify.gateway.WechatV2Bills} ({@code /pay/downloadbill}),
+ * {@link paynotify.gateway.WechatV3Bills} ({@code /v3/bill/tradebill}).
  *
  * <p>Each client
  * <ul>

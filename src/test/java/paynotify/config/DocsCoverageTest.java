@@ -54,7 +54,8 @@ class DocsCoverageTest {
       Map.entry("epay", "docs/channels.md"),
       Map.entry("stripe", "docs/channels.md"),
       Map.entry("paypal", "docs/channels.md"),
-      Map.entry("recovery", "docs/operations.md"));
+      Map.entry("recovery", "docs/operations.md"),
+      Map.entry("reconcile", "docs/operations.md"));
   private static Vertx vertx;
 
   @BeforeAll

@@ -2,16 +2,11 @@ package paynotify.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
-import static paynotify.testsupport.WechatV2Notifications.API_KEY;
-import static paynotify.testsupport.WechatV2Notifications.APP_ID;
-import static paynotify.testsupport.WechatV2Notifications.MCH_ID;
 
 import com.github.binarywang.wxpay.bean.result.WxPayOrderCloseResult;
 import com.github.binarywang.wxpay.bean.result.WxPayOrderQueryResult;
-import com.github.binarywang.wxpay.config.WxPayConfig;
 import com.github.binarywang.wxpay.exception.WxPayException;
 import com.github.binarywang.wxpay.service.WxPayService;
-import com.github.binarywang.wxpay.service.impl.WxPayServiceImpl;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import paynotify.testsupport.PlatformStandIn.Mode;
@@ -23,18 +18,7 @@ import paynotify.testsupport.WechatV2StandIn;
  */
 class WechatV2GatewaySdkTest {
   private final WechatV2StandIn wechat = WechatV2StandIn.start();
-  private final WxPayService sdk = sdk();
-
-  private WxPayService sdk() {
-    WxPayConfig config = new WxPayConfig();
-    config.setAppId(APP_ID);
-    config.setMchId(MCH_ID);
-    config.setMchKey(API_KEY);
-    config.setPayBaseUrl(wechat.url().toString());
-    WxPayService service = new WxPayServiceImpl();
-    service.setConfig(config);
-    return service;
-  }
+  private final WxPayService sdk = wechat.sdk();
 
   @AfterEach
   void stopStandIn() {

@@ -245,7 +245,7 @@ class WechatV2GatewayTest {
         Buffer.buffer(notification.body()))));
   }
 
-  private static <T> T done(Future<T> future) {
+  static <T> T done(Future<T> future) {
     try {
       return future.toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
     } catch (Exception e) {
@@ -253,7 +253,7 @@ class WechatV2GatewayTest {
     }
   }
 
-  private static GatewayFailure failure(Future<?> future) {
+  static GatewayFailure failure(Future<?> future) {
     Throwable thrown = catchThrowable(() -> future.toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS));
     assertThat(thrown).isInstanceOf(ExecutionException.class).cause().isInstanceOf(GatewayFailure.class);
     return (GatewayFailure) thrown.getCause();

@@ -6,14 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.wechat.pay.java.core.RSAPublicKeyConfig;
 import com.wechat.pay.java.core.exception.ServiceException;
 import com.wechat.pay.java.core.exception.ValidationException;
-import com.wechat.pay.java.core.http.DefaultHttpClientBuilder;
 import com.wechat.pay.java.service.payments.model.Transaction;
 import com.wechat.pay.java.service.payments.nativepay.NativePayService;
 import com.wechat.pay.java.service.payments.nativepay.model.CloseOrderRequest;
 import com.wechat.pay.java.service.payments.nativepay.model.QueryOrderByOutTradeNoRequest;
-import java.net.URI;
-import okhttp3.HttpUrl;
-import okhttp3.OkHttpClient;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -33,24 +29,9 @@ class WechatV3GatewaySdkTest {
   @BeforeAll
   static void start() {
     standIn = WechatV3StandIn.start();
-    RSAPublicKeyConfig config = new RSAPublicKeyConfig.Builder()
-        .merchantId(WechatV3Notifications.MCH_ID)
-        .privateKeyFromPath(standIn.merchantKeyFile().toString())
-        .merchantSerialNumber(standIn.merchantSerial())
-        .publicKey(WechatV3Notifications.PUBLIC_KEY_PEM)
-        .publicKeyId(WechatV3Notifications.PUBLIC_KEY_ID)
-        .apiV3Key(WechatV3Notifications.APIV3_KEY)
-        .build();
-    URI here = standIn.url();
-    OkHttpClient toStandIn = new OkHttpClient.Builder()
-        .addInterceptor(chain -> {
-          HttpUrl url = chain.request().url().newBuilder().scheme("http").host(here.getHost()).port(here.getPort())
-              .build();
-          return chain.proceed(chain.request().newBuilder().url(url).build());
-        })
-        .build();
+    RSAPublicKeyConfig config = standIn.sdkConfig();
     sdk = new NativePayService.Builder()
-        .httpClient(new DefaultHttpClientBuilder().config(config).okHttpClient(toStandIn).build())
+        .httpClient(standIn.sdkHttpClient(config))
         .build();
   }
 

@@ -7,6 +7,7 @@ import com.sun.net.httpserver.HttpServer;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.LocalDate;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -38,6 +39,8 @@ public final class AlipayStandIn extends CountingStandIn {
   private final KeyPair appKey;
   private final Map<String, Trade> trades = new ConcurrentHashMap<>();
   private final Map<String, Trade> payOnClose = new ConcurrentHashMap<>();
+  private final Map<String, byte[]> bills = new ConcurrentHashMap<>();
+  private final Map<String, String> billNames = new ConcurrentHashMap<>();
   private volatile Path keyFile;
 
   private AlipayStandIn(KeyPair appKey) throws IOException {
@@ -45,6 +48,7 @@ public final class AlipayStandIn extends CountingStandIn {
     server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 64);
     server.setExecutor(threads);
     server.createContext("/gateway.do", this::handle);
+    server.createContext("/downloadBillFile.resource", this::download);
     server.start();
   }
 
@@ -89,6 +93,16 @@ public final class AlipayStandIn extends CountingStandIn {
   /** Paid, and past its refund period (or not refundable): TRADE_FINISHED. */
   public void finished(String outTradeNo, String tradeNo, String amount) {
     trades.put(outTradeNo, new Trade("TRADE_FINISHED", tradeNo, amount));
+  }
+
+  /** The trades bill of {@code date} is the zip {@code file} (served under its own name). */
+  public void bill(LocalDate date, Path file) {
+    try {
+      bills.put(date.toString(), Files.readAllBytes(file));
+      billNames.put(date.toString(), file.getFileName().toString());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /** Waiting until a close request comes: the buyer pays just then, so the close is refused (a race). */
@@ -138,6 +152,20 @@ public final class AlipayStandIn extends CountingStandIn {
     }
   }
 
+  /** The bill's zip, by the fileId its download URL names (the URL is Alipay's own signature on it). */
+  private void download(HttpExchange exchange) throws IOException {
+    try (exchange) {
+      byte[] zip = bills.get(form(exchange.getRequestURI().getRawQuery()).getOrDefault("fileId", ""));
+      if (zip == null) {
+        exchange.sendResponseHeaders(404, -1);
+        return;
+      }
+      exchange.getResponseHeaders().add("Content-Type", "application/oct-stream");
+      exchange.sendResponseHeaders(200, zip.length);
+      exchange.getResponseBody().write(zip);
+    }
+  }
+
   /** The sign over all parameters but {@code sign}, with the application's public key (the one uploaded). */
   private boolean verified(Map<String, String> params) {
     try {
@@ -182,6 +210,15 @@ public final class AlipayStandIn extends CountingStandIn {
         }
         trades.put(outTradeNo, new Trade("TRADE_CLOSED", trade.tradeNo(), trade.amount()));
         return success().put("trade_no", trade.tradeNo()).put("out_trade_no", outTradeNo);
+      }
+      case "alipay.data.dataservice.bill.downloadurl.query" -> {
+        String date = biz.getString("bill_date", "");
+        if (!bills.containsKey(date) || !"trade".equals(biz.getString("bill_type"))) {
+          return error("40004", "Business Failed", "isp.bill_not_exist", "账单不存在");
+        }
+        return success().put("bill_download_url", url().resolve("/downloadBillFile.resource") + "?bizType=trade"
+            + "&fileType=csv.zip&bizDates=" + date.replace("-", "") + "&downloadFileName=" + billNames.get(date)
+            + "&fileId=" + date);
       }
       default -> {
         return error("40004", "Business Failed", "isv.invalid-method", "不存在的方法名");

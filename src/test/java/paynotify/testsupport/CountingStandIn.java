@@ -1,5 +1,6 @@
 package paynotify.testsupport;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URLDecoder;
@@ -13,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.zip.GZIPOutputStream;
 
 /**
  * The half of a {@link PlatformStandIn} every platform shares: what it counts, how its next answers go wrong,
@@ -76,6 +78,17 @@ abstract class CountingStandIn implements PlatformStandIn {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /** {@code plain} gzipped, as the platforms serve a bill asked with tar_type=GZIP. */
+  static byte[] gzip(byte[] plain) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try (GZIPOutputStream gzip = new GZIPOutputStream(out)) {
+      gzip.write(plain);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return out.toByteArray();
   }
 
   /** A query string or form body ({@code a=1&b=2}), decoded as UTF-8; null or empty: none. */

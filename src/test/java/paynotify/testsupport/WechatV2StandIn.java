@@ -16,8 +16,11 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.time.LocalDate;
+import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -27,7 +30,9 @@ import paynotify.channel.wechat.WechatV2Signature;
  * WeChat Pay API v2's {@code /pay/orderquery} and {@code /pay/closeorder}, played on 127.0.0.1: requests
  * are read and their sign checked by the official weixin-java-pay SDK (a bad one: return_code FAIL,
  * 签名错误, as WeChat answers), answers are signed by it with {@link WechatV2Notifications#API_KEY} in the
- * request's sign type (as WeChat does: MD5 unless the request says HMAC-SHA256).
+ * request's sign type (as WeChat does: MD5 unless the request says HMAC-SHA256). {@code /pay/downloadbill}
+ * serves the bills a test sets, bare (WeChat does not sign them), gzipped when asked; a day without one is
+ * WeChat's "No Bill Exist".
  */
 public final class WechatV2StandIn extends CountingStandIn {
   /** The time_end of every paid trade: the one of {@link WechatV2Notifications#payment}, so both book alike. */
@@ -47,6 +52,8 @@ public final class WechatV2StandIn extends CountingStandIn {
     return thread;
   });
   private final Map<String, Trade> trades = new ConcurrentHashMap<>();
+  private final Map<LocalDate, byte[]> bills = new ConcurrentHashMap<>();
+  private final Set<LocalDate> billsNotReady = ConcurrentHashMap.newKeySet();
   private volatile String answerAppId = APP_ID;
   private volatile String answerMchId = MCH_ID;
 
@@ -59,6 +66,19 @@ public final class WechatV2StandIn extends CountingStandIn {
     server.setExecutor(threads);
     server.createContext("/pay/", this::handle);
     server.start();
+  }
+
+  /** weixin-java-pay's service for the vectors' merchant, pointed here (payBaseUrl): how the SDK proves this. */
+  public com.github.binarywang.wxpay.service.WxPayService sdk() {
+    com.github.binarywang.wxpay.config.WxPayConfig config = new com.github.binarywang.wxpay.config.WxPayConfig();
+    config.setAppId(APP_ID);
+    config.setMchId(MCH_ID);
+    config.setMchKey(API_KEY);
+    config.setPayBaseUrl(url().toString());
+    com.github.binarywang.wxpay.service.WxPayService service =
+        new com.github.binarywang.wxpay.service.impl.WxPayServiceImpl();
+    service.setConfig(config);
+    return service;
   }
 
   public static WechatV2StandIn start() {
@@ -103,6 +123,16 @@ public final class WechatV2StandIn extends CountingStandIn {
     return trade == null ? null : trade.state();
   }
 
+  /** {@code csv} is the ALL bill of {@code date}. */
+  public void bill(LocalDate date, byte[] csv) {
+    bills.put(date, csv);
+  }
+
+  /** The bill of {@code date} is not made yet: WeChat's "Bill Creating". */
+  public void billNotReady(LocalDate date) {
+    billsNotReady.add(date);
+  }
+
   /** The next answers name this merchant (signed with the API key all the same): a merchant's mix-up. */
   public void answerAsMerchant(String appId, String mchId) {
     this.answerAppId = appId;
@@ -134,6 +164,10 @@ public final class WechatV2StandIn extends CountingStandIn {
         reply(exchange, 200, WechatV2Notifications.xml(Map.of("return_code", "FAIL", "return_msg", "签名错误")));
         return;
       }
+      if (exchange.getRequestURI().getPath().equals("/pay/downloadbill")) {
+        downloadBill(exchange, request);
+        return;
+      }
       String out = request.get("out_trade_no");
       Map<String, String> answer = switch (exchange.getRequestURI().getPath()) {
         case "/pay/orderquery" -> query(out);
@@ -147,6 +181,22 @@ public final class WechatV2StandIn extends CountingStandIn {
       reply(exchange, 200, WechatV2Notifications.xml(signed(answer, signType, now)));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt(); // closed while SLOW: no answer at all
+    }
+  }
+
+  /** The bill, bare; or WeChat's unsigned FAIL saying why there is none. */
+  private void downloadBill(HttpExchange exchange, Map<String, String> request) throws IOException {
+    LocalDate date = LocalDate.parse(request.get("bill_date"), DateTimeFormatter.BASIC_ISO_DATE);
+    byte[] bill = bills.get(date);
+    if (billsNotReady.contains(date)) {
+      reply(exchange, 200, WechatV2Notifications.xml(Map.of("return_code", "FAIL", "return_msg", "Bill Creating")));
+    } else if (bill == null) {
+      reply(exchange, 200, WechatV2Notifications.xml(Map.of("return_code", "FAIL", "return_msg", "No Bill Exist",
+          "error_code", "20002")));
+    } else if ("GZIP".equals(request.get("tar_type"))) {
+      reply(exchange, "application/x-gzip", gzip(bill));
+    } else {
+      reply(exchange, "text/plain;charset=utf-8", bill);
     }
   }
 
@@ -222,5 +272,11 @@ public final class WechatV2StandIn extends CountingStandIn {
     exchange.getResponseHeaders().set("Content-Type", "text/xml; charset=UTF-8");
     exchange.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
     exchange.getResponseBody().write(bytes);
+  }
+
+  private static void reply(HttpExchange exchange, String contentType, byte[] file) throws IOException {
+    exchange.getResponseHeaders().set("Content-Type", contentType);
+    exchange.sendResponseHeaders(200, file.length);
+    exchange.getResponseBody().write(file);
   }
 }

@@ -15,14 +15,17 @@ import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
+import java.security.MessageDigest;
 import java.security.PrivateKey;
 import java.security.Signature;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
@@ -35,9 +38,14 @@ import paynotify.channel.wechat.WechatV3Signature;
  * answer (errors too) signed with the vectors' platform key under {@link WechatV3Notifications#PUBLIC_KEY_ID}.
  * A Vert.x server of its own: the JDK's HttpServer rewrites header names (Wechatpay-timestamp), and the
  * SDK looks them up as WeChat spells them.
+ *
+ * <p>Bills: {@code GET /v3/bill/tradebill} answers (signed) the SHA1 of the plain bill and a download_url
+ * here, whose GET (Authorization checked too) serves the file bare, gzipped when asked, as WeChat does.
  */
 public final class WechatV3StandIn extends CountingStandIn {
   private static final String QUERY = "/v3/pay/transactions/out-trade-no/";
+  private static final String TRADE_BILL = "/v3/bill/tradebill";
+  private static final String DOWNLOAD = "/v3/billdownload/file";
   private static final Pattern AUTH_FIELD = Pattern.compile("(\\w+)=\"([^\"]*)\"");
   private static final long SLOW_MILLIS = 30_000;
 
@@ -49,6 +57,11 @@ public final class WechatV3StandIn extends CountingStandIn {
   private final Vertx vertx = Vertx.vertx();
   private final HttpServer server;
   private final Map<String, Trade> trades = new ConcurrentHashMap<>();
+  private final Map<LocalDate, byte[]> bills = new ConcurrentHashMap<>();
+  private final Set<LocalDate> billsNotReady = ConcurrentHashMap.newKeySet();
+  /** The files behind the download_urls given, by token. */
+  private final Map<String, byte[]> downloads = new ConcurrentHashMap<>();
+  private volatile boolean tamperedBills;
   private volatile String answerMchId = WechatV3Notifications.MCH_ID;
   private volatile String answerOutTradeNo;
   private volatile String answerSerial = WechatV3Notifications.PUBLIC_KEY_ID;
@@ -66,6 +79,31 @@ public final class WechatV3StandIn extends CountingStandIn {
     server = vertx.createHttpServer()
         .requestHandler(request -> request.body().onSuccess(body -> handle(request, body.getBytes())))
         .listen(0, "127.0.0.1").await();
+  }
+
+  /**
+   * wechatpay-java's configuration for the vectors' merchant with this stand-in's merchant key and serial; its
+   * HTTP client ({@link #sdkHttpClient}) goes here, the SDK's host being fixed.
+   */
+  public com.wechat.pay.java.core.RSAPublicKeyConfig sdkConfig() {
+    return new com.wechat.pay.java.core.RSAPublicKeyConfig.Builder()
+        .merchantId(WechatV3Notifications.MCH_ID)
+        .privateKeyFromPath(merchantKeyFile().toString())
+        .merchantSerialNumber(merchantSerial())
+        .publicKey(WechatV3Notifications.PUBLIC_KEY_PEM)
+        .publicKeyId(WechatV3Notifications.PUBLIC_KEY_ID)
+        .apiV3Key(WechatV3Notifications.APIV3_KEY)
+        .build();
+  }
+
+  /** The SDK's HTTP client for {@code config}, every request rewritten by an OkHttp interceptor to come here. */
+  public com.wechat.pay.java.core.http.HttpClient sdkHttpClient(com.wechat.pay.java.core.RSAPublicKeyConfig config) {
+    URI here = url();
+    okhttp3.OkHttpClient toStandIn = new okhttp3.OkHttpClient.Builder()
+        .addInterceptor(chain -> chain.proceed(chain.request().newBuilder().url(chain.request().url().newBuilder()
+            .scheme("http").host(here.getHost()).port(here.getPort()).build()).build()))
+        .build();
+    return new com.wechat.pay.java.core.http.DefaultHttpClientBuilder().config(config).okHttpClient(toStandIn).build();
   }
 
   public static WechatV3StandIn start() {
@@ -143,6 +181,21 @@ public final class WechatV3StandIn extends CountingStandIn {
     answerSerial = serialOrId;
   }
 
+  /** {@code csv} is the ALL bill of {@code date}. */
+  public void bill(LocalDate date, byte[] csv) {
+    bills.put(date, csv);
+  }
+
+  /** The bill of {@code date} is not made yet: 400 STATEMENT_CREATING. */
+  public void billNotReady(LocalDate date) {
+    billsNotReady.add(date);
+  }
+
+  /** The files downloaded from now on differ from the bill whose SHA1 the signed answer gives (one byte). */
+  public void tamperedBills(boolean tampered) {
+    tamperedBills = tampered;
+  }
+
   @Override
   public void close() {
     vertx.close().await();
@@ -204,7 +257,16 @@ public final class WechatV3StandIn extends CountingStandIn {
   private void route(HttpServerRequest request, byte[] body) {
     String path = URI.create(request.uri()).getPath();
     String method = request.method().name();
-    if (!path.startsWith(QUERY)) {
+    if (method.equals("GET") && path.equals(TRADE_BILL)) {
+      tradeBill(request);
+    } else if (method.equals("GET") && path.equals(DOWNLOAD)) {
+      byte[] file = downloads.get(form(request.query()).getOrDefault("token", ""));
+      if (file == null) {
+        answer(request, 400, error("INVALID_REQUEST", "下载地址已失效"));
+      } else {
+        request.response().putHeader("Content-Type", "application/octet-stream").end(Buffer.buffer(file));
+      }
+    } else if (!path.startsWith(QUERY)) {
       answer(request, 404, error("NOT_FOUND", "no such API"));
     } else if (method.equals("GET") && !path.endsWith("/close")) {
       String outTradeNo = path.substring(QUERY.length());
@@ -226,6 +288,36 @@ public final class WechatV3StandIn extends CountingStandIn {
       close(request, outTradeNo);
     } else {
       answer(request, 405, error("INVALID_REQUEST", "method not allowed"));
+    }
+  }
+
+  /** The documented answers: the SHA1 of the plain bill and where to get it, or the 400 saying why not. */
+  private void tradeBill(HttpServerRequest request) {
+    Map<String, String> query = form(request.query());
+    LocalDate date = LocalDate.parse(query.get("bill_date"));
+    byte[] bill = bills.get(date);
+    if (billsNotReady.contains(date)) {
+      answer(request, 400, error("STATEMENT_CREATING", "账单生成中"));
+    } else if (bill == null) {
+      answer(request, 400, error("NO_STATEMENT_EXIST", "账单文件不存在"));
+    } else {
+      String hash = sha1(bill);
+      if (tamperedBills) {
+        bill = bill.clone();
+        bill[bill.length - 1] ^= 1;
+      }
+      String token = UUID.randomUUID().toString().replace("-", "");
+      downloads.put(token, "GZIP".equals(query.get("tar_type")) ? gzip(bill) : bill);
+      answer(request, 200, new JsonObject().put("hash_type", "SHA1").put("hash_value", hash)
+          .put("download_url", url() + DOWNLOAD + "?token=" + token).encode());
+    }
+  }
+
+  private static String sha1(byte[] bytes) {
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(bytes));
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException(e);
     }
   }
 

@@ -1,0 +1,52 @@
+package paynotify.cli;
+
+import io.vertx.core.Vertx;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.util.function.Function;
+import paynotify.channel.Platform;
+import paynotify.config.AppConfig;
+import paynotify.config.ConfigException;
+import paynotify.gateway.BillSource;
+import paynotify.gateway.DayBill;
+import paynotify.gateway.GatewayHttp;
+import paynotify.reconcile.BillArchive;
+
+/**
+ * {@code reconcile --fetch}: a day's bill asked of the platform and kept in the bill archive, then read from
+ * there exactly as {@code --bill} reads a downloaded file.
+ *
+ * @param file the kept file; null when the platform said the day had no trades
+ */
+record FetchedBill(Path file, LocalDate day) {
+  /**
+   * A day's bill is a few MiB for a busy small shop; more than this is refused rather than held in memory
+   * (the tools run in a 128 MiB heap: the answer, its copy and the unpacked bill must fit together).
+   */
+  private static final int MAX_BILL_BYTES = 16 * 1024 * 1024;
+  private static final Duration TIMEOUT = Duration.ofMinutes(2);
+
+  /** Fetches and keeps {@code day}'s bill of {@code platform}, as --channel {@code channel} names it. */
+  static FetchedBill fetch(AppConfig config, String channel, Platform platform, LocalDate day) throws IOException {
+    Function<GatewayHttp, BillSource> source = config.bills().sources().get(platform);
+    if (source == null) {
+      throw new ConfigException("--fetch: no " + channel + " bill can be fetched: " + (platform == Platform.ALIPAY
+          ? "set alipay.app_private_key_file (the application key signs the request)"
+          : "set wechat_v3.merchant_private_key_file and merchant_serial_no, or turn on wechat_v2")
+          + " (docs/operations.md, reconcile)");
+    }
+    Vertx vertx = Vertx.vertx();
+    try {
+      DayBill bill = source.apply(new GatewayHttp(vertx, TIMEOUT, MAX_BILL_BYTES)).fetch(day).await();
+      if (!bill.hasTrades()) {
+        return new FetchedBill(null, day);
+      }
+      BillArchive archive = new BillArchive(config.bills().dir(), config.bills().keep().toDays());
+      return new FetchedBill(archive.keep(channel, day, bill.fileName(), bill.content()), day);
+    } finally {
+      vertx.close().await();
+    }
+  }
+}
