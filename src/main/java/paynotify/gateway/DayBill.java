@@ -1,6 +1,9 @@
 package paynotify.gateway;
 
 import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import paynotify.channel.PlatformTime;
 
 /**
  * One day's bill as a platform served it.
@@ -15,6 +18,19 @@ public record DayBill(LocalDate date, String fileName, byte[] content) {
   /** A day without trades, as the platform said. */
   public static DayBill none(LocalDate date) {
     return new DayBill(date, null, null);
+  }
+
+  /**
+   * WeChat Pay's "still making it" ("Bill Creating", STATEMENT_CREATING), which its docs say may also mean a day
+   * without trades: not ready until noon of the next day (Beijing time; bills come from 09:00), after that a day
+   * without trades, so that a shop with no WeChat sales that day is not told "try again" for ever.
+   */
+  public static DayBill stillMaking(LocalDate date, String detail) {
+    if (LocalDateTime.now(PlatformTime.BEIJING).isAfter(date.plusDays(1).atTime(LocalTime.NOON))) {
+      return none(date);
+    }
+    throw GatewayFailure.notReady(detail + " (WeChat makes a day's bill from 09:00 the next day; past noon,"
+        + " this means the day had no trades)");
   }
 
   public boolean hasTrades() {

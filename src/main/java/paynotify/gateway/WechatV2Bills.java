@@ -90,8 +90,8 @@ public final class WechatV2Bills implements BillSource {
 
   /**
    * WeChat's return_code FAIL. Its return_msg is the code (the docs' error table): "No Bill Exist" is a
-   * day without trades; "Bill Creating" is a bill not made yet (from 09:00 the next day; the docs say it
-   * may also mean no trades, so the caller asks again until it gives up, as for any NOT_READY).
+   * day without trades; "Bill Creating" is a bill not made yet, or, past noon of the next day, a day without
+   * trades ({@link DayBill#stillMaking}).
    */
   private static DayBill refused(LocalDate date, String day, byte[] xml) {
     Map<String, String> fields;
@@ -106,8 +106,7 @@ public final class WechatV2Bills implements BillSource {
       return DayBill.none(date);
     }
     if (code.equals("bill creating") || message.contains("账单生成中") || message.contains("账单未生成")) {
-      throw GatewayFailure.notReady(PATH + " of " + day + ": " + Ids.printable(message)
-          + " (WeChat makes a day's bill from 09:00 the next day)");
+      return DayBill.stillMaking(date, PATH + " of " + day + ": " + Ids.printable(message));
     }
     if (code.equals("systemerror") || code.contains("gzip error")) { // WeChat's own trouble: ask again
       throw GatewayFailure.unavailable(PATH + " of " + day + ": " + Ids.printable(message));

@@ -59,7 +59,7 @@ public final class WechatV3Bills implements BillSource {
             return Future.succeededFuture(DayBill.none(date));
           }
           if (answer.status() == 400 && CREATING.equals(code)) {
-            return Future.failedFuture(GatewayFailure.notReady(name() + " of " + date + ": "
+            return Future.succeededFuture(DayBill.stillMaking(date, name() + " of " + date + ": "
                 + WechatV3Client.error(answer)));
           }
           if (answer.status() != 200) {

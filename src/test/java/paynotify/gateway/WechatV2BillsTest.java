@@ -15,11 +15,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDate;
+import java.time.format.DateTimeFormatter;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import paynotify.channel.PlatformTime;
 import paynotify.channel.wechat.WechatV2Signature;
 import paynotify.reconcile.BillFormatException;
 import paynotify.reconcile.WechatBill;
@@ -94,13 +96,17 @@ class WechatV2BillsTest {
   }
 
   @Test
-  void aBillNotMadeYetIsNotReady() {
-    wechat.billNotReady(DAY);
+  void aBillNotMadeYetIsNotReadyUntilNoonOfTheNextDayAndThenADayWithoutTrades() {
+    LocalDate today = LocalDate.now(PlatformTime.BEIJING);
+    wechat.billNotReady(today);
 
-    GatewayFailure failure = failure(bills().fetch(DAY));
+    GatewayFailure failure = failure(bills().fetch(today));
 
     assertThat(failure.kind()).isEqualTo(GatewayFailure.Kind.NOT_READY);
-    assertThat(failure.getMessage()).contains("Bill Creating", "20260314");
+    assertThat(failure.getMessage()).contains("Bill Creating", today.format(DateTimeFormatter.BASIC_ISO_DATE));
+
+    wechat.billNotReady(DAY); // long past: WeChat's "creating" then means it had no trades
+    assertThat(done(bills().fetch(DAY))).isEqualTo(DayBill.none(DAY));
   }
 
   @Test

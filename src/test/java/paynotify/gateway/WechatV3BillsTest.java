@@ -16,6 +16,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import paynotify.channel.PlatformTime;
 import paynotify.channel.wechat.WechatV3Channel;
 import paynotify.config.AppConfig;
 import paynotify.gateway.GatewayFailure.Kind;
@@ -84,13 +85,17 @@ class WechatV3BillsTest {
   }
 
   @Test
-  void aBillNotMadeYetIsNotReady() throws Exception {
-    standIn.billNotReady(DAY.plusDays(1));
+  void aBillNotMadeYetIsNotReadyUntilNoonOfTheNextDayAndThenADayWithoutTrades() throws Exception {
+    LocalDate today = LocalDate.now(PlatformTime.BEIJING);
+    standIn.billNotReady(today);
 
-    GatewayFailure failure = failure(bills.fetch(DAY.plusDays(1)));
+    GatewayFailure failure = failure(bills.fetch(today));
 
     assertThat(failure.kind()).isEqualTo(Kind.NOT_READY);
-    assertThat(failure.getMessage()).contains("STATEMENT_CREATING", "2026-03-15");
+    assertThat(failure.getMessage()).contains("STATEMENT_CREATING", today.toString());
+
+    standIn.billNotReady(DAY.plusDays(1)); // long past: "creating" then means it had no trades
+    assertThat(bills.fetch(DAY.plusDays(1)).await()).isEqualTo(DayBill.none(DAY.plusDays(1)));
   }
 
   @Test
