@@ -15,7 +15,10 @@ import java.security.Signature;
 import java.security.interfaces.RSAPrivateCrtKey;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.util.Base64;
+import java.util.Locale;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A merchant's RSA private key (Alipay's application private key, WeChat Pay v3's apiclient_key.pem):
@@ -26,6 +29,11 @@ import java.util.Set;
 public final class MerchantKey {
   private static final Set<PosixFilePermission> SHARED = Set.of(PosixFilePermission.GROUP_READ,
       PosixFilePermission.GROUP_WRITE, PosixFilePermission.OTHERS_READ, PosixFilePermission.OTHERS_WRITE);
+
+  /** A PEM line naming what follows ({@code -----BEGIN <label>-----}, and its END). */
+  private static final Pattern ARMOUR = Pattern.compile("-----(?:BEGIN|END) ([A-Z0-9 ]+)-----");
+  /** The label of the only form read: PKCS#8, unencrypted. */
+  private static final String PKCS8 = "PRIVATE KEY";
 
   private final PrivateKey key;
 
@@ -53,32 +61,30 @@ public final class MerchantKey {
 
   /** The key in {@code text}; {@code where} names it in messages. */
   static MerchantKey parse(String text, String where) {
-    if (text.contains("BEGIN RSA PRIVATE KEY")) {
-      throw new IllegalArgumentException(where + " is a PKCS#1 key (BEGIN RSA PRIVATE KEY): convert it once with"
-          + " openssl pkcs8 -topk8 -nocrypt -in OLD -out NEW and name NEW");
+    Matcher armour = ARMOUR.matcher(text);
+    // no armour: the bare base64 Alipay's key tool writes, PKCS#8 as its label would say
+    String label = armour.find() ? armour.group(1) : PKCS8;
+    if (!label.equals(PKCS8)) {
+      throw new IllegalArgumentException(where + switch (label) {
+        case "RSA " + PKCS8 -> " is a PKCS#1 key: convert it once with openssl pkcs8 -topk8 -nocrypt -in OLD -out NEW"
+            + " and name NEW";
+        case "ENCRYPTED " + PKCS8 -> " is encrypted: give the key without a passphrase (openssl pkcs8 -topk8"
+            + " -nocrypt), readable by the service's user only";
+        default -> " holds a " + label.toLowerCase(Locale.ROOT) + ", not the merchant's private key";
+      });
     }
-    if (text.contains("ENCRYPTED PRIVATE KEY")) {
-      throw new IllegalArgumentException(where + " is encrypted: give the key without a passphrase"
-          + " (openssl pkcs8 -topk8 -nocrypt), readable by the service's user only");
-    }
-    if (text.contains("PUBLIC KEY") || text.contains("CERTIFICATE")) {
-      throw new IllegalArgumentException(where + " holds a public key or certificate, not the merchant's private key");
-    }
-    String base64 = text.replaceAll("-----(BEGIN|END) PRIVATE KEY-----", "").replaceAll("\\s", "");
+    PrivateKey key;
     try {
-      PrivateKey key = KeyFactory.getInstance("RSA")
-          .generatePrivate(new PKCS8EncodedKeySpec(Base64.getDecoder().decode(base64)));
-      if (key instanceof RSAPrivateCrtKey rsa && rsa.getModulus().bitLength() < 2048) {
-        throw new IllegalArgumentException(where + ": RSA key has " + rsa.getModulus().bitLength()
-            + " bits; the platforms issue 2048");
-      }
-      return new MerchantKey(key);
+      key = KeyFactory.getInstance("RSA").generatePrivate(new PKCS8EncodedKeySpec(
+          Base64.getDecoder().decode(ARMOUR.matcher(text).replaceAll("").replaceAll("\\s", ""))));
     } catch (GeneralSecurityException | IllegalArgumentException e) {
-      if (e.getMessage() != null && e.getMessage().startsWith(where)) {
-        throw (IllegalArgumentException) e;
-      }
-      throw new IllegalArgumentException(where + " is not a PKCS#8 RSA private key (BEGIN PRIVATE KEY)");
+      throw new IllegalArgumentException(where + " is not a PKCS#8 RSA private key");
     }
+    if (key instanceof RSAPrivateCrtKey rsa && rsa.getModulus().bitLength() < 2048) {
+      throw new IllegalArgumentException(where + ": RSA key has " + rsa.getModulus().bitLength()
+          + " bits; the platforms issue 2048");
+    }
+    return new MerchantKey(key);
   }
 
   /**

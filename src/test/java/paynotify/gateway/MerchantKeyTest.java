@@ -1,0 +1,102 @@
+package paynotify.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.vertx.core.json.JsonObject;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.UserPrincipal;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.Signature;
+import java.util.Base64;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import paynotify.config.AppConfig;
+import paynotify.config.ConfigException;
+import paynotify.testsupport.TestService;
+
+/**
+ * A key that can move money is read only from a file the service's user owns and nobody else can read, only in
+ * the one form the platforms' tools can give (PKCS#8), and never shown.
+ */
+class MerchantKeyTest {
+  @TempDir
+  Path dir;
+
+  static KeyPair rsa(int bits) throws Exception {
+    KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
+    generator.initialize(bits);
+    return generator.generateKeyPair();
+  }
+
+  Path file(String name, String text, String mode) throws Exception {
+    Path file = dir.resolve(name);
+    Files.writeString(file, text, StandardCharsets.US_ASCII);
+    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString(mode));
+    return file;
+  }
+
+  static String pem(String label, byte[] der) {
+    return "-----BEGIN " + label + "-----\n" + Base64.getMimeEncoder().encodeToString(der) + "\n-----END " + label
+        + "-----\n";
+  }
+
+  @Test
+  void aPrivatePkcs8FileSignsAsTheKeyDoesAndIsNeverShown() throws Exception {
+    KeyPair pair = rsa(2048);
+    MerchantKey key = MerchantKey.read(file("key.pem", pem("PRIVATE KEY", pair.getPrivate().getEncoded()), "rw-------"));
+    Signature check = Signature.getInstance("SHA256withRSA");
+    check.initVerify(pair.getPublic());
+    check.update("content".getBytes(StandardCharsets.UTF_8));
+    assertThat(check.verify(Base64.getDecoder().decode(key.sign("content".getBytes(StandardCharsets.UTF_8))))).isTrue();
+    assertThat(key.toString()).doesNotContain(Base64.getEncoder().encodeToString(pair.getPrivate().getEncoded())
+        .substring(0, 40));
+    // the bare base64 Alipay's key tool writes
+    assertThat(MerchantKey.read(file("bare.txt", Base64.getEncoder().encodeToString(pair.getPrivate().getEncoded()),
+        "r--------"))).isNotNull();
+  }
+
+  @Test
+  void aFileOthersCanReadOrAnotherUserOwnsOrALinkIsRefused() throws Exception {
+    String text = pem("PRIVATE KEY", rsa(2048).getPrivate().getEncoded());
+    assertThatThrownBy(() -> MerchantKey.read(file("shared.pem", text, "rw-r-----")))
+        .hasMessageContaining("can be read or written by other users").hasMessageContaining("chmod 600");
+    Path link = Files.createSymbolicLink(dir.resolve("link.pem"), file("target.pem", text, "rw-------"));
+    assertThatThrownBy(() -> MerchantKey.read(link)).hasMessageContaining("a link is not followed");
+    Path theirs = file("theirs.pem", text, "rw-------");
+    UserPrincipal nobody = theirs.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("nobody");
+    Files.setOwner(theirs, nobody);
+    assertThatThrownBy(() -> MerchantKey.read(theirs)).hasMessageContaining("is owned by nobody");
+    assertThatThrownBy(() -> MerchantKey.read(dir.resolve("none.pem"))).hasMessageContaining("does not exist");
+  }
+
+  @Test
+  void everyOtherFormSaysWhatItIsAndWhatToDo() throws Exception {
+    KeyPair pair = rsa(2048);
+    assertThatThrownBy(() -> MerchantKey.parse(pem("RSA PRIVATE KEY", new byte[64]), "f"))
+        .hasMessageContaining("PKCS#1").hasMessageContaining("openssl pkcs8 -topk8");
+    assertThatThrownBy(() -> MerchantKey.parse(pem("ENCRYPTED PRIVATE KEY", new byte[64]), "f"))
+        .hasMessageContaining("encrypted");
+    assertThatThrownBy(() -> MerchantKey.parse(pem("PUBLIC KEY", pair.getPublic().getEncoded()), "f"))
+        .hasMessage("f holds a public key, not the merchant's private key");
+    assertThatThrownBy(() -> MerchantKey.parse(pem("CERTIFICATE", new byte[64]), "f"))
+        .hasMessageContaining("holds a certificate");
+    assertThatThrownBy(() -> MerchantKey.parse("not a key", "f")).hasMessage("f is not a PKCS#8 RSA private key");
+    assertThatThrownBy(() -> MerchantKey.parse(pem("PRIVATE KEY", rsa(1024).getPrivate().getEncoded()), "f"))
+        .hasMessageContaining("1024 bits");
+  }
+
+  @Test
+  void theServiceRefusesToStartOnAKeyFileOthersCanRead() throws Exception {
+    Path shared = file("app.pem", pem("PRIVATE KEY", rsa(2048).getPrivate().getEncoded()), "rw-r--r--");
+    JsonObject config = TestService.configuration(new JsonObject());
+    config.getJsonObject("alipay").put("app_private_key_file", shared.toString());
+    assertThatThrownBy(() -> AppConfig.from(config, "test", Map.of())).isInstanceOf(ConfigException.class)
+        .hasMessageContaining("alipay.app_private_key_file").hasMessageContaining("chmod 600");
+  }
+}
