@@ -139,13 +139,14 @@ public record AppConfig(
     int instances = c.integer("http.instances", 1, 1, 64);
     OrdersTable orders = OrdersConfig.read(c);
     ChannelsConfig channels = ChannelsConfig.from(c, Clock.systemUTC());
+    MerchantKeys keys = MerchantKeys.read(c);
     return new AppConfig(http, instances, database(c), channels, retention(c),
         booking(c, orders),
         orders,
         ForwardConfig.read(c),
         admin(c, http),
-        RecoveryConfig.read(c, channels, orders),
-        BillsConfig.read(c, channels));
+        RecoveryConfig.read(c, channels, orders, keys),
+        BillsConfig.read(c, channels, keys));
   }
 
   /**

@@ -15,7 +15,6 @@ import paynotify.channel.wechat.WechatV3Channel;
 import paynotify.gateway.AlipayBills;
 import paynotify.gateway.BillSource;
 import paynotify.gateway.GatewayHttp;
-import paynotify.gateway.MerchantKey;
 import paynotify.gateway.WechatV2Bills;
 import paynotify.gateway.WechatV3Bills;
 
@@ -28,27 +27,23 @@ import paynotify.gateway.WechatV3Bills;
  * @param sources by platform, built on the HTTP client of the command or service that fetches
  */
 public record BillsConfig(Path dir, Duration keep, Map<Platform, Function<GatewayHttp, BillSource>> sources) {
-  static BillsConfig read(ConfigReader c, ChannelsConfig channels) {
+  static BillsConfig read(ConfigReader c, ChannelsConfig channels, MerchantKeys keys) {
     Path dir = Path.of(c.string("reconcile.bills_dir", "data/bills"));
     Duration keep = Duration.ofDays(c.number("retention.bills_days", 400, 1, 3650));
     Map<Platform, Function<GatewayHttp, BillSource>> sources = new EnumMap<>(Platform.class);
     for (NotifyChannel channel : channels.enabled()) {
-      if (channel instanceof AlipayChannel alipay) {
-        MerchantKey key = RecoveryConfig.alipayKey(c);
-        if (key != null) {
-          String appId = c.string("alipay.app_id");
-          sources.put(Platform.ALIPAY, http -> new AlipayBills(http, RecoveryConfig.alipayUrl(c), appId, key,
-              alipay.signature(), Clock.systemUTC()));
-        }
-      } else if (channel instanceof WechatV3Channel v3 && c.string("wechat_v3.merchant_private_key_file") != null
-          && c.string("wechat_v3.merchant_serial_no") != null) {
+      if (channel instanceof AlipayChannel alipay && keys.alipay() != null) {
+        URI url = RecoveryConfig.alipayUrl(c);
+        String appId = c.string("alipay.app_id");
+        sources.put(Platform.ALIPAY, http -> new AlipayBills(http, url, appId, keys.alipay(), alipay.signature(),
+            Clock.systemUTC()));
+      } else if (channel instanceof WechatV3Channel v3 && keys.wechatV3() != null) {
         // v3 when its merchant key is given (its file's hash is signed); it serves v2's trades too
-        MerchantKey key = RecoveryConfig.key(c, "wechat_v3.merchant_private_key_file",
-            c.string("wechat_v3.merchant_private_key_file"));
         URI url = RecoveryConfig.url(c, "wechat_v3.gateway_url", RecoveryConfig.WECHAT_GATEWAY);
         String mchId = c.string("wechat_v3.mchid");
-        String serial = c.string("wechat_v3.merchant_serial_no");
-        sources.put(Platform.WECHAT, http -> new WechatV3Bills(http, url, mchId, serial, key, v3.signature()));
+        MerchantKeys.WechatV3 merchant = keys.wechatV3();
+        sources.put(Platform.WECHAT, http -> new WechatV3Bills(http, url, mchId, merchant.serial(), merchant.key(),
+            v3.signature()));
       } else if (channel instanceof WechatV2Channel v2) {
         URI url = RecoveryConfig.url(c, "wechat_v2.gateway_url", RecoveryConfig.WECHAT_GATEWAY);
         String appId = c.string("wechat_v2.appid");

@@ -2,7 +2,6 @@ package paynotify.config;
 
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -47,14 +46,11 @@ public record RecoveryConfig(RecoverySettings settings, List<Function<GatewayHtt
   static final String STRIPE_API = "https://api.stripe.com";
   static final String WECHAT_GATEWAY = "https://api.mch.weixin.qq.com";
 
-  static RecoveryConfig read(ConfigReader c, ChannelsConfig channels, OrdersTable orders) {
+  static RecoveryConfig read(ConfigReader c, ChannelsConfig channels, OrdersTable orders, MerchantKeys keys) {
     // Read whether or not the channel is on: every key of the shipped file is known
     URI alipayUrl = alipayUrl(c);
     URI v2Url = url(c, "wechat_v2.gateway_url", WECHAT_GATEWAY);
     URI v3Url = url(c, "wechat_v3.gateway_url", WECHAT_GATEWAY);
-    c.string("alipay.app_private_key_file");
-    c.string("wechat_v3.merchant_private_key_file");
-    c.string("wechat_v3.merchant_serial_no");
     String epayUrl = c.string("epay.gateway_url");
     URI epay = epayUrl == null ? null : url(c, "epay.gateway_url", epayUrl);
     boolean epayBooks = c.bool("epay.query_books", false);
@@ -66,9 +62,9 @@ public record RecoveryConfig(RecoverySettings settings, List<Function<GatewayHtt
     WechatV2Channel v2 = null;
     for (NotifyChannel channel : channels.enabled()) {
       if (channel instanceof AlipayChannel alipay) {
-        add(clients, alipay(c, alipay, alipayUrl));
+        add(clients, alipay(c, alipay, alipayUrl, keys.alipay()));
       } else if (channel instanceof WechatV3Channel wechat) {
-        v3 = wechatV3(c, wechat, v3Url);
+        v3 = wechatV3(c, wechat, v3Url, keys.wechatV3());
       } else if (channel instanceof WechatV2Channel wechat) {
         v2 = wechat;
       } else if (channel instanceof EpayChannel && epay != null) {
@@ -146,14 +142,16 @@ public record RecoveryConfig(RecoverySettings settings, List<Function<GatewayHtt
     return Map.copyOf(map);
   }
 
-  private static Function<GatewayHttp, TradeQuery> alipay(ConfigReader c, AlipayChannel channel, URI url) {
-    MerchantKey key = alipayKey(c);
+  /** Opt-in: without the application key (it can refund), Alipay is not asked. */
+  private static Function<GatewayHttp, TradeQuery> alipay(ConfigReader c, AlipayChannel channel, URI url,
+      MerchantKey key) {
     if (key == null) {
       return null;
     }
     String appId = c.string("alipay.app_id");
     return http -> new AlipayGateway(http, url, appId, key, channel.signature(), java.time.Clock.systemUTC());
   }
+
 
   /**
    * A restricted key (rk_...) that can only read: a secret key (sk_...) can refund and pay out, and asking for
@@ -175,12 +173,6 @@ public record RecoveryConfig(RecoverySettings settings, List<Function<GatewayHtt
     return http -> new EpayGateway(http, url, pid, key, books);
   }
 
-  /** The application key (alipay.app_private_key_file), opt-in as it can refund: null when not given. */
-  static MerchantKey alipayKey(ConfigReader c) {
-    String keyFile = c.string("alipay.app_private_key_file");
-    return keyFile == null ? null : key(c, "alipay.app_private_key_file", keyFile);
-  }
-
   /** alipay.gateway_url, the official one by default. */
   static URI alipayUrl(ConfigReader c) {
     return url(c, "alipay.gateway_url", ALIPAY_GATEWAY);
@@ -192,28 +184,16 @@ public record RecoveryConfig(RecoverySettings settings, List<Function<GatewayHtt
     return http -> new WechatV2Gateway(http, url, channel.signature(), appId, mchId);
   }
 
-  private static Function<GatewayHttp, TradeQuery> wechatV3(ConfigReader c, WechatV3Channel channel, URI url) {
-    String keyFile = c.string("wechat_v3.merchant_private_key_file");
-    String serial = c.string("wechat_v3.merchant_serial_no");
-    if (keyFile == null && serial == null) {
-      return null; // opt-in: the merchant key can refund
+  /** Opt-in: without the merchant key (it can refund), v3 is not asked. */
+  private static Function<GatewayHttp, TradeQuery> wechatV3(ConfigReader c, WechatV3Channel channel, URI url,
+      MerchantKeys.WechatV3 merchant) {
+    if (merchant == null) {
+      return null;
     }
-    if (keyFile == null || serial == null) {
-      throw c.error(keyFile == null ? "wechat_v3.merchant_private_key_file" : "wechat_v3.merchant_serial_no",
-          "missing: asking WeChat Pay v3 needs both the merchant key (apiclient_key.pem) and its certificate serial");
-    }
-    MerchantKey key = key(c, "wechat_v3.merchant_private_key_file", keyFile);
     String mchId = c.string("wechat_v3.mchid");
-    return http -> new WechatV3Gateway(http, url, mchId, serial, key, channel.signature());
+    return http -> new WechatV3Gateway(http, url, mchId, merchant.serial(), merchant.key(), channel.signature());
   }
 
-  static MerchantKey key(ConfigReader c, String name, String file) {
-    try {
-      return MerchantKey.read(Path.of(file));
-    } catch (IllegalArgumentException e) {
-      throw c.error(name, e.getMessage());
-    }
-  }
 
   /**
    * The platform's base URL: the official one by default; over plain HTTP only on this machine (tests'
