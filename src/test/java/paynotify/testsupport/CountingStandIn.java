@@ -1,6 +1,7 @@
 package paynotify.testsupport;
 
 import java.io.ByteArrayOutputStream;
+import com.sun.net.httpserver.HttpExchange;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URLDecoder;
@@ -63,6 +64,22 @@ abstract class CountingStandIn implements PlatformStandIn {
   @Override
   public final void mode(Mode mode) {
     this.mode = mode;
+  }
+
+  /**
+   * The next answer gone wrong as {@link #mode()} says, before the request is read: SLOW holds it 30 s (the
+   * client's time limit must cut it; closing the stand-in interrupts it), DOWN answers 503 with no body. True
+   * when it was answered so, and nothing else is to be sent.
+   */
+  protected final boolean inTrouble(HttpExchange exchange) throws IOException, InterruptedException {
+    if (mode == Mode.SLOW) {
+      Thread.sleep(30_000);
+    }
+    if (mode == Mode.DOWN) {
+      exchange.sendResponseHeaders(503, -1);
+      return true;
+    }
+    return false;
   }
 
   /** {@code key} as PKCS#8 PEM in a new file of mode 600, owned by this user: as the service requires of a merchant key. */

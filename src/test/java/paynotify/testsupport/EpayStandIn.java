@@ -75,11 +75,7 @@ public final class EpayStandIn extends CountingStandIn {
 
   private void handle(HttpExchange exchange) throws IOException {
     try (exchange) {
-      if (mode() == Mode.SLOW) {
-        Thread.sleep(30_000);
-      }
-      if (mode() == Mode.DOWN) {
-        exchange.sendResponseHeaders(503, -1);
+      if (inTrouble(exchange)) {
         return;
       }
       Map<String, String> q = form(exchange.getRequestURI().getRawQuery());

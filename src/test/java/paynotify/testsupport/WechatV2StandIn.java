@@ -147,13 +147,8 @@ public final class WechatV2StandIn extends CountingStandIn {
 
   private void handle(HttpExchange exchange) throws IOException {
     try (exchange) {
-      Mode now = mode();
-      if (now == Mode.DOWN) {
-        reply(exchange, 503, "<html><body>503 Service Temporarily Unavailable</body></html>");
+      if (inTrouble(exchange)) {
         return;
-      }
-      if (now == Mode.SLOW) {
-        Thread.sleep(30_000);
       }
       Map<String, String> request = BaseWxPayResult.fromXML(
           new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8), WxPayOrderCloseResult.class)
@@ -178,7 +173,7 @@ public final class WechatV2StandIn extends CountingStandIn {
         reply(exchange, 404, "");
         return;
       }
-      reply(exchange, 200, WechatV2Notifications.xml(signed(answer, signType, now)));
+      reply(exchange, 200, WechatV2Notifications.xml(signed(answer, signType, mode())));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt(); // closed while SLOW: no answer at all
     }
