@@ -192,6 +192,23 @@ class RecoveryTest extends DatabaseTestBase {
   }
 
   @Test
+  void aSweepAsksAtTheRateCapNewestOrdersFirst() {
+    service.close();
+    // 1 a minute, a sweep a minute: one order a sweep
+    service = TestService.start(db.settings(), recovery(new JsonObject().put("max_queries_per_minute", 1)
+        .put("interval_seconds", 60)));
+    order("OLDER", 900);
+    order("NEWER", 300);
+    order("NEWEST", 200);
+    assertThat(sweep().asked()).isEqualTo(1);
+    assertThat(alipay.queries("NEWEST")).isEqualTo(1);
+    assertThat(alipay.queries("NEWER") + alipay.queries("OLDER")).isZero();
+    assertThat(sweep().asked()).isEqualTo(1);
+    assertThat(alipay.queries("NEWER")).isEqualTo(1);
+    assertThat(alipay.queries("OLDER")).isZero();
+  }
+
+  @Test
   void anOrderYoungerThanMinAgeIsLeftToItsNotification() {
     order("NEW", 10);
     alipay.paid("NEW", "2026120422001400051", AMOUNT);
