@@ -8,6 +8,7 @@ import java.time.LocalDate;
 import java.util.function.Function;
 import paynotify.channel.Platform;
 import paynotify.config.AppConfig;
+import paynotify.config.BillsConfig;
 import paynotify.config.ConfigException;
 import paynotify.gateway.BillSource;
 import paynotify.gateway.DayBill;
@@ -32,9 +33,7 @@ record FetchedBill(Path file, LocalDate day) {
   static FetchedBill fetch(AppConfig config, String channel, Platform platform, LocalDate day) throws IOException {
     Function<GatewayHttp, BillSource> source = config.bills().sources().get(platform);
     if (source == null) {
-      throw new ConfigException("--fetch: no " + channel + " bill can be fetched: " + (platform == Platform.ALIPAY
-          ? "set alipay.app_private_key_file (the application key signs the request)"
-          : "set wechat_v3.merchant_private_key_file and merchant_serial_no, or turn on wechat_v2")
+      throw new ConfigException("--fetch: no " + channel + " bill can be fetched: " + BillsConfig.needs(platform)
           + " (docs/operations.md, reconcile)");
     }
     Vertx vertx = Vertx.vertx();

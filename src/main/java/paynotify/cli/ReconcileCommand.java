@@ -9,6 +9,8 @@ import paynotify.reconcile.Bill;
 import paynotify.reconcile.DayWithoutTrades;
 import paynotify.reconcile.Reconciliation;
 import paynotify.reconcile.Report;
+import paynotify.recovery.BillRepair;
+import paynotify.server.PayNotifyServer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -34,10 +36,22 @@ final class ReconcileCommand extends CommandSupport {
       + " has not made it yet")
   boolean fetch;
 
+  @Option(names = "--repair", paramLabel = "missing_local", description = "with --fetch: book each payment the bill"
+      + " shows and nothing here booked, whose order waits unpaid for exactly its amount, as its notification would"
+      + " have been (what reconcile.daily.auto_repair does); every other finding is left for a human")
+  String repair;
+
   @Override
   int run() throws Exception {
     if (fetch == (billOptions.file != null)) {
       return fail(ExitCode.UNUSABLE, "give either --bill FILE or --fetch");
+    }
+    if (repair != null && !"missing_local".equals(repair)) {
+      return fail(ExitCode.UNUSABLE, "--repair: '" + repair + "': the only repair is missing_local");
+    }
+    if (repair != null && !fetch) {
+      return fail(ExitCode.UNUSABLE, "--repair books only from a bill fetched from the platform (--fetch): a bill"
+          + " file is as good as whoever handed it over; book its rows one by one with repair book");
     }
     if (!fetch) {
       return reconcile(billOptions.bill(), billOptions.file.toString(), null);
@@ -71,7 +85,8 @@ final class ReconcileCommand extends CommandSupport {
         Connection bookings = db.connect();
         Connection side = db.connect();
         Connection recording = reportOptions.recording(db);
-        Report report = reportOptions.report(out(), recording)) {
+        Report report = reportOptions.report(out(), recording);
+        CliBooking booking = repair == null ? null : new CliBooking(db)) {
       Reconciliation reconciliation = new Reconciliation(conn, bookings, side, db.config().orders())
           .timed(verbose ? phase -> System.err.println("paynotify: " + phase) : phase -> { });
       long start = System.nanoTime();
@@ -81,7 +96,12 @@ final class ReconcileCommand extends CommandSupport {
             + " for (" + day + "): not reconciled");
       }
       report.bill(platformBill.platform().code(), billName, read);
-      reconciliation.compare(platformBill.platform().code(), read, report);
+      BillRepair repairs = booking == null ? null : new BillRepair(report, booking.booking(), booking.stores(),
+          PayNotifyServer.outbox(db.config()), platformBill.platform(), day);
+      reconciliation.compare(platformBill.platform().code(), read, repairs == null ? report : repairs);
+      if (repairs != null) {
+        repairs.repair();
+      }
       reconciliation.audit(report);
       return report.finish() == 0 ? 0 : ExitCode.FOUND;
     }

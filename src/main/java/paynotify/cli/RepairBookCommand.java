@@ -20,10 +20,7 @@ import paynotify.gateway.TradeQuery;
 import paynotify.reconcile.Bill;
 import paynotify.reconcile.BillFormatException;
 import paynotify.reconcile.BillRow;
-import paynotify.server.PayNotifyServer;
-import paynotify.server.Pools;
 import paynotify.store.NotifyLog.Trace;
-import paynotify.store.Stores;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -56,33 +53,24 @@ final class RepairBookCommand extends CommandSupport {
         row.amountCents(), row.at(), "bill");
     String payment = "payment of " + event.platform().code() + " trade " + tradeNo + " (order " + row.orderNo()
         + ", " + Money.format(row.amountCents()) + ", paid " + row.at() + ")";
-    try (CliDatabase db = CliDatabase.open(config)) {
-      Vertx vertx = Vertx.vertx();
-      Stores stores = Pools.stores(vertx, db.settings(),
-          db.config().retention().rejectedRowsPerSecond());
-      try {
-        EventBooking booking = new EventBooking(vertx, stores, db.config().booking(), db.config().orders(),
-            PayNotifyServer.outbox(db.config()));
-        if (!apply) {
-          ForwardSettings forward = db.config().forward();
-          boolean tellsPayments = forward != null && forward.events().contains(SiteEvents.PAYMENT_SUCCEEDED);
-          out().println(plan(booking.plan(event).await(), payment, row.amountCents(), tellsPayments));
-          out().flush();
-          return 0;
-        }
-        String refused = unconfirmed(vertx, db.config(), event);
-        if (refused != null) {
-          return fail(ExitCode.FOUND, "not booked: " + refused);
-        }
-        Trace trace = new Trace("repair", "cli", Buffer.buffer("repair book from " + billOptions.file + " line "
-            + row.line()));
-        BookingResult booked = booking.book(event).await();
-        stores.log().record(trace, booked.outcome().code(), event.idempotencyKey(), booked.detail());
-        return report(booked, payment);
-      } finally {
-        stores.close().await(); // writes the booking's notify_log row first
-        vertx.close().await();
+    try (CliDatabase db = CliDatabase.open(config); CliBooking cli = new CliBooking(db)) {
+      EventBooking booking = cli.booking();
+      if (!apply) {
+        ForwardSettings forward = db.config().forward();
+        boolean tellsPayments = forward != null && forward.events().contains(SiteEvents.PAYMENT_SUCCEEDED);
+        out().println(plan(booking.plan(event).await(), payment, row.amountCents(), tellsPayments));
+        out().flush();
+        return 0;
       }
+      String refused = unconfirmed(cli.vertx(), db.config(), event);
+      if (refused != null) {
+        return fail(ExitCode.FOUND, "not booked: " + refused);
+      }
+      Trace trace = new Trace("repair", "cli", Buffer.buffer("repair book from " + billOptions.file + " line "
+          + row.line()));
+      BookingResult booked = booking.book(event).await();
+      cli.stores().log().record(trace, booked.outcome().code(), event.idempotencyKey(), booked.detail());
+      return report(booked, payment);
     }
   }
 

@@ -44,7 +44,7 @@ public record AppConfig(
 
   static final List<String> SECTIONS = List.of("http", "database", "alipay", "wechat_v2", "wechat_v3", "epay",
       "retention", "booking", "orders", "orders.columns", "orders.status_values", "forward", "admin", "stripe",
-      "paypal", "recovery", "reconcile");
+      "paypal", "recovery", "reconcile", "reconcile.daily");
 
   /**
    * Where the database is. {@code host == null} means the embedded MariaDB under

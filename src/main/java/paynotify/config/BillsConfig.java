@@ -1,11 +1,17 @@
 package paynotify.config;
 
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.LocalTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 import paynotify.channel.NotifyChannel;
 import paynotify.channel.Platform;
@@ -17,6 +23,7 @@ import paynotify.gateway.BillSource;
 import paynotify.gateway.GatewayHttp;
 import paynotify.gateway.WechatV2Bills;
 import paynotify.gateway.WechatV3Bills;
+import paynotify.recovery.DailyCloseSettings;
 
 /**
  * Where fetched bills are kept, how long, and who can be asked for them: each platform's download, signed with
@@ -25,8 +32,18 @@ import paynotify.gateway.WechatV3Bills;
  * @param dir     reconcile.bills_dir: one folder per channel, each bill beside its SHA-256
  * @param keep    retention.bills_days
  * @param sources by platform, built on the HTTP client of the command or service that fetches
+ * @param daily   reconcile.daily: the close the service runs each day
  */
-public record BillsConfig(Path dir, Duration keep, Map<Platform, Function<GatewayHttp, BillSource>> sources) {
+public record BillsConfig(Path dir, Duration keep, Map<Platform, Function<GatewayHttp, BillSource>> sources,
+    DailyCloseSettings daily) {
+  /** What fetching each platform's bill needs, for the message that says it is missing. */
+  public static String needs(Platform platform) {
+    return platform == Platform.ALIPAY ? "set alipay.app_private_key_file (the application key signs the request)"
+        : "set wechat_v3.merchant_private_key_file and merchant_serial_no, or turn on wechat_v2";
+  }
+
+  private static final DateTimeFormatter HOUR_MINUTE = DateTimeFormatter.ofPattern("H:mm");
+
   static BillsConfig read(ConfigReader c, ChannelsConfig channels, MerchantKeys keys) {
     Path dir = Path.of(c.string("reconcile.bills_dir", "data/bills"));
     Duration keep = Duration.ofDays(c.number("retention.bills_days", 400, 1, 3650));
@@ -51,6 +68,49 @@ public record BillsConfig(Path dir, Duration keep, Map<Platform, Function<Gatewa
         sources.putIfAbsent(Platform.WECHAT, http -> new WechatV2Bills(http, url, v2.signature(), appId, mchId));
       }
     }
-    return new BillsConfig(dir, keep, Map.copyOf(sources));
+    return new BillsConfig(dir, keep, Map.copyOf(sources), daily(c, sources.keySet()));
+  }
+
+  /** reconcile.daily; every key read whether it is on or not (all are known keys of the shipped file). */
+  private static DailyCloseSettings daily(ConfigReader c, Set<Platform> fetchable) {
+    boolean enabled = c.bool("reconcile.daily.enabled", false);
+    String atText = c.string("reconcile.daily.at", "10:30");
+    LocalTime at;
+    try {
+      at = LocalTime.parse(atText, HOUR_MINUTE);
+    } catch (DateTimeParseException e) {
+      throw c.error("reconcile.daily.at", "'" + atText + "' is not a time of day (HH:MM, Beijing time; e.g. 10:30)");
+    }
+    String repair = c.string("reconcile.daily.auto_repair", "none");
+    if (!repair.equals("none") && !repair.equals("missing_local")) {
+      throw c.error("reconcile.daily.auto_repair", "'" + repair + "' is not none or missing_local");
+    }
+    List<String> given = c.list("reconcile.daily.channels");
+    if (!enabled) {
+      return new DailyCloseSettings(false, at, List.of(), false, null);
+    }
+    List<String> channels = given != null ? given
+        : fetchable.stream().map(Platform::code).sorted().toList();
+    for (String channel : channels) {
+      Platform platform = channel.equals("alipay") ? Platform.ALIPAY : channel.equals("wechat") ? Platform.WECHAT : null;
+      if (platform == null) {
+        throw c.error("reconcile.daily.channels", "'" + channel + "' is not alipay or wechat (the platforms whose"
+            + " bills can be fetched)");
+      }
+      if (!fetchable.contains(platform)) {
+        throw c.error("reconcile.daily.channels", channel + "'s bill cannot be fetched: " + needs(platform));
+      }
+    }
+    if (channels.isEmpty()) {
+      throw c.error("reconcile.daily.enabled", "true, but no channel's bill can be fetched: "
+          + needs(Platform.ALIPAY) + ", or " + needs(Platform.WECHAT));
+    }
+    Path file = Path.of(c.source());
+    if (!Files.isRegularFile(file)) {
+      throw c.error("reconcile.daily.enabled", "true, but the close runs paynotify reconcile with the service's"
+          + " configuration file, and there is none (" + file + ")");
+    }
+    return new DailyCloseSettings(true, at, List.copyOf(channels), repair.equals("missing_local"),
+        file.toAbsolutePath());
   }
 }

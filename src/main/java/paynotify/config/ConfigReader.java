@@ -99,6 +99,11 @@ final class ConfigReader {
     json.put(path, value);
   }
 
+  /** Where the configuration was read from (its file's path, for the service's configuration). */
+  String source() {
+    return source;
+  }
+
   ConfigException error(String key, String problem) {
     return new ConfigException(source + ": " + prefix + key + ": " + problem);
   }

@@ -1,5 +1,6 @@
 package paynotify.reconcile;
 
+import java.time.LocalDateTime;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -63,8 +64,14 @@ public record Finding(Kind kind, String channel, Map<String, Object> fields) {
     return "";
   }
 
+  /** A time field ({@code paid_at}, {@code refunded_at}); null when absent. */
+  public LocalDateTime time(String key) {
+    Object value = fields.get(key);
+    return value == null ? null : LocalDateTime.parse((String) value, BillCsv.TIME);
+  }
+
   /** One line: {@code kind  key value  key value ...}, amounts in yuan. */
-  String line() {
+  public String line() {
     StringBuilder line = new StringBuilder(String.format("%-24s", kind.code()));
     fields.forEach((k, v) -> {
       if (v instanceof Long cents && k.endsWith("_cents")) {

@@ -25,6 +25,7 @@ public final class Report implements Reconciliation.FindingSink, AutoCloseable {
   private final PreparedStatement insert;
   private final Map<Kind, Long> counts = new EnumMap<>(Kind.class);
   private int pending;
+  private long repaired;
 
   /**
    * @param asJson one JSON document instead of text lines
@@ -70,20 +71,7 @@ public final class Report implements Reconciliation.FindingSink, AutoCloseable {
 
   @Override
   public void accept(Finding f) throws IOException, SQLException {
-    if (counts.isEmpty() && json != null) {
-      json.writeArrayFieldStart("findings");
-    }
-    counts.merge(f.kind(), 1L, Long::sum);
-    if (json != null) {
-      json.writeStartObject();
-      json.writeStringField("kind", f.kind().code());
-      for (Map.Entry<String, Object> field : f.fields().entrySet()) {
-        json.writeObjectField(field.getKey(), field.getValue());
-      }
-      json.writeEndObject();
-    } else {
-      text.println(f.line());
-    }
+    write(f, null);
     if (insert != null) {
       Object amount = f.fields().getOrDefault("amount_cents", f.fields().get("platform_cents"));
       insert.setString(1, f.kind().code());
@@ -97,6 +85,35 @@ public final class Report implements Reconciliation.FindingSink, AutoCloseable {
       if (++pending % 500 == 0) {
         insert.executeBatch();
       }
+    }
+  }
+
+  /**
+   * A finding already put right ({@code reconcile.daily.auto_repair}): reported and counted as found, with what
+   * was done, but no anomaly: nothing is left for a human.
+   */
+  public void repaired(Finding f, String done) throws IOException {
+    write(f, done);
+    repaired++;
+  }
+
+  private void write(Finding f, String repair) throws IOException {
+    if (counts.isEmpty() && json != null) {
+      json.writeArrayFieldStart("findings");
+    }
+    counts.merge(f.kind(), 1L, Long::sum);
+    if (json != null) {
+      json.writeStartObject();
+      json.writeStringField("kind", f.kind().code());
+      for (Map.Entry<String, Object> field : f.fields().entrySet()) {
+        json.writeObjectField(field.getKey(), field.getValue());
+      }
+      if (repair != null) {
+        json.writeStringField("repaired", repair);
+      }
+      json.writeEndObject();
+    } else {
+      text.println(repair == null ? f.line() : f.line() + "  repaired: " + repair);
     }
   }
 
@@ -117,6 +134,7 @@ public final class Report implements Reconciliation.FindingSink, AutoCloseable {
         json.writeNumberField(c.getKey().code(), c.getValue());
       }
       json.writeEndObject();
+      json.writeNumberField("repaired", repaired);
       json.writeBooleanField("clean", total == 0);
       json.writeEndObject();
       json.flush();
@@ -126,6 +144,9 @@ public final class Report implements Reconciliation.FindingSink, AutoCloseable {
     } else {
       text.println("found:");
       counts.forEach((kind, n) -> text.printf("  %d %s: %s; %s%n", n, kind.code(), kind.meaning, kind.hint));
+      if (repaired > 0) {
+        text.printf("  %d of them repaired (booked as their notification would have been)%n", repaired);
+      }
       if (insert != null) {
         text.println("recorded as anomalies (scripts/paynotify anomalies list --open)");
       }

@@ -25,22 +25,27 @@ import paynotify.store.NotifyLog.Trace;
  * A payment a platform's answer reported, booked exactly as its notification would be: the same event,
  * so the same idempotency key, unique keys and anomaly checks, in the same transaction. A notification
  * arriving later is a duplicate; one racing the query is decided by the keys. Its notify_log row says
- * where it came from: channel {@value #SOURCE}, the client's name as its remote address, the platform's
- * verified answer as its body. When it was booked now (no notification had), callbacks are not reaching
+ * where it came from: channel {@value #QUERY} (a platform's answer) or {@value #BILL} (a row of a day's bill
+ * the platform served), the client's name as its remote address, what the platform said as its body. When it was booked now (no notification had), callbacks are not reaching
  * paynotify: a {@code callback_missing} anomaly, once per platform and day.
  */
 final class FoundPayment {
   /** notify_log.channel of a booking found by asking. */
-  static final String SOURCE = "query";
+  static final String QUERY = "query";
+  /** notify_log.channel of a booking found in a fetched bill (reconcile.daily.auto_repair). */
+  static final String BILL = "bill";
   private static final ZoneOffset BEIJING = ZoneOffset.ofHours(8);
   private static final Logger LOG = LoggerFactory.getLogger(FoundPayment.class);
 
+  private final String logChannel;
   private final EventBooking booking;
   private final NotifyLog log;
   private final Database db;
   private final SiteEvents outbox;
 
-  FoundPayment(EventBooking booking, NotifyLog log, Database db, SiteEvents outbox) {
+  /** @param logChannel {@link #QUERY} or {@link #BILL} */
+  FoundPayment(String logChannel, EventBooking booking, NotifyLog log, Database db, SiteEvents outbox) {
+    this.logChannel = logChannel;
     this.booking = booking;
     this.log = log;
     this.db = db;
@@ -53,7 +58,7 @@ final class FoundPayment {
    * it shows callbacks are not arriving (false when its notification may simply not have come yet).
    */
   Future<BookingResult> book(String source, NotifyEvent payment, byte[] body, boolean evidence) {
-    Trace trace = new Trace(SOURCE, source, Buffer.buffer(body == null ? new byte[0] : body));
+    Trace trace = new Trace(logChannel, source, Buffer.buffer(body == null ? new byte[0] : body));
     return booking.book(payment).transform(booked -> {
       if (booked.failed()) {
         log.record(trace, Outcome.ERROR.code(), payment.idempotencyKey(), booked.cause().toString());
@@ -79,7 +84,7 @@ final class FoundPayment {
   Future<Void> unsigned(TradeQuery query, TradeAnswer answer) {
     NotifyEvent payment = answer.payment();
     AnomalyKind kind = AnomalyKind.QUERY_SAYS_PAID;
-    log.record(new Trace(SOURCE, query.name(), Buffer.buffer(answer.body() == null ? new byte[0] : answer.body())),
+    log.record(new Trace(logChannel, query.name(), Buffer.buffer(answer.body() == null ? new byte[0] : answer.body())),
         Outcome.ANOMALY.code(), payment.idempotencyKey(), kind.code());
     LOG.warn("{} says order {} is paid (trade {}), but its answer is not signed: not booked, an anomaly to check",
         query.name(), payment.orderNo(), payment.tradeNo());

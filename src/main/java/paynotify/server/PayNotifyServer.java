@@ -3,6 +3,7 @@ package paynotify.server;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -20,6 +21,7 @@ import paynotify.config.AppConfig;
 import paynotify.config.RecoveryConfig;
 import paynotify.gateway.GatewayHttp;
 import paynotify.recovery.CheckAnswer;
+import paynotify.recovery.DailyClose;
 import paynotify.recovery.Recovery;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -67,13 +69,15 @@ public final class PayNotifyServer {
   private final AdminVerticle admin;
   private final Recovery recovery;
   private final Runnable closeRecovery;
+  private final DailyClose dailyClose;
   private volatile Long housekeepingTimer; // set by open()
+  private volatile Long dailyCloseTimer; // set by open() when reconcile.daily is on
   private volatile Long recoveryTimer; // set by open() when the sweeper is on
 
   private PayNotifyServer(Vertx vertx, Stores stores, String deploymentId, int port, Readiness readiness,
       Duration purgeInterval, KeyPurge purge, PendingRefundCheck pendingRefunds,
       OrderlessPaymentCheck orderlessPayments, ForwardRelay relay, AdminVerticle admin, Recovery recovery,
-      Runnable closeRecovery) {
+      Runnable closeRecovery, DailyClose dailyClose) {
     this.vertx = vertx;
     this.stores = stores;
     this.db = stores.db();
@@ -88,6 +92,7 @@ public final class PayNotifyServer {
     this.admin = admin;
     this.recovery = recovery;
     this.closeRecovery = closeRecovery;
+    this.dailyClose = dailyClose;
   }
 
   /** Starts on an already migrated database; fails if it does not answer. */
@@ -152,6 +157,8 @@ public final class PayNotifyServer {
         stripeApi.close();
       }
     };
+    DailyClose dailyClose = !config.bills().daily().enabled() ? null
+        : new DailyClose(vertx, database, config.bills().daily(), config.bills().dir(), Clock.systemUTC());
     AdminVerticle admin = config.admin() == null ? null : new AdminVerticle(config.admin(), monitoring.registry(),
         new DatabaseGauges(monitoring.registry(), stores.status(), relay)::refresh,
         StatusReport.cached(stores.status(), status),
@@ -169,7 +176,7 @@ public final class PayNotifyServer {
             new KeyPurge(vertx, database, r.keys(), r.notifyLog(), r.rejected(), r.deliveredEvents(), r.batchSize()),
             new PendingRefundCheck(database, config.orders(), outbox, r.keys()),
             new OrderlessPaymentCheck(database, outbox, ORDERLESS_PAYMENT_WAIT), relay, admin, recovery,
-            closeRecovery))
+            closeRecovery, dailyClose))
         .onFailure(err -> {
           closeRecovery.run();
           stores.close().eventually(() -> relay == null ? Future.succeededFuture() : relay.stop());
@@ -192,6 +199,9 @@ public final class PayNotifyServer {
       }
       if (recovery != null) {
         LOG.info("{}", recovery);
+      }
+      if (dailyClose != null) {
+        dailyCloseTimer = dailyClose.schedule();
       }
       return this;
     });
@@ -235,6 +245,11 @@ public final class PayNotifyServer {
     return recovery;
   }
 
+  /** Null when reconcile.daily is off. */
+  public DailyClose dailyClose() {
+    return dailyClose;
+  }
+
   /** Null when forwarding is off. */
   public ForwardRelay forwardRelay() {
     return relay;
@@ -250,6 +265,10 @@ public final class PayNotifyServer {
     }
     if (recoveryTimer != null) {
       vertx.cancelTimer(recoveryTimer);
+    }
+    if (dailyCloseTimer != null) {
+      vertx.cancelTimer(dailyCloseTimer);
+      dailyClose.stop();
     }
     return vertx.undeploy(deploymentId)
         .eventually(() -> relay == null ? Future.succeededFuture() : relay.stop())

@@ -304,6 +304,26 @@ public final class SqlQueries {
   public static final String PURGE_ORDER_CHECKS =
       "DELETE FROM order_checks WHERE created_at < UTC_TIMESTAMP(3) - INTERVAL ? SECOND LIMIT ?";
 
+  // The daily close (recovery.DailyClose). A channel's day gets its row when first due; a second instance
+  // inserting it at the same moment adds nothing. Times come from the instance's clock, in UTC.
+  // Binds: channel, day, now (next try), now (created).
+  public static final String ADD_DAILY_CLOSE = "INSERT IGNORE INTO daily_closes (channel, bill_date, state,"
+      + " next_try_at, created_at) VALUES (?, ?, 'pending', ?, ?)";
+
+  // Whoever sets the lease first closes the day; the other's UPDATE finds it taken and changes nothing (as
+  // LEASE_ORDER_CHECK). Binds: owner, lease until, now (tried), channel, day, now, now.
+  public static final String LEASE_DAILY_CLOSE = "UPDATE daily_closes SET lease_owner = ?, lease_until = ?,"
+      + " attempts = attempts + 1, last_tried_at = ? WHERE channel = ? AND bill_date = ? AND state = 'pending'"
+      + " AND next_try_at <= ? AND (lease_until IS NULL OR lease_until < ?)";
+
+  // A day's close over (done, failed) or to be tried again (pending), written only while this instance holds
+  // the lease. Binds: state, next try, detail, summary, channel, day, owner.
+  public static final String DAILY_CLOSE_TRIED = "UPDATE daily_closes SET state = ?, next_try_at = ?, detail = ?,"
+      + " summary = ?, lease_owner = NULL, lease_until = NULL WHERE channel = ? AND bill_date = ? AND lease_owner = ?";
+
+  // Whether a day's close is over. Binds: channel, day.
+  public static final String DAILY_CLOSE_STATE = "SELECT state FROM daily_closes WHERE channel = ? AND bill_date = ?";
+
   // The migration lease (setup.migrate.MigrationLease): on a Galera cluster, one instance at a time
   // migrates. Constants only: MigrationLease runs in IsolatedMigrations' own class loader, and javac
   // copies each constant into it, so it needs nothing of this class at run time.

@@ -1,0 +1,88 @@
+package paynotify.recovery;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.sql.SQLException;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import paynotify.booking.BookingResult;
+import paynotify.booking.EventBooking;
+import paynotify.booking.EventBooking.PaymentPlan;
+import paynotify.booking.SiteEvents;
+import paynotify.channel.EventKind;
+import paynotify.channel.NotifyEvent;
+import paynotify.channel.Platform;
+import paynotify.reconcile.Finding;
+import paynotify.reconcile.Reconciliation.FindingSink;
+import paynotify.reconcile.Report;
+import paynotify.store.Stores;
+
+/**
+ * {@code reconcile.daily.auto_repair: missing_local}: a trade a fetched bill shows paid and nothing here booked,
+ * whose order waits unpaid for exactly its amount, is booked as its notification would have been (the same
+ * event, keys and transaction: {@link FoundPayment}). The bill came from the platform over an authenticated
+ * request; a bill file handed over with {@code --bill} never gets here. Every other finding, and every one whose
+ * booking would be anything but "unpaid -> paid", goes on to the report: an anomaly for a human.
+ *
+ * <p>The candidates are held until the bill has been compared (then no booking runs inside the comparison's
+ * reads), at most {@value #MAX_HELD}; past that they are reported as they come: a day with that many lost
+ * notifications needs a person, not a loop.
+ */
+public final class BillRepair implements FindingSink {
+  static final int MAX_HELD = 1000;
+
+  private final Report report;
+  private final EventBooking booking;
+  private final FoundPayment found;
+  private final Platform platform;
+  private final String source;
+  private final List<Finding> held = new ArrayList<>();
+
+  /** @param source the bill, as notify_log names where the booking came from ({@code alipay bill 2026-03-14}) */
+  public BillRepair(Report report, EventBooking booking, Stores stores, SiteEvents outbox, Platform platform,
+      LocalDate day) {
+    this.report = report;
+    this.booking = booking;
+    this.found = new FoundPayment(FoundPayment.BILL, booking, stores.log(), stores.db(), outbox);
+    this.platform = platform;
+    this.source = platform.code() + " bill " + day;
+  }
+
+  @Override
+  public void accept(Finding f) throws IOException, SQLException {
+    if (f.kind() == Finding.Kind.MISSING_LOCAL && Boolean.TRUE.equals(f.fields().get("order_known"))
+        && held.size() < MAX_HELD) {
+      held.add(f);
+    } else {
+      report.accept(f);
+    }
+  }
+
+  /** Books what is safe, reports the rest; once the comparison is over, before the report is finished. */
+  public void repair() throws IOException, SQLException {
+    for (Finding f : held) {
+      NotifyEvent payment = payment(f);
+      PaymentPlan plan = booking.plan(payment).await();
+      if (plan.bookedFor() != null || plan.verdict().isAnomaly() || !plan.verdict().movesOrder()) {
+        report.accept(f);
+        continue;
+      }
+      // Between the plan and the booking a notification may come: the keys decide, as for any two deliveries
+      BookingResult booked = found.book(source, payment, f.line().getBytes(StandardCharsets.UTF_8), true).await();
+      switch (booked.outcome()) {
+        case PROCESSED -> report.repaired(f, "booked: " + booked.detail());
+        case DUPLICATE -> report.repaired(f, "booked meanwhile by its notification");
+        // the order changed meanwhile: booked all the same (the platform has the money), its anomaly says why
+        case ANOMALY -> report.repaired(f, "booked, with an anomaly: " + booked.detail());
+        default -> report.accept(f);
+      }
+    }
+    held.clear();
+  }
+
+  private NotifyEvent payment(Finding f) {
+    return new NotifyEvent(platform, EventKind.PAYMENT, (String) f.fields().get("order_no"),
+        (String) f.fields().get("trade_no"), (Long) f.fields().get("amount_cents"), f.time("paid_at"), "bill");
+  }
+}

@@ -1,0 +1,241 @@
+package paynotify.recovery;
+
+import static paynotify.store.SqlQueries.ADD_DAILY_CLOSE;
+import static paynotify.store.SqlQueries.DAILY_CLOSE_STATE;
+import static paynotify.store.SqlQueries.DAILY_CLOSE_TRIED;
+import static paynotify.store.SqlQueries.LEASE_DAILY_CLOSE;
+
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.sqlclient.Tuple;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import paynotify.channel.PlatformTime;
+import paynotify.store.Database;
+
+/**
+ * The daily close ({@code reconcile.daily}): from {@code at} (Beijing time), yesterday's bill of each channel is
+ * fetched, reconciled and its findings recorded by {@code paynotify reconcile --fetch --record --json} (with
+ * {@code --repair missing_local} when auto_repair says so), run as a process of its own: the very command an owner
+ * runs by hand, so the same findings, JSON and exit codes; and the JDBC driver, the bill and the reconciliation's
+ * memory stay out of the service that books payments (a 16 MiB bill in its 128 MiB heap). Its report is kept
+ * beside the bill ({@code <bills_dir>/<channel>/<day>_close.json}, its errors in {@code _close.log}).
+ *
+ * <p>One instance closes a day: the lease in daily_closes, decided by the database. A close that does not come
+ * off (the bill not made yet, the platform or the database down) is tried again every 15 minutes, and given up
+ * at noon (then the status page says so, and the owner can run the command by hand).
+ */
+public final class DailyClose {
+  private static final Logger LOG = LoggerFactory.getLogger(DailyClose.class);
+  /** The command, fetch included, at most; then it is stopped and tried again. */
+  private static final Duration RUN_LIMIT = Duration.ofMinutes(20);
+  private static final Duration LEASE = RUN_LIMIT.plusMinutes(5);
+  private static final Duration TICK = Duration.ofMinutes(1);
+  /** The command's JVM: the heap scripts/paynotify gives the tools, out of memory ending it, not hanging. */
+  private static final List<String> JAVA_OPTIONS = List.of("-Xmx128m", "-XX:MaxMetaspaceSize=96m",
+      "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:+ExitOnOutOfMemoryError");
+  private static final int DETAIL_CHARS = 1000;
+
+  private final Vertx vertx;
+  private final Database db;
+  private final DailyCloseSettings settings;
+  private final Path billsDir;
+  private final Clock clock;
+  private final String owner;
+  /** The channels whose close of {@link #overDay} is over (done or given up): the minute's tick asks nothing. */
+  private final Set<String> over = ConcurrentHashMap.newKeySet();
+  private volatile LocalDate overDay;
+  private volatile Process running;
+  private boolean closing;
+
+  /**
+   * @param db       a pool of the service's: a few short statements a day, none held while the command runs
+   * @param billsDir reconcile.bills_dir, where the command keeps the bill and this its report
+   */
+  public DailyClose(Vertx vertx, Database db, DailyCloseSettings settings, Path billsDir, Clock clock) {
+    this.vertx = vertx;
+    this.db = db;
+    this.settings = settings;
+    this.billsDir = billsDir.toAbsolutePath();
+    this.clock = clock;
+    this.owner = ManagementFactory.getRuntimeMXBean().getName() + ":" + UUID.randomUUID().toString().substring(0, 8);
+  }
+
+  /** What one channel's close came to. */
+  public record Closed(String channel, LocalDate day, String state, String detail) {}
+
+  /** Looks every minute for a close due; a close still running when the next is due is not overlapped. */
+  public long schedule() {
+    LOG.info("daily close: {} at {} (Beijing time), yesterday's bill{}", settings.channels(), settings.at(),
+        settings.repair() ? "; auto_repair: missing_local" : "");
+    return vertx.setPeriodic(TICK.toMillis(), id -> {
+      if (closing) {
+        return;
+      }
+      closing = true;
+      runOnce(clock.instant()).onComplete(done -> {
+        closing = false;
+        if (done.failed()) {
+          LOG.warn("daily close: the database did not answer, tried again in a minute: {}", done.cause().getMessage());
+        }
+      });
+    });
+  }
+
+  /** Stops a command that is running (the service is stopping): its day is tried again once the lease ends. */
+  public void stop() {
+    Process p = running;
+    if (p != null) {
+      p.destroy();
+    }
+  }
+
+  /** The closes due at {@code now}, each tried if no instance holds it: what each came to (none: nothing due). */
+  public Future<List<Closed>> runOnce(Instant now) {
+    LocalDateTime beijing = LocalDateTime.ofInstant(now, PlatformTime.BEIJING);
+    LocalDate day = settings.dayDue(beijing);
+    if (day == null) {
+      return Future.succeededFuture(List.of());
+    }
+    if (!day.equals(overDay)) {
+      over.clear();
+      overDay = day;
+    }
+    List<Closed> closed = new ArrayList<>();
+    Future<Void> all = Future.succeededFuture();
+    for (String channel : settings.channels()) {
+      if (!over.contains(channel)) {
+        all = all.compose(v -> closeIfOurs(channel, day, now)).map(c -> {
+          if (c != null) {
+            closed.add(c);
+          }
+          return null;
+        });
+      }
+    }
+    return all.map(v -> closed);
+  }
+
+  /** Null when the day is another instance's now, or not due again yet. */
+  private Future<Closed> closeIfOurs(String channel, LocalDate day, Instant now) {
+    LocalDateTime utc = LocalDateTime.ofInstant(now, ZoneOffset.UTC);
+    return db.inTransaction(conn -> conn.preparedQuery(ADD_DAILY_CLOSE).execute(Tuple.of(channel, day, utc, utc))
+            .compose(added -> conn.preparedQuery(LEASE_DAILY_CLOSE).execute(Tuple.of(owner, utc.plus(LEASE), utc,
+                channel, day, utc, utc)))
+            .compose(leased -> leased.rowCount() == 1 ? Future.succeededFuture(true)
+                : conn.preparedQuery(DAILY_CLOSE_STATE).execute(Tuple.of(channel, day)).map(rows -> {
+                  if (!"pending".equals(rows.iterator().next().getString(0))) {
+                    over.add(channel);
+                  }
+                  return false;
+                })))
+        .compose(ours -> !ours ? Future.succeededFuture(null) : close(channel, day).compose(tried -> {
+          boolean givenUp = !tried.done() && !LocalDateTime.ofInstant(now, PlatformTime.BEIJING)
+              .plus(DailyCloseSettings.RETRY).isBefore(settings.giveUpAt(day));
+          String state = tried.done() ? "done" : givenUp ? "failed" : "pending";
+          log(channel, day, state, tried.detail());
+          return db.inTransaction(conn -> conn.preparedQuery(DAILY_CLOSE_TRIED).execute(Tuple.of(state,
+                  utc.plus(DailyCloseSettings.RETRY), cut(tried.detail()),
+                  tried.summary() == null ? null : tried.summary().toJson().encode(), channel, day, owner)))
+              .map(v -> {
+                if (!state.equals("pending")) {
+                  over.add(channel);
+                }
+                return new Closed(channel, day, state, tried.detail());
+              });
+        }));
+  }
+
+  /** What one run of the command came to: done with its summary, or why not. */
+  private record Tried(boolean done, String detail, CloseSummary summary) {}
+
+  /** Runs {@code paynotify reconcile} for the day, on a worker thread (it waits for the process). */
+  private Future<Tried> close(String channel, LocalDate day) {
+    return vertx.executeBlocking(() -> {
+      Path folder = Files.createDirectories(billsDir.resolve(channel));
+      Path report = folder.resolve(day + "_close.json");
+      Path errors = folder.resolve(day + "_close.log");
+      Process process = new ProcessBuilder(command(channel, day))
+          .redirectOutput(report.toFile()).redirectError(errors.toFile()).start();
+      running = process;
+      try {
+        if (!process.waitFor(RUN_LIMIT.toSeconds(), TimeUnit.SECONDS)) {
+          process.destroyForcibly();
+          return new Tried(false, "reconcile did not finish within " + RUN_LIMIT.toMinutes() + " min", null);
+        }
+      } finally {
+        running = null;
+      }
+      int exit = process.exitValue();
+      if (exit == 0 || exit == 1) { // clean, or findings (recorded)
+        CloseSummary summary = CloseSummary.read(report);
+        return new Tried(true, summary.line(), summary);
+      }
+      return new Tried(false, lastLine(errors, exit), null);
+    }, false);
+  }
+
+  /** {@code paynotify reconcile ...} on the JVM and class path this service runs on, with its configuration. */
+  private List<String> command(String channel, LocalDate day) {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(JAVA_OPTIONS);
+    command.addAll(List.of("-cp", System.getProperty("java.class.path"), "paynotify.cli.Main", "reconcile",
+        "--channel", channel, "--fetch", "--date", day.toString(), "--record", "--json"));
+    if (settings.repair()) {
+      command.addAll(List.of("--repair", "missing_local"));
+    }
+    command.addAll(List.of("--config", settings.configFile().toString()));
+    return command;
+  }
+
+  /** The command's one-line reason (its last line on stderr: "paynotify: ..."), or its exit code. */
+  private static String lastLine(Path errors, int exit) throws IOException {
+    byte[] tail;
+    try (SeekableByteChannel file = Files.newByteChannel(errors)) { // its end only: a crash may write much
+      file.position(Math.max(0, file.size() - DETAIL_CHARS));
+      ByteBuffer end = ByteBuffer.allocate((int) Math.min(file.size(), DETAIL_CHARS));
+      while (end.hasRemaining() && file.read(end) >= 0) {
+        // reads to the end
+      }
+      tail = Arrays.copyOf(end.array(), end.position());
+    }
+    String[] lines = new String(tail, StandardCharsets.UTF_8).strip().split("\n");
+    String last = lines[lines.length - 1].strip().replaceFirst("^paynotify: ", "");
+    return "reconcile exited " + exit + (last.isEmpty() ? "" : ": " + last);
+  }
+
+  private void log(String channel, LocalDate day, String state, String detail) {
+    switch (state) {
+      case "done" -> LOG.info("daily close {} {}: {}", channel, day, detail);
+      case "failed" -> LOG.warn("daily close {} {}: given up: {} (run scripts/paynotify reconcile --channel {}"
+          + " --fetch --date {} --record when it can be fetched)", channel, day, detail, channel, day);
+      default -> LOG.info("daily close {} {}: not done, tried again in {} min: {}", channel, day,
+          DailyCloseSettings.RETRY.toMinutes(), detail);
+    }
+  }
+
+  private static String cut(String detail) {
+    return detail == null || detail.length() <= DETAIL_CHARS ? detail : detail.substring(0, DETAIL_CHARS);
+  }
+}
