@@ -20,6 +20,7 @@ import java.util.Base64;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -41,6 +42,7 @@ public final class AlipayStandIn extends CountingStandIn {
   private final Map<String, Trade> payOnClose = new ConcurrentHashMap<>();
   private final Map<String, byte[]> bills = new ConcurrentHashMap<>();
   private final Map<String, String> billNames = new ConcurrentHashMap<>();
+  private final AtomicInteger billDownloads = new AtomicInteger();
   private volatile Path keyFile;
 
   private AlipayStandIn(KeyPair appKey) throws IOException {
@@ -148,10 +150,16 @@ public final class AlipayStandIn extends CountingStandIn {
     }
   }
 
+  /** How many times a bill's zip was downloaded. */
+  public int billDownloads() {
+    return billDownloads.get();
+  }
+
   /** The bill's zip, by the fileId its download URL names (the URL is Alipay's own signature on it). */
   private void download(HttpExchange exchange) throws IOException {
     try (exchange) {
       byte[] zip = bills.get(form(exchange.getRequestURI().getRawQuery()).getOrDefault("fileId", ""));
+      billDownloads.incrementAndGet();
       if (zip == null) {
         exchange.sendResponseHeaders(404, -1);
         return;

@@ -44,7 +44,8 @@ public final class Cli {
     return run(config("test-cli-configured.yaml", yaml), args);
   }
 
-  private static Result run(Path config, String... args) {
+  /** {@code paynotify <args> --config <config>}. */
+  public static Result run(Path config, String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     List<String> all = new ArrayList<>(List.of(args));

@@ -4,6 +4,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import paynotify.admin.Monitoring;
@@ -35,6 +36,18 @@ public final class TestService implements AutoCloseable {
   /** @param overrides merged over the test configuration (e.g. retention settings) */
   public static TestService start(DatabaseSettings db, JsonObject overrides) {
     return start(db, AppConfig.from(configuration(overrides), "test", Map.of()));
+  }
+
+  /** From a configuration file, as {@code serve} reads it (the daily close runs its commands with that file). */
+  public static TestService start(DatabaseSettings db, Path configFile) {
+    Vertx reader = Vertx.vertx();
+    AppConfig config;
+    try {
+      config = AppConfig.load(reader, configFile, Map.of()).await();
+    } finally {
+      reader.close().await();
+    }
+    return start(db, config);
   }
 
   /**

@@ -1,0 +1,200 @@
+package paynotify.recovery;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import paynotify.channel.PlatformTime;
+import paynotify.cli.ExitCode;
+import paynotify.config.AppConfig.DatabaseSettings;
+import paynotify.recovery.DailyClose.Closed;
+import paynotify.testsupport.AlipayStandIn;
+import paynotify.testsupport.Cli;
+import paynotify.testsupport.DatabaseTestBase;
+import paynotify.testsupport.SampleBills;
+import paynotify.testsupport.TestService;
+
+/**
+ * The daily close in the service: at the hour the configuration sets (a clock the test sets), yesterday's Alipay
+ * bill (the stand-in serving the public sample) is fetched and reconciled by {@code paynotify reconcile} run as a
+ * real process, with the findings of {@code reconcile --bill} on the same file; a bill not made yet is tried again,
+ * then given up at noon; two instances close a day once; auto_repair books exactly what is safe, once.
+ */
+class DailyCloseTest extends DatabaseTestBase {
+  static final LocalDate DAY = LocalDate.of(2026, 3, 14);
+  static final JsonObject EXPECTED = SampleBills.ANSWER_KEY.getJsonArray("bills").getJsonObject(0)
+      .getJsonObject("expect").getJsonObject("counts");
+
+  @TempDir
+  Path dir;
+  AlipayStandIn alipay;
+  Path bills;
+  final List<TestService> services = new ArrayList<>();
+
+  @BeforeEach
+  void start() {
+    SampleBills.loadLocalState();
+    alipay = AlipayStandIn.start();
+    alipay.bill(DAY, SampleBills.ALIPAY);
+    bills = dir.resolve("bills");
+  }
+
+  @AfterEach
+  void stop() {
+    services.forEach(TestService::close);
+    alipay.close();
+  }
+
+  /** A service started from a configuration file (the close runs its command with that file). */
+  TestService service(String autoRepair) throws Exception {
+    DatabaseSettings s = db.settings();
+    JsonObject config = alipay.configure(TestService.configuration(new JsonObject()))
+        .put("database", new JsonObject().put("host", s.host()).put("port", s.port()).put("name", s.name())
+            .put("user", s.user()).put("password", s.password()))
+        .put("reconcile", new JsonObject().put("bills_dir", bills.toString()).put("daily", new JsonObject()
+            .put("enabled", true).put("at", "10:30").put("channels", new JsonArray().add("alipay"))
+            .put("auto_repair", autoRepair)));
+    Path file = dir.resolve("application.yaml");
+    Files.writeString(file, config.encodePrettily()); // JSON is YAML
+    TestService service = TestService.start(s, file);
+    services.add(service);
+    return service;
+  }
+
+  static Instant beijing(LocalDate day, LocalTime time) {
+    return LocalDateTime.of(day, time).atZone(PlatformTime.BEIJING).toInstant();
+  }
+
+  static List<Closed> run(TestService service, Instant now) {
+    return service.server().dailyClose().runOnce(now).await();
+  }
+
+  @Test
+  void atTheHourYesterdaysBillIsFetchedReconciledAndRecordedAsReconcileBillWould() throws Exception {
+    TestService service = service("none");
+    assertThat(run(service, beijing(DAY.plusDays(1), LocalTime.of(10, 29)))).isEmpty();
+    assertThat(db.count("SELECT COUNT(*) FROM daily_closes")).isZero();
+
+    List<Closed> closed = run(service, beijing(DAY.plusDays(1), LocalTime.of(10, 30)));
+
+    assertThat(closed).hasSize(1);
+    assertThat(closed.get(0).state()).as(closed.get(0).detail()).isEqualTo("done");
+    assertThat(closed.get(0).detail()).isEqualTo(
+        "43 payments 154239.18, 7 refunds 1112.59 · found 2 amount_mismatch, 2 missing_local, 2 missing_platform,"
+            + " 1 order_paid_twice, 1 refund_missing_local");
+    JsonObject summary = new JsonObject(db.string("SELECT summary FROM daily_closes WHERE channel = 'alipay'"
+        + " AND bill_date = ?", DAY));
+    assertThat(summary.getLong("payment_cents")).isEqualTo(15423918);
+    // The findings of the bill given by hand (the answer key's, and the audit's double payment in its window)
+    Cli.Result given = Cli.run("reconcile", "--channel", "alipay", "--bill", SampleBills.ALIPAY.toString(), "--json");
+    JsonObject counts = new JsonObject(given.out()).getJsonObject("counts");
+    assertThat(summary.getJsonObject("findings")).isEqualTo(counts);
+    assertThat(counts.copy().put("order_paid_twice", null)).isEqualTo(EXPECTED.copy().put("order_paid_twice", null));
+    long findings = counts.stream().mapToLong(e -> ((Number) e.getValue()).longValue()).sum();
+    assertThat(db.count("SELECT COUNT(*) FROM anomalies WHERE dedupe_key LIKE 'recon:%'")).isEqualTo(findings);
+    // The bill kept with its sum, the report beside it
+    Path folder = bills.resolve("alipay");
+    assertThat(folder.resolve(DAY + "_" + SampleBills.ALIPAY.getFileName())).exists();
+    assertThat(folder.resolve(DAY + "_" + SampleBills.ALIPAY.getFileName() + ".sha256")).exists();
+    assertThat(new JsonObject(Files.readString(folder.resolve(DAY + "_close.json"))).getJsonObject("counts"))
+        .isEqualTo(counts);
+
+    // Done: not run again that day, whatever the hour
+    assertThat(run(service, beijing(DAY.plusDays(1), LocalTime.of(15, 0)))).isEmpty();
+    assertThat(alipay.billDownloads()).isEqualTo(1);
+  }
+
+  @Test
+  void aBillNotMadeYetIsTriedAgainEveryQuarterHourThenGivenUpAtNoon() throws Exception {
+    TestService service = service("none");
+    // the real yesterday, which the stand-in has no bill for: Alipay's "not made yet"
+    LocalDate yesterday = LocalDate.now(PlatformTime.BEIJING).minusDays(1);
+    LocalDate today = yesterday.plusDays(1);
+
+    List<Closed> first = run(service, beijing(today, LocalTime.of(10, 31)));
+    assertThat(first).singleElement().satisfies(c -> {
+      assertThat(c.state()).isEqualTo("pending");
+      assertThat(c.detail()).startsWith("reconcile exited " + ExitCode.NOT_READY + ": ")
+          .contains("has not made the bill of " + yesterday);
+    });
+    assertThat(run(service, beijing(today, LocalTime.of(10, 40)))).as("not due again yet").isEmpty();
+
+    List<Closed> last = run(service, beijing(today, LocalTime.of(11, 50)));
+    assertThat(last).singleElement().satisfies(c -> assertThat(c.state()).isEqualTo("failed"));
+    assertThat(db.string("SELECT CONCAT(state, ' ', attempts) FROM daily_closes WHERE bill_date = ?", yesterday))
+        .isEqualTo("failed 2");
+    assertThat(run(service, beijing(today, LocalTime.of(11, 59)))).as("given up").isEmpty();
+    assertThat(db.count("SELECT COUNT(*) FROM anomalies")).isZero();
+  }
+
+  @Test
+  void twoInstancesAtTheSameMomentCloseTheDayOnce() throws Exception {
+    TestService one = service("none");
+    TestService two = service("none");
+    Instant now = beijing(DAY.plusDays(1), LocalTime.of(10, 30));
+
+    CompletableFuture<List<Closed>> a = CompletableFuture.supplyAsync(() -> run(one, now));
+    CompletableFuture<List<Closed>> b = CompletableFuture.supplyAsync(() -> run(two, now));
+
+    assertThat(a.get().size() + b.get().size()).isEqualTo(1);
+    assertThat(alipay.billDownloads()).isEqualTo(1);
+    assertThat(db.string("SELECT CONCAT(state, ' ', attempts) FROM daily_closes")).isEqualTo("done 1");
+    // the other learns it is over and asks no more
+    assertThat(run(one, now.plusSeconds(3600))).isEmpty();
+    assertThat(run(two, now.plusSeconds(3600))).isEmpty();
+  }
+
+  @Test
+  void autoRepairBooksTheLostPaymentWhoseOrderWaitsForExactlyItsAmountOnceAndLeavesTheRest() throws Exception {
+    // of the bill's two payments not booked here, one's order now asks another amount: not safe to book
+    db.update("UPDATE orders SET amount_cents = 3000 WHERE order_no = 'PN2026031461675221'");
+    TestService service = service("missing_local");
+
+    List<Closed> closed = run(service, beijing(DAY.plusDays(1), LocalTime.of(10, 30)));
+
+    assertThat(closed).singleElement().satisfies(c -> {
+      assertThat(c.state()).isEqualTo("done");
+      assertThat(c.detail()).endsWith("(1 repaired: booked)");
+    });
+    assertThat(db.orderStatus("PN2026031439096925")).isEqualTo("paid");
+    assertThat(db.payments("2026031422001477480730061433")).isEqualTo(1);
+    assertThat(db.orderStatus("PN2026031461675221")).isEqualTo("unpaid");
+    assertThat(db.payments("2026031422001464429660442145")).isZero();
+    // the booked one is no anomaly; the other is, for a human; callbacks not arriving is said once
+    assertThat(db.column("SELECT trade_no FROM anomalies WHERE kind = 'missing_local'"))
+        .containsExactly("2026031422001464429660442145");
+    assertThat(db.count("SELECT COUNT(*) FROM anomalies WHERE kind = 'callback_missing'")).isEqualTo(1);
+    service.awaitLogRecorded();
+    assertThat(db.string("SELECT CONCAT(channel, ' ', remote_addr, ' ', outcome) FROM notify_log WHERE idem_key = ?",
+        "alipay:pay:2026031422001477480730061433")).isEqualTo("bill alipay bill " + DAY + " processed");
+
+    // The same day repaired again by hand: nothing more is booked
+    Cli.Result again = Cli.run(dir.resolve("application.yaml"), "reconcile", "--channel", "alipay", "--fetch",
+        "--date", DAY.toString(), "--repair", "missing_local", "--json");
+    assertThat(again.exit()).as(again.err()).isEqualTo(ExitCode.FOUND);
+    assertThat(new JsonObject(again.out()).getLong("repaired")).isZero();
+    assertThat(db.payments("2026031422001477480730061433")).isEqualTo(1);
+  }
+
+  @Test
+  void aBillFileGivenByHandIsNeverRepairedFrom() {
+    Cli.Result r = Cli.run("reconcile", "--channel", "alipay", "--bill", SampleBills.ALIPAY.toString(),
+        "--repair", "missing_local");
+    assertThat(r.exit()).isEqualTo(ExitCode.UNUSABLE);
+    assertThat(r.err()).contains("only from a bill fetched from the platform");
+    assertThat(db.orderStatus("PN2026031439096925")).isEqualTo("unpaid");
+  }
+}
