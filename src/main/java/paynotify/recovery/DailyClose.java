@@ -43,7 +43,8 @@ import paynotify.store.Database;
  *
  * <p>One instance closes a day: the lease in daily_closes, decided by the database. A close that does not come
  * off (the bill not made yet, the platform or the database down) is tried again every 15 minutes, and given up
- * at noon (then the status page says so, and the owner can run the command by hand).
+ * when a try at or after noon fails too (then the status page says so, and the owner can run the command by
+ * hand).
  */
 public final class DailyClose {
   private static final Logger LOG = LoggerFactory.getLogger(DailyClose.class);
@@ -150,8 +151,9 @@ public final class DailyClose {
                   return false;
                 })))
         .compose(ours -> !ours ? Future.succeededFuture(null) : close(channel, day).compose(tried -> {
-          boolean givenUp = !tried.done() && !LocalDateTime.ofInstant(now, PlatformTime.BEIJING)
-              .plus(DailyCloseSettings.RETRY).isBefore(settings.giveUpAt(day));
+          // the last try is the one at or after noon (WeChat's "still making it" means "no trades" from then)
+          boolean givenUp = !tried.done()
+              && !LocalDateTime.ofInstant(now, PlatformTime.BEIJING).isBefore(settings.giveUpAt(day));
           String state = tried.done() ? "done" : givenUp ? "failed" : "pending";
           log(channel, day, state, tried.detail());
           return db.inTransaction(conn -> conn.preparedQuery(DAILY_CLOSE_TRIED).execute(Tuple.of(state,

@@ -34,8 +34,8 @@ public record DailyCloseSettings(boolean enabled, LocalTime at, List<String> cha
   }
 
   /**
-   * Past this (Beijing), a close of {@code day} that has not come off is given up: noon of the next day, or an
-   * hour after {@link #at} when that is later (at least a few tries).
+   * A close of {@code day} that fails at or after this (Beijing) is given up: noon of the next day, or an hour
+   * after {@link #at} when that is later (a few tries at least).
    */
   public LocalDateTime giveUpAt(LocalDate day) {
     LocalDateTime noon = day.plusDays(1).atTime(GIVE_UP);

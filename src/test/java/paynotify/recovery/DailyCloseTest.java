@@ -118,7 +118,7 @@ class DailyCloseTest extends DatabaseTestBase {
   }
 
   @Test
-  void aBillNotMadeYetIsTriedAgainEveryQuarterHourThenGivenUpAtNoon() throws Exception {
+  void aBillNotMadeYetIsTriedAgainEveryQuarterHourThenGivenUpWhenATryPastNoonFails() throws Exception {
     TestService service = service("none");
     // the real yesterday, which the stand-in has no bill for: Alipay's "not made yet"
     LocalDate yesterday = LocalDate.now(PlatformTime.BEIJING).minusDays(1);
@@ -132,11 +132,13 @@ class DailyCloseTest extends DatabaseTestBase {
     });
     assertThat(run(service, beijing(today, LocalTime.of(10, 40)))).as("not due again yet").isEmpty();
 
-    List<Closed> last = run(service, beijing(today, LocalTime.of(11, 50)));
+    assertThat(run(service, beijing(today, LocalTime.of(11, 50)))).singleElement()
+        .satisfies(c -> assertThat(c.state()).isEqualTo("pending"));
+    List<Closed> last = run(service, beijing(today, LocalTime.of(12, 5)));
     assertThat(last).singleElement().satisfies(c -> assertThat(c.state()).isEqualTo("failed"));
     assertThat(db.string("SELECT CONCAT(state, ' ', attempts) FROM daily_closes WHERE bill_date = ?", yesterday))
-        .isEqualTo("failed 2");
-    assertThat(run(service, beijing(today, LocalTime.of(11, 59)))).as("given up").isEmpty();
+        .isEqualTo("failed 3");
+    assertThat(run(service, beijing(today, LocalTime.of(13, 0)))).as("given up").isEmpty();
     assertThat(db.count("SELECT COUNT(*) FROM anomalies")).isZero();
   }
 
