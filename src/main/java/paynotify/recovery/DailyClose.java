@@ -52,6 +52,7 @@ public final class DailyClose {
   private static final Duration RUN_LIMIT = Duration.ofMinutes(20);
   private static final Duration LEASE = RUN_LIMIT.plusMinutes(5);
   private static final Duration TICK = Duration.ofMinutes(1);
+  private static final Duration FIRST_TICK = Duration.ofSeconds(5);
   /** The command's JVM: the heap scripts/paynotify gives the tools, out of memory ending it, not hanging. */
   private static final List<String> JAVA_OPTIONS = List.of("-Xmx128m", "-XX:MaxMetaspaceSize=96m",
       "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:+ExitOnOutOfMemoryError");
@@ -67,6 +68,7 @@ public final class DailyClose {
   private final Set<String> over = ConcurrentHashMap.newKeySet();
   private volatile LocalDate overDay;
   private volatile Process running;
+  private volatile Long timer;
   private boolean closing;
 
   /**
@@ -85,11 +87,14 @@ public final class DailyClose {
   /** What one channel's close came to. */
   public record Closed(String channel, LocalDate day, String state, String detail) {}
 
-  /** Looks every minute for a close due; a close still running when the next is due is not overlapped. */
-  public long schedule() {
+  /**
+   * Looks for a close due soon after the start (a service down at the hour closes the day when it is back),
+   * then every minute; a close still running when the next is due is not overlapped.
+   */
+  public void schedule() {
     LOG.info("daily close: {} at {} (Beijing time), yesterday's bill{}", settings.channels(), settings.at(),
         settings.repair() ? "; auto_repair: missing_local" : "");
-    return vertx.setPeriodic(TICK.toMillis(), id -> {
+    timer = vertx.setPeriodic(FIRST_TICK.toMillis(), TICK.toMillis(), id -> {
       if (closing) {
         return;
       }
@@ -97,14 +102,21 @@ public final class DailyClose {
       runOnce(clock.instant()).onComplete(done -> {
         closing = false;
         if (done.failed()) {
-          LOG.warn("daily close: the database did not answer, tried again in a minute: {}", done.cause().getMessage());
+          LOG.warn("daily close: not tried now (the database?), looked at again in a minute: {}",
+              done.cause().getMessage());
         }
       });
     });
   }
 
-  /** Stops a command that is running (the service is stopping): its day is tried again once the lease ends. */
+  /**
+   * No more looking, and a command that is running is stopped (the service is stopping): its day is tried again
+   * once the lease ends.
+   */
   public void stop() {
+    if (timer != null) {
+      vertx.cancelTimer(timer);
+    }
     Process p = running;
     if (p != null) {
       p.destroy();

@@ -71,7 +71,6 @@ public final class PayNotifyServer {
   private final Runnable closeRecovery;
   private final DailyClose dailyClose;
   private volatile Long housekeepingTimer; // set by open()
-  private volatile Long dailyCloseTimer; // set by open() when reconcile.daily is on
   private volatile Long recoveryTimer; // set by open() when the sweeper is on
 
   private PayNotifyServer(Vertx vertx, Stores stores, String deploymentId, int port, Readiness readiness,
@@ -201,7 +200,7 @@ public final class PayNotifyServer {
         LOG.info("{}", recovery);
       }
       if (dailyClose != null) {
-        dailyCloseTimer = dailyClose.schedule();
+        dailyClose.schedule();
       }
       return this;
     });
@@ -266,8 +265,7 @@ public final class PayNotifyServer {
     if (recoveryTimer != null) {
       vertx.cancelTimer(recoveryTimer);
     }
-    if (dailyCloseTimer != null) {
-      vertx.cancelTimer(dailyCloseTimer);
+    if (dailyClose != null) {
       dailyClose.stop();
     }
     return vertx.undeploy(deploymentId)

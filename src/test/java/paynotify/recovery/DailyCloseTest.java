@@ -6,6 +6,7 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -59,13 +60,20 @@ class DailyCloseTest extends DatabaseTestBase {
   }
 
   /** A service started from a configuration file (the close runs its command with that file). */
+  /** A service whose close is run here, at the times the test sets (its own timer stopped). */
   TestService service(String autoRepair) throws Exception {
+    TestService service = service(autoRepair, "10:30");
+    service.server().dailyClose().stop();
+    return service;
+  }
+
+  TestService service(String autoRepair, String at) throws Exception {
     DatabaseSettings s = db.settings();
     JsonObject config = alipay.configure(TestService.configuration(new JsonObject()))
         .put("database", new JsonObject().put("host", s.host()).put("port", s.port()).put("name", s.name())
             .put("user", s.user()).put("password", s.password()))
         .put("reconcile", new JsonObject().put("bills_dir", bills.toString()).put("daily", new JsonObject()
-            .put("enabled", true).put("at", "10:30").put("channels", new JsonArray().add("alipay"))
+            .put("enabled", true).put("at", at).put("channels", new JsonArray().add("alipay"))
             .put("auto_repair", autoRepair)));
     Path file = dir.resolve("application.yaml");
     Files.writeString(file, config.encodePrettily()); // JSON is YAML
@@ -140,6 +148,15 @@ class DailyCloseTest extends DatabaseTestBase {
         .isEqualTo("failed 3");
     assertThat(run(service, beijing(today, LocalTime.of(13, 0)))).as("given up").isEmpty();
     assertThat(db.count("SELECT COUNT(*) FROM anomalies")).isZero();
+  }
+
+  @Test
+  void theServiceLooksSoonAfterItStartsThenEveryMinute() throws Exception {
+    service("none", "00:00"); // due since midnight: the real yesterday, which the stand-in has not made yet
+    LocalDate yesterday = LocalDate.now(PlatformTime.BEIJING).minusDays(1);
+    assertThat(db.countWithin(Duration.ofSeconds(30), 1, "SELECT COUNT(*) FROM daily_closes WHERE channel = 'alipay'"
+        + " AND bill_date = ? AND attempts = 1 AND lease_owner IS NULL", yesterday)).isEqualTo(1);
+    assertThat(db.string("SELECT detail FROM daily_closes")).contains("has not made the bill of " + yesterday);
   }
 
   @Test
