@@ -11,6 +11,7 @@ import paynotify.reconcile.Reconciliation;
 import paynotify.reconcile.Report;
 import paynotify.recovery.BillRepair;
 import paynotify.server.PayNotifyServer;
+import paynotify.server.StandaloneBooking;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -86,7 +87,8 @@ final class ReconcileCommand extends CommandSupport {
         Connection side = db.connect();
         Connection recording = reportOptions.recording(db);
         Report report = reportOptions.report(out(), recording);
-        CliBooking booking = repair == null ? null : new CliBooking(db)) {
+        StandaloneBooking booking = repair == null ? null
+            : new StandaloneBooking(db.settings(), db.config())) {
       Reconciliation reconciliation = new Reconciliation(conn, bookings, side, db.config().orders())
           .timed(verbose ? phase -> System.err.println("paynotify: " + phase) : phase -> { });
       long start = System.nanoTime();

@@ -20,6 +20,7 @@ import paynotify.gateway.TradeQuery;
 import paynotify.reconcile.Bill;
 import paynotify.reconcile.BillFormatException;
 import paynotify.reconcile.BillRow;
+import paynotify.server.StandaloneBooking;
 import paynotify.store.NotifyLog.Trace;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -53,7 +54,8 @@ final class RepairBookCommand extends CommandSupport {
         row.amountCents(), row.at(), "bill");
     String payment = "payment of " + event.platform().code() + " trade " + tradeNo + " (order " + row.orderNo()
         + ", " + Money.format(row.amountCents()) + ", paid " + row.at() + ")";
-    try (CliDatabase db = CliDatabase.open(config); CliBooking cli = new CliBooking(db)) {
+    try (CliDatabase db = CliDatabase.open(config);
+        StandaloneBooking cli = new StandaloneBooking(db.settings(), db.config())) {
       EventBooking booking = cli.booking();
       if (!apply) {
         ForwardSettings forward = db.config().forward();

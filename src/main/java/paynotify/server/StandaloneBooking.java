@@ -1,35 +1,34 @@
-package paynotify.cli;
+package paynotify.server;
 
 import io.vertx.core.Vertx;
 import paynotify.booking.EventBooking;
-import paynotify.server.PayNotifyServer;
-import paynotify.server.Pools;
+import paynotify.config.AppConfig;
+import paynotify.config.AppConfig.DatabaseSettings;
 import paynotify.store.Stores;
 
 /**
  * The booking a notification goes through, for a command that books (repair book, reconcile --repair): on a
  * Vert.x and pools of the command's own, closed with it once the bookings' notify_log rows are written.
  */
-final class CliBooking implements AutoCloseable {
+public final class StandaloneBooking implements AutoCloseable {
   private final Vertx vertx = Vertx.vertx();
   private final Stores stores;
   private final EventBooking booking;
 
-  CliBooking(CliDatabase db) {
-    stores = Pools.stores(vertx, db.settings(), db.config().retention().rejectedRowsPerSecond());
-    booking = new EventBooking(vertx, stores, db.config().booking(), db.config().orders(),
-        PayNotifyServer.outbox(db.config()));
+  public StandaloneBooking(DatabaseSettings db, AppConfig config) {
+    stores = Pools.stores(vertx, db, config.retention().rejectedRowsPerSecond());
+    booking = new EventBooking(vertx, stores, config.booking(), config.orders(), PayNotifyServer.outbox(config));
   }
 
-  Vertx vertx() {
+  public Vertx vertx() {
     return vertx;
   }
 
-  Stores stores() {
+  public Stores stores() {
     return stores;
   }
 
-  EventBooking booking() {
+  public EventBooking booking() {
     return booking;
   }
 
