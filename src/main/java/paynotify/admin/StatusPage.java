@@ -37,6 +37,7 @@ public final class StatusPage {
     headline(h, r);
     channels(h, r);
     payments(h, r);
+    dailyClose(h, r);
     anomalies(h, r);
     refused(h, r);
     forward(h, r);
@@ -108,6 +109,37 @@ public final class StatusPage {
     h.append("<tr><th>Total</th><th class=\"num\" id=\"payments-count\">").append(today.getLong("count"))
         .append("</th><th class=\"num\" id=\"payments-amount\">").append(esc(today.getString("amount")))
         .append("</th></tr></table>");
+  }
+
+  /** reconcile.daily on: each channel's last close; red when it failed or yesterday's is overdue. */
+  private static void dailyClose(StringBuilder h, JsonObject r) {
+    JsonObject d = r.getJsonObject("daily_close");
+    if (!d.getBoolean("enabled")) {
+      return;
+    }
+    h.append("<h2>Daily close <span class=\"dim\">(at ").append(esc(d.getString("at")))
+        .append(" Beijing time, yesterday's bill)</span></h2><div class=\"wrap\"><table id=\"daily-close\"><tr>")
+        .append("<th>Channel</th><th>Day</th><th>State</th><th>Tried</th><th>Result</th></tr>");
+    for (JsonObject c : objects(d.getJsonArray("channels"))) {
+      JsonObject last = c.getJsonObject("last");
+      boolean overdue = c.getBoolean("overdue");
+      h.append("<tr><td>").append(esc(c.getString("channel"))).append("</td>");
+      if (last == null || overdue && !last.getString("bill_date").equals(c.getString("expected_day"))) {
+        // Yesterday's close has no row: not run yet, or (overdue) not at all.
+        h.append("<td>").append(esc(c.getString("expected_day"))).append("</td><td class=\"")
+            .append(overdue ? "red\">not run" : "dim\">not yet").append("</td><td></td><td>")
+            .append(last == null ? "" : "<span class=\"dim\">last close: " + esc(last.getString("bill_date"))
+                + ", " + esc(last.getString("state")) + "</span>").append("</td></tr>");
+        continue;
+      }
+      boolean bad = overdue || last.getString("state").equals("failed");
+      h.append("<td>").append(esc(last.getString("bill_date"))).append("</td><td")
+          .append(bad ? " class=\"red\"" : "").append(">").append(esc(last.getString("state")))
+          .append("</td><td>").append(esc(last.getString("tried_at"))).append(" <span class=\"dim\">(")
+          .append(last.getInteger("attempts")).append(last.getInteger("attempts") == 1 ? " try" : " tries")
+          .append(")</span></td><td>").append(esc(last.getString("detail"))).append("</td></tr>");
+    }
+    h.append("</table></div>");
   }
 
   private static void anomalies(StringBuilder h, JsonObject r) {

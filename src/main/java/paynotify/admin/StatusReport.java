@@ -7,8 +7,10 @@ import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.RowSet;
 import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.Arrays;
@@ -18,7 +20,9 @@ import java.util.function.Supplier;
 import paynotify.booking.AnomalyKind;
 import paynotify.channel.Money;
 import paynotify.channel.Platform;
+import paynotify.channel.PlatformTime;
 import paynotify.forward.ForwardRelay;
+import paynotify.recovery.DailyCloseSettings;
 import paynotify.store.Database;
 import paynotify.store.SqlQueries;
 
@@ -35,9 +39,11 @@ public final class StatusReport {
    * @param relay     the forward relay; null when forwarding is off
    * @param refusedUnrecorded refused requests counted but not written to notify_log since the start
    *                  (over retention.rejected_rows_per_second); null for the command line
+   * @param daily     reconcile.daily, whose closes are shown (off: {@link DailyCloseSettings#off()})
+   * @param clock     when a close is late: the clock DailyClose closes by (Clock.systemUTC(); a test's own)
    */
   public record Context(List<String> channels, Instant startedAt, ForwardRelay relay,
-      LongSupplier refusedUnrecorded) {}
+      LongSupplier refusedUnrecorded, DailyCloseSettings daily, Clock clock) {}
 
   /** Open anomalies and refused notifications listed; the count says how many there are in all. */
   static final int ANOMALIES_SHOWN = 20;
@@ -81,6 +87,14 @@ public final class StatusReport {
   static final String OLDEST_PENDING_EVENT =
       "SELECT TIMESTAMPDIFF(SECOND, MIN(created_at), NOW(3)) FROM forward_events WHERE state = 'pending'";
 
+  // The primary key (channel, bill_date) read backwards: one entry. last_tried_at is UTC (one clock for every
+  // instance): shifted by the session's offset, it reads like every other time here; in Java that offset would
+  // have to be parsed from the session. UTC_TIMESTAMP() and NOW() are the statement's one instant.
+  static final String LAST_DAILY_CLOSE =
+      "SELECT bill_date, state, attempts,"
+          + " last_tried_at + INTERVAL TIMESTAMPDIFF(SECOND, UTC_TIMESTAMP(), NOW()) SECOND, detail, summary"
+          + " FROM daily_closes WHERE channel = ? ORDER BY bill_date DESC LIMIT 1";
+
   private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
 
   private StatusReport() {}
@@ -120,6 +134,7 @@ public final class StatusReport {
         .compose(v -> paymentsToday(conn, report))
         .compose(v -> anomalies(conn, report))
         .compose(v -> refused(conn, report))
+        .compose(v -> dailyClose(conn, context, report))
         .compose(v -> context.relay() == null ? Future.succeededFuture(null) : oldestPending(conn))
         .map(oldest -> {
           if (context.relay() != null) {
@@ -216,6 +231,41 @@ public final class StatusReport {
         });
   }
 
+  /** Each channel's last close, and whether yesterday's is overdue: past its give-up time and not done. */
+  private static Future<Void> dailyClose(SqlConnection conn, Context context, JsonObject report) {
+    DailyCloseSettings daily = context.daily();
+    JsonObject out = new JsonObject().put("enabled", daily.enabled());
+    report.put("daily_close", out);
+    if (!daily.enabled()) {
+      return Future.succeededFuture();
+    }
+    // This machine's clock, not the database's: DailyClose decides by it when a close is due and given up.
+    LocalDateTime now = LocalDateTime.ofInstant(context.clock().instant(), PlatformTime.BEIJING);
+    LocalDate day = now.toLocalDate().minusDays(1);
+    boolean pastGiveUp = now.isAfter(daily.giveUpAt(day));
+    String yesterday = day.toString();
+    JsonArray channels = new JsonArray();
+    out.put("at", daily.at().toString()).put("channels", channels);
+    Future<Void> done = Future.succeededFuture();
+    for (String channel : daily.channels()) {
+      done = done.compose(v -> conn.preparedQuery(LAST_DAILY_CLOSE).execute(Tuple.of(channel)).map(rows -> {
+        JsonObject last = null;
+        for (Row r : rows) {
+          String summary = r.getString(5);
+          last = new JsonObject().put("bill_date", r.getLocalDate(0).toString()).put("state", r.getString(1))
+              .put("attempts", r.getInteger(2)).put("tried_at", time(r.getLocalDateTime(3)))
+              .put("detail", r.getString(4)).put("summary", summary == null ? null : new JsonObject(summary));
+        }
+        boolean closed = last != null && last.getString("bill_date").equals(yesterday)
+            && last.getString("state").equals("done");
+        channels.add(new JsonObject().put("channel", channel).put("expected_day", yesterday)
+            .put("overdue", pastGiveUp && !closed).put("last", last));
+        return null;
+      }));
+    }
+    return done;
+  }
+
   private static Future<Long> oldestPending(SqlConnection conn) {
     return conn.query(OLDEST_PENDING_EVENT).execute().map(rows -> rows.iterator().next().getLong(0));
   }
@@ -242,6 +292,18 @@ public final class StatusReport {
     Long oldest = forward.getLong("oldest_pending_seconds");
     if (oldest != null && oldest > STALE_PENDING_SECONDS) {
       out.add("the site has not taken events for " + oldest / 60 + " min (is it up?)");
+    }
+    JsonArray closes = r.getJsonObject("daily_close").getJsonArray("channels", new JsonArray()); // none when off
+    for (int i = 0; i < closes.size(); i++) {
+      JsonObject c = closes.getJsonObject(i);
+      if (c.getBoolean("overdue")) {
+        JsonObject last = c.getJsonObject("last");
+        // An older day's detail says nothing about this one.
+        boolean tried = last != null && last.getString("bill_date").equals(c.getString("expected_day"))
+            && last.getString("detail") != null;
+        out.add("no bill fetched for " + c.getString("expected_day") + " (" + c.getString("channel") + "): "
+            + (tried ? last.getString("detail") : "the daily close did not run"));
+      }
     }
     return out;
   }

@@ -3,6 +3,7 @@ package paynotify.cli;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.time.Clock;
 import java.util.List;
 import paynotify.admin.StatusReport;
 import paynotify.channel.NotifyChannel;
@@ -34,7 +35,8 @@ final class StatusCommand extends CommandSupport {
           : new ForwardRelay(vertx, Pools.connect(vertx, db.settings()), db.config().forward());
       try {
         List<String> channels = db.config().channels().enabled().stream().map(NotifyChannel::endpoint).toList();
-        JsonObject report = StatusReport.collect(database, new StatusReport.Context(channels, null, relay, null)).await();
+        JsonObject report = StatusReport.collect(database, new StatusReport.Context(channels, null, relay, null,
+            db.config().bills().daily(), Clock.systemUTC())).await();
         out().println(json ? report.encodePrettily() : text(report));
         out().flush();
         return report.getJsonObject("anomalies").getLong("open") > 0 ? ExitCode.FOUND : 0;

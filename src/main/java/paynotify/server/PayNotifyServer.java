@@ -136,7 +136,7 @@ public final class PayNotifyServer {
     metrics.countUnrecorded(stores.rejected(), RejectedLog::unrecorded);
     // Once, here: the uptime counts from the start, not from each request.
     StatusReport.Context status = new StatusReport.Context(endpoints, Instant.now(), relay,
-        stores.rejected()::unrecordedTotal);
+        stores.rejected()::unrecordedTotal, config.bills().daily(), Clock.systemUTC());
     // Recovery's own small pool and HTTP client: a slow platform never holds a booking's connection.
     RecoveryConfig rc = config.recovery();
     boolean asks = !rc.clients().isEmpty() || rc.stripe() != null;

@@ -2,6 +2,7 @@ package paynotify.admin;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
@@ -15,6 +16,10 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -27,6 +32,10 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import paynotify.booking.AnomalyKind;
+import paynotify.channel.PlatformTime;
+import paynotify.recovery.DailyCloseSettings;
+import paynotify.server.Pools;
+import paynotify.store.Database;
 import paynotify.testsupport.ChannelFixture;
 import paynotify.testsupport.DatabaseTestBase;
 import paynotify.testsupport.Http;
@@ -43,8 +52,16 @@ class StatusReportTest extends DatabaseTestBase {
   /** The relay caches its backlog this long (/health and the metrics share it). */
   private static final long BACKLOG_CACHE_MS = 5_000;
 
+  /** reconcile.daily on: the report is read directly (a service would run the closes themselves). */
+  private static final DailyCloseSettings DAILY =
+      new DailyCloseSettings(true, LocalTime.of(10, 30), List.of("alipay", "wechat"), false, null);
+  private static final String SUMMARY = "{\"payments\":38,\"payment_cents\":120400,\"refunds\":0,"
+      + "\"refund_cents\":0,\"findings\":{\"missing_local\":1},\"repaired\":1}";
+
   private static TestService service;
   private static long lastRead;
+  private static Vertx vertx;
+  private static Database pool;
 
   @BeforeAll
   static void start() throws IOException {
@@ -53,11 +70,15 @@ class StatusReportTest extends DatabaseTestBase {
         .put("admin", new JsonObject().put("port", ServiceProcess.freePort()))
         .put("forward", new JsonObject().put("url", "http://127.0.0.1:" + nobody + "/paynotify")
             .put("secret", "0123456789abcdef0123456789abcdef")));
+    vertx = Vertx.vertx();
+    pool = Pools.connect(vertx, TestDatabase.get().settings());
   }
 
   @AfterAll
   static void stop() {
     service.close();
+    pool.close().await();
+    vertx.close().await();
   }
 
   @Override
@@ -85,6 +106,20 @@ class StatusReportTest extends DatabaseTestBase {
     db.update("INSERT INTO forward_events (event_id, type, body, state, next_attempt_at, created_at)"
         + " VALUES (?, 'payment.succeeded', '{}', ?, " + NOW + " + INTERVAL 1 DAY, " + NOW + " - INTERVAL " + ago
         + ")", id, state);
+  }
+
+  /** A daily_closes row as DailyClose writes it; {@code triedUtc} in UTC, as it keeps every time of the table. */
+  static void dailyClose(String channel, String day, String state, int attempts, String triedUtc, String detail,
+      String summary) {
+    db.update("INSERT INTO daily_closes (channel, bill_date, state, attempts, next_try_at, last_tried_at, detail,"
+        + " summary, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", channel, day, state, attempts, triedUtc,
+        triedUtc, detail, summary, triedUtc);
+  }
+
+  /** The report with {@link #DAILY} on, the service's clock reading {@code beijing} (Beijing time). */
+  static JsonObject reportAt(String beijing) {
+    Clock clock = Clock.fixed(LocalDateTime.parse(beijing).atZone(PlatformTime.BEIJING).toInstant(), ZoneOffset.UTC);
+    return StatusReport.collect(pool, new StatusReport.Context(List.of(), null, null, null, DAILY, clock)).await();
   }
 
   static JsonObject statusJson(int adminPort) throws Exception {
@@ -195,6 +230,57 @@ class StatusReportTest extends DatabaseTestBase {
     assertThat(r.getJsonObject("payments_today").getLong("count")).isZero();
     assertThat(r.getJsonArray("refused")).isEmpty();
     assertThat(objects(r.getJsonArray("channels"))).allMatch(c -> c.getValue("last_notification") == null);
+    assertThat(r.getJsonObject("daily_close")).isEqualTo(new JsonObject().put("enabled", false));
+    assertThat(StatusPage.html(r)).doesNotContain("Daily close");
+  }
+
+  @Test
+  void theLastCloseOfEachChannelIsShownAndAFailedOneNeedsAPerson() {
+    dailyClose("alipay", "2026-11-30", "done", 1, "2026-12-01 02:30:00", "the day before", "{}");
+    dailyClose("alipay", "2026-12-01", "done", 2, "2026-12-02 02:45:01.250",
+        "38 payments 1204.00, 0 refunds 0.00 · found 1 missing_local (1 repaired: booked)", SUMMARY);
+    dailyClose("wechat", "2026-12-01", "failed", 6, "2026-12-02 03:46:00",
+        "reconcile exited 4: --fetch: <bill> not ready", null);
+
+    JsonObject r = reportAt("2026-12-02T12:30");
+
+    assertThat(r.getJsonObject("daily_close")).isEqualTo(new JsonObject().put("enabled", true).put("at", "10:30")
+        .put("channels", new JsonArray()
+            .add(new JsonObject().put("channel", "alipay").put("expected_day", "2026-12-01").put("overdue", false)
+                .put("last", new JsonObject().put("bill_date", "2026-12-01").put("state", "done").put("attempts", 2)
+                    .put("tried_at", "2026-12-02 10:45:01") // stored in UTC, shown in the session's +08:00
+                    .put("detail", "38 payments 1204.00, 0 refunds 0.00 · found 1 missing_local (1 repaired: booked)")
+                    .put("summary", new JsonObject(SUMMARY))))
+            .add(new JsonObject().put("channel", "wechat").put("expected_day", "2026-12-01").put("overdue", true)
+                .put("last", new JsonObject().put("bill_date", "2026-12-01").put("state", "failed").put("attempts", 6)
+                    .put("tried_at", "2026-12-02 11:46:00").put("detail", "reconcile exited 4: --fetch: <bill> not ready")
+                    .putNull("summary")))));
+    assertThat(r.getJsonArray("attention").getList())
+        .containsExactly("no bill fetched for 2026-12-01 (wechat): reconcile exited 4: --fetch: <bill> not ready");
+    assertThat(StatusPage.html(r)).contains("<table id=\"daily-close\">",
+            "<td>2026-12-01</td><td>done</td><td>2026-12-02 10:45:01",
+            "<td>2026-12-01</td><td class=\"red\">failed</td>", "--fetch: &lt;bill&gt; not ready")
+        .doesNotContain("<bill>");
+  }
+
+  @Test
+  void aCloseThatDidNotComeOffIsNewsOnlyPastItsGiveUpTime() {
+    dailyClose("alipay", "2026-11-30", "done", 1, "2026-12-01 02:30:00", "the day before", "{}");
+    dailyClose("wechat", "2026-12-01", "pending", 3, "2026-12-02 03:15:00", "reconcile exited 4: not ready", null);
+
+    JsonObject before = reportAt("2026-12-02T11:59"); // noon: the give-up time of a close at 10:30
+    assertThat(before.getJsonArray("attention")).isEmpty();
+    assertThat(objects(before.getJsonObject("daily_close").getJsonArray("channels")))
+        .noneMatch(c -> c.getBoolean("overdue"));
+    assertThat(StatusPage.html(before)).contains("<td>2026-11-30</td><td>done</td>")
+        .contains("<td>2026-12-01</td><td>pending</td>").doesNotContain("not run");
+
+    JsonObject after = reportAt("2026-12-02T12:01");
+    assertThat(after.getJsonArray("attention").getList()).containsExactly(
+        "no bill fetched for 2026-12-01 (alipay): the daily close did not run", // the day before's says nothing
+        "no bill fetched for 2026-12-01 (wechat): reconcile exited 4: not ready");
+    assertThat(StatusPage.html(after)).contains("<td>2026-12-01</td><td class=\"red\">not run</td>",
+        "last close: 2026-11-30, done", "<td>2026-12-01</td><td class=\"red\">pending</td>");
   }
 
   /** With admin.token, /status and /status.json answer only to {@code Authorization: Bearer <token>}. */
