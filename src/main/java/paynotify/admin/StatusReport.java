@@ -242,7 +242,8 @@ public final class StatusReport {
     // This machine's clock, not the database's: DailyClose decides by it when a close is due and given up.
     LocalDateTime now = LocalDateTime.ofInstant(context.clock().instant(), PlatformTime.BEIJING);
     LocalDate day = now.toLocalDate().minusDays(1);
-    boolean pastGiveUp = now.isAfter(daily.giveUpAt(day));
+    // The last try starts at the give-up time and may run a while: a quarter of an hour before saying it failed
+    boolean pastGiveUp = now.isAfter(daily.giveUpAt(day).plus(DailyCloseSettings.RETRY));
     String yesterday = day.toString();
     JsonArray channels = new JsonArray();
     out.put("at", daily.at().toString()).put("channels", channels);
@@ -256,10 +257,11 @@ public final class StatusReport {
               .put("attempts", r.getInteger(2)).put("tried_at", time(r.getLocalDateTime(3)))
               .put("detail", r.getString(4)).put("summary", summary == null ? null : new JsonObject(summary));
         }
-        boolean closed = last != null && last.getString("bill_date").equals(yesterday)
-            && last.getString("state").equals("done");
+        boolean yesterdays = last != null && last.getString("bill_date").equals(yesterday);
+        boolean closed = yesterdays && last.getString("state").equals("done");
+        boolean givenUp = yesterdays && last.getString("state").equals("failed");
         channels.add(new JsonObject().put("channel", channel).put("expected_day", yesterday)
-            .put("overdue", pastGiveUp && !closed).put("last", last));
+            .put("overdue", givenUp || pastGiveUp && !closed).put("last", last));
         return null;
       }));
     }

@@ -268,14 +268,15 @@ class StatusReportTest extends DatabaseTestBase {
     dailyClose("alipay", "2026-11-30", "done", 1, "2026-12-01 02:30:00", "the day before", "{}");
     dailyClose("wechat", "2026-12-01", "pending", 3, "2026-12-02 03:15:00", "reconcile exited 4: not ready", null);
 
-    JsonObject before = reportAt("2026-12-02T11:59"); // noon: the give-up time of a close at 10:30
+    // noon: the give-up time of a close at 10:30, whose last try may run a while
+    JsonObject before = reportAt("2026-12-02T12:14");
     assertThat(before.getJsonArray("attention")).isEmpty();
     assertThat(objects(before.getJsonObject("daily_close").getJsonArray("channels")))
         .noneMatch(c -> c.getBoolean("overdue"));
     assertThat(StatusPage.html(before)).contains("<td>2026-11-30</td><td>done</td>")
         .contains("<td>2026-12-01</td><td>pending</td>").doesNotContain("not run");
 
-    JsonObject after = reportAt("2026-12-02T12:01");
+    JsonObject after = reportAt("2026-12-02T12:16");
     assertThat(after.getJsonArray("attention").getList()).containsExactly(
         "no bill fetched for 2026-12-01 (alipay): the daily close did not run", // the day before's says nothing
         "no bill fetched for 2026-12-01 (wechat): reconcile exited 4: not ready");
