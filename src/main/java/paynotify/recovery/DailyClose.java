@@ -27,7 +27,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import paynotify.channel.PlatformTime;
@@ -183,30 +183,47 @@ public final class DailyClose {
   /** What one run of the command came to: done with its summary, or why not. */
   private record Tried(boolean done, String detail, CloseSummary summary) {}
 
-  /** Runs {@code paynotify reconcile} for the day, on a worker thread (it waits for the process). */
+  /** One run of the command: its process and where its output goes. */
+  private record Run(Process process, Path report, Path errors) {}
+
+  /**
+   * Runs {@code paynotify reconcile} for the day. No thread waits for it: the process's exit completes the
+   * future; the files are touched on a worker. A run that cannot even start is a try that failed, saying why.
+   */
   private Future<Tried> close(String channel, LocalDate day) {
-    return vertx.executeBlocking(() -> {
-      Path folder = Files.createDirectories(billsDir.resolve(channel));
-      Path report = folder.resolve(day + "_close.json");
-      Path errors = folder.resolve(day + "_close.log");
-      Process process = new ProcessBuilder(command(channel, day))
-          .redirectOutput(report.toFile()).redirectError(errors.toFile()).start();
-      running = process;
-      try {
-        if (!process.waitFor(RUN_LIMIT.toSeconds(), TimeUnit.SECONDS)) {
-          process.destroyForcibly();
-          return new Tried(false, "reconcile did not finish within " + RUN_LIMIT.toMinutes() + " min", null);
-        }
-      } finally {
-        running = null;
-      }
-      int exit = process.exitValue();
-      if (exit == 0 || exit == 1) { // clean, or findings (recorded)
-        CloseSummary summary = CloseSummary.read(report);
-        return new Tried(true, summary.line(), summary);
-      }
-      return new Tried(false, lastLine(errors, exit), null);
-    }, false);
+    return vertx.executeBlocking(() -> start(channel, day), false).compose(run -> {
+      running = run.process();
+      AtomicBoolean late = new AtomicBoolean();
+      long limit = vertx.setTimer(RUN_LIMIT.toMillis(), id -> {
+        late.set(true);
+        run.process().destroyForcibly();
+      });
+      return Future.fromCompletionStage(run.process().onExit(), vertx.getOrCreateContext())
+          .compose(exited -> {
+            vertx.cancelTimer(limit);
+            running = null;
+            return late.get() ? Future.succeededFuture(new Tried(false, "reconcile did not finish within "
+                + RUN_LIMIT.toMinutes() + " min: stopped", null))
+                : vertx.executeBlocking(() -> result(run, exited.exitValue()), false);
+          });
+    }).recover(err -> Future.succeededFuture(new Tried(false, "not closed: " + err, null)));
+  }
+
+  private Run start(String channel, LocalDate day) throws IOException {
+    Path folder = Files.createDirectories(billsDir.resolve(channel));
+    Path report = folder.resolve(day + "_close.json");
+    Path errors = folder.resolve(day + "_close.log");
+    Process process = new ProcessBuilder(command(channel, day))
+        .redirectOutput(report.toFile()).redirectError(errors.toFile()).start();
+    return new Run(process, report, errors);
+  }
+
+  private static Tried result(Run run, int exit) throws IOException {
+    if (exit == 0 || exit == 1) { // clean, or findings (recorded)
+      CloseSummary summary = CloseSummary.read(run.report());
+      return new Tried(true, summary.line(), summary);
+    }
+    return new Tried(false, lastLine(run.errors(), exit), null);
   }
 
   /** {@code paynotify reconcile ...} on the JVM and class path this service runs on, with its configuration. */

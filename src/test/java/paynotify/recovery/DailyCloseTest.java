@@ -160,6 +160,22 @@ class DailyCloseTest extends DatabaseTestBase {
   }
 
   @Test
+  void aCloseThatCannotStartIsATryThatFailedSayingWhyAndLeavesNoLease() throws Exception {
+    Files.writeString(dir.resolve("a-file"), "");
+    bills = dir.resolve("a-file").resolve("bills"); // no folder can be made there
+    TestService service = service("none");
+
+    List<Closed> closed = run(service, beijing(DAY.plusDays(1), LocalTime.of(10, 30)));
+
+    assertThat(closed).singleElement().satisfies(c -> {
+      assertThat(c.state()).isEqualTo("pending");
+      assertThat(c.detail()).startsWith("not closed: java.nio.file.").contains("a-file");
+    });
+    assertThat(db.count("SELECT COUNT(*) FROM daily_closes WHERE lease_owner IS NULL AND attempts = 1")).isEqualTo(1);
+    assertThat(alipay.billDownloads()).isZero();
+  }
+
+  @Test
   void twoInstancesAtTheSameMomentCloseTheDayOnce() throws Exception {
     TestService one = service("none");
     TestService two = service("none");
