@@ -13,6 +13,8 @@ public final class ExitCode {
    * day). Not 3, which cron already reads as a database failure.
    */
   public static final int NOT_READY = 4;
+  /** A failure nobody foresaw (a bug): the exception is on stderr. EX_SOFTWARE, as sysexits.h numbers it. */
+  public static final int CRASHED = 70;
 
   private ExitCode() {}
 }

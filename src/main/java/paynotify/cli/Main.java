@@ -1,5 +1,6 @@
 package paynotify.cli;
 
+import paynotify.server.ConsoleLogging;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -10,6 +11,22 @@ import picocli.CommandLine.Command;
         AnomaliesCommand.class, ForwardCommand.class, StatusCommand.class, CheckCommand.class})
 public final class Main {
   public static void main(String[] args) {
-    System.exit(new CommandLine(new Main()).execute(args));
+    if (args.length == 0 || !args[0].equals("serve")) { // before anything logs: a command's output is its own
+      System.setProperty(ConsoleLogging.TO_STDERR, "true");
+    }
+    System.exit(commandLine().execute(args));
+  }
+
+  /**
+   * The commands, a failure nobody foresaw exiting {@link ExitCode#CRASHED} with the exception on stderr, never
+   * picocli's 1, which reads as "findings" (the daily close would take such a run as a clean close).
+   */
+  public static CommandLine commandLine() {
+    return new CommandLine(new Main()).setExecutionExceptionHandler((e, command, parsed) -> {
+      command.getErr().println("paynotify: failed: " + e);
+      e.printStackTrace(command.getErr());
+      command.getErr().flush();
+      return ExitCode.CRASHED;
+    });
   }
 }

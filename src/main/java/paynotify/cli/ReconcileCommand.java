@@ -87,8 +87,8 @@ final class ReconcileCommand extends CommandSupport {
         Connection side = db.connect();
         Connection recording = reportOptions.recording(db);
         Report report = reportOptions.report(out(), recording);
-        StandaloneBooking booking = repair == null ? null
-            : new StandaloneBooking(db.settings(), db.config())) {
+        StandaloneBooking booking = repair == null ? null : new StandaloneBooking(db.settings(), db.config());
+        PlatformClients clients = booking == null ? null : new PlatformClients(booking.vertx(), db.config())) {
       Reconciliation reconciliation = new Reconciliation(conn, bookings, side, db.config().orders())
           .timed(verbose ? phase -> System.err.println("paynotify: " + phase) : phase -> { });
       long start = System.nanoTime();
@@ -99,7 +99,7 @@ final class ReconcileCommand extends CommandSupport {
       }
       report.bill(platformBill.platform().code(), billName, read);
       BillRepair repairs = booking == null ? null : new BillRepair(report, booking.booking(), booking.stores(),
-          PayNotifyServer.outbox(db.config()), platformBill.platform(), day);
+          PayNotifyServer.outbox(db.config()), clients.of(platformBill.platform()), platformBill.platform(), day);
       reconciliation.compare(platformBill.platform().code(), read, repairs == null ? report : repairs);
       if (repairs != null) {
         repairs.repair();

@@ -14,12 +14,11 @@ import paynotify.channel.Money;
 import paynotify.channel.NotifyEvent;
 import paynotify.config.AppConfig;
 import paynotify.forward.ForwardSettings;
-import paynotify.gateway.GatewayFailure;
-import paynotify.gateway.TradeAnswer;
 import paynotify.gateway.TradeQuery;
 import paynotify.reconcile.Bill;
 import paynotify.reconcile.BillFormatException;
 import paynotify.reconcile.BillRow;
+import paynotify.recovery.TradeConfirmation;
 import paynotify.server.StandaloneBooking;
 import paynotify.store.NotifyLog.Trace;
 import picocli.CommandLine.Command;
@@ -84,22 +83,7 @@ final class RepairBookCommand extends CommandSupport {
   private String unconfirmed(Vertx vertx, AppConfig config, NotifyEvent event) {
     try (PlatformClients clients = new PlatformClients(vertx, config)) {
       TradeQuery query = clients.of(event.platform());
-      if (query == null) {
-        return null;
-      }
-      TradeAnswer answer;
-      try {
-        answer = query.query(event.orderNo()).await();
-      } catch (GatewayFailure e) {
-        return query.name() + " could not confirm trade " + tradeNo + " (" + e + "): try again later";
-      }
-      NotifyEvent paid = answer.payment();
-      if (paid == null || !paid.tradeNo().equals(event.tradeNo()) || paid.amountCents() != event.amountCents()) {
-        return query.name() + " does not confirm the bill's row: it says order " + event.orderNo() + " is "
-            + answer.platformStatus() + (paid == null ? "" : ", trade " + paid.tradeNo() + ", "
-            + Money.format(paid.amountCents())) + "; check the bill file";
-      }
-      return null;
+      return query == null ? null : TradeConfirmation.refusal(query, event);
     }
   }
 

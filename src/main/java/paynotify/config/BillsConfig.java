@@ -42,6 +42,7 @@ public record BillsConfig(Path dir, Duration keep, Map<Platform, Function<Gatewa
         : "set wechat_v3.merchant_private_key_file and merchant_serial_no, or turn on wechat_v2";
   }
 
+  private static final LocalTime LATEST = LocalTime.of(22, 0);
   private static final DateTimeFormatter HOUR_MINUTE = DateTimeFormatter.ofPattern("H:mm");
 
   static BillsConfig read(ConfigReader c, ChannelsConfig channels, MerchantKeys keys) {
@@ -80,6 +81,10 @@ public record BillsConfig(Path dir, Duration keep, Map<Platform, Function<Gatewa
       at = LocalTime.parse(atText, HOUR_MINUTE);
     } catch (DateTimeParseException e) {
       throw c.error("reconcile.daily.at", "'" + atText + "' is not a time of day (HH:MM, Beijing time; e.g. 10:30)");
+    }
+    if (at.isAfter(LATEST)) {
+      throw c.error("reconcile.daily.at", atText + " is too late: a day's close is tried until an hour after it"
+          + " starts, within the same day; " + LATEST + " at the latest (the bills are made by about 10:00)");
     }
     String repair = c.string("reconcile.daily.auto_repair", "none");
     if (!repair.equals("none") && !repair.equals("missing_local")) {

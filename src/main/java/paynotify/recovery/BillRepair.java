@@ -5,7 +5,9 @@ import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import paynotify.booking.BookingResult;
 import paynotify.booking.EventBooking;
 import paynotify.booking.EventBooking.PaymentPlan;
@@ -13,6 +15,7 @@ import paynotify.booking.SiteEvents;
 import paynotify.channel.EventKind;
 import paynotify.channel.NotifyEvent;
 import paynotify.channel.Platform;
+import paynotify.gateway.TradeQuery;
 import paynotify.reconcile.Finding;
 import paynotify.reconcile.Reconciliation.FindingSink;
 import paynotify.reconcile.Report;
@@ -22,12 +25,15 @@ import paynotify.store.Stores;
  * {@code reconcile.daily.auto_repair: missing_local}: a trade a fetched bill shows paid and nothing here booked,
  * whose order waits unpaid for exactly its amount, is booked as its notification would have been (the same
  * event, keys and transaction: {@link FoundPayment}). The bill came from the platform over an authenticated
- * request; a bill file handed over with {@code --bill} never gets here. Every other finding, and every one whose
- * booking would be anything but "unpaid -> paid", goes on to the report: an anomaly for a human.
+ * request; a bill file handed over with {@code --bill} never gets here. Where the platform's order query is
+ * configured, it must confirm the trade too ({@link TradeConfirmation}), as for repair book. A trade with a
+ * refund, on the bill or booked here, is left alone: booked now, the site would be told to deliver what was paid
+ * back. Every other finding, and every one whose booking would be anything but "unpaid -> paid", goes on to the
+ * report: an anomaly for a human.
  *
- * <p>The candidates are held until the bill has been compared (then no booking runs inside the comparison's
- * reads), at most {@value #MAX_HELD}; past that they are reported as they come: a day with that many lost
- * notifications needs a person, not a loop.
+ * <p>The candidates are held until the bill has been compared (its refunds are compared after its payments, and
+ * no booking runs inside the comparison's reads), at most {@value #MAX_HELD}; past that they are reported as they
+ * come: a day with that many lost notifications needs a person, not a loop.
  */
 public final class BillRepair implements FindingSink {
   static final int MAX_HELD = 1000;
@@ -35,15 +41,22 @@ public final class BillRepair implements FindingSink {
   private final Report report;
   private final EventBooking booking;
   private final FoundPayment found;
+  private final TradeQuery query;
   private final Platform platform;
   private final String source;
   private final List<Finding> held = new ArrayList<>();
+  /** The trades the bill refunds and nothing here booked: none of them is booked paid. */
+  private final Set<String> refunded = new HashSet<>();
 
-  /** @param source the bill, as notify_log names where the booking came from ({@code alipay bill 2026-03-14}) */
-  public BillRepair(Report report, EventBooking booking, Stores stores, SiteEvents outbox, Platform platform,
-      LocalDate day) {
+  /**
+   * @param query the platform's order query, which must confirm each trade; null when none is configured
+   * @param day   the bill's, as notify_log names where the booking came from ({@code alipay bill 2026-03-14})
+   */
+  public BillRepair(Report report, EventBooking booking, Stores stores, SiteEvents outbox, TradeQuery query,
+      Platform platform, LocalDate day) {
     this.report = report;
     this.booking = booking;
+    this.query = query;
     this.found = new FoundPayment(FoundPayment.BILL, booking, stores.log(), stores.db(), outbox);
     this.platform = platform;
     this.source = platform.code() + " bill " + day;
@@ -51,6 +64,9 @@ public final class BillRepair implements FindingSink {
 
   @Override
   public void accept(Finding f) throws IOException, SQLException {
+    if (f.kind() == Finding.Kind.REFUND_MISSING_LOCAL || f.kind() == Finding.Kind.REFUND_AMOUNT_MISMATCH) {
+      refunded.add((String) f.fields().get("trade_no"));
+    }
     if (f.kind() == Finding.Kind.MISSING_LOCAL && Boolean.TRUE.equals(f.fields().get("order_known"))
         && held.size() < MAX_HELD) {
       held.add(f);
@@ -63,8 +79,9 @@ public final class BillRepair implements FindingSink {
   public void repair() throws IOException, SQLException {
     for (Finding f : held) {
       NotifyEvent payment = payment(f);
-      PaymentPlan plan = booking.plan(payment).await();
-      if (plan.bookedFor() != null || plan.verdict().isAnomaly() || !plan.verdict().movesOrder()) {
+      PaymentPlan plan = refunded.contains(payment.tradeNo()) ? null : booking.plan(payment).await();
+      if (plan == null || plan.bookedFor() != null || plan.verdict().isAnomaly() || !plan.verdict().movesOrder()
+          || !plan.refunds().refunds().isEmpty() || query != null && TradeConfirmation.refusal(query, payment) != null) {
         report.accept(f);
         continue;
       }

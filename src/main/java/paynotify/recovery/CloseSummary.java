@@ -23,6 +23,7 @@ record CloseSummary(long payments, long paymentCents, long refunds, long refundC
     long[] read = new long[4];
     Map<String, Long> counts = new LinkedHashMap<>();
     long repaired = 0;
+    boolean finished = false;
     try (JsonParser json = new JsonFactory().createParser(report.toFile())) {
       if (json.nextToken() != JsonToken.START_OBJECT) {
         throw new IOException(report + ": not a reconcile --json report");
@@ -52,9 +53,13 @@ record CloseSummary(long payments, long paymentCents, long refunds, long refundC
             }
           }
           case "repaired" -> repaired = json.getLongValue();
+          case "clean" -> finished = true; // written last, once every finding is committed
           default -> json.skipChildren(); // the findings themselves, one by one
         }
       }
+    }
+    if (!finished) {
+      throw new IOException(report + ": the report stops before its end: the run did not finish");
     }
     return new CloseSummary(read[0], read[1], read[2], read[3], Map.copyOf(counts), repaired);
   }

@@ -1,15 +1,15 @@
 package paynotify.recovery;
 
 import static paynotify.store.SqlQueries.ADD_DAILY_CLOSE;
-import static paynotify.store.SqlQueries.DAILY_CLOSE_STATE;
+import static paynotify.store.SqlQueries.DAILY_CLOSES_SINCE;
 import static paynotify.store.SqlQueries.DAILY_CLOSE_TRIED;
 import static paynotify.store.SqlQueries.LEASE_DAILY_CLOSE;
 
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.Tuple;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
@@ -23,9 +23,9 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
@@ -53,6 +53,8 @@ public final class DailyClose {
   private static final Duration LEASE = RUN_LIMIT.plusMinutes(5);
   private static final Duration TICK = Duration.ofMinutes(1);
   private static final Duration FIRST_TICK = Duration.ofSeconds(5);
+  /** How far back a day the close did not finish (the service down over midnight) is still closed. */
+  private static final int CATCH_UP_DAYS = 7;
   /** The command's JVM: the heap scripts/paynotify gives the tools, out of memory ending it, not hanging. */
   private static final List<String> JAVA_OPTIONS = List.of("-Xmx128m", "-XX:MaxMetaspaceSize=96m",
       "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:+ExitOnOutOfMemoryError");
@@ -69,6 +71,7 @@ public final class DailyClose {
   private volatile LocalDate overDay;
   private volatile Process running;
   private volatile Long timer;
+  private volatile boolean stopping;
   private boolean closing;
 
   /**
@@ -81,7 +84,7 @@ public final class DailyClose {
     this.settings = settings;
     this.billsDir = billsDir.toAbsolutePath();
     this.clock = clock;
-    this.owner = ManagementFactory.getRuntimeMXBean().getName() + ":" + UUID.randomUUID().toString().substring(0, 8);
+    this.owner = LeaseOwner.next();
   }
 
   /** What one channel's close came to. */
@@ -109,70 +112,116 @@ public final class DailyClose {
     });
   }
 
-  /**
-   * No more looking, and a command that is running is stopped (the service is stopping): its day is tried again
-   * once the lease ends.
-   */
-  public void stop() {
+  /** No more looking by the clock: closes run when {@link #runOnce} is called (a test's clock). */
+  public void unschedule() {
     if (timer != null) {
       vertx.cancelTimer(timer);
     }
+  }
+
+  /**
+   * No more looking, and a command that is running is stopped (the service is stopping): nothing is recorded of
+   * it, and its day is tried again once the lease ends.
+   */
+  public void stop() {
+    stopping = true;
+    unschedule();
     Process p = running;
     if (p != null) {
       p.destroy();
     }
   }
 
-  /** The closes due at {@code now}, each tried if no instance holds it: what each came to (none: nothing due). */
+  /**
+   * The closes due at {@code now}, each tried if no instance holds it: yesterday's, and the days before it the
+   * close was on for and did not finish (a week at most); what each came to (none: nothing due).
+   */
   public Future<List<Closed>> runOnce(Instant now) {
     LocalDateTime beijing = LocalDateTime.ofInstant(now, PlatformTime.BEIJING);
-    LocalDate day = settings.dayDue(beijing);
-    if (day == null) {
+    LocalDate yesterday = settings.dayDue(beijing);
+    if (yesterday == null || stopping) {
       return Future.succeededFuture(List.of());
     }
-    if (!day.equals(overDay)) {
+    if (!yesterday.equals(overDay)) {
       over.clear();
-      overDay = day;
+      overDay = yesterday;
     }
     List<Closed> closed = new ArrayList<>();
     Future<Void> all = Future.succeededFuture();
     for (String channel : settings.channels()) {
       if (!over.contains(channel)) {
-        all = all.compose(v -> closeIfOurs(channel, day, now)).map(c -> {
-          if (c != null) {
-            closed.add(c);
+        all = all.compose(v -> unfinished(channel, yesterday)).compose(days -> {
+          Future<Void> each = Future.succeededFuture();
+          for (LocalDate day : days) {
+            each = each.compose(v -> closeIfOurs(channel, day, now)).map(c -> {
+              if (c != null) {
+                closed.add(c);
+              }
+              return null;
+            });
           }
-          return null;
+          return each;
         });
       }
     }
     return all.map(v -> closed);
   }
 
-  /** Null when the day is another instance's now, or not due again yet. */
+  /**
+   * The days to close, oldest first: yesterday unless it is over (then the channel is over for the day), and
+   * each day since the first the close was on for within the week that is not over.
+   */
+  private Future<List<LocalDate>> unfinished(String channel, LocalDate yesterday) {
+    LocalDate weekAgo = yesterday.minusDays(CATCH_UP_DAYS);
+    return db.inTransaction(conn -> conn.preparedQuery(DAILY_CLOSES_SINCE).execute(Tuple.of(channel, weekAgo)))
+        .map(rows -> {
+          Set<LocalDate> settled = new HashSet<>();
+          LocalDate first = yesterday;
+          for (Row r : rows) {
+            LocalDate day = r.getLocalDate(0);
+            first = day.isBefore(first) ? day : first;
+            if (!r.getString(1).equals("pending")) {
+              settled.add(day);
+            }
+          }
+          if (settled.contains(yesterday)) {
+            over.add(channel);
+          }
+          List<LocalDate> days = new ArrayList<>();
+          for (LocalDate day = first; !day.isAfter(yesterday); day = day.plusDays(1)) {
+            if (!settled.contains(day)) {
+              days.add(day);
+            }
+          }
+          return days;
+        });
+  }
+
+  /** Null when the day is another instance's now, not due again yet, or the service is stopping. */
   private Future<Closed> closeIfOurs(String channel, LocalDate day, Instant now) {
     LocalDateTime utc = LocalDateTime.ofInstant(now, ZoneOffset.UTC);
     return db.inTransaction(conn -> conn.preparedQuery(ADD_DAILY_CLOSE).execute(Tuple.of(channel, day, utc, utc))
             .compose(added -> conn.preparedQuery(LEASE_DAILY_CLOSE).execute(Tuple.of(owner, utc.plus(LEASE), utc,
-                channel, day, utc, utc)))
-            .compose(leased -> leased.rowCount() == 1 ? Future.succeededFuture(true)
-                : conn.preparedQuery(DAILY_CLOSE_STATE).execute(Tuple.of(channel, day)).map(rows -> {
-                  if (!"pending".equals(rows.iterator().next().getString(0))) {
-                    over.add(channel);
-                  }
-                  return false;
-                })))
-        .compose(ours -> !ours ? Future.succeededFuture(null) : close(channel, day).compose(tried -> {
+                channel, day, utc, utc))))
+        .compose(leased -> leased.rowCount() != 1 ? Future.succeededFuture(null) : close(channel, day).compose(tried -> {
+          if (stopping) { // the command was stopped, not answered: the lease runs out, the day is tried again
+            return Future.succeededFuture(null);
+          }
           // the last try is the one at or after noon (WeChat's "still making it" means "no trades" from then)
           boolean givenUp = !tried.done()
               && !LocalDateTime.ofInstant(now, PlatformTime.BEIJING).isBefore(settings.giveUpAt(day));
           String state = tried.done() ? "done" : givenUp ? "failed" : "pending";
-          log(channel, day, state, tried.detail());
           return db.inTransaction(conn -> conn.preparedQuery(DAILY_CLOSE_TRIED).execute(Tuple.of(state,
                   utc.plus(DailyCloseSettings.RETRY), cut(tried.detail()),
                   tried.summary() == null ? null : tried.summary().toJson().encode(), channel, day, owner)))
-              .map(v -> {
-                if (!state.equals("pending")) {
+              .map(written -> {
+                if (written.rowCount() != 1) {
+                  LOG.warn("daily close {} {}: ran past its lease, which another instance took; not recorded here:"
+                      + " {}", channel, day, tried.detail());
+                  return null;
+                }
+                log(channel, day, state, tried.detail());
+                if (!state.equals("pending") && day.equals(overDay)) {
                   over.add(channel);
                 }
                 return new Closed(channel, day, state, tried.detail());

@@ -71,7 +71,7 @@ final class FoundPayment {
       if (!missed) {
         return Future.succeededFuture(result);
       }
-      LOG.warn("{} order {}: paid at the platform, no notification came; booked by asking: {}", source,
+      LOG.warn("{} order {}: paid at the platform, no notification came; found so and booked: {}", source,
           payment.orderNo(), result.detail());
       return callbackMissing(source, payment).map(result);
     });

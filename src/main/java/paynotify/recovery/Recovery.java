@@ -10,12 +10,10 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.Tuple;
-import java.lang.management.ManagementFactory;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -80,7 +78,7 @@ public final class Recovery {
     this.lease = longest.compareTo(MIN_LEASE) > 0 ? longest : MIN_LEASE;
     this.stripe = stripe == null ? null
         : new MissedStripeEvents(stripe, found, booking, settings.maxAge(), Clock.systemUTC());
-    this.owner = ManagementFactory.getRuntimeMXBean().getName() + ":" + UUID.randomUUID().toString().substring(0, 8);
+    this.owner = LeaseOwner.next();
     this.dueForCheck = orders.dueForCheck(settings.createdAt());
     this.ageOf = orders.ageOf(settings.createdAt());
   }

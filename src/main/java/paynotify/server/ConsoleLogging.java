@@ -12,7 +12,8 @@ import ch.qos.logback.core.spi.ContextAwareBase;
 import java.util.Map;
 
 /**
- * The service's logging: one line per event on standard output, INFO and up, libraries quieter. Set up
+ * The service's logging: one line per event on standard output, INFO and up, libraries quieter; a command's
+ * on standard error, so that its output (reconcile --json, status --json) is only its own. Set up
  * in code, found by logback as a service (META-INF/services): its XML configurator, the parser and
  * the model it builds are some 400 classes, 1.5 MB of metaspace kept for the life of the process.
  * When logback has a file of its own to read, it reads that instead: {@code -Dlogback.configurationFile=FILE}
@@ -38,16 +39,22 @@ public final class ConsoleLogging extends ContextAwareBase implements Configurat
       // logger's other WARNs are about registering meters too, ours included: back to WARN once #259 is fixed.
       "io.micrometer.core.instrument.MeterRegistry", Level.ERROR);
 
+  /** Set (by the command line's entry) for every command but serve: its log goes to standard error. */
+  public static final String TO_STDERR = "paynotify.log_to_stderr";
+
   private final boolean fileGiven;
+  private final boolean toStderr;
 
   /** As logback finds it (META-INF/services). */
   public ConsoleLogging() {
     this(System.getProperty("logback.configurationFile") != null
-        || ConsoleLogging.class.getClassLoader().getResource("logback-test.xml") != null);
+        || ConsoleLogging.class.getClassLoader().getResource("logback-test.xml") != null,
+        Boolean.getBoolean(TO_STDERR));
   }
 
-  ConsoleLogging(boolean fileGiven) {
+  ConsoleLogging(boolean fileGiven, boolean toStderr) {
     this.fileGiven = fileGiven;
+    this.toStderr = toStderr;
   }
 
   @Override
@@ -61,7 +68,8 @@ public final class ConsoleLogging extends ContextAwareBase implements Configurat
     encoder.start();
     ConsoleAppender<ILoggingEvent> console = new ConsoleAppender<>();
     console.setContext(context);
-    console.setName("STDOUT");
+    console.setName("CONSOLE");
+    console.setTarget(toStderr ? "System.err" : "System.out");
     console.setEncoder(encoder);
     console.start();
     Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);

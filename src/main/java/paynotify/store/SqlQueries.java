@@ -321,8 +321,10 @@ public final class SqlQueries {
   public static final String DAILY_CLOSE_TRIED = "UPDATE daily_closes SET state = ?, next_try_at = ?, detail = ?,"
       + " summary = ?, lease_owner = NULL, lease_until = NULL WHERE channel = ? AND bill_date = ? AND lease_owner = ?";
 
-  // Whether a day's close is over. Binds: channel, day.
-  public static final String DAILY_CLOSE_STATE = "SELECT state FROM daily_closes WHERE channel = ? AND bill_date = ?";
+  // A channel's closes of the last days: which are not over (a service down over midnight catches up). The
+  // primary key's range. Binds: channel, the first day.
+  public static final String DAILY_CLOSES_SINCE =
+      "SELECT bill_date, state FROM daily_closes WHERE channel = ? AND bill_date >= ? ORDER BY bill_date";
 
   // The migration lease (setup.migrate.MigrationLease): on a Galera cluster, one instance at a time
   // migrates. Constants only: MigrationLease runs in IsolatedMigrations' own class loader, and javac

@@ -79,6 +79,8 @@ class DailyCloseConfigTest {
   void aBadTimeOrPolicyIsNamed() {
     assertThatThrownBy(() -> daily(with(new JsonObject().put("at", "25:00"))))
         .hasMessageContaining("reconcile.daily.at: '25:00' is not a time of day");
+    assertThatThrownBy(() -> daily(with(new JsonObject().put("at", "23:30"))))
+        .hasMessageContaining("reconcile.daily.at: 23:30 is too late");
     assertThatThrownBy(() -> daily(with(new JsonObject().put("auto_repair", "everything"))))
         .hasMessageContaining("reconcile.daily.auto_repair: 'everything' is not none or missing_local");
   }

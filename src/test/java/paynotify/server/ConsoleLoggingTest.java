@@ -18,13 +18,14 @@ class ConsoleLoggingTest {
   @Test
   void consoleAtInfoWithTheLibrariesQuieter() {
     LoggerContext context = new LoggerContext();
-    ConsoleLogging logging = new ConsoleLogging(false);
+    ConsoleLogging logging = new ConsoleLogging(false, false);
     logging.setContext(context);
     assertThat(logging.configure(context)).isEqualTo(ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY);
     Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
     assertThat(root.getLevel()).isEqualTo(Level.INFO);
-    assertThat(root.getAppender("STDOUT")).isInstanceOf(ConsoleAppender.class);
-    assertThat(root.getAppender("STDOUT").isStarted()).isTrue();
+    assertThat(root.getAppender("CONSOLE")).isInstanceOf(ConsoleAppender.class);
+    assertThat(((ConsoleAppender<?>) root.getAppender("CONSOLE")).getTarget()).isEqualTo("System.out");
+    assertThat(root.getAppender("CONSOLE").isStarted()).isTrue();
     assertThat(context.getLogger("paynotify.cli.ServeCommand").isInfoEnabled()).isTrue();
     assertThat(context.getLogger("io.netty.channel.DefaultChannelPipeline").isInfoEnabled()).isFalse();
     assertThat(context.getLogger("org.flywaydb.core.FlywayExecutor").isWarnEnabled()).isTrue();
@@ -36,10 +37,21 @@ class ConsoleLoggingTest {
   @Test
   void aFileOfLogbacksOwnIsLeftToLogback() {
     LoggerContext context = new LoggerContext();
-    ConsoleLogging logging = new ConsoleLogging(true);
+    ConsoleLogging logging = new ConsoleLogging(true, false);
     logging.setContext(context);
     assertThat(logging.configure(context)).isEqualTo(ExecutionStatus.INVOKE_NEXT_IF_ANY);
-    assertThat(context.getLogger(Logger.ROOT_LOGGER_NAME).getAppender("STDOUT")).isNull();
+    assertThat(context.getLogger(Logger.ROOT_LOGGER_NAME).getAppender("CONSOLE")).isNull();
+  }
+
+  /** A command's log must not mix with its output (reconcile --json, read by the daily close and by scripts). */
+  @Test
+  void aCommandLogsToStandardError() {
+    LoggerContext context = new LoggerContext();
+    ConsoleLogging logging = new ConsoleLogging(false, true);
+    logging.setContext(context);
+    logging.configure(context);
+    assertThat(((ConsoleAppender<?>) context.getLogger(Logger.ROOT_LOGGER_NAME).getAppender("CONSOLE")).getTarget())
+        .isEqualTo("System.err");
   }
 
   /** This JVM has no -Dlogback.configurationFile, but the tests' logback-test.xml on its class path. */

@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import paynotify.cli.Main;
-import picocli.CommandLine;
 
 /** The command-line tools, run in this JVM against the test database, output captured. */
 public final class Cli {
@@ -51,7 +50,7 @@ public final class Cli {
     List<String> all = new ArrayList<>(List.of(args));
     all.add("--config");
     all.add(config.toString());
-    int exit = new CommandLine(new Main()).setOut(new PrintWriter(out, true)).setErr(new PrintWriter(err, true))
+    int exit = Main.commandLine().setOut(new PrintWriter(out, true)).setErr(new PrintWriter(err, true))
         .execute(all.toArray(String[]::new));
     return new Result(exit, out.toString(), err.toString());
   }
