@@ -99,7 +99,8 @@ final class ReconcileCommand extends CommandSupport {
       }
       report.bill(platformBill.platform().code(), billName, read);
       BillRepair repairs = booking == null ? null : new BillRepair(report, booking.booking(), booking.stores(),
-          PayNotifyServer.outbox(db.config()), clients.of(platformBill.platform()), platformBill.platform(), day);
+          PayNotifyServer.outbox(db.config()), clients.of(platformBill.platform()), db.config().orders().numbers(),
+          platformBill.platform(), day);
       reconciliation.compare(platformBill.platform().code(), read, repairs == null ? report : repairs);
       if (repairs != null) {
         repairs.repair();

@@ -19,6 +19,7 @@ import paynotify.gateway.TradeQuery;
 import paynotify.reconcile.Finding;
 import paynotify.reconcile.Reconciliation.FindingSink;
 import paynotify.reconcile.Report;
+import paynotify.store.OrderNumbers;
 import paynotify.store.Stores;
 
 /**
@@ -26,7 +27,9 @@ import paynotify.store.Stores;
  * whose order waits unpaid for exactly its amount, is booked as its notification would have been (the same
  * event, keys and transaction: {@link FoundPayment}). The bill came from the platform over an authenticated
  * request; a bill file handed over with {@code --bill} never gets here. Where the platform's order query is
- * configured, it must confirm the trade too ({@link TradeConfirmation}), as for repair book. A trade with a
+ * configured, it must confirm the trade too ({@link TradeConfirmation}), as for repair book; with an
+ * {@code orders.out_trade_no} template, its number must be written so (else it is another site's on the same
+ * merchant account, whose order number may be one of ours). A trade with a
  * refund, on the bill or booked here, is left alone: booked now, the site would be told to deliver what was paid
  * back. Every other finding, and every one whose booking would be anything but "unpaid -> paid", goes on to the
  * report: an anomaly for a human.
@@ -42,6 +45,7 @@ public final class BillRepair implements FindingSink {
   private final EventBooking booking;
   private final FoundPayment found;
   private final TradeQuery query;
+  private final OrderNumbers numbers;
   private final Platform platform;
   private final String source;
   private final List<Finding> held = new ArrayList<>();
@@ -53,10 +57,11 @@ public final class BillRepair implements FindingSink {
    * @param day   the bill's, as notify_log names where the booking came from ({@code alipay bill 2026-03-14})
    */
   public BillRepair(Report report, EventBooking booking, Stores stores, SiteEvents outbox, TradeQuery query,
-      Platform platform, LocalDate day) {
+      OrderNumbers numbers, Platform platform, LocalDate day) {
     this.report = report;
     this.booking = booking;
     this.query = query;
+    this.numbers = numbers;
     this.found = new FoundPayment(FoundPayment.BILL, booking, stores.log(), stores.db(), outbox);
     this.platform = platform;
     this.source = platform.code() + " bill " + day;
@@ -68,7 +73,7 @@ public final class BillRepair implements FindingSink {
       refunded.add((String) f.fields().get("trade_no"));
     }
     if (f.kind() == Finding.Kind.MISSING_LOCAL && Boolean.TRUE.equals(f.fields().get("order_known"))
-        && held.size() < MAX_HELD) {
+        && numbers.written((String) f.fields().get("order_no")) && held.size() < MAX_HELD) {
       held.add(f);
     } else {
       report.accept(f);

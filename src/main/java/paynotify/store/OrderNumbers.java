@@ -45,11 +45,19 @@ public record OrderNumbers(String prefix, String suffix) {
 
   /** The site's order number in a platform's {@code outTradeNo}; as it is when it is not written so. */
   public String toSite(String outTradeNo) {
-    if (this == AS_IS || outTradeNo == null || outTradeNo.length() <= prefix.length() + suffix.length()
-        || !outTradeNo.startsWith(prefix) || !outTradeNo.endsWith(suffix)) {
+    if (this == AS_IS || !written(outTradeNo)) {
       return outTradeNo;
     }
     return outTradeNo.substring(prefix.length(), outTradeNo.length() - suffix.length());
+  }
+
+  /**
+   * Whether {@code outTradeNo} is written as this site writes its numbers (always, without a template): a
+   * number without the prefix is another site's on the same merchant account, as far as a bill can tell.
+   */
+  public boolean written(String outTradeNo) {
+    return outTradeNo != null && outTradeNo.length() > prefix.length() + suffix.length()
+        && outTradeNo.startsWith(prefix) && outTradeNo.endsWith(suffix);
   }
 
   /** {@code event} under the site's order number. */

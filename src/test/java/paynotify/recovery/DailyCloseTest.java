@@ -69,8 +69,12 @@ class DailyCloseTest extends DatabaseTestBase {
   }
 
   TestService service(String autoRepair, String at) throws Exception {
+    return service(autoRepair, at, new JsonObject());
+  }
+
+  TestService service(String autoRepair, String at, JsonObject more) throws Exception {
     DatabaseSettings s = db.settings();
-    JsonObject config = alipay.configure(TestService.configuration(new JsonObject()))
+    JsonObject config = alipay.configure(TestService.configuration(more))
         .put("database", new JsonObject().put("host", s.host()).put("port", s.port()).put("name", s.name())
             .put("user", s.user()).put("password", s.password()))
         .put("reconcile", new JsonObject().put("bills_dir", bills.toString()).put("daily", new JsonObject()
@@ -277,6 +281,20 @@ class DailyCloseTest extends DatabaseTestBase {
         "2026031422001464429660442145")).isZero();
     assertThat(db.column("SELECT trade_no FROM anomalies WHERE kind = 'missing_local' ORDER BY trade_no"))
         .containsExactly("2026031422001464429660442145", "2026031422001477480730061433");
+  }
+
+  @Test
+  void withAnOrderNumberTemplateANumberNotWrittenSoIsAnotherSitesAndNotRepaired() throws Exception {
+    alipay.paid("PN2026031439096925", "2026031422001477480730061433", "349.11");
+    TestService service = service("missing_local", "10:30", new JsonObject().put("orders", new JsonObject()
+        .put("out_trade_no", "{order_no}-shop1"))); // the bill's PN... numbers lack the suffix
+    service.server().dailyClose().unschedule();
+
+    List<Closed> closed = run(service, beijing(DAY.plusDays(1), LocalTime.of(10, 30)));
+
+    assertThat(closed).singleElement().satisfies(c -> assertThat(c.detail()).doesNotContain("repaired"));
+    assertThat(db.orderStatus("PN2026031439096925")).isEqualTo("unpaid");
+    assertThat(db.count("SELECT COUNT(*) FROM anomalies WHERE kind = 'missing_local'")).isEqualTo(2);
   }
 
   @Test

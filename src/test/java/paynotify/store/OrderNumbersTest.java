@@ -18,6 +18,17 @@ class OrderNumbersTest {
     assertThat(n.toSite((String) null)).isNull();
   }
 
+  /** A bill's number without the site's prefix is another site's on the same account (auto_repair leaves it). */
+  @Test
+  void aNumberIsWrittenTheSitesWayOnlyWithItsPrefixAndSuffix() {
+    OrderNumbers n = OrderNumbers.of("shop1:{order_no}-pay");
+    assertThat(n.written("shop1:1001-pay")).isTrue();
+    assertThat(n.written("1001")).isFalse();
+    assertThat(n.written("shop1:1001")).isFalse();
+    assertThat(n.written("shop1:-pay")).isFalse();
+    assertThat(OrderNumbers.AS_IS.written("1001")).isTrue();
+  }
+
   @Test
   void asItIsByDefault() {
     assertThat(OrderNumbers.of("{order_no}")).isSameAs(OrderNumbers.AS_IS);
