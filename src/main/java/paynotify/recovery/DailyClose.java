@@ -15,6 +15,7 @@ import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -260,11 +261,19 @@ public final class DailyClose {
 
   private Run start(String channel, LocalDate day) throws IOException {
     Path folder = Files.createDirectories(billsDir.resolve(channel));
-    Path report = folder.resolve(day + "_close.json");
-    Path errors = folder.resolve(day + "_close.log");
+    Path report = ownersOnly(folder.resolve(day + "_close.json"));
+    Path errors = ownersOnly(folder.resolve(day + "_close.log"));
     Process process = new ProcessBuilder(command(channel, day))
         .redirectOutput(report.toFile()).redirectError(errors.toFile()).start();
     return new Run(process, report, errors);
+  }
+
+  /** The file, new and readable by the service's user only (as the bills beside it): it names orders and trades. */
+  private static Path ownersOnly(Path file) throws IOException {
+    Files.deleteIfExists(file);
+    return file.getFileSystem().supportedFileAttributeViews().contains("posix")
+        ? Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")))
+        : Files.createFile(file);
   }
 
   private static Tried result(Run run, int exit) throws IOException {

@@ -6,6 +6,7 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -124,6 +125,8 @@ class DailyCloseTest extends DatabaseTestBase {
     assertThat(folder.resolve(DAY + "_" + SampleBills.ALIPAY.getFileName() + ".sha256")).exists();
     assertThat(new JsonObject(Files.readString(folder.resolve(DAY + "_close.json"))).getJsonObject("counts"))
         .isEqualTo(counts);
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(folder.resolve(DAY + "_close.json"))))
+        .isEqualTo("rw-------");
 
     // Done: not run again that day, whatever the hour
     assertThat(run(service, beijing(DAY.plusDays(1), LocalTime.of(15, 0)))).isEmpty();
