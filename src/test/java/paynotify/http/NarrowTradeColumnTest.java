@@ -54,6 +54,11 @@ class NarrowTradeColumnTest extends DatabaseTestBase {
     SITE.drop();
   }
 
+  @Override
+  protected void beforeReset() {
+    service.awaitLogRecorded(); // a notify_log row the previous test queued must not land in this one
+  }
+
   @BeforeEach
   void emptySiteTable() {
     SITE.empty();
