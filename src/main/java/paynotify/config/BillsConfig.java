@@ -97,7 +97,11 @@ public record BillsConfig(Path dir, Duration keep, Map<Platform, Function<Gatewa
     List<String> channels = given != null ? given
         : fetchable.stream().map(Platform::code).sorted().toList();
     for (String channel : channels) {
-      Platform platform = channel.equals("alipay") ? Platform.ALIPAY : channel.equals("wechat") ? Platform.WECHAT : null;
+      Platform platform = switch (channel) {
+        case "alipay" -> Platform.ALIPAY;
+        case "wechat" -> Platform.WECHAT;
+        default -> null;
+      };
       if (platform == null) {
         throw c.error("reconcile.daily.channels", "'" + channel + "' is not alipay or wechat (the platforms whose"
             + " bills can be fetched)");

@@ -85,8 +85,9 @@ public final class BillRepair implements FindingSink {
     for (Finding f : held) {
       NotifyEvent payment = payment(f);
       PaymentPlan plan = refunded.contains(payment.tradeNo()) ? null : booking.plan(payment).await();
-      if (plan == null || plan.bookedFor() != null || plan.verdict().isAnomaly() || !plan.verdict().movesOrder()
-          || !plan.refunds().refunds().isEmpty() || query != null && TradeConfirmation.refusal(query, payment) != null) {
+      boolean safe = plan != null && plan.bookedFor() == null && !plan.verdict().isAnomaly()
+          && plan.verdict().movesOrder() && plan.refunds().refunds().isEmpty();
+      if (!safe || query != null && TradeConfirmation.refusal(query, payment) != null) {
         report.accept(f);
         continue;
       }

@@ -201,11 +201,13 @@ public final class DailyClose {
   /** Null when the day is another instance's now, not due again yet, or the service is stopping. */
   private Future<Closed> closeIfOurs(String channel, LocalDate day, Instant now) {
     LocalDateTime utc = LocalDateTime.ofInstant(now, ZoneOffset.UTC);
-    return db.inTransaction(conn -> conn.preparedQuery(ADD_DAILY_CLOSE).execute(Tuple.of(channel, day, utc, utc))
-            .compose(added -> conn.preparedQuery(LEASE_DAILY_CLOSE).execute(Tuple.of(owner, utc.plus(LEASE), utc,
-                channel, day, utc, utc))))
+    // Two transactions: the insert's shared lock on a row another instance inserted first would meet that
+    // instance's in the update (a deadlock); alone, the two updates queue on the row and one finds it leased.
+    return db.inTransaction(conn -> conn.preparedQuery(ADD_DAILY_CLOSE).execute(Tuple.of(channel, day, utc, utc)))
+        .compose(added -> db.inTransaction(conn -> conn.preparedQuery(LEASE_DAILY_CLOSE).execute(Tuple.of(owner,
+            utc.plus(LEASE), utc, channel, day, utc, utc))))
         .compose(leased -> leased.rowCount() != 1 ? Future.succeededFuture(null) : close(channel, day).compose(tried -> {
-          if (stopping) { // the command was stopped, not answered: the lease runs out, the day is tried again
+          if (stopping) { // stopped, not answered: once the lease runs out the day is tried again
             return Future.succeededFuture(null);
           }
           // the last try is the one at or after noon (WeChat's "still making it" means "no trades" from then)

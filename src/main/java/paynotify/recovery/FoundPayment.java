@@ -26,8 +26,9 @@ import paynotify.store.NotifyLog.Trace;
  * so the same idempotency key, unique keys and anomaly checks, in the same transaction. A notification
  * arriving later is a duplicate; one racing the query is decided by the keys. Its notify_log row says
  * where it came from: channel {@value #QUERY} (a platform's answer) or {@value #BILL} (a row of a day's bill
- * the platform served), the client's name as its remote address, what the platform said as its body. When it was booked now (no notification had), callbacks are not reaching
- * paynotify: a {@code callback_missing} anomaly, once per platform and day.
+ * the platform served), the client's name as its remote address, what the platform said as its body. When
+ * it was booked now (no notification had), callbacks are not reaching paynotify: a {@code callback_missing}
+ * anomaly, once per platform and day.
  */
 final class FoundPayment {
   /** notify_log.channel of a booking found by asking. */
