@@ -33,6 +33,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import paynotify.channel.PlatformTime;
 import paynotify.store.Database;
+import paynotify.store.TransientRetry;
 
 /**
  * The daily close ({@code reconcile.daily}): from {@code at} (Beijing time), yesterday's bill of each channel is
@@ -67,6 +68,7 @@ public final class DailyClose {
   private final Path billsDir;
   private final Clock clock;
   private final String owner;
+  private final TransientRetry retry;
   /** The channels whose close of {@link #overDay} is over (done or given up): the minute's tick asks nothing. */
   private final Set<String> over = ConcurrentHashMap.newKeySet();
   private volatile LocalDate overDay;
@@ -86,6 +88,7 @@ public final class DailyClose {
     this.billsDir = billsDir.toAbsolutePath();
     this.clock = clock;
     this.owner = LeaseOwner.next();
+    this.retry = new TransientRetry(vertx, 3);
   }
 
   /** What one channel's close came to. */
@@ -201,11 +204,12 @@ public final class DailyClose {
   /** Null when the day is another instance's now, not due again yet, or the service is stopping. */
   private Future<Closed> closeIfOurs(String channel, LocalDate day, Instant now) {
     LocalDateTime utc = LocalDateTime.ofInstant(now, ZoneOffset.UTC);
-    // Two transactions: the insert's shared lock on a row another instance inserted first would meet that
-    // instance's in the update (a deadlock); alone, the two updates queue on the row and one finds it leased.
-    return db.inTransaction(conn -> conn.preparedQuery(ADD_DAILY_CLOSE).execute(Tuple.of(channel, day, utc, utc)))
-        .compose(added -> db.inTransaction(conn -> conn.preparedQuery(LEASE_DAILY_CLOSE).execute(Tuple.of(owner,
-            utc.plus(LEASE), utc, channel, day, utc, utc))))
+    // Two transactions, each run again if the database picks it as a deadlock's victim: two instances inserting
+    // the row at one moment can meet so (CI saw it); the update then decides who holds the lease.
+    return retry.run(() -> db.inTransaction(conn -> conn.preparedQuery(ADD_DAILY_CLOSE)
+            .execute(Tuple.of(channel, day, utc, utc))))
+        .compose(added -> retry.run(() -> db.inTransaction(conn -> conn.preparedQuery(LEASE_DAILY_CLOSE)
+            .execute(Tuple.of(owner, utc.plus(LEASE), utc, channel, day, utc, utc)))))
         .compose(leased -> leased.rowCount() != 1 ? Future.succeededFuture(null) : close(channel, day).compose(tried -> {
           if (stopping) { // stopped, not answered: once the lease runs out the day is tried again
             return Future.succeededFuture(null);
