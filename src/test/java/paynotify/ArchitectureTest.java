@@ -36,7 +36,7 @@ class ArchitectureTest {
       List.of("setup.migrate"),                         // what IsolatedMigrations loads in its own class loader
       List.of("config"),                                // conf/application.yaml read into settings
       List.of("admin", "http"),                         // the two listeners
-      List.of("forward"),                               // the site told, from the outbox
+      List.of("forward", "alert"),                      // the site told, from the outbox; the owner alerted
       List.of("booking.check", "recovery"),             // the periodic checks; recovery asks the platforms
       List.of("booking", "reconcile", "gateway"),       // what books money; bills; calls to the platforms
       List.of("channel.alipay", "channel.epay", "channel.paypal", "channel.stripe", "channel.wechat"),

@@ -83,9 +83,6 @@ public final class StatusReport {
           + " UNION ALL (SELECT id, received_at, channel, outcome, remote_addr, detail FROM notify_log"
           + " WHERE outcome = 'error' ORDER BY id DESC LIMIT ?)) refused ORDER BY id DESC LIMIT ?";
 
-  // The pending rows only (idx_forward_due): a handful unless the site is down, then still bounded.
-  static final String OLDEST_PENDING_EVENT =
-      "SELECT TIMESTAMPDIFF(SECOND, MIN(created_at), NOW(3)) FROM forward_events WHERE state = 'pending'";
 
   // The primary key (channel, bill_date) read backwards: one entry. last_tried_at is UTC (one clock for every
   // instance): shifted by the session's offset, it reads like every other time here; in Java that offset would
@@ -269,7 +266,7 @@ public final class StatusReport {
   }
 
   private static Future<Long> oldestPending(SqlConnection conn) {
-    return conn.query(OLDEST_PENDING_EVENT).execute().map(rows -> rows.iterator().next().getLong(0));
+    return conn.query(SqlQueries.OLDEST_PENDING_SECONDS).execute().map(rows -> rows.iterator().next().getLong(0));
   }
 
   private static JsonObject paynotify(Instant startedAt) {

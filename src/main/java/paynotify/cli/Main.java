@@ -8,7 +8,8 @@ import picocli.CommandLine.Command;
 @Command(name = "paynotify", mixinStandardHelpOptions = true, version = "paynotify 0.1",
     description = "Receives payment notifications and books each payment exactly once.",
     subcommands = {ServeCommand.class, ReconcileCommand.class, AuditCommand.class, RepairCommand.class,
-        AnomaliesCommand.class, ForwardCommand.class, StatusCommand.class, CheckCommand.class})
+        AnomaliesCommand.class, ForwardCommand.class, StatusCommand.class, CheckCommand.class,
+        AlertsCommand.class, AlertsCommand.Probe.class})
 public final class Main {
   public static void main(String[] args) {
     if (args.length == 0 || !args[0].equals("serve")) { // before anything logs: a command's output is its own

@@ -3,13 +3,19 @@ package paynotify.cli;
 import java.io.IOException;
 import java.sql.Connection;
 import java.time.LocalDate;
+import java.util.function.Function;
 import paynotify.channel.PlatformTime;
+import paynotify.config.BillsConfig;
+import paynotify.gateway.BillSource;
 import paynotify.gateway.GatewayFailure;
+import paynotify.gateway.GatewayHttp;
 import paynotify.reconcile.Bill;
+import paynotify.reconcile.BillArchive;
 import paynotify.reconcile.DayWithoutTrades;
 import paynotify.reconcile.Reconciliation;
 import paynotify.reconcile.Report;
 import paynotify.recovery.BillRepair;
+import paynotify.recovery.FetchedBill;
 import paynotify.server.PayNotifyServer;
 import paynotify.server.StandaloneBooking;
 import picocli.CommandLine.Command;
@@ -65,7 +71,14 @@ final class ReconcileCommand extends CommandSupport {
     }
     FetchedBill fetched;
     try (CliDatabase db = CliDatabase.open(config)) {
-      fetched = FetchedBill.fetch(db.config(), billOptions.channel, billOptions.platform(), day);
+      BillsConfig bills = db.config().bills();
+      Function<GatewayHttp, BillSource> source = bills.sources().get(billOptions.platform());
+      if (source == null) {
+        return fail(ExitCode.UNUSABLE, "--fetch: no " + billOptions.channel + " bill can be fetched: "
+            + BillsConfig.needs(billOptions.platform()) + " (docs/operations.md, reconcile)");
+      }
+      fetched = FetchedBill.fetch(source, new BillArchive(bills.dir(), bills.keep().toDays()), billOptions.channel,
+          day);
     } catch (GatewayFailure e) {
       return fail(e.kind() == GatewayFailure.Kind.NOT_READY ? ExitCode.NOT_READY : ExitCode.UNUSABLE,
           "--fetch: " + e.getMessage());

@@ -37,14 +37,16 @@ public record AppConfig(
     ForwardSettings forward,
     AdminSettings admin,
     RecoveryConfig recovery,
-    BillsConfig bills) {
+    BillsConfig bills,
+    AlertsConfig alerts) {
 
   /** An admin token shorter than this is guessable by whoever reaches the port (as forward.secret). */
   static final int MIN_ADMIN_TOKEN = 16;
 
   static final List<String> SECTIONS = List.of("http", "database", "alipay", "wechat_v2", "wechat_v3", "epay",
       "retention", "booking", "orders", "orders.columns", "orders.status_values", "forward", "admin", "stripe",
-      "paypal", "recovery", "reconcile", "reconcile.daily");
+      "paypal", "recovery", "reconcile", "reconcile.daily", "alerts", "alerts.wecom", "alerts.dingtalk", "alerts.feishu",
+      "alerts.telegram", "alerts.serverchan", "alerts.bark", "alerts.smtp");
 
   /**
    * Where the database is. {@code host == null} means the embedded MariaDB under
@@ -146,7 +148,8 @@ public record AppConfig(
         ForwardConfig.read(c),
         admin(c, http),
         RecoveryConfig.read(c, channels, orders, keys),
-        BillsConfig.read(c, channels, keys));
+        BillsConfig.read(c, channels, keys),
+        AlertsConfig.read(c));
   }
 
   /**

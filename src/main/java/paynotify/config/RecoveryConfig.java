@@ -200,7 +200,11 @@ public record RecoveryConfig(RecoverySettings settings, List<Function<GatewayHtt
    * stand-ins), as anyone on the path could answer "paid" otherwise.
    */
   static URI url(ConfigReader c, String key, String fallback) {
-    String text = c.string(key, fallback);
+    return checkedUrl(c, key, c.string(key, fallback));
+  }
+
+  /** {@code text}, the value of {@code key}, as an https URL (or http on loopback); a message naming key if not. */
+  static URI checkedUrl(ConfigReader c, String key, String text) {
     URI url;
     try {
       url = new URI(text);

@@ -12,6 +12,7 @@ import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
+import io.vertx.core.net.ProxyOptions;
 import java.net.URI;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -36,6 +37,11 @@ public final class GatewayHttp {
 
   /** @param maxAnswerBytes the largest answer read whole (a query's answer: a few KiB) */
   public GatewayHttp(Vertx vertx, Duration timeout, int maxAnswerBytes) {
+    this(vertx, timeout, maxAnswerBytes, null);
+  }
+
+  /** @param proxy every call through it (Telegram, unreachable from mainland China without one); null: direct */
+  public GatewayHttp(Vertx vertx, Duration timeout, int maxAnswerBytes, ProxyOptions proxy) {
     this.vertx = vertx;
     this.timeoutMs = timeout.toMillis();
     this.maxAnswerBytes = maxAnswerBytes;
@@ -43,7 +49,8 @@ public final class GatewayHttp {
             .setConnectTimeout((int) Math.min(Integer.MAX_VALUE, timeoutMs))
             .setIdleTimeout((int) Math.max(1, timeout.toSeconds()))
             .setVerifyHost(true)
-            .setKeepAlive(true),
+            .setKeepAlive(true)
+            .setProxyOptions(proxy),
         new PoolOptions().setHttp1MaxSize(POOL_SIZE).setMaxWaitQueueSize(MAX_WAITING));
   }
 
@@ -65,8 +72,13 @@ public final class GatewayHttp {
   }
 
   private Future<Answer> call(HttpMethod method, URI url, MultiMap headers, Buffer body) {
-    RequestOptions options = new RequestOptions().setMethod(method).setAbsoluteURI(url.toString())
-        .setFollowRedirects(false);
+    RequestOptions options;
+    try {
+      options = new RequestOptions().setMethod(method).setAbsoluteURI(url.toString()).setFollowRedirects(false);
+    } catch (RuntimeException e) { // not an absolute URL: answered as a failure, never left pending
+      return Future.failedFuture(new GatewayFailure(GatewayFailure.Kind.UNAVAILABLE, "not a usable URL: "
+          + e.getMessage(), e));
+    }
     if (headers != null) {
       options.setHeaders(headers);
     }

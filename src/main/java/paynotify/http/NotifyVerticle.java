@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import paynotify.alert.SelfProbe;
 import paynotify.booking.EventBooking;
 import paynotify.channel.NotifyChannel;
 import paynotify.channel.NotifyChannel.Reply;
@@ -78,6 +79,7 @@ public final class NotifyVerticle extends VerticleBase {
       router.allowForward(AllowForwardHeaders.X_FORWARD);
     }
     router.get("/health").handler(this::health);
+    router.post(SelfProbe.PATH).handler(this::probe);
     for (NotifyChannel channel : channels) {
       router.route(HttpMethod.POST, channel.path()).handler(ctx -> notify(ctx, channel));
       if (channel.acceptsGet()) {
@@ -168,6 +170,25 @@ public final class NotifyVerticle extends VerticleBase {
         .onComplete(health -> ctx.response().setStatusCode(health.succeeded() ? 200 : 503)
             .putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
             .end(health.succeeded() ? health.result().encode() : "{\"status\":\"database unavailable\"}"));
+  }
+
+  /** The self-probe's nonce sent back: this service answered (nothing else is read or written). */
+  private void probe(RoutingContext ctx) {
+    // As a notification: a body that never ends is cut at the request time limit
+    long timer = vertx.setTimer(settings.requestTimeout().toMillis(), id -> {
+      if (!ctx.response().ended()) {
+        ctx.response().setStatusCode(408).putHeader(HttpHeaders.CONNECTION, "close").end();
+      }
+    });
+    ctx.response().endHandler(v -> vertx.cancelTimer(timer));
+    RawBody.read(ctx.request(), SelfProbe.MAX_BODY).onComplete(read -> {
+      if (ctx.response().ended()) {
+        return;
+      }
+      String answer = read.failed() ? null : SelfProbe.answer(read.result().toString());
+      ctx.response().setStatusCode(answer == null ? 400 : 200).putHeader(HttpHeaders.CONTENT_TYPE, "text/plain")
+          .end(answer == null ? "not a paynotify probe" : answer);
+    });
   }
 
   private void reply(RoutingContext ctx, Reply reply) {

@@ -33,6 +33,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import paynotify.channel.PlatformTime;
 import paynotify.store.Database;
+import paynotify.store.LeaseOwner;
 import paynotify.store.TransientRetry;
 
 /**

@@ -27,6 +27,7 @@ import paynotify.gateway.TradeAnswer;
 import paynotify.gateway.TradeQuery;
 import paynotify.recovery.CheckAnswer.State;
 import paynotify.store.Database;
+import paynotify.store.LeaseOwner;
 import paynotify.store.NotifyLog;
 import paynotify.store.OrdersTable;
 import paynotify.store.OrdersTable.OrderStatus;

@@ -70,13 +70,14 @@ public final class PayNotifyServer {
   private final Recovery recovery;
   private final Runnable closeRecovery;
   private final DailyClose dailyClose;
+  private final Alerting alerting;
   private volatile Long housekeepingTimer; // set by open()
   private volatile Long recoveryTimer; // set by open() when the sweeper is on
 
   private PayNotifyServer(Vertx vertx, Stores stores, String deploymentId, int port, Readiness readiness,
       Duration purgeInterval, KeyPurge purge, PendingRefundCheck pendingRefunds,
       OrderlessPaymentCheck orderlessPayments, ForwardRelay relay, AdminVerticle admin, Recovery recovery,
-      Runnable closeRecovery, DailyClose dailyClose) {
+      Runnable closeRecovery, DailyClose dailyClose, Alerting alerting) {
     this.vertx = vertx;
     this.stores = stores;
     this.db = stores.db();
@@ -92,6 +93,7 @@ public final class PayNotifyServer {
     this.recovery = recovery;
     this.closeRecovery = closeRecovery;
     this.dailyClose = dailyClose;
+    this.alerting = alerting;
   }
 
   /** Starts on an already migrated database; fails if it does not answer. */
@@ -156,6 +158,7 @@ public final class PayNotifyServer {
         stripeApi.close();
       }
     };
+    Alerting alerting = Alerting.of(vertx, db, config);
     DailyClose dailyClose = !config.bills().daily().enabled() ? null
         : new DailyClose(vertx, database, config.bills().daily(), config.bills().dir(), Clock.systemUTC());
     AdminVerticle admin = config.admin() == null ? null : new AdminVerticle(config.admin(), monitoring.registry(),
@@ -175,9 +178,12 @@ public final class PayNotifyServer {
             new KeyPurge(vertx, database, r.keys(), r.notifyLog(), r.rejected(), r.deliveredEvents(), r.batchSize()),
             new PendingRefundCheck(database, config.orders(), outbox, r.keys()),
             new OrderlessPaymentCheck(database, outbox, ORDERLESS_PAYMENT_WAIT), relay, admin, recovery,
-            closeRecovery, dailyClose))
+            closeRecovery, dailyClose, alerting))
         .onFailure(err -> {
           closeRecovery.run();
+          if (alerting != null) {
+            alerting.stop();
+          }
           stores.close().eventually(() -> relay == null ? Future.succeededFuture() : relay.stop());
         });
   }
@@ -201,6 +207,9 @@ public final class PayNotifyServer {
       }
       if (dailyClose != null) {
         dailyClose.schedule();
+      }
+      if (alerting != null) {
+        alerting.start();
       }
       return this;
     });
@@ -249,6 +258,11 @@ public final class PayNotifyServer {
     return dailyClose;
   }
 
+  /** Null when no alert target is configured. */
+  public Alerting alerting() {
+    return alerting;
+  }
+
   /** Null when forwarding is off. */
   public ForwardRelay forwardRelay() {
     return relay;
@@ -267,6 +281,9 @@ public final class PayNotifyServer {
     }
     if (dailyClose != null) {
       dailyClose.stop();
+    }
+    if (alerting != null) {
+      alerting.stop();
     }
     return vertx.undeploy(deploymentId)
         .eventually(() -> relay == null ? Future.succeededFuture() : relay.stop())

@@ -326,6 +326,46 @@ public final class SqlQueries {
   public static final String DAILY_CLOSES_SINCE =
       "SELECT bill_date, state FROM daily_closes WHERE channel = ? AND bill_date >= ? ORDER BY bill_date";
 
+  // Alerts (alert.AlertWatch). One instance watches: whoever holds the lease, renewed at every look, taken over
+  // once it has run out. Binds: owner, lease in seconds, owner.
+  public static final String ADD_ALERT_LEASE = "INSERT IGNORE INTO alert_lease (name) VALUES ('watch')";
+  public static final String TAKE_ALERT_LEASE = "UPDATE alert_lease SET lease_owner = ?,"
+      + " lease_until = UTC_TIMESTAMP(3) + INTERVAL ? SECOND WHERE name = 'watch'"
+      + " AND (lease_owner = ? OR lease_until IS NULL OR lease_until < UTC_TIMESTAMP(3))";
+
+  // The anomalies not told yet (idx_anomalies_alerted), oldest first, and whether one is over a day old (alerts
+  // turned on late: history is not news; created_at is in the sessions' zone, as NOW). One is told by whoever
+  // flips its flag. Binds: how many.
+  public static final String UNTOLD_ANOMALIES = "SELECT id, kind, channel, order_no, trade_no, amount_cents, detail,"
+      + " created_at < NOW(3) - INTERVAL 1 DAY OR resolved_at IS NOT NULL FROM anomalies WHERE alerted = FALSE"
+      + " ORDER BY id LIMIT ?";
+  public static final String ANOMALY_TOLD = "UPDATE anomalies SET alerted = TRUE WHERE id = ? AND alerted = FALSE";
+
+  // Daily closes over and not told. Binds: none.
+  public static final String UNTOLD_DAILY_CLOSES = "SELECT channel, bill_date, state, detail FROM daily_closes"
+      + " WHERE alerted = FALSE AND state IN ('done', 'failed')";
+  public static final String DAILY_CLOSE_TOLD = "UPDATE daily_closes SET alerted = TRUE WHERE channel = ?"
+      + " AND bill_date = ? AND alerted = FALSE";
+
+  // The notifications since the last look, for bursts of refused signatures (the primary key's range): the
+  // refused ones' reason only; five seconds settled, as two queues write them and may commit out of id order.
+  // Binds: after id, how many.
+  public static final String NOTIFICATIONS_SINCE = "SELECT id, channel, outcome, IF(outcome = 'rejected',"
+      + " LEFT(detail, 300), NULL) FROM notify_log WHERE id > ? AND received_at < NOW(3) - INTERVAL 5 SECOND"
+      + " ORDER BY id LIMIT ?";
+  public static final String LAST_NOTIFICATION_ID = "SELECT COALESCE(MAX(id), 0) FROM notify_log";
+
+  // Payments since the last look (alerts.payments), a minute settled: a booking that waited on a lock and
+  // committed after a later one took its id is still read. The primary key's range. Binds: after id, how many.
+  public static final String PAYMENTS_SINCE = "SELECT id, channel, order_no, amount_cents FROM payments WHERE id > ?"
+      + " AND created_at < NOW(3) - INTERVAL 1 MINUTE ORDER BY id LIMIT ?";
+  public static final String LAST_PAYMENT_ID = "SELECT COALESCE(MAX(id), 0) FROM payments";
+
+  // How long the oldest event the site has not taken has waited (the status page, alerts): the pending rows only
+  // (idx_forward_due). created_at is the column default, in the sessions' zone, as NOW.
+  public static final String OLDEST_PENDING_SECONDS =
+      "SELECT TIMESTAMPDIFF(SECOND, MIN(created_at), NOW(3)) FROM forward_events WHERE state = 'pending'";
+
   // The migration lease (setup.migrate.MigrationLease): on a Galera cluster, one instance at a time
   // migrates. Constants only: MigrationLease runs in IsolatedMigrations' own class loader, and javac
   // copies each constant into it, so it needs nothing of this class at run time.

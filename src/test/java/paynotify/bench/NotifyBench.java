@@ -78,6 +78,8 @@ public final class NotifyBench {
     // --forward on: the service forwards every payment to a site in this JVM, which answers at once in
     // some rounds and never in the others (each attempt then times out): does booking notice?
     boolean forward = opt.getOrDefault("forward", "off").equals("on");
+    // --alerts on: a WeCom robot in this JVM as the alert target (the watch looks every 10 s; nothing to tell)
+    boolean alerts = opt.getOrDefault("alerts", "off").equals("on");
     // --admin off: no admin listener, no metrics kept (the default is on, as shipped); --pool N: database.pool_size;
     // --instances N: http.instances
     boolean admin = !opt.getOrDefault("admin", "on").equals("off");
@@ -117,7 +119,10 @@ public final class NotifyBench {
 
       Vertx vertx = Vertx.vertx();
       Site site = forward ? Site.start(vertx) : null;
-      Process service = startService(work, db, site, admin, opt.get("pool"), opt.get("instances"));
+      Integer robot = !alerts ? null : vertx.createHttpServer()
+          .requestHandler(r -> r.response().end("{\"errcode\":0,\"errmsg\":\"ok\"}"))
+          .listen(0, "127.0.0.1").await().actualPort();
+      Process service = startService(work, db, site, robot, admin, opt.get("pool"), opt.get("instances"));
       PhpCallback phpCallback = null;
       try {
         if (php) {
@@ -405,8 +410,8 @@ public final class NotifyBench {
   }
 
   /** Launches scripts/start.sh (its JVM options) on the bench database, every channel with its test keys. */
-  private static Process startService(Path work, DatabaseSettings db, Site site, boolean admin, String poolSize,
-      String instances) throws IOException {
+  private static Process startService(Path work, DatabaseSettings db, Site site, Integer robot, boolean admin,
+      String poolSize, String instances) throws IOException {
     Files.createDirectories(work);
     Path alipayKey = Files.writeString(work.resolve("alipay_public_key.pem"), AlipayNotifications.PUBLIC_KEY_PEM);
     Path v3Key = Files.writeString(work.resolve("wechatpay_public_key.pem"), WechatV3Notifications.PUBLIC_KEY_PEM);
@@ -421,7 +426,9 @@ public final class NotifyBench {
         "wechat_v3:", "  mchid: \"" + WechatV3Notifications.MCH_ID + "\"", "  appid: " + WechatV3Notifications.APP_ID,
         "  platform_keys:", "    - id: " + WechatV3Notifications.PUBLIC_KEY_ID, "      key_file: " + v3Key.toAbsolutePath(),
         "epay:", "  pid: \"" + EpayNotifications.PID + "\"",
-        site == null ? "" : "forward:\n  url: http://127.0.0.1:" + site.port() + "/hook\n  timeout_ms: 2000", ""));
+        site == null ? "" : "forward:\n  url: http://127.0.0.1:" + site.port() + "/hook\n  timeout_ms: 2000",
+        robot == null ? "" : "alerts:\n  wecom:\n    webhook_url: http://127.0.0.1:" + robot
+            + "/cgi-bin/webhook/send?key=bench", ""));
     // The secrets travel the way a site owner's would: in the environment.
     ProcessBuilder service = new ProcessBuilder("scripts/start.sh", "--config", config.toAbsolutePath().toString());
     service.environment().put("PAYNOTIFY_WECHAT_V2_API_KEY", WechatV2Notifications.API_KEY);

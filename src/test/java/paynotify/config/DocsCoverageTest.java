@@ -48,6 +48,7 @@ class DocsCoverageTest {
       Map.entry("orders", "docs/orders-table.md"),
       Map.entry("booking", "docs/how-it-works.md"),
       Map.entry("forward", "docs/forwarding.md"),
+      Map.entry("alerts", "docs/alerts.md"),
       Map.entry("alipay", "docs/channels.md"),
       Map.entry("wechat_v2", "docs/channels.md"),
       Map.entry("wechat_v3", "docs/channels.md"),

@@ -1,4 +1,4 @@
-package paynotify.cli;
+package paynotify.recovery;
 
 import io.vertx.core.Vertx;
 import java.io.IOException;
@@ -6,10 +6,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.util.function.Function;
-import paynotify.channel.Platform;
-import paynotify.config.AppConfig;
-import paynotify.config.BillsConfig;
-import paynotify.config.ConfigException;
 import paynotify.gateway.BillSource;
 import paynotify.gateway.DayBill;
 import paynotify.gateway.GatewayHttp;
@@ -21,7 +17,7 @@ import paynotify.reconcile.BillArchive;
  *
  * @param file the kept file; null when the platform said the day had no trades
  */
-record FetchedBill(Path file, LocalDate day) {
+public record FetchedBill(Path file, LocalDate day) {
   /**
    * A day's bill is a few MiB for a busy small shop; more than this is refused rather than held in memory
    * (the tools run in a 128 MiB heap: the answer, its copy and the unpacked bill must fit together).
@@ -29,20 +25,15 @@ record FetchedBill(Path file, LocalDate day) {
   private static final int MAX_BILL_BYTES = 16 * 1024 * 1024;
   private static final Duration TIMEOUT = Duration.ofMinutes(2);
 
-  /** Fetches and keeps {@code day}'s bill of {@code platform}, as --channel {@code channel} names it. */
-  static FetchedBill fetch(AppConfig config, String channel, Platform platform, LocalDate day) throws IOException {
-    Function<GatewayHttp, BillSource> source = config.bills().sources().get(platform);
-    if (source == null) {
-      throw new ConfigException("--fetch: no " + channel + " bill can be fetched: " + BillsConfig.needs(platform)
-          + " (docs/operations.md, reconcile)");
-    }
+  /** Fetches {@code day}'s bill from {@code source} and keeps it in {@code archive} as {@code channel}'s. */
+  public static FetchedBill fetch(Function<GatewayHttp, BillSource> source, BillArchive archive, String channel,
+      LocalDate day) throws IOException {
     Vertx vertx = Vertx.vertx();
     try {
       DayBill bill = source.apply(new GatewayHttp(vertx, TIMEOUT, MAX_BILL_BYTES)).fetch(day).await();
       if (!bill.hasTrades()) {
         return new FetchedBill(null, day);
       }
-      BillArchive archive = new BillArchive(config.bills().dir(), config.bills().keep().toDays());
       return new FetchedBill(archive.keep(channel, day, bill.fileName(), bill.content()), day);
     } finally {
       vertx.close().await();

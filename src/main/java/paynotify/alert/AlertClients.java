@@ -1,0 +1,44 @@
+package paynotify.alert;
+
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.net.ProxyOptions;
+import java.time.Duration;
+import paynotify.gateway.GatewayHttp;
+
+/**
+ * The HTTP clients alerts go out through: their own (a robot that is slow holds none of a booking's or a
+ * platform query's connections), a short time limit, a small answer; Telegram's through its proxy when one is
+ * set. Closed with the service or the command that made them.
+ */
+public final class AlertClients {
+  private static final Duration TIMEOUT = Duration.ofSeconds(10);
+  private static final int MAX_ANSWER_BYTES = 16 * 1024;
+
+  private final Vertx vertx;
+  private final GatewayHttp direct;
+  private final GatewayHttp telegram;
+
+  /** @param telegramProxy null: Telegram directly too */
+  public AlertClients(Vertx vertx, ProxyOptions telegramProxy) {
+    this.vertx = vertx;
+    this.direct = new GatewayHttp(vertx, TIMEOUT, MAX_ANSWER_BYTES);
+    this.telegram = telegramProxy == null ? direct : new GatewayHttp(vertx, TIMEOUT, MAX_ANSWER_BYTES, telegramProxy);
+  }
+
+  public Vertx vertx() {
+    return vertx;
+  }
+
+  public GatewayHttp direct() {
+    return direct;
+  }
+
+  public GatewayHttp telegram() {
+    return telegram;
+  }
+
+  public Future<Void> close() {
+    return telegram == direct ? direct.close() : Future.join(direct.close(), telegram.close()).mapEmpty();
+  }
+}

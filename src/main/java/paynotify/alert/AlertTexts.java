@@ -1,0 +1,78 @@
+package paynotify.alert;
+
+import java.util.Map;
+import paynotify.booking.AnomalyKind;
+
+/**
+ * What the alerts say, in the owner's language ({@code alerts.language}: zh, the default, or en): each kind's
+ * name and what to do. English is the anomalies' own text (AnomalyKind, the reconcile findings' hints), so the
+ * status page and a message say the same; Chinese says it for an owner in mainland China.
+ */
+public final class AlertTexts {
+  /** Chinese: the kind's name, then what to do. */
+  private static final Map<String, String[]> ZH = Map.ofEntries(
+      zh("unknown_order", "未知订单的付款", "找到买家要买的订单并发货，或退款"),
+      zh("amount_mismatch", "付款金额与订单不符", "核对订单价格：发货并补差价，或退款；订单仍是未付款"),
+      zh("second_payment", "重复支付", "订单已由另一笔交易付过，把这笔退给买家"),
+      zh("already_paid", "订单已在别处标记为已付", "确认是否就是这笔交易付的；若不是，退款"),
+      zh("currency_mismatch", "币种不符", "核对订单：手动接受这笔付款，或退款"),
+      zh("trade_no_too_long", "交易号超出订单表的列宽", "按详情加宽订单表的交易号列（ALTER TABLE ... MODIFY）；订单已标记为已付"),
+      zh("paid_after_close", "订单关闭后才付款", "重新打开订单并发货，或退款"),
+      zh("unexpected_order_status", "订单状态无法识别", "查看订单：付款已记录，订单未改动"),
+      zh("conflict", "同一交易内容不一致", "与平台账单核对：没有重复记账，第二个版本未记账"),
+      zh("over_refund", "退款超过付款", "在平台后台核对这笔交易的退款"),
+      zh("refund_without_payment", "退款找不到对应付款", "对账当天账单；用 paynotify repair book 补记丢失的付款"),
+      zh("unreadable_notification", "无法读取的通知", "在 notify_log 里看通知原文，并在平台网站上核对交易"),
+      zh("payment_without_order", "付款没有指明订单", "在平台网站上按买家、金额、时间找到订单并发货，或退款"),
+      zh("unbooked_payment", "未记账的付款类型", "在平台网站上核对：若是为订单付款，手动发货，否则退款"),
+      zh("chargeback_reversed", "拒付已撤销", "钱已回到你这边：订单仍显示已退款，如需要请重新发货"),
+      zh("dispute", "买家发起争议", "在截止日期前到平台网站上回应争议"),
+      zh("refund_failed", "退款失败", "买家没有收到退款：换一种方式退款，或重新打开订单"),
+      zh("callback_missing", "回调没有到达", "检查平台上设置的通知地址、nginx 的 location、前面的 CDN/WAF（不能拦截或质询平台的 POST）和 TLS 证书"),
+      zh("query_says_paid", "查询显示已付但未记账", "到聚合平台商户后台查这笔订单：若已付，点补单/重新通知"),
+      zh("forward_failed", "通知网站失败", "修好网站的接收地址，然后运行 paynotify forward retry --all-failed"),
+      zh("missing_local", "平台已收款、这里没有记账（丢失的通知）", "用 paynotify repair book 补记"),
+      zh("missing_platform", "这里记了账、平台账单上没有", "到平台后台查这笔交易；若没付款，记账有误"),
+      zh("refund_missing_local", "平台已退款、这里没有记账", "退款通知丢失了"),
+      zh("refund_missing_platform", "这里记了退款、平台账单上没有", "到平台后台查这笔退款"),
+      zh("refund_amount_mismatch", "退款金额与平台不符", "与平台记录核对这笔退款"),
+      zh("duplicate_trade", "同一交易记账多次", "删除多余的行"),
+      zh("order_paid_twice", "一个订单被付了两次", "退还其中一笔"));
+
+  private final boolean chinese;
+
+  public AlertTexts(String language) {
+    this.chinese = !"en".equals(language);
+  }
+
+  private static Map.Entry<String, String[]> zh(String kind, String name, String action) {
+    return Map.entry(kind, new String[] {name, action});
+  }
+
+  public boolean chinese() {
+    return chinese;
+  }
+
+  /** The kind's name for a title: Chinese, or the code itself in English (as the status page lists it). */
+  public String name(String kind) {
+    String[] zh = ZH.get(kind);
+    return chinese && zh != null ? zh[0] : kind;
+  }
+
+  /** What to do about an anomaly of {@code kind}, given its English text (the status page's). */
+  public String action(String kind, String english) {
+    String[] zh = ZH.get(kind);
+    return chinese && zh != null ? zh[1] : english;
+  }
+
+  /** {@code zh} or {@code en}, whichever the owner reads. */
+  public String pick(String zh, String en) {
+    return chinese ? zh : en;
+  }
+
+  /** The English "what to do" of an anomaly kind this version knows; null for others (the reconcile findings'). */
+  static String englishAction(String kind) {
+    AnomalyKind k = AnomalyKind.of(kind);
+    return k == null ? null : k.action();
+  }
+}
