@@ -13,18 +13,12 @@ if [ ! -f target/paynotify.jar ] || [ ! -d target/lib ]; then
   mvn -B -q -DskipTests package >&2
 fi
 
-# Frugal defaults for a small VPS (scripts/bench-memory.sh measures them): 94 MiB PSS under load at 32
-# concurrent notifications. TieredStopAtLevel=1 compiles with C1 only: C2's compile arenas, profiles and
-# code cost 35-45 MiB under load and most of the CPU of the first thousands of notifications after a
-# start; its price is CPU once warm. A busy site can drop it through JAVA_OPTS. -Xms16m: the live heap is
-# ~11 MB. -Xmn4m: a young generation of 4 MB, 3-4 MiB less than the default at 1.6-2.4 against 1.1-1.4 %
-# of the time in GC (RSA checks in AWS-LC allocate little on the Java heap).
-JAVA_OPTS="${JAVA_OPTS:--Xms16m -Xmx128m -XX:MaxMetaspaceSize=96m -XX:ReservedCodeCacheSize=48m -XX:MaxDirectMemorySize=32m -Xss512k -Xmn4m -XX:+UseSerialGC -XX:TieredStopAtLevel=1}"
+# shellcheck source=java-options.sh
+. scripts/java-options.sh
+JAVA_OPTS="${JAVA_OPTS:-$SERVE_JAVA_OPTS}"
 CP="target/paynotify.jar:target/lib/*"
 if [ -d target/embedded-db ]; then
   CP="$CP:target/embedded-db/*"
 fi
-# Always, whatever JAVA_OPTS says: after an OutOfMemoryError some threads may be dead while the port stays
-# open, answering nothing; exiting (code 3) lets systemd (Restart=on-failure) start a healthy one.
 # shellcheck disable=SC2086
-exec java -XX:+ExitOnOutOfMemoryError $JAVA_OPTS -Dpaynotify.caller_dir="$CALLER_DIR" -cp "$CP" paynotify.cli.Main serve "$@"
+exec java $SERVE_ALWAYS $JAVA_OPTS -Dpaynotify.caller_dir="$CALLER_DIR" -cp "$CP" paynotify.cli.Main serve "$@"

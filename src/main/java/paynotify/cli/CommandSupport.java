@@ -21,10 +21,15 @@ abstract class CommandSupport implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
-  // The default is the installation's (scripts/paynotify and start.sh run in it); a path given is the caller's.
+  // The default is the installation's: conf/application.yaml of a clone (scripts/paynotify and start.sh run in
+  // it), the release's /etc/paynotify/application.yaml (its bin/paynotify sets the property). A path given is the
+  // caller's.
   @Option(names = "--config", converter = CallerPath.class,
-      description = "YAML configuration file (default: ${DEFAULT-VALUE} of the installation).")
-  Path config = Path.of("conf/application.yaml");
+      description = "YAML configuration file (default: ${DEFAULT-VALUE}).")
+  Path config = Path.of(System.getProperty(DEFAULT_CONFIG, "conf/application.yaml"));
+
+  /** The system property that names the default configuration file. */
+  static final String DEFAULT_CONFIG = "paynotify.config";
 
   /** The command's work; its return value is the exit code. */
   abstract int run() throws Exception;

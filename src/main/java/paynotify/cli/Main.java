@@ -5,12 +5,21 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** The command-line entry of the jar: {@code serve}, and the tools: reconcile, audit, repair, anomalies, forward, status. */
-@Command(name = "paynotify", mixinStandardHelpOptions = true, version = "paynotify 0.1",
+@Command(name = "paynotify", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
     description = "Receives payment notifications and books each payment exactly once.",
     subcommands = {ServeCommand.class, ReconcileCommand.class, AuditCommand.class, RepairCommand.class,
         AnomaliesCommand.class, ForwardCommand.class, StatusCommand.class, CheckCommand.class,
         AlertsCommand.class, AlertsCommand.Probe.class})
 public final class Main {
+  /** The version of the jar's manifest (Implementation-Version, the pom's), as /status shows it; "dev" from classes. */
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      String version = Main.class.getPackage().getImplementationVersion();
+      return new String[] {"paynotify " + (version == null ? "dev" : version)};
+    }
+  }
+
   public static void main(String[] args) {
     if (args.length == 0 || !args[0].equals("serve")) { // before anything logs: a command's output is its own
       System.setProperty(ConsoleLogging.TO_STDERR, "true");

@@ -137,8 +137,8 @@ final class ServeCommand extends CommandSupport {
     } catch (EmbeddedDatabase.LeftRunning e) {
       throw new ConfigException(config + ": database.embedded.data_dir: " + e.getMessage());
     } catch (NoClassDefFoundError e) {
-      throw new ConfigException(config + ": database.host: empty means the embedded MariaDB, which is not "
-          + "installed here (target/embedded-db); set database.host to your MySQL/MariaDB server");
+      throw new ConfigException(config + ": database.host: empty means the embedded MariaDB, which a release does not"
+          + " carry (a clone's target/embedded-db, for trials); set database.host to your MySQL/MariaDB server");
     } catch (Exception e) {
       throw new ConfigException(config + ": database.embedded.data_dir: the embedded MariaDB did not start in "
           + db.embeddedDir().toAbsolutePath() + ": " + e.getMessage());

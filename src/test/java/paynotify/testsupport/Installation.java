@@ -20,7 +20,7 @@ public final class Installation {
   /** Lays out an installation in {@code home} (conf/ is the caller's to fill) and returns it. */
   public static Path install(Path home) throws IOException {
     Files.createDirectories(home.resolve("scripts"));
-    for (String script : List.of("paynotify", "start.sh")) {
+    for (String script : List.of("paynotify", "start.sh", "java-options.sh")) {
       Files.copy(Path.of("scripts", script), home.resolve("scripts/" + script));
     }
     Path lib = Files.createDirectories(home.resolve("target/lib"));

@@ -97,7 +97,18 @@ public final class ServiceProcess implements AutoCloseable {
   public static ServiceProcess startSh(Path installation, int port, Path dir, String... args) throws IOException {
     List<String> command = new ArrayList<>(List.of(installation.resolve("scripts/start.sh").toString()));
     command.addAll(List.of(args));
-    return launch(command, dir, installation, port, Map.of("PATH", Installation.path()));
+    return launch(command, dir, installation, port, Map.of("PATH", Installation.path()), false);
+  }
+
+  /**
+   * {@code bin/paynotify serve --config config} of an unpacked release, run in {@code workDir} (as its unit runs
+   * it in /var/lib/paynotify) with only {@code env} for its environment (as systemd gives it a clean one),
+   * listening on {@code port}; its output goes to files in {@code dir}.
+   */
+  public static ServiceProcess startRelease(Path release, Path config, Path workDir, int port, Path dir,
+      Map<String, String> env) throws IOException {
+    List<String> command = List.of(release.resolve("bin/paynotify").toString(), "serve", "--config", config.toString());
+    return launch(command, dir, workDir, port, env, true);
   }
 
   /** @param workDir null: this JVM's */
@@ -107,11 +118,11 @@ public final class ServiceProcess implements AutoCloseable {
     List<String> command = new ArrayList<>(List.of(java, "-Xmx128m"));
     command.addAll(jvmOptions);
     command.addAll(List.of("-cp", shippedClassPath(), "paynotify.cli.Main", "serve", "--config", config.toString()));
-    return launch(command, dir, workDir, port, env);
+    return launch(command, dir, workDir, port, env, false);
   }
 
-  private static ServiceProcess launch(List<String> command, Path dir, Path workDir, int port, Map<String, String> env)
-      throws IOException {
+  private static ServiceProcess launch(List<String> command, Path dir, Path workDir, int port, Map<String, String> env,
+      boolean onlyEnv) throws IOException {
     Path out = dir.resolve("stdout.log");
     Path err = dir.resolve("stderr.log");
     ProcessBuilder builder = new ProcessBuilder(command)
@@ -119,6 +130,9 @@ public final class ServiceProcess implements AutoCloseable {
         .redirectError(err.toFile());
     if (workDir != null) {
       builder.directory(workDir.toFile());
+    }
+    if (onlyEnv) {
+      builder.environment().clear();
     }
     builder.environment().putAll(env);
     Process p = builder.start();
