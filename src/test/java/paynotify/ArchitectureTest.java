@@ -39,7 +39,8 @@ class ArchitectureTest {
       List.of("forward", "alert"),                      // the site told, from the outbox; the owner alerted
       List.of("booking.check", "recovery"),             // the periodic checks; recovery asks the platforms
       List.of("booking", "reconcile", "gateway"),       // what books money; bills; calls to the platforms
-      List.of("channel.alipay", "channel.epay", "channel.paypal", "channel.stripe", "channel.wechat"),
+      List.of("channel.alipay", "channel.epay", "channel.epusdt", "channel.paypal", "channel.stripe", "channel.vmq",
+          "channel.wechat", "channel.xunhupay"),
       List.of("store"),                                 // the database
       List.of("channel"));                              // the platforms' common words
 

@@ -38,6 +38,7 @@ public final class AdminVerticle extends VerticleBase {
   private static final Set<String> LOOPBACK_HOSTS = Set.of("127.0.0.1", "localhost", "[::1]", "::1");
   /** An order number as the platforms take one (out_trade_no): up to 64 printable characters. */
   private static final Pattern ORDER_NO = Pattern.compile("[\\x21-\\x7E]{1,64}");
+  private static final Pattern EVENT = Pattern.compile("evt_[0-9a-f]{32}|[0-9]{1,18}");
   /** Its requests are short: a connection that sends nothing for this long is closed. */
   private static final int IDLE_TIMEOUT_SECONDS = 10;
 
@@ -46,6 +47,7 @@ public final class AdminVerticle extends VerticleBase {
   private final Supplier<Future<Void>> refreshGauges;
   private final Supplier<Future<JsonObject>> status;
   private final Function<String, Future<JsonObject>> checkOrder;
+  private final Function<String, Future<JsonObject>> replayEvent;
   private HttpServer server;
   private long lastRefusalLogged; // event-loop confined
 
@@ -54,11 +56,14 @@ public final class AdminVerticle extends VerticleBase {
    * @param status        the report /status and /status.json show
    * @param checkOrder    asks the platform about an order now and books what it says (recovery); null: no
    *                      platform can be asked
+   * @param replayEvent   sends a forwarded event again (its state after, null: no such event); null: forward off
    */
   public AdminVerticle(AdminSettings settings, PrometheusMeterRegistry registry, Supplier<Future<Void>> refreshGauges,
-      Supplier<Future<JsonObject>> status, Function<String, Future<JsonObject>> checkOrder) {
+      Supplier<Future<JsonObject>> status, Function<String, Future<JsonObject>> checkOrder,
+      Function<String, Future<JsonObject>> replayEvent) {
     this.settings = settings;
     this.checkOrder = checkOrder;
+    this.replayEvent = replayEvent;
     this.registry = registry;
     this.refreshGauges = refreshGauges;
     this.status = status;
@@ -87,6 +92,7 @@ public final class AdminVerticle extends VerticleBase {
       }
     }));
     router.post("/orders/:order_no/check").handler(this::checkOrder);
+    router.post("/forward/events/:id/replay").handler(this::replayEvent);
     return router;
   }
 
@@ -108,6 +114,29 @@ public final class AdminVerticle extends VerticleBase {
     checkOrder.apply(orderNo).onComplete(answer -> {
       if (answer.failed()) {
         unavailable(ctx, answer.cause());
+      } else {
+        ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
+            .putHeader(HttpHeaders.CACHE_CONTROL, NO_STORE).end(answer.result().encode());
+      }
+    });
+  }
+
+  /** An event sent to the site again, delivered or not, with its id and bytes (forward replay's, one event). */
+  private void replayEvent(RoutingContext ctx) {
+    String id = ctx.pathParam("id");
+    if (replayEvent == null) {
+      ctx.response().setStatusCode(404).end("admin: forwarding is off (forward.url)\n");
+      return;
+    }
+    if (id == null || !EVENT.matcher(id).matches()) {
+      ctx.response().setStatusCode(400).end("admin: an event is its evt_ id or its number in forward list\n");
+      return;
+    }
+    replayEvent.apply(id).onComplete(answer -> {
+      if (answer.failed()) {
+        unavailable(ctx, answer.cause());
+      } else if (answer.result() == null) {
+        ctx.response().setStatusCode(404).end("admin: no forward event " + id + "\n");
       } else {
         ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
             .putHeader(HttpHeaders.CACHE_CONTROL, NO_STORE).end(answer.result().encode());

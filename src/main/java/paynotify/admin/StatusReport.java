@@ -34,7 +34,7 @@ import paynotify.store.SqlQueries;
  */
 public final class StatusReport {
   /**
-   * @param channels  the endpoints configured (alipay, wechat_v2, wechat_v3, epay, stripe, paypal)
+   * @param channels  the endpoints configured (alipay, wechat_v2, wechat_v3, epay, stripe, paypal, xunhupay, epusdt, vmq)
    * @param startedAt when the service started; null for the command line
    * @param relay     the forward relay; null when forwarding is off
    * @param refusedUnrecorded refused requests counted but not written to notify_log since the start
@@ -142,7 +142,7 @@ public final class StatusReport {
     return fromDatabase.compose(r -> context.relay() == null
         ? Future.succeededFuture(r.put("forward", new JsonObject().put("state", "off")))
         : context.relay().backlog().map(b -> {
-          r.getJsonObject("forward").put("pending", b.pending()).put("failed", b.failed());
+          r.getJsonObject("forward").put("pending", b.pending()).put("failed", b.failed()).put("disabled", b.disabled());
           return r;
         })).map(r -> r.put("attention", attention(r)));
   }
@@ -287,6 +287,9 @@ public final class StatusReport {
     long failed = forward.getLong("failed", 0L);
     if (failed > 0) {
       out.add(failed + (failed == 1 ? " event" : " events") + " the site never accepted (paynotify forward retry)");
+    }
+    if (forward.getBoolean("disabled", false)) {
+      out.add("the site's endpoint answered 410 Gone: nothing is sent to it (paynotify forward enable)");
     }
     Long oldest = forward.getLong("oldest_pending_seconds");
     if (oldest != null && oldest > STALE_PENDING_SECONDS) {

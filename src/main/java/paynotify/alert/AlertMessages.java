@@ -61,6 +61,13 @@ final class AlertMessages {
       case "stripe" -> t.pick("webhook 签名密钥（whsec_…）不是这个 endpoint 的：在 Stripe 后台的 webhook 页面复制。",
           "The webhook signing secret (whsec_...) is not this endpoint's: copy it from the Stripe Dashboard's"
           + " webhook page.");
+      case "xunhupay" -> t.pick("APPSECRET 与虎皮椒后台这个支付渠道的不一致（xunhupay.appsecret_file）；微信和支付宝两个渠道的"
+          + " APPID/APPSECRET 各不相同。", "The APPSECRET is not this payment channel's in 虎皮椒's console"
+          + " (xunhupay.appsecret_file); its WeChat and Alipay channels each have their own APPID and APPSECRET.");
+      case "epusdt" -> t.pick("API 令牌与 epusdt 的 .env 里的 api_auth_token（BEpusdt：对接令牌）不一致（epusdt.token_file）。",
+          "The token is not epusdt's api_auth_token in its .env (BEpusdt: 对接令牌) (epusdt.token_file).");
+      case "vmq" -> t.pick("通讯密钥与 V免签 后台系统设置里的不一致（vmq.key_file）。",
+          "The key is not the communication key (通讯密钥) of V免签's settings (vmq.key_file).");
       default -> t.pick("核对这个渠道配置的密钥。", "Check the keys configured for this channel.");
     };
   }

@@ -40,6 +40,12 @@ public enum AnomalyKind {
   /** A payment that names no order (Stripe: no client_reference_id/metadata.order_no; PayPal: no invoice/custom). */
   PAYMENT_WITHOUT_ORDER("find the order from the payment on the platform's website (buyer, amount, time) and"
       + " fulfil it, or refund the payment; then name the order in every payment (docs/channels.md: Stripe, PayPal)"),
+  /**
+   * V免签: the buyer paid {@code reallyPrice}, further from the order's {@code price} than vmq.max_price_shift (a
+   * busy V免签 shifting many cents, or a notification whose prices were re-split under the same sign): not booked.
+   */
+  PRICE_SHIFT("look the payment up in V免签's admin and the phone's collection app: if the buyer paid, fulfil the"
+      + " order by hand (or raise vmq.max_price_shift for the next ones), else nothing was paid"),
   /** A completed payment for an order, of a type paynotify does not book (PayPal: subscr_payment, merch_pmt, ...). */
   UNBOOKED_PAYMENT("check the payment on the platform's website: fulfil the order by hand if it pays for it,"
       + " or refund it"),
@@ -65,7 +71,10 @@ public enum AnomalyKind {
   QUERY_SAYS_PAID("look the order up in the aggregator's merchant panel: if it is paid, press its 补单/重新通知"
       + " (re-notify) button, whose notification is signed and booked; if it is not, nothing is wrong here"),
   /** An event the site was never told of: its endpoint kept failing until the last retry. */
-  FORWARD_FAILED("fix the site's endpoint, then paynotify forward retry --all-failed");
+  FORWARD_FAILED("fix the site's endpoint, then paynotify forward retry --all-failed"),
+  /** The site's endpoint answered 410 Gone: nothing is sent to it any more, on any instance. */
+  FORWARD_ENDPOINT_GONE("the site's endpoint answered 410 Gone, so paynotify stopped sending to it: fix forward.url"
+      + " or the site's receiver, then paynotify forward enable (the events waiting are sent then)");
 
   private final String action;
 

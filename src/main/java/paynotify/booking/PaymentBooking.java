@@ -34,7 +34,7 @@ final class PaymentBooking implements BookingTransaction.Writes {
   @Override
   public Future<BookingResult> apply(SqlConnection conn, NotifyEvent e, String key) {
     Future<RowSet<Row>> payment = BookingTransaction.insert(conn, INSERT_PAYMENT,
-        Tuple.of(e.platform().code(), e.tradeNo(), e.orderNo(), e.amountCents(), e.paidAt()), Layer.TRADE);
+        Tuple.of(e.platform().code(), e.tradeNo(), e.orderNo(), e.amountCents(), e.paidAt(), e.detail()), Layer.TRADE);
     boolean foreign = e.foreignCurrency() != null; // its amount is not the order's: never marks it paid
     Future<PaidMove> order = foreign ? Future.succeededFuture(PaidMove.NONE)
         : orders.markPaid(conn, e.platform(), e.tradeNo(), e.orderNo(), e.amountCents(), e.paidAt());

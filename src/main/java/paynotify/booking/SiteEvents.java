@@ -170,10 +170,11 @@ public final class SiteEvents {
   /** event_id, type, order_no, body: the JSON the site gets, fixed now, the same at every attempt. */
   private static Tuple row(String type, String origin, String orderNo, boolean livemode, JsonObject data) {
     String id = eventId(type + ":" + origin);
+    String created = OffsetDateTime.now(BEIJING).truncatedTo(ChronoUnit.SECONDS)
+        .format(DateTimeFormatter.ISO_OFFSET_DATE_TIME);
+    // timestamp: the field Standard Webhooks names for it; created_at: what receivers read before it
     JsonObject body = new JsonObject().put("id", id).put("type", type).put("livemode", livemode)
-        .put("created_at", OffsetDateTime.now(BEIJING).truncatedTo(ChronoUnit.SECONDS)
-            .format(DateTimeFormatter.ISO_OFFSET_DATE_TIME))
-        .put("data", data);
+        .put("created_at", created).put("timestamp", created).put("data", data);
     return Tuple.of(id, type, orderNo, body.encode());
   }
 

@@ -80,6 +80,7 @@ final class UnbookableAnomalies {
       case UNREADABLE -> AnomalyKind.UNREADABLE_NOTIFICATION;
       case PAYMENT_WITHOUT_ORDER, INTENT_WITHOUT_ORDER -> AnomalyKind.PAYMENT_WITHOUT_ORDER;
       case UNBOOKED_PAYMENT -> AnomalyKind.UNBOOKED_PAYMENT;
+      case PRICE_SHIFT -> AnomalyKind.PRICE_SHIFT;
       case CHARGEBACK_REVERSED -> AnomalyKind.CHARGEBACK_REVERSED;
       case DISPUTE -> AnomalyKind.DISPUTE;
       case REFUND_FAILED -> AnomalyKind.REFUND_FAILED;

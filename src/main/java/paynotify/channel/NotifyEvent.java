@@ -19,6 +19,8 @@ import java.time.LocalDateTime;
  *                      order's: booked, never marking the order paid), else null
  * @param testMode      the platform's test money (PayPal's sandbox, Stripe's test mode), accepted only
  *                      where the operator allowed it; the site is told {@code "livemode": false}
+ * @param detail        what else the platform said of a payment that its row keeps (payments.detail, a
+ *                      small JSON object: the crypto amount and chain transaction of a USDT payment), else null
  */
 public record NotifyEvent(
     Platform platform,
@@ -30,30 +32,37 @@ public record NotifyEvent(
     String platformStatus,
     Refund refund,
     String foreignCurrency,
-    boolean testMode) {
+    boolean testMode,
+    String detail) {
 
   /** In the site's currency, live money. */
   public NotifyEvent(Platform platform, EventKind kind, String orderNo, String tradeNo, long amountCents,
       LocalDateTime paidAt, String platformStatus, Refund refund) {
-    this(platform, kind, orderNo, tradeNo, amountCents, paidAt, platformStatus, refund, null, false);
+    this(platform, kind, orderNo, tradeNo, amountCents, paidAt, platformStatus, refund, null, false, null);
   }
 
   /** The same event, paid in {@code currency}, which is not the site's. */
   public NotifyEvent inForeignCurrency(String currency) {
     return new NotifyEvent(platform, kind, orderNo, tradeNo, amountCents, paidAt, platformStatus, refund, currency,
-        testMode);
+        testMode, detail);
   }
 
   /** The same event, about the site's order {@code siteOrderNo} (the platform wrote it with a prefix or suffix). */
   public NotifyEvent withOrderNo(String siteOrderNo) {
     return new NotifyEvent(platform, kind, siteOrderNo, tradeNo, amountCents, paidAt, platformStatus, refund,
-        foreignCurrency, testMode);
+        foreignCurrency, testMode, detail);
   }
 
   /** The same event, in the platform's test mode (sandbox money). */
   public NotifyEvent inTestMode() {
     return new NotifyEvent(platform, kind, orderNo, tradeNo, amountCents, paidAt, platformStatus, refund,
-        foreignCurrency, true);
+        foreignCurrency, true, detail);
+  }
+
+  /** The same event, with what its payment row keeps besides the booking's fields ({@code detail}). */
+  public NotifyEvent withDetail(String paymentDetail) {
+    return new NotifyEvent(platform, kind, orderNo, tradeNo, amountCents, paidAt, platformStatus, refund,
+        foreignCurrency, testMode, paymentDetail);
   }
 
   /**

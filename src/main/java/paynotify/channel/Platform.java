@@ -26,7 +26,19 @@ public enum Platform {
    */
   STRIPE("stripe", 255),
   /** txn_id: "Length: 19 characters" (PayPal IPN Guide, IPN variable reference; 17 in practice). */
-  PAYPAL("paypal", 19);
+  PAYPAL("paypal", 19),
+  /**
+   * open_order_id, 虎皮椒's own order id: string(32) (xunhupay.com/doc/api/pay.html, 付款成功回调通知); 11-12
+   * digits in practice.
+   */
+  XUNHUPAY("xunhupay", 32),
+  /**
+   * trade_id: 24 digits (assimon/epusdt), 24 base64url characters (GMWalletApp/epusdt), 18 (BEpusdt, whose
+   * column is varchar(128)); no maximum documented.
+   */
+  EPUSDT("epusdt", 64),
+  /** payId, which the site chose when it created the V免签 order: the site's own length. */
+  VMQ("vmq", 64);
 
   private final String code;
   private final int documentedTradeNoLength;

@@ -101,6 +101,19 @@ public final class Signatures {
     }
   }
 
+  /**
+   * Refuses a notification carrying any of {@code requestOnly}: fields only the site's own requests to the platform
+   * have, which the platform signs with the same key. Such a request's signature, with the fields a notification
+   * needs added beside the site's, signs what was never a notification.
+   */
+  public static void requireNoneOf(Map<String, String> params, Set<String> requestOnly) throws RejectedNotification {
+    for (String name : requestOnly) {
+      if (params.containsKey(name)) {
+        throw RejectedNotification.malformed(name + " is a field of the site's request, never of a notification");
+      }
+    }
+  }
+
   /** MD5 of the UTF-8 bytes. */
   public static byte[] md5(String content) {
     try {
@@ -116,6 +129,17 @@ public final class Signatures {
       Mac mac = Mac.getInstance("HmacSHA256");
       mac.init(new SecretKeySpec(key.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
       return mac.doFinal(content.getBytes(StandardCharsets.UTF_8));
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("HmacSHA256 is part of every JDK", e);
+    }
+  }
+
+  /** HMAC-SHA256 of {@code content}, keyed with {@code key}'s bytes as they are (a Standard Webhooks key). */
+  public static byte[] hmacSha256(byte[] key, byte[] content) {
+    try {
+      Mac mac = Mac.getInstance("HmacSHA256");
+      mac.init(new SecretKeySpec(key, "HmacSHA256"));
+      return mac.doFinal(content);
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("HmacSHA256 is part of every JDK", e);
     }

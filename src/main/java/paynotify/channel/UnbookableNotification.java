@@ -23,6 +23,8 @@ public final class UnbookableNotification extends RuntimeException {
     INTENT_WITHOUT_ORDER,
     /** A completed payment for one of our orders, of a type that books nothing (a PayPal subscription's). */
     UNBOOKED_PAYMENT,
+    /** A V免签 payment whose reallyPrice is further from its price than vmq.max_price_shift allows. */
+    PRICE_SHIFT,
     /** A chargeback decided for the merchant, after its reversal was booked as a refund. */
     CHARGEBACK_REVERSED,
     /** The buyer disputes a payment with the bank. */
@@ -56,6 +58,16 @@ public final class UnbookableNotification extends RuntimeException {
     this.orderNo = orderNo;
     this.tradeNo = tradeNo;
     this.amountCents = amountCents;
+  }
+
+  /**
+   * A signed notification a field of which cannot be read ({@code why}): {@code reference} is its platform id
+   * when that one is readable, else null (the body names it).
+   */
+  public static UnbookableNotification unreadable(Platform platform, String reference, String why) {
+    return new UnbookableNotification(Problem.UNREADABLE, platform, reference, null, reference, null,
+        platform.code() + " signed notification " + (reference == null ? "(no readable trade id)" : reference)
+            + ", but it cannot be read: " + why);
   }
 
   public Problem problem() {

@@ -3,6 +3,7 @@ package paynotify.cli;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import paynotify.channel.Platform;
+import paynotify.config.BillsConfig;
 import paynotify.config.ConfigException;
 import paynotify.reconcile.AlipayBill;
 import paynotify.reconcile.Bill;
@@ -34,7 +35,8 @@ final class BillOptions {
     return switch (channel) {
       case "alipay" -> new AlipayBill(billFile);
       case "wechat" -> new WechatBill(billFile, day);
-      default -> throw new ConfigException("--channel: '" + channel + "' is not alipay or wechat");
+      default -> throw new ConfigException("--channel: '" + channel + "' is not " + BillsConfig.BILL_PLATFORMS
+          + " (the bills paynotify reads; xunhupay, epusdt and vmq publish none)");
     };
   }
 
@@ -43,7 +45,8 @@ final class BillOptions {
     return switch (channel) {
       case "alipay" -> Platform.ALIPAY;
       case "wechat" -> Platform.WECHAT;
-      default -> throw new ConfigException("--channel: '" + channel + "' is not alipay or wechat");
+      default -> throw new ConfigException("--channel: '" + channel + "' is not " + BillsConfig.BILL_PLATFORMS
+          + " (the bills paynotify reads; xunhupay, epusdt and vmq publish none)");
     };
   }
 }

@@ -45,8 +45,8 @@ public record AppConfig(
 
   static final List<String> SECTIONS = List.of("http", "database", "alipay", "wechat_v2", "wechat_v3", "epay",
       "retention", "booking", "orders", "orders.columns", "orders.status_values", "forward", "admin", "stripe",
-      "paypal", "recovery", "reconcile", "reconcile.daily", "alerts", "alerts.wecom", "alerts.dingtalk", "alerts.feishu",
-      "alerts.telegram", "alerts.serverchan", "alerts.bark", "alerts.smtp");
+      "paypal", "xunhupay", "epusdt", "vmq", "recovery", "reconcile", "reconcile.daily", "alerts", "alerts.wecom",
+      "alerts.dingtalk", "alerts.feishu", "alerts.telegram", "alerts.serverchan", "alerts.bark", "alerts.smtp");
 
   /**
    * Where the database is. {@code host == null} means the embedded MariaDB under

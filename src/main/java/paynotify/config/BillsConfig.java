@@ -36,6 +36,12 @@ import paynotify.recovery.DailyCloseSettings;
  */
 public record BillsConfig(Path dir, Duration keep, Map<Platform, Function<GatewayHttp, BillSource>> sources,
     DailyCloseSettings daily) {
+  /**
+   * The platforms whose bills are read, for messages: the others have none to read (xunhupay, epusdt and V免签
+   * publish no bill API; epay's, Stripe's and PayPal's reports are not read yet).
+   */
+  public static final String BILL_PLATFORMS = "alipay or wechat";
+
   /** What fetching each platform's bill needs, for the message that says it is missing. */
   public static String needs(Platform platform) {
     return platform == Platform.ALIPAY ? "set alipay.app_private_key_file (the application key signs the request)"
@@ -103,7 +109,7 @@ public record BillsConfig(Path dir, Duration keep, Map<Platform, Function<Gatewa
         default -> null;
       };
       if (platform == null) {
-        throw c.error("reconcile.daily.channels", "'" + channel + "' is not alipay or wechat (the platforms whose"
+        throw c.error("reconcile.daily.channels", "'" + channel + "' is not " + BILL_PLATFORMS + " (the platforms whose"
             + " bills can be fetched)");
       }
       if (!fetchable.contains(platform)) {

@@ -15,15 +15,20 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import paynotify.channel.Money;
 import paynotify.channel.NotifyChannel;
 import paynotify.channel.Platform;
 import paynotify.channel.PublicKeys;
+import paynotify.channel.RejectedNotification;
 import paynotify.channel.alipay.AlipayChannel;
 import paynotify.channel.alipay.AlipaySignature;
 import paynotify.channel.epay.EpayChannel;
+import paynotify.channel.epusdt.EpusdtChannel;
 import paynotify.channel.paypal.PaypalChannel;
 import paynotify.channel.paypal.VerifyEndpoint;
 import paynotify.channel.stripe.StripeChannel;
@@ -31,7 +36,9 @@ import paynotify.channel.stripe.StripeSignature;
 import paynotify.channel.wechat.WechatV2Channel;
 import paynotify.channel.wechat.WechatV2Signature;
 import paynotify.channel.wechat.WechatV3Channel;
+import paynotify.channel.vmq.VmqChannel;
 import paynotify.channel.wechat.WechatV3Signature;
+import paynotify.channel.xunhupay.XunhupayChannel;
 
 /**
  * The notify channels, built from the configuration. A channel runs only when its section is
@@ -58,6 +65,10 @@ public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> di
         "set stripe.webhook_secrets_file (or PAYNOTIFY_STRIPE_WEBHOOK_SECRET) and stripe.currency");
     add(enabled, disabled, PaypalChannel.PATH, paypal(c),
         "set paypal.receiver_email (or receiver_id) and paypal.currency");
+    add(enabled, disabled, XunhupayChannel.PATH, xunhupay(c),
+        "set xunhupay.appid and xunhupay.appsecret_file (or PAYNOTIFY_XUNHUPAY_APPSECRET)");
+    add(enabled, disabled, EpusdtChannel.PATH, epusdt(c), "set epusdt.token_file (or PAYNOTIFY_EPUSDT_TOKEN)");
+    add(enabled, disabled, VmqChannel.PATH, vmq(c), "set vmq.key_file (or PAYNOTIFY_VMQ_KEY)");
     return new ChannelsConfig(List.copyOf(enabled), Map.copyOf(disabled));
   }
 
@@ -77,7 +88,7 @@ public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> di
 
   private static NotifyChannel alipay(ConfigReader c) {
     String appId = c.string("alipay.app_id");
-    String key = c.inlineOrFile("alipay.public_key");
+    String key = c.secret("alipay.public_key");
     if (unset(appId, key)) {
       return null;
     }
@@ -97,7 +108,7 @@ public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> di
   private static NotifyChannel wechatV2(ConfigReader c) {
     String appId = c.string("wechat_v2.appid");
     String mchId = c.string("wechat_v2.mch_id");
-    String apiKey = c.inlineOrFile("wechat_v2.api_key");
+    String apiKey = c.secret("wechat_v2.api_key");
     if (unset(appId, mchId, apiKey)) {
       return null;
     }
@@ -117,7 +128,7 @@ public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> di
   private static NotifyChannel wechatV3(ConfigReader c, Clock clock) {
     String mchId = c.string("wechat_v3.mchid");
     String appId = c.string("wechat_v3.appid");
-    String apiV3Key = c.inlineOrFile("wechat_v3.apiv3_key");
+    String apiV3Key = c.secret("wechat_v3.apiv3_key");
     List<ConfigReader> keys = c.sections("wechat_v3.platform_keys");
     if (unset(mchId, appId, apiV3Key) && keys.isEmpty()) {
       return null;
@@ -145,7 +156,7 @@ public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> di
 
   /** A WeChat Pay public key (PUB_KEY_ID_...) with its id, or a platform certificate named by its serial. */
   private static Map.Entry<String, PublicKey> platformKey(ConfigReader k) {
-    String text = k.inlineOrFile("key");
+    String text = k.secret("key");
     require(k, "key_file", text);
     if (text.contains("BEGIN CERTIFICATE")) {
       try {
@@ -163,7 +174,7 @@ public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> di
 
   private static NotifyChannel epay(ConfigReader c) {
     String pid = c.string("epay.pid");
-    String key = c.inlineOrFile("epay.key");
+    String key = c.secret("epay.key");
     if (unset(pid, key)) {
       return null;
     }
@@ -183,6 +194,61 @@ public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> di
       }
     }
     return new EpayChannel(pid, key, types);
+  }
+
+  private static NotifyChannel xunhupay(ConfigReader c) {
+    String appId = c.string("xunhupay.appid");
+    String secret = c.secret("xunhupay.appsecret");
+    if (unset(appId, secret)) {
+      return null;
+    }
+    require(c, "xunhupay.appid", appId);
+    require(c, "xunhupay.appsecret_file", secret);
+    return new XunhupayChannel(appId, secret);
+  }
+
+  private static NotifyChannel epusdt(ConfigReader c) {
+    String token = c.secret("epusdt.token");
+    String pid = c.string("epusdt.pid");
+    if (unset(token, pid)) {
+      return null;
+    }
+    require(c, "epusdt.token_file", token);
+    return new EpusdtChannel(token, pid);
+  }
+
+  private static NotifyChannel vmq(ConfigReader c) {
+    String key = c.secret("vmq.key");
+    if (key == null) {
+      return null;
+    }
+    String field = c.string("vmq.order_field", VmqChannel.OrderField.PAY_ID.parameter);
+    VmqChannel.OrderField orderField = Arrays.stream(VmqChannel.OrderField.values())
+        .filter(f -> f.parameter.equals(field)).findFirst()
+        .orElseThrow(() -> c.error("vmq.order_field", "'" + field + "' is not payId or param"));
+    String shift = c.string("vmq.max_price_shift", "0.10");
+    long shiftCents;
+    try {
+      shiftCents = Money.yuanToCents("vmq.max_price_shift", shift);
+    } catch (RejectedNotification e) {
+      throw c.error("vmq.max_price_shift", "'" + shift + "' is not an amount in yuan such as 0.10");
+    }
+    if (shiftCents > 100) { // the servers shift by cents; a yuan apart is another price, or a re-split one
+      throw c.error("vmq.max_price_shift", shift + " is more than 1.00");
+    }
+    String pattern = c.string("vmq.order_pattern");
+    Pattern orderPattern;
+    try {
+      orderPattern = pattern == null ? null : Pattern.compile(pattern);
+    } catch (PatternSyntaxException e) {
+      throw c.error("vmq.order_pattern", "'" + pattern + "' is not a regular expression: " + e.getDescription());
+    }
+    if (orderPattern == null) {
+      LOG.warn("vmq.order_pattern is not set: V免签 signs its values without separators, so an order number one"
+          + " character shorter or longer than another could be paid with the other's sign; set it to your order"
+          + " numbers' one length (docs/channels.md, V免签)");
+    }
+    return new VmqChannel(key, orderField, orderPattern, shiftCents);
   }
 
   private static NotifyChannel paypal(ConfigReader c) {

@@ -242,12 +242,26 @@ final class ConfigReader {
     return file == null ? inline : fileContent(key + "_file");
   }
 
+  /**
+   * {@link #inlineOrFile}, for a key that verifies or signs: an empty one would let anyone sign, so an empty
+   * file stops the start.
+   */
+  String secret(String key) {
+    String value = inlineOrFile(key);
+    if (value != null && value.isEmpty()) {
+      throw error(key + "_file", "file " + string(key + "_file") + " is empty");
+    }
+    return value;
+  }
+
   /** The trimmed content of the file that {@code key} names; null when the key is absent or empty. */
   String fileContent(String key) {
     String file = string(key);
-    if (file == null) {
-      return null;
-    }
+    return file == null ? null : fileContent(file, key);
+  }
+
+  /** The trimmed content of {@code file}, one of the files {@code key} names. */
+  String fileContent(String file, String key) {
     try {
       return Files.readString(Path.of(file), StandardCharsets.UTF_8).trim();
     } catch (NoSuchFileException e) {

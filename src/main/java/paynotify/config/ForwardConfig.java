@@ -9,13 +9,21 @@ import java.util.List;
 import java.util.Set;
 import paynotify.booking.SiteEvents;
 import paynotify.forward.ForwardSettings;
+import paynotify.forward.WebhookSignature;
 
 /** The {@code forward:} section: off (null) until forward.url is set. */
 final class ForwardConfig {
-  static final List<String> DEFAULT_SCHEDULE =
-      List.of("10", "30", "60", "120", "300", "600", "1800", "3600", "7200", "14400", "28800");
+  /**
+   * About three days and three hours in all (each wait drawn within 10% of it): a site down over a weekend is
+   * told when it is back, as Standard Webhooks recommends.
+   */
+  static final List<String> DEFAULT_SCHEDULE = List.of("5", "30", "120", "600", "1800", "3600", "7200", "14400",
+      "28800", "43200", "86400", "86400");
   /** A secret shorter than this is guessable by whoever can send the site requests. */
   private static final int MIN_SECRET = 16;
+  /** A whsec_ secret's key: 24 to 64 bytes (Standard Webhooks: 24 bytes at least, 512 bits at most). */
+  private static final int MIN_KEY_BYTES = 24;
+  private static final int MAX_KEY_BYTES = 64;
 
   private ForwardConfig() {}
 
@@ -24,15 +32,7 @@ final class ForwardConfig {
     if (url == null) {
       return null;
     }
-    String secret = c.inlineOrFile("forward.secret");
-    if (secret == null) {
-      throw c.error("forward.secret_file", "required with forward.url: the key the site checks Paynotify-Signature"
-          + " with (or PAYNOTIFY_FORWARD_SECRET)");
-    }
-    if (secret.length() < MIN_SECRET) {
-      throw c.error("forward.secret_file", "the secret has " + secret.length() + " characters: use at least "
-          + MIN_SECRET + " random ones (e.g. openssl rand -hex 32)");
-    }
+    List<String> secrets = secrets(c);
     List<String> seconds = c.list("forward.retry_schedule_seconds");
     List<Duration> schedule = new ArrayList<>();
     for (String s : seconds == null ? DEFAULT_SCHEDULE : seconds) {
@@ -54,8 +54,55 @@ final class ForwardConfig {
         throw c.error("forward.events", "'" + event + "' is not one of " + SiteEvents.TYPES);
       }
     }
-    return new ForwardSettings(uri(c, url), secret,
-        Duration.ofMillis(c.number("forward.timeout_ms", 5_000, 100, 60_000)), List.copyOf(schedule), events);
+    return new ForwardSettings(uri(c, url), secrets,
+        Duration.ofMillis(c.number("forward.timeout_ms", 15_000, 100, 60_000)), List.copyOf(schedule), events);
+  }
+
+  /**
+   * The secrets, newest first: forward.secret (PAYNOTIFY_FORWARD_SECRET) or forward.secret_file, or while one is
+   * rotated forward.secret_files [new, old]. Each is a Standard Webhooks secret (whsec_ and 24-64 bytes in
+   * base64) or any other of at least 16 characters.
+   */
+  private static List<String> secrets(ConfigReader c) {
+    List<String> files = c.list("forward.secret_files");
+    String one = c.secret("forward.secret");
+    if (files != null && one != null) {
+      throw c.error("forward.secret_files", "set either it or forward.secret_file (PAYNOTIFY_FORWARD_SECRET), not both");
+    }
+    List<String> secrets = new ArrayList<>();
+    if (files == null) {
+      if (one == null) {
+        throw c.error("forward.secret_file", "required with forward.url: the key the site checks the signatures"
+            + " with (or PAYNOTIFY_FORWARD_SECRET)");
+      }
+      secrets.add(one);
+    } else {
+      for (String file : files) {
+        secrets.add(c.fileContent(file, "forward.secret_files"));
+      }
+    }
+    if (secrets.isEmpty()) {
+      throw c.error("forward.secret_files", "empty: list the new secret's file, then the old one's");
+    }
+    for (String secret : secrets) { // never the value in a message
+      String key = files == null ? "forward.secret_file" : "forward.secret_files";
+      if (secret.startsWith(WebhookSignature.PREFIX)) {
+        int bytes;
+        try {
+          bytes = WebhookSignature.key(secret).length;
+        } catch (IllegalArgumentException e) {
+          throw c.error(key, "a whsec_ secret is whsec_ and base64, and this one's base64 does not decode");
+        }
+        if (bytes < MIN_KEY_BYTES || bytes > MAX_KEY_BYTES) {
+          throw c.error(key, "a whsec_ secret encodes " + MIN_KEY_BYTES + " to " + MAX_KEY_BYTES + " bytes, this one "
+              + bytes + " (e.g. echo whsec_$(openssl rand -base64 32))");
+        }
+      } else if (secret.length() < MIN_SECRET) {
+        throw c.error(key, "the secret has " + secret.length() + " characters: use at least " + MIN_SECRET
+            + " random ones (e.g. openssl rand -hex 32)");
+      }
+    }
+    return List.copyOf(secrets);
   }
 
   private static URI uri(ConfigReader c, String url) {

@@ -55,7 +55,7 @@ public record RecoveryConfig(RecoverySettings settings, List<Function<GatewayHtt
     URI epay = epayUrl == null ? null : url(c, "epay.gateway_url", epayUrl);
     boolean epayBooks = c.bool("epay.query_books", false);
     URI stripeUrl = url(c, "stripe.api_base", STRIPE_API);
-    String stripeKey = c.inlineOrFile("stripe.api_key");
+    String stripeKey = c.secret("stripe.api_key");
     Function<GatewayHttp, StripeFeed> stripe = null;
     List<Function<GatewayHttp, TradeQuery>> clients = new ArrayList<>();
     Function<GatewayHttp, TradeQuery> v3 = null;
@@ -169,7 +169,7 @@ public record RecoveryConfig(RecoverySettings settings, List<Function<GatewayHtt
   /** Opt-in by its address (epay.gateway_url): the site's aggregator, asked with the key the channel has. */
   private static Function<GatewayHttp, TradeQuery> epay(ConfigReader c, URI url, boolean books) {
     String pid = c.string("epay.pid");
-    String key = c.inlineOrFile("epay.key");
+    String key = c.secret("epay.key");
     return http -> new EpayGateway(http, url, pid, key, books);
   }
 

@@ -164,7 +164,8 @@ public final class PayNotifyServer {
     AdminVerticle admin = config.admin() == null ? null : new AdminVerticle(config.admin(), monitoring.registry(),
         new DatabaseGauges(monitoring.registry(), stores.status(), relay)::refresh,
         StatusReport.cached(stores.status(), status),
-        recovery == null ? null : orderNo -> recovery.check(orderNo).map(CheckAnswer::toJson));
+        recovery == null ? null : orderNo -> recovery.check(orderNo).map(CheckAnswer::toJson),
+        relay == null ? null : relay::replay);
     return vertx.deployVerticle(() -> {
           NotifyVerticle verticle = new NotifyVerticle(config.http(), config.channels().enabled(),
               config.channels().disabled(), booking, stores.log(), stores.rejected(), readiness,

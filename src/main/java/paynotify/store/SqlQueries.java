@@ -33,7 +33,7 @@ public final class SqlQueries {
 
   // Layer 2, one row per platform trade (uk_trade_no); still guards after the key is purged.
   public static final String INSERT_PAYMENT =
-      "INSERT INTO payments (channel, trade_no, order_no, amount_cents, paid_at) VALUES (?, ?, ?, ?, ?)";
+      "INSERT INTO payments (channel, trade_no, order_no, amount_cents, paid_at, detail) VALUES (?, ?, ?, ?, ?, ?)";
 
   public static final String SELECT_PAYMENT =
       "SELECT order_no, amount_cents FROM payments WHERE channel = ? AND trade_no = ?";
@@ -203,8 +203,24 @@ public final class SqlQueries {
       "UPDATE forward_events SET state = 'failed', attempts = attempts + 1, lease_owner = NULL, lease_until = NULL,"
           + " last_error = ? WHERE id = ? AND lease_owner = ?";
 
+  // The endpoint's state (forward_endpoints), read before each claim. 'site' is forward.url.
+  public static final String ENDPOINT_DISABLED =
+      "SELECT disabled_reason FROM forward_endpoints WHERE name = 'site' AND disabled_at IS NOT NULL";
+
+  // A 410 Gone stops deliveries, on every instance; the first to see it sets the reason, and the row count (0
+  // when it was disabled already) says who records the anomaly. The reason is assigned first, while
+  // disabled_at is still the old one. Binds: the reason, twice.
+  public static final String DISABLE_ENDPOINT = "INSERT INTO forward_endpoints (name, disabled_at, disabled_reason)"
+      + " VALUES ('site', NOW(3), ?) ON DUPLICATE KEY UPDATE disabled_reason = IF(disabled_at IS NULL, ?,"
+      + " disabled_reason), disabled_at = IFNULL(disabled_at, NOW(3))";
+
+  // forward enable: the row count says whether it was disabled.
+  public static final String ENABLE_ENDPOINT =
+      "UPDATE forward_endpoints SET disabled_at = NULL, disabled_reason = NULL WHERE name = 'site' AND disabled_at IS NOT NULL";
+
   public static final String FORWARD_BACKLOG =
-      "SELECT state, COUNT(*) FROM forward_events WHERE state IN ('pending', 'failed') GROUP BY state";
+      "SELECT state, COUNT(*) FROM forward_events WHERE state IN ('pending', 'failed') GROUP BY state"
+          + " UNION ALL SELECT 'disabled', 1 FROM forward_endpoints WHERE name = 'site' AND disabled_at IS NOT NULL";
 
   // Delivered events past their retention: found by a plain read, then deleted by primary key, so the
   // DELETE locks those rows only. A range DELETE on delivered_at would lock the gap where every new
@@ -269,15 +285,32 @@ public final class SqlQueries {
 
   public static final String FORWARD_EVENT_ID = "SELECT id FROM forward_events WHERE event_id = ?";
 
+  public static final String FIND_FORWARD_EVENT_BY_ID =
+      "SELECT id, state, attempts, " + NEXT_ATTEMPT + " FROM forward_events WHERE event_id = ?";
+
   // Requeue races a second run and the relay: a requeued event is pending, and a relay may lease it
   // at once. Only a failed event moves, so a late run neither clears that lease nor resets its
   // attempts, and the row count says whether it moved. The lease is cleared so that any instance
   // may claim it at once.
-  public static final String REQUEUE_ALL_FAILED_EVENTS = "UPDATE forward_events SET state = 'pending', attempts = 0,"
-      + " next_attempt_at = UTC_TIMESTAMP(3), lease_owner = NULL, lease_until = NULL WHERE state = 'failed'";
+  private static final String REQUEUE = "UPDATE forward_events SET state = 'pending', attempts = 0,"
+      + " next_attempt_at = UTC_TIMESTAMP(3), lease_owner = NULL, lease_until = NULL";
+
+  public static final String REQUEUE_ALL_FAILED_EVENTS = REQUEUE + " WHERE state = 'failed'";
 
   // ... one of them. Binds: the id.
   public static final String REQUEUE_FAILED_EVENT = REQUEUE_ALL_FAILED_EVENTS + " AND id = ?";
+
+  // Replay (forward replay, the admin's POST /forward/events/:id/replay): events the site got, or that were
+  // given up on, sent again with the same id and bytes (the site dedupes on the id). A pending one is left
+  // alone: it is being sent anyway, perhaps leased right now. Binds: the id; the order; the created_at range.
+  private static final String REPLAY = REQUEUE + ", delivered_at = NULL, last_error = NULL"
+      + " WHERE state IN ('delivered', 'failed')";
+
+  public static final String REPLAY_EVENT = REPLAY + " AND id = ?";
+
+  public static final String REPLAY_ORDER_EVENTS = REPLAY + " AND order_no = ?";
+
+  public static final String REPLAY_EVENTS_CREATED = REPLAY + " AND created_at >= ? AND created_at < ?";
 
   // The recovery sweeper's order checks (recovery.Recovery). An unpaid order seen for the first time gets
   // its row, due now; a second instance inserting it at the same moment adds nothing. Binds: the order.

@@ -649,6 +649,7 @@ public final class NotifyBench {
               payment.setString(3, orderNo);
               payment.setLong(4, amountCents(i));
               payment.setTimestamp(5, now);
+              payment.setNull(6, java.sql.Types.VARCHAR); // no detail: an Alipay payment has none
               payment.executeUpdate();
               order.setTimestamp(1, now);
               order.setString(2, "alipay");

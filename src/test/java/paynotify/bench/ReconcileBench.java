@@ -135,7 +135,7 @@ public final class ReconcileBench {
             injected.get("amount_mismatch").add(row.tradeNo());
           }
           bind(payment, "alipay", row.tradeNo(), row.orderNo(), row.amountCents() + (wrongAmount ? 1 : 0),
-              row.paidAt());
+              row.paidAt(), null);
         }
         if (n[0] % 5000 == 0) {
           order.executeBatch();
@@ -146,10 +146,12 @@ public final class ReconcileBench {
       for (int i = 0; i < Math.max(3, rows / every); i++) {
         String trade = String.format("20260314229999%014d", i);
         injected.get("missing_platform").add(trade); // booked here, in the window, not on the bill
-        bind(payment, "alipay", trade, "EXTRA" + i, 500L, "2026-03-14 12:00:00");
+        bind(payment, "alipay", trade, "EXTRA" + i, 500L, "2026-03-14 12:00:00", null);
         // and what must not be reported: the day before, and the other channel
-        bind(payment, "alipay", String.format("20260313229999%014d", i), "BEFORE" + i, 500L, "2026-03-13 12:00:00");
-        bind(payment, "wechat", String.format("42000000002026031499%08d", i), "WX" + i, 500L, "2026-03-14 12:00:00");
+        bind(payment, "alipay", String.format("20260313229999%014d", i), "BEFORE" + i, 500L, "2026-03-13 12:00:00",
+            null);
+        bind(payment, "wechat", String.format("42000000002026031499%08d", i), "WX" + i, 500L, "2026-03-14 12:00:00",
+            null);
       }
       order.executeBatch();
       payment.executeBatch();

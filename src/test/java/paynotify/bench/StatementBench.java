@@ -125,7 +125,7 @@ public final class StatementBench {
     return preCheck.compose(none -> booking.inTransaction(conn -> conn.preparedQuery(SqlQueries.INSERT_KEY)
             .execute(Tuple.of(key, "0".repeat(64)))
             .compose(k -> conn.preparedQuery(SqlQueries.INSERT_PAYMENT).execute(Tuple.of("alipay", "T" + order(i),
-                order(i), NotifyBench.amountCents(i), PAID_AT)))
+                order(i), NotifyBench.amountCents(i), PAID_AT, null)))
             .compose(p -> variant.orderUpdate().apply(conn, i))))
         .compose(done -> worker(booking, reads, variant, next, end));
   }

@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 import paynotify.testsupport.Cli;
 import paynotify.testsupport.DatabaseTestBase;
 
-/** `forward list` and `forward retry` on forward_events rows written here as the relay leaves them. */
+/** `forward list`, `forward retry` and `forward replay` on forward_events rows written here as the relay leaves them. */
 class ForwardCommandTest extends DatabaseTestBase {
   @BeforeEach
   void emptyTheOutbox() {
@@ -65,6 +65,43 @@ class ForwardCommandTest extends DatabaseTestBase {
     assertThat(Cli.run("forward", "list", "--failed", "--order", "O1").out()).isEqualTo("no events failed\n");
     assertThat(Cli.run("forward", "list", "--limit", "1").out().lines())
         .extracting(line -> line.split("\\s+")[0]).containsExactly("#" + noOrder, "1");
+  }
+
+  @Test
+  void replaySendsDeliveredAndFailedEventsAgainAndLeavesPendingOnesAlone() {
+    long delivered = event(evt(1), "payment.succeeded", "O1", "delivered", 1, null);
+    long failed = event(evt(2), "refund.succeeded", "O1", "failed", 12, "HTTP 500");
+    long pending = event(evt(3), "payment.succeeded", "O2", "pending", 2, "HTTP 502");
+    long otherOrder = event(evt(4), "payment.succeeded", "O3", "delivered", 1, null);
+    String pendingBefore = row(pending);
+
+    Cli.Result one = Cli.run("forward", "replay", "--event", evt(1));
+    assertThat(one.exit()).as(one.err()).isZero();
+    assertThat(one.out()).isEqualTo("sending 1 event again: pending, due now\n");
+    assertThat(row(delivered)).isEqualTo("pending 0 1 - -"); // due now, unleased: any instance sends it
+    assertThat(db.string("SELECT delivered_at IS NULL FROM forward_events WHERE id = ?", delivered)).isEqualTo("1");
+
+    Cli.Result order = Cli.run("forward", "replay", "--order", "O1");
+    assertThat(order.out()).isEqualTo("sending 1 event again: pending, due now\n"); // the failed one; evt 1 is pending
+    assertThat(row(failed)).isEqualTo("pending 0 1 - -");
+    assertThat(row(pending)).isEqualTo(pendingBefore);
+    assertThat(row(otherOrder)).startsWith("delivered ");
+
+    Cli.Result again = Cli.run("forward", "replay", "--event", "#" + pending);
+    assertThat(again.exit()).isZero();
+    assertThat(again.out()).isEqualTo("event #" + pending + " is pending: it is being sent already\n");
+    assertThat(row(pending)).isEqualTo(pendingBefore);
+
+    Cli.Result range = Cli.run("forward", "replay", "--since", "2000-01-01");
+    assertThat(range.out()).isEqualTo("sending 1 event again: pending, due now\n");
+    assertThat(row(otherOrder)).isEqualTo("pending 0 1 - -");
+    assertThat(Cli.run("forward", "replay", "--since", "2000-01-01", "--until", "2000-01-02").out())
+        .startsWith("nothing to send again");
+
+    Cli.Result none = Cli.run("forward", "replay", "--event", evt(99));
+    assertThat(none.exit()).isEqualTo(2);
+    assertThat(none.err()).contains("no forward event " + evt(99));
+    assertThat(Cli.run("forward", "replay", "--since", "yesterday").err()).contains("--since: 'yesterday' is not a date");
   }
 
   @Test

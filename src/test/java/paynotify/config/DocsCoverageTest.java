@@ -53,6 +53,9 @@ class DocsCoverageTest {
       Map.entry("wechat_v2", "docs/channels.md"),
       Map.entry("wechat_v3", "docs/channels.md"),
       Map.entry("epay", "docs/channels.md"),
+      Map.entry("xunhupay", "docs/channels.md"),
+      Map.entry("epusdt", "docs/channels.md"),
+      Map.entry("vmq", "docs/channels.md"),
       Map.entry("stripe", "docs/channels.md"),
       Map.entry("paypal", "docs/channels.md"),
       Map.entry("recovery", "docs/operations.md"),
@@ -124,7 +127,8 @@ class DocsCoverageTest {
     NotifyVerticle notify = new NotifyVerticle(AppConfig.from(new JsonObject(), "none", Map.of()).http(),
         off.enabled(), off.disabled(), null, null, null, null, null, null);
     notify.init(vertx, vertx.getOrCreateContext());
-    AdminVerticle admin = new AdminVerticle(new AdminSettings("127.0.0.1", 8081, null, true), null, null, null, null);
+    AdminVerticle admin = new AdminVerticle(new AdminSettings("127.0.0.1", 8081, null, true), null, null, null, null,
+        null);
     admin.init(vertx, vertx.getOrCreateContext());
     Set<String> paths = new TreeSet<>();
     for (Router router : List.of(notify.router(), admin.router())) {

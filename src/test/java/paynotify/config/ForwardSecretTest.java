@@ -36,7 +36,7 @@ class ForwardSecretTest extends DatabaseTestBase {
   void theSecretIsInNoLogWhileTheSiteFails() throws Exception {
     byte[] random = new byte[12];
     new SecureRandom().nextBytes(random);
-    String secret = "whsec_NEVER-LOGGED-" + HexFormat.of().formatHex(random);
+    String secret = "fwd_NEVER-LOGGED-" + HexFormat.of().formatHex(random);
     Path secretFile = Files.writeString(dir.resolve("forward.secret"), secret);
     Path run = Files.createDirectories(dir.resolve("run"));
     db.insertOrder("SEC1", 1500);
@@ -76,8 +76,8 @@ class ForwardSecretTest extends DatabaseTestBase {
   /** A configuration error about the forward section names the key, never the value of the secret. */
   @Test
   void aRefusedForwardSectionDoesNotPrintTheSecret() throws Exception {
-    String secret = "whsec_INLINE-NEVER-PRINTED-8d0e2b";
-    Path secretFile = Files.writeString(dir.resolve("forward.secret"), "whsec_FROM-THE-FILE-1a2b3c");
+    String secret = "fwd_INLINE-NEVER-PRINTED-8d0e2b";
+    Path secretFile = Files.writeString(dir.resolve("forward.secret"), "fwd_FROM-THE-FILE-1a2b3c");
     JsonObject forward = new JsonObject().put("forward", new JsonObject()
         .put("url", "http://127.0.0.1:9/hook")
         .put("secret", secret)                      // both set: refused at start, exit 2
@@ -85,7 +85,7 @@ class ForwardSecretTest extends DatabaseTestBase {
     try (ServiceProcess service = ServiceProcess.start(db.settings(), forward, dir)) {
       assertThat(service.exitCode(Duration.ofSeconds(60))).isEqualTo(ExitCode.UNUSABLE);
       assertThat(service.lastErrorLine()).contains("forward.secret");
-      assertThat(service.log()).doesNotContain(secret).doesNotContain("whsec_FROM-THE-FILE-1a2b3c");
+      assertThat(service.log()).doesNotContain(secret).doesNotContain("fwd_FROM-THE-FILE-1a2b3c");
     }
   }
 

@@ -26,6 +26,18 @@ class ChannelContractTest extends ServiceTestBase {
     return ChannelFixture.all().stream();
   }
 
+  static Stream<ChannelFixture> channelsNamingTheMerchant() {
+    return channels().filter(ChannelFixture::namesMerchant);
+  }
+
+  static Stream<ChannelFixture> channelsCarryingASignature() {
+    return channels().filter(ChannelFixture::carriesSignature);
+  }
+
+  static Stream<ChannelFixture> channelsNotifyingOtherStatuses() {
+    return channels().filter(ChannelFixture::notifiesOtherStatuses);
+  }
+
   // The same notification delivered again, as is or re-signed as real retries are.
   @ParameterizedTest(name = "{0}")
   @MethodSource("channels")
@@ -146,9 +158,28 @@ class ChannelContractTest extends ServiceTestBase {
   }
 
   @ParameterizedTest(name = "{0}")
-  @MethodSource("channels")
+  @MethodSource("channelsNamingTheMerchant")
   void anotherMerchantIsRejected(ChannelFixture ch) throws Exception {
     assertRefusedAndNothingBooked(ch, ch.forAnotherMerchant("C4", "T-C4", 100), 403);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("channelsCarryingASignature")
+  void missingSignatureIsRejected(ChannelFixture ch) throws Exception {
+    assertRefusedAndNothingBooked(ch, ch.missingSignature("C4", "T-C4", 100), 401);
+  }
+
+  // Genuine, and no payment: acknowledged so that the platform stops sending it, and only logged.
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("channelsNotifyingOtherStatuses")
+  void otherStatusIsAcknowledgedAndBooksNothing(ChannelFixture ch) throws Exception {
+    db.insertOrder("C6", 100);
+    assertThat(service.send(ch.notFinal("C6", "T-C6", 100))).matches(ch.success());
+
+    assertThat(db.count("SELECT COUNT(*) FROM payments")).isZero();
+    assertThat(db.count("SELECT COUNT(*) FROM anomalies")).isZero();
+    assertThat(db.orderStatus("C6")).isEqualTo("unpaid");
+    assertThat(db.column("SELECT outcome FROM notify_log")).containsExactly("ignored");
   }
 
   @ParameterizedTest(name = "{0}")
@@ -173,7 +204,7 @@ class ChannelContractTest extends ServiceTestBase {
     assertThat(Http.get(service.port(), "/health").status()).isEqualTo(200);
   }
 
-  /** 24 copies of one payment at once, each re-signed, spread over {@code targets}: booked once. */
+  /** 24 copies of one payment at once, each made as a retry, spread over {@code targets}: booked once. */
   private static void assertCopiesBookOnce(ChannelFixture ch, TestService... targets) throws Exception {
     db.insertOrder("C2", 1999);
     List<CompletableFuture<Reply>> replies = new ArrayList<>();

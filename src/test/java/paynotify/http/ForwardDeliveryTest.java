@@ -28,11 +28,13 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import paynotify.testsupport.AlipayNotifications;
 import paynotify.testsupport.ChannelFixture;
+import paynotify.testsupport.Cli;
 import paynotify.testsupport.DatabaseTestBase;
 import paynotify.testsupport.Http.Reply;
 import paynotify.testsupport.Notification;
 import paynotify.testsupport.SiteReceiver;
 import paynotify.testsupport.SiteReceiver.Request;
+import paynotify.testsupport.StandardWebhooks;
 import paynotify.testsupport.TestService;
 
 /**
@@ -44,7 +46,7 @@ import paynotify.testsupport.TestService;
  * after the last try, and nothing for a booking that rolled back.
  */
 class ForwardDeliveryTest extends DatabaseTestBase {
-  static final String SECRET = "whsec_delivery-test-Zq7v0PzK3m";
+  static final String SECRET = "fwd_delivery-test-Zq7v0PzK3m";
   private static final Duration WITHIN = Duration.ofSeconds(15);
   private static final ChannelFixture alipay = ChannelFixture.alipay();
 
@@ -117,7 +119,9 @@ class ForwardDeliveryTest extends DatabaseTestBase {
     assertSignedNow(r);
 
     JsonObject event = new JsonObject(r.bodyText());
-    assertThat(event.fieldNames()).containsExactlyInAnyOrder("id", "type", "livemode", "created_at", "data");
+    assertThat(event.fieldNames()).containsExactlyInAnyOrder("id", "type", "livemode", "created_at", "timestamp",
+        "data");
+    assertThat(event.getString("timestamp")).isEqualTo(event.getString("created_at"));
     assertThat(event.getString("id")).isEqualTo(id);
     assertThat(event.getString("type")).isEqualTo("payment.succeeded");
     assertThat(event.getBoolean("livemode")).isTrue();
@@ -237,6 +241,72 @@ class ForwardDeliveryTest extends DatabaseTestBase {
     assertThat(db.count("SELECT COUNT(*) FROM forward_events WHERE type = 'anomaly.created'")).isZero();
     assertThat(db.string("SELECT state FROM forward_events WHERE event_id = ?", id)).isEqualTo("failed");
     assertThat(site.requests()).noneMatch(r -> r.bodyText().contains("anomaly.created"));
+  }
+
+  // Standard Webhooks: 429 (and 502, 503, 504) asks to be left alone; its Retry-After is waited, not the schedule's 1 s.
+  @Test
+  void aSiteAnswering429IsLeftAloneForItsRetryAfter() throws Exception {
+    site.answer(429).answerHeaders(Map.of("Retry-After", "3"));
+    db.insertOrder("FW429", 900);
+    assertThat(service.send(alipay.payment("FW429", "T-FW429", 900, 0))).matches(alipay.success());
+    String id = eventId("FW429", "payment.succeeded");
+    Request first = site.await(r -> id.equals(r.eventId()) && r.answered() == 429, WITHIN);
+    site.reset();
+    awaitState(id, "delivered");
+
+    List<Request> requests = site.requestsFor(id);
+    assertThat(requests).hasSize(1); // reset() forgot the 429 one
+    assertThat(requests.get(0).arrivedAtMillis() - first.arrivedAtMillis()).isGreaterThanOrEqualTo(2_900);
+    assertThat(db.string("SELECT attempts FROM forward_events WHERE event_id = ?", id)).isEqualTo("2");
+  }
+
+  // Standard Webhooks: 410 Gone means the endpoint was removed. Nothing more is sent to it, by any instance, until
+  // forward enable; the event waits, and one anomaly (one alert) says so.
+  @Test
+  void aSiteAnswering410IsNotSentToUntilEnabled() throws Exception {
+    site.answer(410);
+    db.insertOrder("FW410", 900);
+    assertThat(service.send(alipay.payment("FW410", "T-FW410", 900, 0))).matches(alipay.success());
+    String id = eventId("FW410", "payment.succeeded");
+    site.await(r -> id.equals(r.eventId()) && r.answered() == 410, WITHIN);
+    awaitCount("SELECT COUNT(*) FROM forward_events WHERE event_id = ? AND attempts = 1", id); // written after
+    assertThat(db.string("SELECT disabled_reason FROM forward_endpoints WHERE name = 'site'"))
+        .isEqualTo("410 Gone for event " + id + " (payment.succeeded)");
+    db.insertOrder("FW410b", 900);
+    assertThat(service.send(alipay.payment("FW410b", "T-FW410b", 900, 0))).matches(alipay.success());
+    for (int round = 0; round < 3; round++) { // past the schedule's 1 s retries: nothing is claimed
+      assertThat(service.server().forwardRelay().runOnce().await()).isZero();
+      Thread.sleep(400);
+    }
+    assertThat(site.requests()).hasSize(1);
+    assertThat(db.string("SELECT state FROM forward_events WHERE event_id = ?", id)).isEqualTo("pending");
+    assertThat(db.column("SELECT kind FROM anomalies")).containsExactly("forward_endpoint_gone");
+    JsonObject health = new JsonObject(paynotify.testsupport.Http.get(service.port(), "/health").body());
+    assertThat(health.getJsonObject("forward").getBoolean("disabled")).isTrue();
+
+    site.answer(200);
+    Cli.Result enable = Cli.run("forward", "enable");
+    assertThat(enable.exit()).as(enable.err()).isZero();
+    assertThat(enable.out()).startsWith("enabled");
+    awaitState(id, "delivered");
+    awaitState(eventId("FW410b", "payment.succeeded"), "delivered");
+    assertThat(Cli.run("forward", "enable").out()).startsWith("not disabled");
+  }
+
+  // A redirect is a failed attempt, never followed: the signed event goes only where it was configured to.
+  @Test
+  void aRedirectIsAFailureNotFollowed() throws Exception {
+    site.answer(302).answerHeaders(Map.of("Location", site.url() + "/elsewhere"));
+    db.insertOrder("FW302", 900);
+    assertThat(service.send(alipay.payment("FW302", "T-FW302", 900, 0))).matches(alipay.success());
+    String id = eventId("FW302", "payment.succeeded");
+    awaitState(id, "failed");
+
+    assertThat(site.requestsFor(id)).hasSize(3).allSatisfy(r -> {
+      assertThat(r.answered()).isEqualTo(302);
+      assertThat(r.header(":path")).isEqualTo(SiteReceiver.PATH);
+    });
+    assertThat(db.string("SELECT last_error FROM forward_events WHERE event_id = ?", id)).contains("HTTP 302");
   }
 
   // --- never an event that was not committed ---
@@ -564,7 +634,8 @@ class ForwardDeliveryTest extends DatabaseTestBase {
         + " ('evt_h1', 'payment.succeeded', '{}', 'failed', NOW()), ('evt_h2', 'payment.succeeded', '{}', 'failed', NOW()),"
         + " ('evt_h3', 'payment.succeeded', '{}', 'pending', NOW() + INTERVAL 1 DAY)");
     JsonObject health = new JsonObject(paynotify.testsupport.Http.get(service.port(), "/health").body());
-    assertThat(health.getJsonObject("forward")).isEqualTo(new JsonObject().put("pending", 1).put("failed", 2));
+    assertThat(health.getJsonObject("forward")).isEqualTo(new JsonObject().put("pending", 1).put("failed", 2)
+        .put("disabled", false));
   }
 
   static String eventId(String orderNo, String type) {
@@ -614,12 +685,18 @@ class ForwardDeliveryTest extends DatabaseTestBase {
   }
 
   /** Signed with the secret, and t is the time of this attempt (not the event's creation). */
+  /** Both signatures: paynotify's own (Stripe's scheme) and Standard Webhooks', of the same attempt. */
   static void assertSignedNow(Request r) {
     String header = r.header("Paynotify-Signature");
     assertThat(header).matches("t=\\d+,v1=[0-9a-f]{64}");
     assertThat(signatureVerifies(header, r.body(), SECRET)).as("signature %s of %s", header, r.bodyText()).isTrue();
     long t = Long.parseLong(header.substring(2, header.indexOf(',')));
     assertThat(t).isBetween(r.arrivedAtMillis() / 1000 - 5, r.arrivedAtMillis() / 1000 + 1);
+
+    assertThat(r.header("webhook-id")).isEqualTo(r.eventId());
+    assertThat(r.header("webhook-timestamp")).isEqualTo(Long.toString(t));
+    assertThat(r.header("webhook-signature"))
+        .isEqualTo(StandardWebhooks.v1(StandardWebhooks.whsec(SECRET), r.eventId(), t, r.bodyText()));
   }
 
   /**

@@ -30,7 +30,7 @@ import paynotify.testsupport.TestService;
  */
 class ForwardInstancesTest extends DatabaseTestBase {
   private static final int PAYMENTS = 40;
-  private static final String SECRET = "whsec_instances-test-77ab";
+  private static final String SECRET = "fwd_instances-test-77ab";
   private static final ChannelFixture alipay = ChannelFixture.alipay();
   private static final String NOW = "UTC_TIMESTAMP(3)"; // the relay's one clock for due times and leases
 

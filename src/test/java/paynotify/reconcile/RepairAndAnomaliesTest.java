@@ -91,7 +91,7 @@ class RepairAndAnomaliesTest extends DatabaseTestBase {
       assertThat(service.send(ChannelFixture.alipay().refund(ORDER, TRADE, 34911, "RF-REPAIR", 34911, 34911, 0)))
           .matches(ChannelFixture.alipay().success());
     }
-    String forwarding = "forward:\n  url: \"http://127.0.0.1:9/hook\"\n  secret: \"whsec_repair-test-0123456789\"\n";
+    String forwarding = "forward:\n  url: \"http://127.0.0.1:9/hook\"\n  secret: \"fwd_repair-test-0123456789\"\n";
     Cli.Result plan = Cli.runConfigured(forwarding, "repair", "book", "--channel", "alipay", "--bill",
         SampleBills.ALIPAY.toString(), "--trade-no", TRADE);
     assertThat(plan.exit()).as(plan.err()).isZero();

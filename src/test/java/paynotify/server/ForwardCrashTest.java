@@ -36,7 +36,7 @@ import paynotify.testsupport.SiteReceiver.Request;
  * next process.
  */
 class ForwardCrashTest extends DatabaseTestBase {
-  private static final String SECRET = "whsec_crash-test-4f1c9a";
+  private static final String SECRET = "fwd_crash-test-4f1c9a";
   private static final int TIMEOUT_MS = 1000;
   /** 2 x timeout_ms + 1 s, as the contract sets the lease. */
   private static final long LEASE_MS = 2L * TIMEOUT_MS + 1000;

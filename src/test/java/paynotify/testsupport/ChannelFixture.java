@@ -3,11 +3,13 @@ package paynotify.testsupport;
 import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
 import java.security.KeyPairGenerator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
 import paynotify.channel.Money;
 import paynotify.channel.wechat.WechatV2Signature;
+import paynotify.channel.wechat.WechatV3Signature;
 
 /**
  * How to make a channel's notifications in tests, so that one contract test runs the same
@@ -16,7 +18,7 @@ import paynotify.channel.wechat.WechatV2Signature;
 public interface ChannelFixture {
   /** Every channel, in one place: a channel added here runs in every suite that takes these. */
   static List<ChannelFixture> all() {
-    return List.of(alipay(), wechatV2(), wechatV3(), epay(), stripe(), paypal());
+    return List.of(alipay(), wechatV2(), wechatV3(), epay(), stripe(), paypal(), xunhupay(), epusdt(), vmq());
   }
 
   /** The channels whose platform notifies refunds. */
@@ -29,14 +31,44 @@ public interface ChannelFixture {
   /** The platform stored with the booking ({@code wechat} for both WeChat APIs). */
   String platform();
 
-  /** A genuine payment notification; each {@code attempt} is re-signed, as real retries are. */
+  /**
+   * A genuine payment notification; each {@code attempt} is a retry as the platform makes them: re-signed,
+   * or the same request where the platform sends that again (epusdt, V免签).
+   */
   Notification payment(String orderNo, String tradeNo, long cents, int attempt) throws Exception;
 
   /** Signed with a key that is not the configured one. */
   Notification signedByAnotherKey(String orderNo, String tradeNo, long cents) throws Exception;
 
+  /** Whether the notification names the merchant it is for, which {@link #forAnotherMerchant} changes. */
+  default boolean namesMerchant() {
+    return true;
+  }
+
   /** Genuinely signed, for another merchant id. */
-  Notification forAnotherMerchant(String orderNo, String tradeNo, long cents) throws Exception;
+  default Notification forAnotherMerchant(String orderNo, String tradeNo, long cents) throws Exception {
+    throw new UnsupportedOperationException(name() + " names no merchant");
+  }
+
+  /** Whether the notification carries its signature, which {@link #missingSignature} leaves out. */
+  default boolean carriesSignature() {
+    return true;
+  }
+
+  /** A payment notification as {@link #payment} makes it, without its signature. */
+  default Notification missingSignature(String orderNo, String tradeNo, long cents) throws Exception {
+    throw new UnsupportedOperationException(name() + " carries no signature");
+  }
+
+  /** Whether the platform notifies statuses that are no payment, one of which {@link #notFinal} makes. */
+  default boolean notifiesOtherStatuses() {
+    return true;
+  }
+
+  /** Genuinely signed, of the trade in a status that books nothing (waiting, cancelled, failed). */
+  default Notification notFinal(String orderNo, String tradeNo, long cents) throws Exception {
+    throw new UnsupportedOperationException(name() + " notifies payments only");
+  }
 
   /** Genuinely signed for {@code cents}, then the amount changed in transit. */
   Notification amountTampered(String orderNo, String tradeNo, long cents) throws Exception;
@@ -149,6 +181,18 @@ public interface ChannelFixture {
         return n.withBody(new String(n.body()).replace("total_amount=" + amount, "total_amount=" + (cents + 1) + ".00"));
       }
 
+      public Notification missingSignature(String orderNo, String tradeNo, long cents) {
+        return Notification.post("/notify/alipay", "application/x-www-form-urlencoded; charset=utf-8",
+            AlipayNotifications.form(AlipayNotifications.payment(orderNo, tradeNo, Money.format(cents)),
+                StandardCharsets.UTF_8));
+      }
+
+      public Notification notFinal(String orderNo, String tradeNo, long cents) {
+        Map<String, String> p = AlipayNotifications.payment(orderNo, tradeNo, Money.format(cents));
+        p.put("trade_status", "WAIT_BUYER_PAY");
+        return alipayForm(p);
+      }
+
       private Notification alipayForm(Map<String, String> params) {
         return Notification.post("/notify/alipay", "application/x-www-form-urlencoded; charset=utf-8",
             AlipayNotifications.signedBody(params));
@@ -186,6 +230,19 @@ public interface ChannelFixture {
         return n.withBody(new String(n.body()).replace("<total_fee><![CDATA[" + cents + "]]>",
             "<total_fee><![CDATA[" + (cents * 100) + "]]>"));
       }
+
+      public Notification missingSignature(String orderNo, String tradeNo, long cents) {
+        return Notification.post(WechatV2Notifications.PATH, "text/xml; charset=UTF-8",
+            WechatV2Notifications.xml(WechatV2Notifications.payment(orderNo, tradeNo, cents, 0)));
+      }
+
+      /** A failed payment: WeChat notifies it with result_code FAIL. */
+      public Notification notFinal(String orderNo, String tradeNo, long cents) {
+        Map<String, String> p = WechatV2Notifications.payment(orderNo, tradeNo, cents, 0);
+        p.put("result_code", "FAIL");
+        p.put("err_code", "ORDERCLOSED");
+        return WechatV2Notifications.signed(p);
+      }
     };
   }
 
@@ -220,6 +277,18 @@ public interface ChannelFixture {
         return new Notification(genuine.method(), genuine.path(), genuine.headers(),
             WechatV3Notifications.payment(orderNo, tradeNo, cents * 100).body(), null);
       }
+
+      public Notification missingSignature(String orderNo, String tradeNo, long cents) {
+        Notification genuine = WechatV3Notifications.payment(orderNo, tradeNo, cents);
+        Map<String, String> headers = new LinkedHashMap<>(genuine.headers());
+        headers.remove(WechatV3Signature.SIGNATURE_HEADER);
+        return new Notification(genuine.method(), genuine.path(), headers, genuine.body(), null);
+      }
+
+      /** APIv3 notifies successful payments only: its other statuses are of refunds, here one that failed. */
+      public Notification notFinal(String orderNo, String tradeNo, long cents) {
+        return WechatV3Notifications.refund(orderNo, tradeNo, cents, "R-" + tradeNo, cents, "ABNORMAL");
+      }
     };
   }
 
@@ -251,6 +320,16 @@ public interface ChannelFixture {
             EpayNotifications.payment(orderNo, tradeNo, Money.format(cents)), EpayNotifications.KEY);
         signed.put("money", Money.format(cents * 100));
         return EpayNotifications.get(signed);
+      }
+
+      public Notification missingSignature(String orderNo, String tradeNo, long cents) {
+        return EpayNotifications.get(EpayNotifications.payment(orderNo, tradeNo, Money.format(cents)));
+      }
+
+      public Notification notFinal(String orderNo, String tradeNo, long cents) throws Exception {
+        Map<String, String> p = EpayNotifications.payment(orderNo, tradeNo, Money.format(cents));
+        p.put("trade_status", "TRADE_CLOSED");
+        return EpayNotifications.get(EpayNotifications.signed(p, EpayNotifications.KEY));
       }
     };
   }
@@ -295,6 +374,18 @@ public interface ChannelFixture {
         Notification n = StripeNotifications.signed(sessionEvent(orderNo, tradeNo, cents));
         return n.withBody(new String(n.body(), StandardCharsets.UTF_8)
             .replace("\"amount_total\":" + cents, "\"amount_total\":" + cents * 100));
+      }
+
+      public Notification missingSignature(String orderNo, String tradeNo, long cents) {
+        return Notification.post("/notify/stripe", "application/json; charset=utf-8",
+            sessionEvent(orderNo, tradeNo, cents).encode());
+      }
+
+      /** A Session paid by a delayed method: completed, its payment still to come. */
+      public Notification notFinal(String orderNo, String tradeNo, long cents) {
+        return StripeNotifications.signed(StripeNotifications.event("evt_cs_" + tradeNo, "checkout.session.completed",
+            StripeNotifications.session(orderNo, tradeNo, cents, StripeNotifications.CURRENCY)
+                .put("payment_status", "unpaid")));
       }
 
       private JsonObject sessionEvent(String orderNo, String tradeNo, long cents) {
@@ -342,6 +433,156 @@ public interface ChannelFixture {
         Notification n = PaypalNotifications.genuine(PaypalNotifications.payment(orderNo, tradeNo, cents));
         return n.withBody(new String(n.body(), StandardCharsets.ISO_8859_1)
             .replace("mc_gross=" + Money.format(cents), "mc_gross=" + Money.format(cents * 100)));
+      }
+
+      public boolean carriesSignature() {
+        return false; // PayPal answers whether it sent the IPN; its verify_sign is not ours to check
+      }
+
+      public Notification notFinal(String orderNo, String tradeNo, long cents) {
+        Map<String, String> p = PaypalNotifications.payment(orderNo, tradeNo, cents);
+        p.put("payment_status", "Pending");
+        p.put("pending_reason", "echeck");
+        return PaypalNotifications.genuine(p);
+      }
+    };
+  }
+
+  /** 虎皮椒: the trade is open_order_id, the platform's own order id; each retry has its nonce_str and time. */
+  static ChannelFixture xunhupay() {
+    return new Base("xunhupay", "xunhupay", PLAIN_SUCCESS, PLAIN_REFUSAL) {
+      public boolean notifiesRefunds() {
+        return false; // its refund statuses (CD, RD, UD) are acknowledged, not booked
+      }
+
+      public Notification payment(String orderNo, String tradeNo, long cents, int attempt) {
+        return XunhupayNotifications.signed(paid(orderNo, tradeNo, cents, attempt));
+      }
+
+      public Notification signedByAnotherKey(String orderNo, String tradeNo, long cents) {
+        return XunhupayNotifications.post(XunhupayNotifications.signed(paid(orderNo, tradeNo, cents, 0),
+            XunhupayNotifications.OTHER_APPSECRET));
+      }
+
+      public Notification forAnotherMerchant(String orderNo, String tradeNo, long cents) {
+        Map<String, String> p = paid(orderNo, tradeNo, cents, 0);
+        p.put("appid", XunhupayNotifications.OTHER_APPID);
+        return XunhupayNotifications.signed(p);
+      }
+
+      public Notification amountTampered(String orderNo, String tradeNo, long cents) {
+        Map<String, String> signed = XunhupayNotifications.signed(paid(orderNo, tradeNo, cents, 0),
+            XunhupayNotifications.APPSECRET);
+        signed.put("total_fee", Money.format(cents * 100));
+        return XunhupayNotifications.post(signed);
+      }
+
+      public Notification missingSignature(String orderNo, String tradeNo, long cents) {
+        return XunhupayNotifications.post(paid(orderNo, tradeNo, cents, 0));
+      }
+
+      /** Waiting for the buyer (WP), as its query API calls it. */
+      public Notification notFinal(String orderNo, String tradeNo, long cents) {
+        Map<String, String> p = paid(orderNo, tradeNo, cents, 0);
+        p.put("status", "WP");
+        return XunhupayNotifications.signed(p);
+      }
+
+      private Map<String, String> paid(String orderNo, String tradeNo, long cents, int attempt) {
+        return XunhupayNotifications.payment(orderNo, tradeNo, Money.format(cents), attempt);
+      }
+    };
+  }
+
+  /**
+   * epusdt in GMWalletApp's shape, whose pid the test configuration names. Its servers retry with the same
+   * body, so every attempt is the same.
+   */
+  static ChannelFixture epusdt() {
+    return new Base("epusdt", "epusdt", r -> r.status() == 200 && r.body().equals("ok"), PLAIN_REFUSAL) {
+      public boolean notifiesRefunds() {
+        return false; // epusdt notifies payments only
+      }
+
+      public Notification payment(String orderNo, String tradeNo, long cents, int attempt) {
+        return EpusdtNotifications.signed(paid(orderNo, tradeNo, cents));
+      }
+
+      public Notification signedByAnotherKey(String orderNo, String tradeNo, long cents) {
+        return EpusdtNotifications.post(EpusdtNotifications.signed(paid(orderNo, tradeNo, cents),
+            EpusdtNotifications.OTHER_TOKEN));
+      }
+
+      public Notification forAnotherMerchant(String orderNo, String tradeNo, long cents) {
+        Map<String, Object> f = paid(orderNo, tradeNo, cents);
+        f.put("pid", EpusdtNotifications.OTHER_PID);
+        return EpusdtNotifications.signed(f);
+      }
+
+      public Notification amountTampered(String orderNo, String tradeNo, long cents) {
+        Map<String, Object> signed = EpusdtNotifications.signed(paid(orderNo, tradeNo, cents),
+            EpusdtNotifications.TOKEN);
+        signed.put("amount", new EpusdtNotifications.Num(EpusdtNotifications.amount(cents * 100)));
+        return EpusdtNotifications.post(signed);
+      }
+
+      public Notification missingSignature(String orderNo, String tradeNo, long cents) {
+        return EpusdtNotifications.post(paid(orderNo, tradeNo, cents));
+      }
+
+      /** Still waiting (status 1), which BEpusdt pushes every minute. */
+      public Notification notFinal(String orderNo, String tradeNo, long cents) {
+        Map<String, Object> f = paid(orderNo, tradeNo, cents);
+        f.put("status", new EpusdtNotifications.Num("1"));
+        return EpusdtNotifications.signed(f);
+      }
+
+      private Map<String, Object> paid(String orderNo, String tradeNo, long cents) {
+        return EpusdtNotifications.gmwallet(orderNo, tradeNo, EpusdtNotifications.amount(cents));
+      }
+    };
+  }
+
+  /**
+   * V免签 with the order in param (vmq.order_field: param, as dujiaoka sends it), so that order and trade
+   * (payId) differ. It sends no timestamp: a retry (the admin's 补单) is the same request.
+   */
+  static ChannelFixture vmq() {
+    return new Base("vmq", "vmq", PLAIN_SUCCESS, PLAIN_REFUSAL) {
+      public boolean notifiesRefunds() {
+        return false; // V免签 notifies payments only
+      }
+
+      public boolean namesMerchant() {
+        return false; // one key per server, no merchant id
+      }
+
+      public boolean notifiesOtherStatuses() {
+        return false; // no status: every notification is a payment
+      }
+
+      public Notification payment(String orderNo, String tradeNo, long cents, int attempt) {
+        return VmqNotifications.signed(paid(orderNo, tradeNo, cents));
+      }
+
+      public Notification signedByAnotherKey(String orderNo, String tradeNo, long cents) {
+        return VmqNotifications.get(VmqNotifications.signed(paid(orderNo, tradeNo, cents), VmqNotifications.OTHER_KEY));
+      }
+
+      public Notification amountTampered(String orderNo, String tradeNo, long cents) {
+        Map<String, String> signed = VmqNotifications.signed(paid(orderNo, tradeNo, cents), VmqNotifications.KEY);
+        signed.put("price", VmqNotifications.price(cents * 100));
+        signed.put("reallyPrice", VmqNotifications.price(cents * 100));
+        return VmqNotifications.get(signed);
+      }
+
+      public Notification missingSignature(String orderNo, String tradeNo, long cents) {
+        return VmqNotifications.get(paid(orderNo, tradeNo, cents));
+      }
+
+      private Map<String, String> paid(String orderNo, String tradeNo, long cents) {
+        String price = VmqNotifications.price(cents);
+        return VmqNotifications.payment(tradeNo, orderNo, price, price);
       }
     };
   }

@@ -10,8 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import paynotify.config.AppConfig.DatabaseSettings;
 
 /**
@@ -20,8 +18,6 @@ import paynotify.config.AppConfig.DatabaseSettings;
  * so that what a site owner copies is what the tests run.
  */
 public final class PhpReceiver implements AutoCloseable {
-  private static final Path PAGE = Path.of("docs/forwarding.md");
-
   private final Process process;
   private final int port;
   private final Path log;
@@ -48,33 +44,19 @@ public final class PhpReceiver implements AutoCloseable {
 
   /** The page's paynotify-hook.php. */
   public static String code() {
-    return block("php", "// paynotify-hook.php");
+    return ForwardingPage.block("php", "// paynotify-hook.php");
   }
 
   /** The page's CREATE TABLE paynotify_events (the site's record of the events it handled), without ';'. */
   public static String siteTable() {
-    return block("sql", "CREATE TABLE paynotify_events").strip().replaceAll(";$", "");
-  }
-
-  private static String block(String language, String containing) {
-    try {
-      Matcher m = Pattern.compile("```" + language + "\n(.*?)```", Pattern.DOTALL).matcher(Files.readString(PAGE));
-      while (m.find()) {
-        if (m.group(1).contains(containing)) {
-          return m.group(1);
-        }
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    throw new IllegalStateException(PAGE + " has no ```" + language + " block with " + containing);
+    return ForwardingPage.block("sql", "CREATE TABLE paynotify_events").strip().replaceAll(";$", "");
   }
 
   /**
    * Starts the receiver on a free port of 127.0.0.1, on the site database {@code site} (which holds
-   * {@link #siteTable()} and the site's orders) with the shared secret {@code secret}. A port found
-   * free may be taken before php binds it (another process of the suite): then php exits, and
-   * another port is tried.
+   * {@link #siteTable()} and the site's orders), given paynotify's forward secret {@code secret} in its
+   * whsec_ form as the page says. A port found free may be taken before php binds it (another process
+   * of the suite): then php exits, and another port is tried.
    */
   public static PhpReceiver start(DatabaseSettings site, String secret) {
     IllegalStateException last = null;
@@ -103,7 +85,7 @@ public final class PhpReceiver implements AutoCloseable {
       ProcessBuilder builder = new ProcessBuilder("php", "-d", "display_errors=0", "-d", "log_errors=1",
           "-S", "127.0.0.1:" + port, "paynotify-hook.php").directory(dir.toFile())
           .redirectErrorStream(true).redirectOutput(log.toFile());
-      builder.environment().put("PAYNOTIFY_FORWARD_SECRET", secret);
+      builder.environment().put("PAYNOTIFY_FORWARD_SECRET", StandardWebhooks.whsec(secret));
       builder.environment().put("SITE_DB_DSN", "mysql:host=" + site.host() + ";port=" + site.port() + ";dbname="
           + site.name() + ";charset=utf8mb4");
       builder.environment().put("SITE_DB_USER", site.user());

@@ -51,6 +51,7 @@ public final class SiteReceiver implements AutoCloseable {
   private volatile int status = 200;
   private volatile long delayMillis;
   private volatile long answerBytes;
+  private volatile Map<String, String> answerHeaders = Map.of();
   private final AtomicReference<int[]> first = new AtomicReference<>(); // {status, delay ms} for the next request
   private volatile CountDownLatch hold; // non-null: requests wait on it and get no answer
 
@@ -167,6 +168,12 @@ public final class SiteReceiver implements AutoCloseable {
     return this;
   }
 
+  /** From now on, answers carry these headers (a Retry-After, a Location). */
+  public SiteReceiver answerHeaders(Map<String, String> headers) {
+    this.answerHeaders = Map.copyOf(headers);
+    return this;
+  }
+
   /** From now on, take every request and never answer it (until {@link #answer} or {@link #close}). */
   public SiteReceiver hang() {
     hold = new CountDownLatch(1);
@@ -178,6 +185,7 @@ public final class SiteReceiver implements AutoCloseable {
     answer(200);
     delayMillis = 0;
     answerBytes = 0;
+    answerHeaders = Map.of();
     first.set(null);
     requests.clear();
     maxInFlightForOneEvent.set(0);
@@ -225,6 +233,7 @@ public final class SiteReceiver implements AutoCloseable {
       // The answer is recorded before it is sent, while the request still counts as in flight.
       request.answered = answer;
       request.answeredAtMillis = System.currentTimeMillis();
+      answerHeaders.forEach((name, value) -> exchange.getResponseHeaders().set(name, value));
       exchange.sendResponseHeaders(answer, size > 0 ? size : reply.length);
       try (OutputStream out = exchange.getResponseBody()) {
         if (size == 0) {

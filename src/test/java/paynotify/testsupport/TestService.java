@@ -108,6 +108,16 @@ public final class TestService implements AutoCloseable {
             .put("currency", PaypalNotifications.CURRENCY)
             .put("ipn_verify_url", PaypalVerifier.get().url()) // a real HTTP server in this JVM plays PayPal
             .put("verify_timeout_ms", 2000)) // PaypalVerifier.SLOW_MILLIS is beyond it
+        .put("xunhupay", new JsonObject()
+            .put("appid", XunhupayNotifications.APPID)
+            .put("appsecret", XunhupayNotifications.APPSECRET))
+        .put("epusdt", new JsonObject()
+            .put("token", EpusdtNotifications.TOKEN)
+            .put("pid", EpusdtNotifications.PID))
+        .put("vmq", new JsonObject()
+            .put("key", VmqNotifications.KEY)
+            .put("order_field", "param") // order and trade differ, as the contract suite needs
+            .put("order_pattern", "[A-Za-z0-9_-]{1,64}")) // the suites' numbers are of many lengths
         .mergeIn(overrides, true);
   }
 

@@ -1,0 +1,5 @@
+/**
+ * epusdt and its forks (assimon/epusdt, GMWalletApp/epusdt, v03413/BEpusdt): USDT payments of a fiat order,
+ * a JSON callback signed with MD5 over its sorted fields and the API token; paid at status 2.
+ */
+package paynotify.channel.epusdt;

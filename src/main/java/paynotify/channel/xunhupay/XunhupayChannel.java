@@ -1,0 +1,78 @@
+package paynotify.channel.xunhupay;
+
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import paynotify.channel.EventKind;
+import paynotify.channel.FormBody;
+import paynotify.channel.Ids;
+import paynotify.channel.Money;
+import paynotify.channel.NotifyChannel;
+import paynotify.channel.NotifyEvent;
+import paynotify.channel.NotifyRequest;
+import paynotify.channel.PlainTextReplies;
+import paynotify.channel.Platform;
+import paynotify.channel.PlatformTime;
+import paynotify.channel.RejectedNotification;
+import paynotify.channel.UnbookableNotification;
+
+/**
+ * 虎皮椒 (xunhupay), {@code POST /notify/xunhupay}, a UTF-8 form signed as {@link XunhupaySignature} says.
+ * The trade is {@code open_order_id}, 虎皮椒's own order id: one per order it created, the id its query API
+ * takes (transaction_id, the upstream WeChat or Alipay number, is kept in the payment's detail).
+ */
+public final class XunhupayChannel implements PlainTextReplies {
+  /** Where the platform sends notifications. */
+  public static final String PATH = "/notify/xunhupay";
+  /** The one status that is a payment (OD 已支付); WP unpaid, CD, RD and UD (refunds) book nothing. */
+  public static final String PAID = "OD";
+
+  private final XunhupaySignature signature;
+
+  public XunhupayChannel(String appId, String appSecret) {
+    this.signature = new XunhupaySignature(appId, appSecret);
+  }
+
+  @Override
+  public String endpoint() {
+    return "xunhupay";
+  }
+
+  @Override
+  public Platform platform() {
+    return Platform.XUNHUPAY;
+  }
+
+  @Override
+  public String path() {
+    return PATH;
+  }
+
+  @Override
+  public Future<NotifyEvent> check(NotifyRequest request) {
+    return NotifyChannel.sync(() -> verified(request));
+  }
+
+  private NotifyEvent verified(NotifyRequest request) throws RejectedNotification {
+    Map<String, String> params = FormBody.decode(request.payload().getBytes(), StandardCharsets.UTF_8);
+    signature.verify(params);
+    // Signed, so 虎皮椒's: from here on, what cannot be read is an anomaly for a human, not a refusal.
+    String tradeNo = Ids.optional("open_order_id", params.get("open_order_id"));
+    String status = params.getOrDefault("status", "");
+    if (!status.equals(PAID)) {
+      return new NotifyEvent(Platform.XUNHUPAY, EventKind.NONE, Ids.optional("trade_order_id",
+          params.get("trade_order_id")), tradeNo, 0, null, Ids.printable(status));
+    }
+    try {
+      String orderNo = Ids.require(params, "trade_order_id");
+      Ids.require(params, "open_order_id");
+      long amountCents = Money.yuanToCents("total_fee", params.get("total_fee"));
+      String upstream = Ids.optional("transaction_id", params.get("transaction_id"));
+      return new NotifyEvent(Platform.XUNHUPAY, EventKind.PAYMENT, orderNo, tradeNo, amountCents, PlatformTime.now(),
+          status).withDetail(upstream == null ? null : new JsonObject().put("transaction_id", upstream).encode());
+    } catch (RejectedNotification e) {
+      throw UnbookableNotification.unreadable(Platform.XUNHUPAY, tradeNo, e.getMessage());
+    }
+  }
+}
