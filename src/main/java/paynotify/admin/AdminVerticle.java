@@ -15,6 +15,7 @@ import java.security.MessageDigest;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
@@ -47,7 +48,7 @@ public final class AdminVerticle extends VerticleBase {
   private final Supplier<Future<Void>> refreshGauges;
   private final Supplier<Future<JsonObject>> status;
   private final Function<String, Future<JsonObject>> checkOrder;
-  private final Function<String, Future<JsonObject>> replayEvent;
+  private final BiFunction<String, String, Future<JsonObject>> replayEvent;
   private HttpServer server;
   private long lastRefusalLogged; // event-loop confined
 
@@ -56,11 +57,12 @@ public final class AdminVerticle extends VerticleBase {
    * @param status        the report /status and /status.json show
    * @param checkOrder    asks the platform about an order now and books what it says (recovery); null: no
    *                      platform can be asked
-   * @param replayEvent   sends a forwarded event again (its state after, null: no such event); null: forward off
+   * @param replayEvent   sends a forwarded event again, to one endpoint or (null) each (its state after, null: no
+   *                      such event); null: forward off
    */
   public AdminVerticle(AdminSettings settings, PrometheusMeterRegistry registry, Supplier<Future<Void>> refreshGauges,
       Supplier<Future<JsonObject>> status, Function<String, Future<JsonObject>> checkOrder,
-      Function<String, Future<JsonObject>> replayEvent) {
+      BiFunction<String, String, Future<JsonObject>> replayEvent) {
     this.settings = settings;
     this.checkOrder = checkOrder;
     this.replayEvent = replayEvent;
@@ -121,9 +123,13 @@ public final class AdminVerticle extends VerticleBase {
     });
   }
 
-  /** An event sent to the site again, delivered or not, with its id and bytes (forward replay's, one event). */
+  /**
+   * An event sent again, delivered or not, with its id and bytes (forward replay's, one event), to each endpoint it
+   * was written for or to {@code ?endpoint=NAME} only.
+   */
   private void replayEvent(RoutingContext ctx) {
     String id = ctx.pathParam("id");
+    String endpoint = ctx.queryParams().get("endpoint");
     if (replayEvent == null) {
       ctx.response().setStatusCode(404).end("admin: forwarding is off (forward.url)\n");
       return;
@@ -132,11 +138,16 @@ public final class AdminVerticle extends VerticleBase {
       ctx.response().setStatusCode(400).end("admin: an event is its evt_ id or its number in forward list\n");
       return;
     }
-    replayEvent.apply(id).onComplete(answer -> {
+    if (endpoint != null && !endpoint.matches("[a-z0-9_-]{1,32}")) {
+      ctx.response().setStatusCode(400).end("admin: an endpoint is named with 1 to 32 of a-z, 0-9, _ and -\n");
+      return;
+    }
+    replayEvent.apply(id, endpoint).onComplete(answer -> {
       if (answer.failed()) {
         unavailable(ctx, answer.cause());
       } else if (answer.result() == null) {
-        ctx.response().setStatusCode(404).end("admin: no forward event " + id + "\n");
+        ctx.response().setStatusCode(404).end("admin: no forward event " + id
+            + (endpoint == null ? "" : " for endpoint " + endpoint) + "\n");
       } else {
         ctx.response().putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
             .putHeader(HttpHeaders.CACHE_CONTROL, NO_STORE).end(answer.result().encode());

@@ -3,14 +3,19 @@ package paynotify.admin;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import paynotify.forward.ForwardRelay;
+import paynotify.forward.ForwardRelay.EndpointBacklog;
 import paynotify.store.Database;
 import paynotify.store.SqlQueries;
 
 /**
- * Gauges whose values live in the database: {@code paynotify_anomalies_open} and, with forwarding,
- * {@code paynotify_forward_events{state}}. Read when scraped, at most every few seconds (several
+ * Gauges whose values live in the database: {@code paynotify_anomalies_open} and, with forwarding, for each
+ * endpoint {@code paynotify_forward_events{endpoint,state}} and {@code paynotify_forward_endpoint_disabled{endpoint}}
+ * (1 while a 410 or answers 4xx in a row keep it disabled). Read when scraped, at most every few seconds (several
  * Prometheus servers, or a dashboard refreshing, cost one query).
  */
 public final class DatabaseGauges {
@@ -19,8 +24,8 @@ public final class DatabaseGauges {
   private final Database db;
   private final ForwardRelay relay;
   private final AtomicLong anomaliesOpen = new AtomicLong();
-  private final AtomicLong pending = new AtomicLong();
-  private final AtomicLong failed = new AtomicLong();
+  /** Each configured endpoint's pending, failed and disabled (0 or 1). */
+  private final Map<String, AtomicLong[]> endpoints = new HashMap<>();
   private final CachedRead<Void> read = new CachedRead<>(CACHE_MS, this::read);
 
   /**
@@ -32,11 +37,15 @@ public final class DatabaseGauges {
     this.relay = relay;
     Gauge.builder("paynotify.anomalies.open", anomaliesOpen, AtomicLong::get)
         .description("anomalies not resolved yet: paynotify anomalies list --open").register(registry);
-    if (relay != null) {
-      Gauge.builder("paynotify.forward.events", pending, AtomicLong::get).tag("state", "pending")
-          .description("events waiting to be delivered to the site").register(registry);
-      Gauge.builder("paynotify.forward.events", failed, AtomicLong::get).tag("state", "failed")
-          .description("events the site never accepted: paynotify forward retry").register(registry);
+    for (String name : relay == null ? List.<String>of() : relay.endpointNames()) {
+      AtomicLong[] values = {new AtomicLong(), new AtomicLong(), new AtomicLong()};
+      endpoints.put(name, values);
+      Gauge.builder("paynotify.forward.events", values[0], AtomicLong::get).tags("endpoint", name, "state", "pending")
+          .description("events waiting to be delivered to the endpoint").register(registry);
+      Gauge.builder("paynotify.forward.events", values[1], AtomicLong::get).tags("endpoint", name, "state", "failed")
+          .description("events the endpoint never accepted: paynotify forward retry").register(registry);
+      Gauge.builder("paynotify.forward.endpoint.disabled", values[2], AtomicLong::get).tag("endpoint", name)
+          .description("1 while nothing is sent to the endpoint: paynotify forward enable").register(registry);
     }
   }
 
@@ -52,8 +61,14 @@ public final class DatabaseGauges {
           return null;
         });
     Future<Void> forward = relay == null ? Future.succeededFuture() : relay.backlog().map(b -> {
-      pending.set(b.pending());
-      failed.set(b.failed());
+      for (EndpointBacklog e : b.endpoints()) {
+        AtomicLong[] values = endpoints.get(e.name());
+        if (values != null) { // rows of an endpoint no longer configured: on the status page, not a gauge
+          values[0].set(e.pending());
+          values[1].set(e.failed());
+          values[2].set(e.disabled() ? 1 : 0);
+        }
+      }
       return null;
     });
     return Future.join(anomalies, forward).<Void>mapEmpty().otherwiseEmpty();

@@ -204,6 +204,18 @@ public final class StatusPage {
     h.append(f.getLong("pending")).append(" pending").append(oldest == null ? "" : " (oldest " + age(oldest) + ")")
         .append(", <span").append(f.getLong("failed") > 0 ? " class=\"red\"" : "").append(">")
         .append(f.getLong("failed")).append(" failed</span></p>");
+    JsonArray endpoints = f.getJsonArray("endpoints");
+    h.append("<table id=\"forward-endpoints\"><tr><th>Endpoint</th><th>Pending</th><th>Failed</th><th>State</th></tr>");
+    for (int i = 0; i < endpoints.size(); i++) {
+      JsonObject e = endpoints.getJsonObject(i);
+      String state = e.getBoolean("disabled") ? "<span class=\"red\">disabled: " + esc(e.getString("disabled_reason"))
+          + "</span>" : e.getBoolean("configured") ? "<span class=\"green\">sending</span>"
+          : "<span class=\"red\">not configured</span>";
+      h.append("<tr><td>").append(esc(e.getString("name"))).append("</td><td>").append(e.getLong("pending"))
+          .append("</td><td").append(e.getLong("failed") > 0 ? " class=\"red\"" : "").append(">")
+          .append(e.getLong("failed")).append("</td><td>").append(state).append("</td></tr>");
+    }
+    h.append("</table>");
   }
 
   private static void service(StringBuilder h, JsonObject r) {

@@ -142,7 +142,7 @@ public final class StatusReport {
     return fromDatabase.compose(r -> context.relay() == null
         ? Future.succeededFuture(r.put("forward", new JsonObject().put("state", "off")))
         : context.relay().backlog().map(b -> {
-          r.getJsonObject("forward").put("pending", b.pending()).put("failed", b.failed()).put("disabled", b.disabled());
+          r.getJsonObject("forward").mergeIn(b.json());
           return r;
         })).map(r -> r.put("attention", attention(r)));
   }
@@ -288,8 +288,17 @@ public final class StatusReport {
     if (failed > 0) {
       out.add(failed + (failed == 1 ? " event" : " events") + " the site never accepted (paynotify forward retry)");
     }
-    if (forward.getBoolean("disabled", false)) {
-      out.add("the site's endpoint answered 410 Gone: nothing is sent to it (paynotify forward enable)");
+    JsonArray endpoints = forward.getJsonArray("endpoints", new JsonArray()); // none when off
+    for (int i = 0; i < endpoints.size(); i++) {
+      JsonObject e = endpoints.getJsonObject(i);
+      if (e.getBoolean("disabled")) {
+        out.add("endpoint " + e.getString("name") + " is disabled (" + e.getString("disabled_reason")
+            + "): nothing is sent to it (paynotify forward enable --endpoint " + e.getString("name") + ")");
+      }
+      if (!e.getBoolean("configured") && e.getLong("pending") > 0) {
+        out.add(e.getLong("pending") + " events wait for endpoint " + e.getString("name") + ", which is not in"
+            + " forward's configuration any more: add it back, or they are never sent");
+      }
     }
     Long oldest = forward.getLong("oldest_pending_seconds");
     if (oldest != null && oldest > STALE_PENDING_SECONDS) {

@@ -72,9 +72,16 @@ public enum AnomalyKind {
       + " (re-notify) button, whose notification is signed and booked; if it is not, nothing is wrong here"),
   /** An event the site was never told of: its endpoint kept failing until the last retry. */
   FORWARD_FAILED("fix the site's endpoint, then paynotify forward retry --all-failed"),
-  /** The site's endpoint answered 410 Gone: nothing is sent to it any more, on any instance. */
-  FORWARD_ENDPOINT_GONE("the site's endpoint answered 410 Gone, so paynotify stopped sending to it: fix forward.url"
-      + " or the site's receiver, then paynotify forward enable (the events waiting are sent then)");
+  /** An endpoint answered 410 Gone: nothing is sent to it any more, on any instance. */
+  FORWARD_ENDPOINT_GONE("the endpoint answered 410 Gone, so paynotify stopped sending to it: fix its URL or the"
+      + " receiver, then paynotify forward enable (the events waiting are sent then)"),
+  /**
+   * An endpoint refused (4xx, not 408 or 429) forward.disable_after_4xx events in a row: it is disabled rather than
+   * have every event burn its retries against a receiver that cannot take any (a wrong secret, a moved route).
+   */
+  FORWARD_ENDPOINT_REFUSING("the endpoint refuses every event (its answer is in the detail: a 401 or 403 is"
+      + " usually a secret that differs from forward's, a 404 a URL that moved): fix it, then paynotify forward"
+      + " enable (the events waiting are sent then)");
 
   private final String action;
 

@@ -1,9 +1,9 @@
 package paynotify.booking;
 
-import static paynotify.store.SqlQueries.INSERT_FORWARD_EVENT;
-import static paynotify.store.SqlQueries.INSERT_FORWARD_EVENT_IF_ORDER_MOVED;
 import static paynotify.store.SqlQueries.REWRITE_FORWARD_EVENT;
 import static paynotify.store.SqlQueries.SETTLED_REFUNDS;
+import static paynotify.store.SqlQueries.insertForwardEvent;
+import static paynotify.store.SqlQueries.insertForwardEventIfOrderMoved;
 
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
@@ -16,7 +16,9 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import paynotify.booking.Anomalies.Anomaly;
 import paynotify.channel.EventKind;
@@ -28,7 +30,8 @@ import paynotify.channel.Platform;
  * it: a rolled-back booking tells nothing, a committed one is delivered by the relay however the
  * process ends. Each event's id is derived from what it tells (the booking's idempotency key, an
  * anomaly's dedupe key), so telling it again adds nothing and every delivery carries the same id.
- * Every event says whether it is live money ({@code livemode}: false for a platform's test mode).
+ * Every event says whether it is live money ({@code livemode}: false for a platform's test mode). An event is
+ * written once for each endpoint that wants its type (forward.endpoints), each row delivered on its own.
  */
 public final class SiteEvents {
   public static final String PAYMENT_SUCCEEDED = "payment.succeeded";
@@ -38,15 +41,20 @@ public final class SiteEvents {
   public static final Set<String> TYPES = Set.of(PAYMENT_SUCCEEDED, REFUND_SUCCEEDED, ORDER_CLOSED, ANOMALY_CREATED);
 
   /** Forwarding off: anomalies are recorded, nothing is told. */
-  public static final SiteEvents OFF = new SiteEvents(Set.of());
+  public static final SiteEvents OFF = new SiteEvents(Map.of());
 
   private static final ZoneOffset BEIJING = ZoneOffset.ofHours(8);
 
-  private final Set<String> types;
+  /** For each type some endpoint wants, the statement that writes its rows; built once. */
+  private final Map<String, String> inserts = new HashMap<>();
+  /** payment.succeeded's, written only if the payment moved its order; null when nobody wants payments. */
+  private final String paymentIfMoved;
 
-  /** @param types the event types the site asked for (forward.events) */
-  public SiteEvents(Set<String> types) {
-    this.types = Set.copyOf(types);
+  /** @param endpointsByType for each event type, the endpoints that want it (ForwardSettings.endpointsByType) */
+  public SiteEvents(Map<String, List<String>> endpointsByType) {
+    endpointsByType.forEach((type, endpoints) -> inserts.put(type, insertForwardEvent(endpoints)));
+    List<String> payments = endpointsByType.get(PAYMENT_SUCCEEDED);
+    this.paymentIfMoved = payments == null ? null : insertForwardEventIfOrderMoved(payments);
   }
 
   /**
@@ -55,11 +63,11 @@ public final class SiteEvents {
    * the booking settled some.
    */
   Future<Void> paymentIfOrderMoved(SqlConnection conn, NotifyEvent e) {
-    if (!types.contains(PAYMENT_SUCCEEDED)) {
+    if (paymentIfMoved == null) {
       return Future.succeededFuture();
     }
     Tuple row = payment(e, 0).addString(e.platform().code()).addString(e.tradeNo());
-    return conn.preparedQuery(INSERT_FORWARD_EVENT_IF_ORDER_MOVED).execute(row).mapEmpty();
+    return conn.preparedQuery(paymentIfMoved).execute(row).mapEmpty();
   }
 
   /**
@@ -67,8 +75,8 @@ public final class SiteEvents {
    * site marked it): the site, which fulfils on the event, must hear of it too.
    */
   Future<Void> payment(SqlConnection conn, NotifyEvent e) {
-    return types.contains(PAYMENT_SUCCEEDED) ? conn.preparedQuery(INSERT_FORWARD_EVENT).execute(payment(e, 0)).mapEmpty()
-        : Future.succeededFuture();
+    return tells(PAYMENT_SUCCEEDED) ? conn.preparedQuery(inserts.get(PAYMENT_SUCCEEDED)).execute(payment(e, 0))
+        .mapEmpty() : Future.succeededFuture();
   }
 
   /**
@@ -77,7 +85,7 @@ public final class SiteEvents {
    * the site does not deliver what was paid back. Never sent yet: this transaction wrote it.
    */
   Future<Void> paymentRefunded(SqlConnection conn, NotifyEvent e, long refundedCents) {
-    if (!types.contains(PAYMENT_SUCCEEDED)) {
+    if (!tells(PAYMENT_SUCCEEDED)) {
       return Future.succeededFuture();
     }
     Tuple row = payment(e, refundedCents);
@@ -91,9 +99,9 @@ public final class SiteEvents {
     return row(PAYMENT_SUCCEEDED, e.idempotencyKey(), e.orderNo(), !e.testMode(), data);
   }
 
-  /** Whether the site wants events of {@code type}. */
+  /** Whether some endpoint wants events of {@code type}. */
   public boolean tells(String type) {
-    return types.contains(type);
+    return inserts.containsKey(type);
   }
 
   /**
@@ -105,7 +113,7 @@ public final class SiteEvents {
    */
   Future<Void> refundsSettled(SqlConnection conn, Platform platform, String tradeNo, String orderNo,
       long refundedCents, boolean livemode) {
-    if (!types.contains(REFUND_SUCCEEDED)) {
+    if (!tells(REFUND_SUCCEEDED)) {
       return Future.succeededFuture();
     }
     return conn.preparedQuery(SETTLED_REFUNDS).execute(Tuple.of(platform.code(), tradeNo)).compose(rows -> {
@@ -129,7 +137,7 @@ public final class SiteEvents {
         events.add(row(REFUND_SUCCEEDED, key, orderNo, livemode, data));
       }
       return events.isEmpty() ? Future.succeededFuture()
-          : conn.preparedQuery(INSERT_FORWARD_EVENT).executeBatch(events).mapEmpty();
+          : conn.preparedQuery(inserts.get(REFUND_SUCCEEDED)).executeBatch(events).mapEmpty();
     });
   }
 
@@ -138,12 +146,12 @@ public final class SiteEvents {
    * trade then: the event is named after the order, closed once).
    */
   public Future<Void> orderClosed(SqlConnection conn, NotifyEvent e) {
-    if (!types.contains(ORDER_CLOSED)) {
+    if (!tells(ORDER_CLOSED)) {
       return Future.succeededFuture();
     }
     JsonObject data = new JsonObject().put("order_no", e.orderNo()).put("channel", e.platform().code())
         .put("trade_no", e.tradeNo());
-    return conn.preparedQuery(INSERT_FORWARD_EVENT)
+    return conn.preparedQuery(inserts.get(ORDER_CLOSED))
         .execute(row(ORDER_CLOSED, e.tradeNo() != null ? e.idempotencyKey()
             : NotifyEvent.key(e.platform(), e.kind(), "order:" + e.orderNo()), e.orderNo(), !e.testMode(), data))
         .mapEmpty();
@@ -157,13 +165,13 @@ public final class SiteEvents {
    */
   Future<Void> anomalyCreated(SqlConnection conn, Anomaly a, boolean livemode) {
     AnomalyKind kind = AnomalyKind.of(a.kind());
-    if (!types.contains(ANOMALY_CREATED) || kind == AnomalyKind.FORWARD_FAILED) { // never tell of not telling
+    if (!tells(ANOMALY_CREATED) || kind == AnomalyKind.FORWARD_FAILED) { // never tell of not telling
       return Future.succeededFuture();
     }
     JsonObject data = new JsonObject().put("kind", a.kind()).put("detail", a.detail())
         .put("action", kind == null ? null : kind.action()).put("order_no", a.orderNo()).put("channel", a.channel())
         .put("trade_no", a.tradeNo()).put("amount_cents", a.amountCents());
-    return conn.preparedQuery(INSERT_FORWARD_EVENT)
+    return conn.preparedQuery(inserts.get(ANOMALY_CREATED))
         .execute(row(ANOMALY_CREATED, a.dedupeKey(), a.orderNo(), livemode, data)).mapEmpty();
   }
 

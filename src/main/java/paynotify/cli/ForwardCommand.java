@@ -8,7 +8,10 @@ import java.sql.Timestamp;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
 import paynotify.config.ConfigException;
+import paynotify.forward.ForwardSettings;
 import paynotify.store.SqlQueries;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -51,15 +54,16 @@ final class ForwardCommand extends ParentCommand {
           : "next " + time(rs.getTimestamp("next_attempt_at"));
       String orderNo = rs.getString("order_no");
       String error = rs.getString("last_error");
-      out().printf("#%-6d %s  %-17s %-9s %2d attempts  %-29s order %s%s%n", rs.getLong("id"),
-          rs.getString("event_id"), rs.getString("type"), state, rs.getInt("attempts"), when,
+      out().printf("#%-6d %s  %-10s %-17s %-9s %2d attempts  %-29s order %s%s%n", rs.getLong("id"),
+          rs.getString("event_id"), rs.getString("endpoint"), rs.getString("type"), state, rs.getInt("attempts"), when,
           orderNo == null ? "-" : orderNo, error == null ? "" : "  last error: " + error.replaceAll("\\s+", " "));
     }
   }
 
   @Command(name = "retry", mixinStandardHelpOptions = true,
-      description = "Requeue a failed event (pending, attempts 0, due now), or all of them. Running it again "
-          + "changes nothing more. Exit 0: requeued or nothing to do; 2: no such event.")
+      description = "Requeue a failed event (pending, attempts 0, due now: #N is one endpoint's, an evt_ id every"
+          + " endpoint's), or all of them. Running it again changes nothing more. Exit 0: requeued or nothing to do;"
+          + " 2: no such event.")
   static final class RetryCommand extends CommandSupport {
     @ArgGroup(exclusive = true, multiplicity = "1")
     Target target;
@@ -83,38 +87,38 @@ final class ForwardCommand extends ParentCommand {
             return 0;
           }
         }
-        Long id = id(conn);
-        if (id == null) {
+        List<Long> ids = rowIds(conn, target.id);
+        if (ids.isEmpty()) {
           return fail(ExitCode.UNUSABLE, "no forward event " + target.id);
         }
-        try (PreparedStatement requeue = conn.prepareStatement(SqlQueries.REQUEUE_FAILED_EVENT)) {
-          requeue.setLong(1, id);
-          if (requeue.executeUpdate() == 1) {
-            out().println("event #" + id + " requeued: pending, due now");
-            out().flush();
-            return 0;
-          }
+        for (long id : ids) {
+          retry(conn, id);
         }
-        // Not failed (or no such id): read after the UPDATE, so what it says is why nothing changed.
-        try (PreparedStatement find = conn.prepareStatement(SqlQueries.FIND_FORWARD_EVENT)) {
-          find.setLong(1, id);
-          try (ResultSet rs = find.executeQuery()) {
-            if (!rs.next()) {
-              return fail(ExitCode.UNUSABLE, "no forward event " + target.id);
-            }
-            String state = rs.getString("state");
-            out().println("event #" + id + " is " + state + (state.equals("pending")
-                ? " (" + rs.getInt("attempts") + " attempts, next " + time(rs.getTimestamp("next_attempt_at")) + ")"
-                : "") + ": nothing to do");
-            out().flush();
-            return 0;
-          }
-        }
+        out().flush();
+        return 0;
       }
     }
 
-    private Long id(Connection conn) throws Exception {
-      return rowId(conn, target.id);
+    private void retry(Connection conn, long id) throws SQLException {
+      try (PreparedStatement requeue = conn.prepareStatement(SqlQueries.REQUEUE_FAILED_EVENT)) {
+        requeue.setLong(1, id);
+        if (requeue.executeUpdate() == 1) {
+          out().println("event #" + id + " requeued: pending, due now");
+          return;
+        }
+      }
+      // Not failed: read after the UPDATE, so what it says is why nothing changed.
+      try (PreparedStatement find = conn.prepareStatement(SqlQueries.FIND_FORWARD_EVENT)) {
+        find.setLong(1, id);
+        try (ResultSet rs = find.executeQuery()) {
+          if (rs.next()) {
+            String state = rs.getString("state");
+            out().println("event #" + id + " (" + rs.getString("endpoint") + ") is " + state
+                + (state.equals("pending") ? " (" + rs.getInt("attempts") + " attempts, next "
+                + time(rs.getTimestamp("next_attempt_at")) + ")" : "") + ": nothing to do");
+          }
+        }
+      }
     }
   }
 
@@ -126,8 +130,13 @@ final class ForwardCommand extends ParentCommand {
     @ArgGroup(exclusive = true, multiplicity = "1")
     Which which;
 
+    @Option(names = "--endpoint", paramLabel = "NAME", description = "only to this endpoint (default: to each"
+        + " endpoint the events were written for)")
+    String endpoint;
+
     static final class Which {
-      @Option(names = "--event", paramLabel = "ID", description = "one event: #N of the list, or its evt_ id")
+      @Option(names = "--event", paramLabel = "ID", description = "one event: #N of the list (one endpoint's), or"
+          + " its evt_ id")
       String event;
 
       @Option(names = "--order", description = "every event of this order")
@@ -149,39 +158,61 @@ final class ForwardCommand extends ParentCommand {
     @Override
     int run() throws Exception {
       try (CliDatabase db = CliDatabase.open(config); Connection conn = db.connect()) {
+        String unknown = unknownEndpoint(db, conn, endpoint);
+        if (unknown != null) {
+          return fail(ExitCode.UNUSABLE, unknown);
+        }
+        boolean row = which.event != null && which.event.matches(ROW);
+        if (which.event != null && rowIds(conn, which.event).isEmpty()) {
+          return fail(ExitCode.UNUSABLE, "no forward event " + which.event);
+        }
+        if (row && endpoint != null && !endpoint.equals(endpointOf(conn, rowIds(conn, which.event).get(0)))) {
+          return fail(ExitCode.UNUSABLE, "event " + which.event + " is endpoint "
+              + endpointOf(conn, rowIds(conn, which.event).get(0)) + "'s, not " + endpoint + "'s (its evt_ id names"
+              + " every endpoint's)");
+        }
         PreparedStatement replay;
         if (which.event != null) {
-          Long id = rowId(conn, which.event);
-          if (id == null) {
-            return fail(ExitCode.UNUSABLE, "no forward event " + which.event);
+          replay = conn.prepareStatement(row ? SqlQueries.REPLAY_EVENT : SqlQueries.REPLAY_EVENT_ID);
+          if (row) {
+            replay.setLong(3, rowIds(conn, which.event).get(0));
+          } else {
+            replay.setString(3, which.event);
           }
-          replay = conn.prepareStatement(SqlQueries.REPLAY_EVENT);
-          replay.setLong(1, id);
         } else if (which.order != null) {
           replay = conn.prepareStatement(SqlQueries.REPLAY_ORDER_EVENTS);
-          replay.setString(1, which.order);
+          replay.setString(3, which.order);
         } else {
           replay = conn.prepareStatement(SqlQueries.REPLAY_EVENTS_CREATED);
-          replay.setTimestamp(1, Timestamp.valueOf(time("--since", which.range.since)));
-          replay.setTimestamp(2, Timestamp.valueOf(which.range.until == null ? LocalDateTime.of(9999, 1, 1, 0, 0)
+          replay.setTimestamp(3, Timestamp.valueOf(time("--since", which.range.since)));
+          replay.setTimestamp(4, Timestamp.valueOf(which.range.until == null ? LocalDateTime.of(9999, 1, 1, 0, 0)
               : time("--until", which.range.until)));
         }
+        replay.setString(1, endpoint);
+        replay.setString(2, endpoint);
         int n;
         try (replay) {
           n = replay.executeUpdate();
         }
         if (n == 0 && which.event != null) { // read after the UPDATE: why nothing moved
-          try (PreparedStatement find = conn.prepareStatement(SqlQueries.FIND_FORWARD_EVENT)) {
-            find.setLong(1, rowId(conn, which.event));
-            try (ResultSet rs = find.executeQuery()) {
-              if (!rs.next()) {
-                return fail(ExitCode.UNUSABLE, "no forward event " + which.event);
+          boolean any = false;
+          for (long id : rowIds(conn, which.event)) {
+            try (PreparedStatement find = conn.prepareStatement(SqlQueries.FIND_FORWARD_EVENT)) {
+              find.setLong(1, id);
+              try (ResultSet rs = find.executeQuery()) {
+                if (rs.next() && (endpoint == null || endpoint.equals(rs.getString("endpoint")))) {
+                  any = true;
+                  out().println("event #" + id + " (" + rs.getString("endpoint") + ") is " + rs.getString("state")
+                      + ": it is being sent already");
+                }
               }
-              out().println("event " + which.event + " is " + rs.getString("state") + ": it is being sent already");
-              out().flush();
-              return 0;
             }
           }
+          if (!any) {
+            return fail(ExitCode.UNUSABLE, "event " + which.event + " was not written for endpoint " + endpoint);
+          }
+          out().flush();
+          return 0;
         }
         out().println(n == 0 ? "nothing to send again (only delivered and failed events are; purged ones are gone)"
             : "sending " + n + " event" + (n == 1 ? "" : "s") + " again: pending, due now");
@@ -201,31 +232,84 @@ final class ForwardCommand extends ParentCommand {
   }
 
   @Command(name = "enable", mixinStandardHelpOptions = true,
-      description = "Send to the site's endpoint again after it answered 410 Gone (fix forward.url or the site's"
-          + " receiver first): the events waiting go at once. Exit 0 either way.")
+      description = "Send to an endpoint again after it was disabled (it answered 410 Gone, or refused events 4xx"
+          + " in a row: fix its URL or the receiver first): the events waiting go at once. Exit 0 either way.")
   static final class EnableCommand extends CommandSupport {
+    @Option(names = "--endpoint", paramLabel = "NAME", description = "this endpoint only (default: every disabled"
+        + " one)")
+    String endpoint;
+
     @Override
     int run() throws Exception {
       try (CliDatabase db = CliDatabase.open(config); Connection conn = db.connect();
-          PreparedStatement enable = conn.prepareStatement(SqlQueries.ENABLE_ENDPOINT)) {
-        out().println(enable.executeUpdate() == 1 ? "enabled: the events waiting are sent now"
-            : "not disabled: nothing to do");
+          PreparedStatement enable = conn.prepareStatement(SqlQueries.ENABLE_ENDPOINTS)) {
+        String unknown = unknownEndpoint(db, conn, endpoint);
+        if (unknown != null) {
+          return fail(ExitCode.UNUSABLE, unknown);
+        }
+        enable.setString(1, endpoint);
+        enable.setString(2, endpoint);
+        int n = enable.executeUpdate();
+        out().println(n == 0 ? "not disabled: nothing to do"
+            : "enabled " + n + " endpoint" + (n == 1 ? "" : "s") + ": the events waiting are sent now");
         out().flush();
         return 0;
       }
     }
   }
 
-  /** The row's id: #N as given, or that of an evt_ id; null when there is no such event. */
-  private static Long rowId(Connection conn, String event) throws Exception {
-    if (event.matches("#?\\d{1,18}")) {
-      return Long.parseLong(event.replace("#", ""));
+  /**
+   * Why {@code --endpoint name} names nothing (a typo would otherwise just find "nothing to do"): neither configured
+   * nor named by any event or endpoint row; null when it names something, or when none was given.
+   */
+  private static String unknownEndpoint(CliDatabase db, Connection conn, String name) throws SQLException {
+    if (name == null) {
+      return null;
     }
-    try (PreparedStatement find = conn.prepareStatement(SqlQueries.FORWARD_EVENT_ID)) {
-      find.setString(1, event);
-      try (ResultSet rs = find.executeQuery()) {
-        return rs.next() ? rs.getLong(1) : null;
+    ForwardSettings forward = db.config().forward();
+    List<String> configured = forward == null ? List.of() : forward.endpoints().stream().map(e -> e.name()).toList();
+    if (configured.contains(name)) {
+      return null;
+    }
+    try (PreparedStatement known = conn.prepareStatement(SqlQueries.ENDPOINT_KNOWN)) {
+      known.setString(1, name);
+      known.setString(2, name);
+      try (ResultSet rs = known.executeQuery()) {
+        return rs.next() ? null : "no endpoint " + name + " (configured: " + (configured.isEmpty() ? "none"
+            : String.join(", ", configured)) + ")";
       }
+    }
+  }
+
+  private static String endpointOf(Connection conn, long id) throws SQLException {
+    try (PreparedStatement find = conn.prepareStatement(SqlQueries.FIND_FORWARD_EVENT)) {
+      find.setLong(1, id);
+      try (ResultSet rs = find.executeQuery()) {
+        return rs.next() ? rs.getString("endpoint") : null;
+      }
+    }
+  }
+
+  /** #N as given: one endpoint's row. */
+  private static final String ROW = "#?\\d{1,18}";
+
+  /** The rows an id names: #N (if it exists), or each endpoint's row of an evt_ id; empty when none. */
+  private static List<Long> rowIds(Connection conn, String event) throws SQLException {
+    boolean row = event.matches(ROW);
+    try (PreparedStatement find = conn.prepareStatement(row ? SqlQueries.FIND_FORWARD_EVENT
+        : SqlQueries.FORWARD_EVENT_ID)) {
+      if (row) {
+        find.setLong(1, Long.parseLong(event.replace("#", "")));
+      } else {
+        find.setString(1, event);
+      }
+      List<Long> ids = new ArrayList<>();
+      try (ResultSet rs = find.executeQuery()) {
+        while (rs.next()) {
+          ids.add(rs.getLong("id"));
+        }
+      }
+      return ids;
     }
   }
 

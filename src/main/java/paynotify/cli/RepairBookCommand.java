@@ -58,7 +58,7 @@ final class RepairBookCommand extends CommandSupport {
       EventBooking booking = cli.booking();
       if (!apply) {
         ForwardSettings forward = db.config().forward();
-        boolean tellsPayments = forward != null && forward.events().contains(SiteEvents.PAYMENT_SUCCEEDED);
+        boolean tellsPayments = forward != null && forward.tells(SiteEvents.PAYMENT_SUCCEEDED);
         out().println(plan(booking.plan(event).await(), payment, row.amountCents(), tellsPayments));
         out().flush();
         return 0;

@@ -43,8 +43,8 @@ import paynotify.store.Stores;
  * instance per event loop, sharing the port and the pool) and the housekeeping timer.
  */
 public final class PayNotifyServer {
-  /** The forward relay's connections, and how often it looks for due events. */
-  private static final int RELAY_POOL = 2;
+  /** The forward relay's connections (one more per endpoint), and how often it looks for due events. */
+  private static final int RELAY_POOL = 1;
   private static final long RELAY_PERIOD_MS = 500;
   /** How long a PaymentIntent without order waits for its Checkout Session before a human is told. */
   private static final Duration ORDERLESS_PAYMENT_WAIT = Duration.ofHours(1);
@@ -125,8 +125,8 @@ public final class PayNotifyServer {
     EventBooking booking = new EventBooking(vertx, stores, config.booking(), config.orders(), outbox);
     // The relay's own small pool: the site being down or slow never takes a booking's connection.
     ForwardRelay relay = config.forward() == null ? null
-        : new ForwardRelay(vertx, Pools.connect(vertx, db.withPool(RELAY_POOL, db.maxWaitQueue()), "forward-relay",
-            Isolation.READ_COMMITTED), config.forward());
+        : new ForwardRelay(vertx, Pools.connect(vertx, db.withPool(RELAY_POOL + config.forward().endpoints().size(),
+            db.maxWaitQueue()), "forward-relay", Isolation.READ_COMMITTED), config.forward());
     Readiness readiness = new Readiness();
     AtomicReference<NotifyVerticle> first = new AtomicReference<>();
     AppConfig.Retention r = config.retention();
@@ -218,7 +218,7 @@ public final class PayNotifyServer {
 
   /** What the site is told, in the booking transaction: nothing while forward.url is not set. */
   public static SiteEvents outbox(AppConfig config) {
-    return config.forward() == null ? SiteEvents.OFF : new SiteEvents(config.forward().events());
+    return config.forward() == null ? SiteEvents.OFF : new SiteEvents(config.forward().endpointsByType());
   }
 
   public int port() {

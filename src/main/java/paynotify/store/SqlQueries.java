@@ -1,5 +1,8 @@
 package paynotify.store;
 
+import java.util.List;
+import java.util.stream.Collectors;
+
 /**
  * The service's statements, in one place so they can be read and reviewed as SQL: every write to
  * paynotify's own tables, and the reads that go with them. The races are decided here, by unique keys
@@ -142,23 +145,33 @@ public final class SqlQueries {
           + " VALUES (?, ?, ?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE id = id";
 
   // The outbox (forward_events): an event for the site, written in the transaction that booked what
-  // it tells. Its event_id names what it tells, so telling it again adds no row. Its due time and
-  // lease are UTC (UTC_TIMESTAMP), whatever each instance's database.time_zone: one clock for all
-  // (created_at and delivered_at stay in the session's zone: shown, and purged days later).
-  public static final String INSERT_FORWARD_EVENT =
-      "INSERT INTO forward_events (event_id, type, order_no, body, next_attempt_at) VALUES (?, ?, ?, ?, UTC_TIMESTAMP(3))"
-          + " ON DUPLICATE KEY UPDATE forward_events.id = forward_events.id";
+  // it tells, one row per endpoint that wants its type (the names are checked to be [a-z0-9_-]). Its
+  // event_id names what it tells, so telling it again adds no row. Its due time and lease are UTC
+  // (UTC_TIMESTAMP), whatever each instance's database.time_zone: one clock for all (created_at and
+  // delivered_at stay in the session's zone: shown, and purged days later). Binds: event_id, type, order_no, body.
+  public static String insertForwardEvent(List<String> endpoints) {
+    return "INSERT INTO forward_events (event_id, type, order_no, body, endpoint, next_attempt_at)"
+        + " SELECT ?, ?, ?, ?, e.name, UTC_TIMESTAMP(3) FROM " + names(endpoints) + " e"
+        + " ON DUPLICATE KEY UPDATE forward_events.id = forward_events.id";
+  }
 
   // payment.succeeded only for the payment that moved its order, which the UPDATE just before said
   // on our payment row: sent with it, no round trip. Binds: the event's four, channel, trade_no.
-  public static final String INSERT_FORWARD_EVENT_IF_ORDER_MOVED =
-      "INSERT INTO forward_events (event_id, type, order_no, body, next_attempt_at)"
-          + " SELECT ?, ?, ?, ?, UTC_TIMESTAMP(3) FROM DUAL"
-          + " WHERE EXISTS (SELECT 1 FROM payments WHERE channel = ? AND trade_no = ? AND moved_order)"
-          + " ON DUPLICATE KEY UPDATE forward_events.id = forward_events.id";
+  public static String insertForwardEventIfOrderMoved(List<String> endpoints) {
+    return "INSERT INTO forward_events (event_id, type, order_no, body, endpoint, next_attempt_at)"
+        + " SELECT ?, ?, ?, ?, e.name, UTC_TIMESTAMP(3) FROM " + names(endpoints) + " e"
+        + " WHERE EXISTS (SELECT 1 FROM payments WHERE channel = ? AND trade_no = ? AND moved_order)"
+        + " ON DUPLICATE KEY UPDATE forward_events.id = forward_events.id";
+  }
 
-  // A payment.succeeded completed by its own booking once the refunds it settled are known; nobody
-  // else sees the row before that booking commits. Binds: body, event_id.
+  /** The endpoints' names as a table of one column, name. */
+  private static String names(List<String> endpoints) {
+    return endpoints.stream().map(name -> "SELECT '" + name + "' AS name")
+        .collect(Collectors.joining(" UNION ALL ", "(", ")"));
+  }
+
+  // A payment.succeeded completed by its own booking once the refunds it settled are known (every
+  // endpoint's row); nobody else sees the rows before that booking commits. Binds: body, event_id.
   public static final String REWRITE_FORWARD_EVENT = "UPDATE forward_events SET body = ? WHERE event_id = ?";
 
   // A trade's settled refunds, each told once (refund.succeeded): cumulative amounts in ascending order.
@@ -169,16 +182,18 @@ public final class SqlQueries {
           + " WHERE r.channel = ? AND r.trade_no = ? AND r.status = 'settled' ORDER BY r.amount_cents, r.id";
 
   // The relay, on its own READ COMMITTED sessions (no gap locks in the way of bookings' inserts).
-  // Claim: due rows no other instance holds, skipped if another claim has them locked right now, and
-  // only the oldest undelivered event of each order: the next one waits until it is delivered (a
-  // lease held, a retry scheduled, an event failed until `forward retry`), so one order's events
-  // reach the site one at a time, in order. The subquery is a plain read (SKIP LOCKED is not its):
-  // an older event locked by another instance's claim still holds the later ones back.
+  // Claim, for one endpoint: due rows no other instance holds, skipped if another claim has them
+  // locked right now, and only the oldest undelivered event of each order: the next one waits until
+  // it is delivered (a lease held, a retry scheduled, an event failed until `forward retry`), so one
+  // order's events reach the endpoint one at a time, in order. The subquery is a plain read (SKIP
+  // LOCKED is not its): an older event locked by another instance's claim still holds the later ones
+  // back. Other endpoints' rows hold nothing back. Binds: the endpoint, how many.
   public static final String CLAIM_DUE_EVENTS =
       "SELECT id, event_id, type, order_no, body, attempts FROM forward_events f WHERE state = 'pending'"
+          + " AND endpoint = ?"
           + " AND next_attempt_at <= UTC_TIMESTAMP(3) AND (lease_until IS NULL OR lease_until < UTC_TIMESTAMP(3))"
           + " AND NOT EXISTS (SELECT 1 FROM forward_events older WHERE older.order_no = f.order_no AND older.id < f.id"
-          + "   AND older.state IN ('pending', 'failed'))"
+          + "   AND older.endpoint = f.endpoint AND older.state IN ('pending', 'failed'))"
           + " ORDER BY next_attempt_at, id LIMIT ? FOR UPDATE SKIP LOCKED";
 
   // ... and lease them, committed before anything is sent. Binds: owner, lease in ms, the ids.
@@ -203,24 +218,31 @@ public final class SqlQueries {
       "UPDATE forward_events SET state = 'failed', attempts = attempts + 1, lease_owner = NULL, lease_until = NULL,"
           + " last_error = ? WHERE id = ? AND lease_owner = ?";
 
-  // The endpoint's state (forward_endpoints), read before each claim. 'site' is forward.url.
+  // An endpoint's state (forward_endpoints), read before each of its claims. Binds: the endpoint.
   public static final String ENDPOINT_DISABLED =
-      "SELECT disabled_reason FROM forward_endpoints WHERE name = 'site' AND disabled_at IS NOT NULL";
+      "SELECT disabled_reason FROM forward_endpoints WHERE name = ? AND disabled_at IS NOT NULL";
 
-  // A 410 Gone stops deliveries, on every instance; the first to see it sets the reason, and the row count (0
-  // when it was disabled already) says who records the anomaly. The reason is assigned first, while
-  // disabled_at is still the old one. Binds: the reason, twice.
+  // A 410 Gone, or answers 4xx in a row, stop an endpoint's deliveries, on every instance; the first to see it
+  // sets the reason, and the row count (0 when it was disabled already) says who records the anomaly. The
+  // reason is assigned first, while disabled_at is still the old one. Binds: the endpoint, the reason, twice.
   public static final String DISABLE_ENDPOINT = "INSERT INTO forward_endpoints (name, disabled_at, disabled_reason)"
-      + " VALUES ('site', NOW(3), ?) ON DUPLICATE KEY UPDATE disabled_reason = IF(disabled_at IS NULL, ?,"
+      + " VALUES (?, NOW(3), ?) ON DUPLICATE KEY UPDATE disabled_reason = IF(disabled_at IS NULL, ?,"
       + " disabled_reason), disabled_at = IFNULL(disabled_at, NOW(3))";
 
-  // forward enable: the row count says whether it was disabled.
-  public static final String ENABLE_ENDPOINT =
-      "UPDATE forward_endpoints SET disabled_at = NULL, disabled_reason = NULL WHERE name = 'site' AND disabled_at IS NOT NULL";
+  // Whether a name is an endpoint's that events or a disabled state were written for (forward replay and enable
+  // --endpoint, for a name no longer configured). Binds: the name, twice.
+  public static final String ENDPOINT_KNOWN = "SELECT 1 FROM forward_events WHERE endpoint = ?"
+      + " UNION SELECT 1 FROM forward_endpoints WHERE name = ? LIMIT 1";
 
+  // forward enable: the row count says how many were disabled. Binds: the endpoint or NULL (all), twice.
+  public static final String ENABLE_ENDPOINTS = "UPDATE forward_endpoints SET disabled_at = NULL,"
+      + " disabled_reason = NULL WHERE (? IS NULL OR name = ?) AND disabled_at IS NOT NULL";
+
+  // Per endpoint: its pending and failed events, and whether it is disabled (and why).
   public static final String FORWARD_BACKLOG =
-      "SELECT state, COUNT(*) FROM forward_events WHERE state IN ('pending', 'failed') GROUP BY state"
-          + " UNION ALL SELECT 'disabled', 1 FROM forward_endpoints WHERE name = 'site' AND disabled_at IS NOT NULL";
+      "SELECT endpoint, state, COUNT(*), NULL FROM forward_events WHERE state IN ('pending', 'failed')"
+          + " GROUP BY endpoint, state"
+          + " UNION ALL SELECT name, 'disabled', 1, disabled_reason FROM forward_endpoints WHERE disabled_at IS NOT NULL";
 
   // Delivered events past their retention: found by a plain read, then deleted by primary key, so the
   // DELETE locks those rows only. A range DELETE on delivered_at would lock the gap where every new
@@ -276,17 +298,19 @@ public final class SqlQueries {
       "CONVERT_TZ(next_attempt_at, '+00:00', @@session.time_zone) AS next_attempt_at";
 
   public static final String LIST_FORWARD_EVENTS =
-      "SELECT id, event_id, type, order_no, state, attempts, " + NEXT_ATTEMPT + ", delivered_at, last_error"
+      "SELECT id, event_id, endpoint, type, order_no, state, attempts, " + NEXT_ATTEMPT + ", delivered_at, last_error"
           + " FROM forward_events WHERE (? = FALSE OR state = 'failed') AND (? IS NULL OR order_no = ?)"
           + " ORDER BY id DESC LIMIT ?";
 
   public static final String FIND_FORWARD_EVENT =
-      "SELECT id, state, attempts, " + NEXT_ATTEMPT + " FROM forward_events WHERE id = ?";
+      "SELECT id, endpoint, state, attempts, " + NEXT_ATTEMPT + " FROM forward_events WHERE id = ?";
 
-  public static final String FORWARD_EVENT_ID = "SELECT id FROM forward_events WHERE event_id = ?";
+  // An evt_ id names the event's row for each endpoint: the oldest first. Binds: the event_id.
+  public static final String FORWARD_EVENT_ID = "SELECT id FROM forward_events WHERE event_id = ? ORDER BY id";
 
-  public static final String FIND_FORWARD_EVENT_BY_ID =
-      "SELECT id, state, attempts, " + NEXT_ATTEMPT + " FROM forward_events WHERE event_id = ?";
+  // Binds: the event_id; the endpoint or NULL (any), twice.
+  public static final String FIND_FORWARD_EVENT_BY_ID = "SELECT id, endpoint, state, attempts, " + NEXT_ATTEMPT
+      + " FROM forward_events WHERE event_id = ? AND (? IS NULL OR endpoint = ?) ORDER BY id";
 
   // Requeue races a second run and the relay: a requeued event is pending, and a relay may lease it
   // at once. Only a failed event moves, so a late run neither clears that lease nor resets its
@@ -302,11 +326,14 @@ public final class SqlQueries {
 
   // Replay (forward replay, the admin's POST /forward/events/:id/replay): events the site got, or that were
   // given up on, sent again with the same id and bytes (the site dedupes on the id). A pending one is left
-  // alone: it is being sent anyway, perhaps leased right now. Binds: the id; the order; the created_at range.
+  // alone: it is being sent anyway, perhaps leased right now. Binds: the endpoint or NULL (every one), twice;
+  // then the row's id; the event_id; the order; the created_at range.
   private static final String REPLAY = REQUEUE + ", delivered_at = NULL, last_error = NULL"
-      + " WHERE state IN ('delivered', 'failed')";
+      + " WHERE state IN ('delivered', 'failed') AND (? IS NULL OR endpoint = ?)";
 
   public static final String REPLAY_EVENT = REPLAY + " AND id = ?";
+
+  public static final String REPLAY_EVENT_ID = REPLAY + " AND event_id = ?";
 
   public static final String REPLAY_ORDER_EVENTS = REPLAY + " AND order_no = ?";
 
@@ -394,10 +421,12 @@ public final class SqlQueries {
       + " AND created_at < NOW(3) - INTERVAL 1 MINUTE ORDER BY id LIMIT ?";
   public static final String LAST_PAYMENT_ID = "SELECT COALESCE(MAX(id), 0) FROM payments";
 
-  // How long the oldest event the site has not taken has waited (the status page, alerts): the pending rows only
-  // (idx_forward_due). created_at is the column default, in the sessions' zone, as NOW.
+  // How long the oldest event not taken has waited (the status page, alerts): the pending rows only
+  // (idx_forward_due), not those of a disabled endpoint, which an anomaly told of already and which would hide
+  // another endpoint's outage. created_at is the column default, in the sessions' zone, as NOW.
   public static final String OLDEST_PENDING_SECONDS =
-      "SELECT TIMESTAMPDIFF(SECOND, MIN(created_at), NOW(3)) FROM forward_events WHERE state = 'pending'";
+      "SELECT TIMESTAMPDIFF(SECOND, MIN(created_at), NOW(3)) FROM forward_events WHERE state = 'pending'"
+          + " AND endpoint NOT IN (SELECT name FROM forward_endpoints WHERE disabled_at IS NOT NULL)";
 
   // The migration lease (setup.migrate.MigrationLease): on a Galera cluster, one instance at a time
   // migrates. Constants only: MigrationLease runs in IsolatedMigrations' own class loader, and javac

@@ -90,9 +90,10 @@ class MetricsTest extends DatabaseTestBase {
     // The gauges read the database: n unknown orders and n conflicts are open anomalies.
     assertThat(value(metrics, "paynotify_anomalies_open")).isEqualTo(
         db.count("SELECT COUNT(*) FROM anomalies WHERE resolved_at IS NULL")).isEqualTo(2 * n);
-    assertThat(value(metrics, "paynotify_forward_events{state=\"pending\"}")).isEqualTo(
+    assertThat(value(metrics, "paynotify_forward_events{endpoint=\"site\",state=\"pending\"}")).isEqualTo(
         db.count("SELECT COUNT(*) FROM forward_events WHERE state = 'pending'")).isPositive();
-    assertThat(value(metrics, "paynotify_forward_events{state=\"failed\"}")).isZero();
+    assertThat(value(metrics, "paynotify_forward_events{endpoint=\"site\",state=\"failed\"}")).isZero();
+    assertThat(value(metrics, "paynotify_forward_endpoint_disabled{endpoint=\"site\"}")).isZero();
     // What vertx-micrometer-metrics gives: the database pool, the HTTP server, the JVM.
     assertThat(metrics).contains("vertx_pool_").contains("vertx_http_server_requests_total")
         .contains("jvm_memory_used_bytes");

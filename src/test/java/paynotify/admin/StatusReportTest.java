@@ -103,8 +103,8 @@ class StatusReportTest extends DatabaseTestBase {
   }
 
   static void event(String id, String state, String ago) {
-    db.update("INSERT INTO forward_events (event_id, type, body, state, next_attempt_at, created_at)"
-        + " VALUES (?, 'payment.succeeded', '{}', ?, " + NOW + " + INTERVAL 1 DAY, " + NOW + " - INTERVAL " + ago
+    db.update("INSERT INTO forward_events (event_id, endpoint, type, body, state, next_attempt_at, created_at)"
+        + " VALUES (?, 'site', 'payment.succeeded', '{}', ?, " + NOW + " + INTERVAL 1 DAY, " + NOW + " - INTERVAL " + ago
         + ")", id, state);
   }
 

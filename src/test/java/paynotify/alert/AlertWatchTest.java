@@ -195,7 +195,7 @@ class AlertWatchTest extends DatabaseTestBase {
 
   @Test
   void theSiteNotTakingEventsIsToldWhenItStarts() throws Exception {
-    db.update("INSERT INTO forward_events (event_id, type, body, created_at) VALUES ('evt_1', 'payment.succeeded',"
+    db.update("INSERT INTO forward_events (event_id, endpoint, type, body, created_at) VALUES ('evt_1', 'site', 'payment.succeeded',"
         + " '{}', " + BEIJING_NOW + " - INTERVAL 31 MINUTE)"); // created_at as the column default writes it
     look();
     look();

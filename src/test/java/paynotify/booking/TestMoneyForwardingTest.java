@@ -7,6 +7,7 @@ import io.vertx.core.json.JsonObject;
 import java.time.LocalDateTime;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -41,7 +42,7 @@ class TestMoneyForwardingTest extends DatabaseTestBase {
         .put("booking", new JsonObject().put("trade_closed_closes_order", true))), "test", Map.of());
     stores = Pools.stores(vertx, db.settings(), config.retention().rejectedRowsPerSecond());
     booking = new EventBooking(vertx, stores, config.booking(), OrdersTable.byDefault(),
-        new SiteEvents(SiteEvents.TYPES));
+        new SiteEvents(SiteEvents.TYPES.stream().collect(Collectors.toMap(type -> type, type -> List.of("site")))));
   }
 
   @AfterEach

@@ -20,8 +20,8 @@ class ForwardCommandTest extends DatabaseTestBase {
 
   /** A row in {@code state}, its lease held and due in an hour, as the relay might leave it. */
   private static long event(String eventId, String type, String order, String state, int attempts, String error) {
-    db.update("INSERT INTO forward_events (event_id, type, order_no, body, state, attempts, next_attempt_at,"
-        + " lease_owner, lease_until, last_error, delivered_at) VALUES (?, ?, ?, '{}', ?, ?,"
+    db.update("INSERT INTO forward_events (event_id, endpoint, type, order_no, body, state, attempts, next_attempt_at,"
+        + " lease_owner, lease_until, last_error, delivered_at) VALUES (?, 'site', ?, ?, '{}', ?, ?,"
         + " " + NOW + " + INTERVAL 1 HOUR, 'other-instance', " + NOW + " + INTERVAL 1 HOUR, ?, ?)", eventId, type,
         order, state, attempts, error, state.equals("delivered") ? "2026-11-30 20:01:02" : null);
     return db.count("SELECT id FROM forward_events WHERE event_id = ?", eventId);
@@ -89,7 +89,7 @@ class ForwardCommandTest extends DatabaseTestBase {
 
     Cli.Result again = Cli.run("forward", "replay", "--event", "#" + pending);
     assertThat(again.exit()).isZero();
-    assertThat(again.out()).isEqualTo("event #" + pending + " is pending: it is being sent already\n");
+    assertThat(again.out()).isEqualTo("event #" + pending + " (site) is pending: it is being sent already\n");
     assertThat(row(pending)).isEqualTo(pendingBefore);
 
     Cli.Result range = Cli.run("forward", "replay", "--since", "2000-01-01");
@@ -121,17 +121,17 @@ class ForwardCommandTest extends DatabaseTestBase {
 
     Cli.Result again = Cli.run("forward", "retry", "#" + failed);
     assertThat(again.exit()).isZero();
-    assertThat(again.out()).startsWith("event #" + failed + " is pending (0 attempts, next 20").endsWith(": nothing to do\n");
+    assertThat(again.out()).startsWith("event #" + failed + " (site) is pending (0 attempts, next 20").endsWith(": nothing to do\n");
     assertThat(row(failed)).isEqualTo("pending 0 1 - -");
 
     Cli.Result onPending = Cli.run("forward", "retry", String.valueOf(pending));
     assertThat(onPending.exit()).isZero();
-    assertThat(onPending.out()).startsWith("event #" + pending + " is pending (3 attempts").endsWith("nothing to do\n");
+    assertThat(onPending.out()).startsWith("event #" + pending + " (site) is pending (3 attempts").endsWith("nothing to do\n");
     assertThat(row(pending)).isEqualTo(pendingBefore); // its lease and schedule are the relay's
 
     Cli.Result onDelivered = Cli.run("forward", "retry", evt(4)); // by its evt_ id too
     assertThat(onDelivered.exit()).isZero();
-    assertThat(onDelivered.out()).isEqualTo("event #" + delivered + " is delivered: nothing to do\n");
+    assertThat(onDelivered.out()).isEqualTo("event #" + delivered + " (site) is delivered: nothing to do\n");
     assertThat(row(delivered)).isEqualTo(deliveredBefore);
 
     assertThat(Cli.run("forward", "retry", evt(2)).out()).isEqualTo("event #" + other + " requeued: pending, due now\n");

@@ -25,7 +25,7 @@ class ForwardSecretFormsTest {
 
   @Test
   void aWhsecSecretMustBeBase64OfTwentyFourToSixtyFourBytes() {
-    assertThat(with(new JsonObject().put("secret", "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw")).forward().secrets())
+    assertThat(with(new JsonObject().put("secret", "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw")).forward().endpoints().get(0).secrets())
         .containsExactly("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw");
     assertThatThrownBy(() -> with(new JsonObject().put("secret", "whsec_not-base64-at-all-!!")))
         .isInstanceOf(ConfigException.class).hasMessageContaining("base64 does not decode")
@@ -39,7 +39,7 @@ class ForwardSecretFormsTest {
     Path newer = Files.writeString(dir.resolve("new"), "0123456789abcdef-new");
     Path older = Files.writeString(dir.resolve("old"), "0123456789abcdef-old\n");
     JsonArray files = new JsonArray().add(newer.toString()).add(older.toString());
-    assertThat(with(new JsonObject().put("secret_files", files)).forward().secrets())
+    assertThat(with(new JsonObject().put("secret_files", files)).forward().endpoints().get(0).secrets())
         .isEqualTo(List.of("0123456789abcdef-new", "0123456789abcdef-old"));
     assertThatThrownBy(() -> with(new JsonObject().put("secret_files", files).put("secret", "0123456789abcdef")))
         .isInstanceOf(ConfigException.class).hasMessageContaining("forward.secret_files: set either it or");

@@ -2,6 +2,7 @@ package paynotify.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,7 +24,7 @@ class ShippedConfigTest {
 
   @Test
   void theShippedFileHasEveryKeyTheReaderAsksForAndNoOther() throws Exception {
-    Set<String> read = everythingOn().keysRead();
+    Set<String> read = keysRead();
     Set<String> inFile = ConfigTemplate.keys(Files.readString(SHIPPED));
     assertThat(difference(read, inFile)).as("read by paynotify, missing from " + SHIPPED).isEmpty();
     assertThat(difference(inFile, read)).as("in " + SHIPPED + ", never read by paynotify").isEmpty();
@@ -33,7 +34,7 @@ class ShippedConfigTest {
   void theShippedFileHasNoUnknownKeyAndATypoIsOne() throws Exception {
     JsonObject shipped = new JsonObject(new Yaml().<Map<String, Object>>load(Files.readString(SHIPPED)));
     Set<String> known = new TreeSet<>(ConfigTemplate.shipped());
-    known.addAll(everythingOn().keysRead());
+    known.addAll(keysRead());
     assertThat(UnknownKeys.in(shipped, known)).isEmpty();
     shipped.getJsonObject("alipay").put("publik_key_file", "/etc/paynotify/alipay_public.pem");
     assertThat(UnknownKeys.in(shipped, known)).containsExactly("alipay.publik_key_file");
@@ -49,6 +50,18 @@ class ShippedConfigTest {
       }
     });
     assertThat(wrong).as(SHIPPED + ": keys whose value is not the default").isEmpty();
+  }
+
+  /** Every key read, with forward.url and with forward.endpoints (one or the other is read). */
+  private static Set<String> keysRead() {
+    Set<String> read = new TreeSet<>(everythingOn().keysRead());
+    JsonObject endpoints = TestService.configuration(new JsonObject().put("forward", new JsonObject()
+        .put("endpoints", new JsonArray().add(new JsonObject().put("name", "site")
+            .put("url", "http://127.0.0.1/paynotify-hook.php").put("secret", "0123456789abcdef0123")))));
+    ConfigReader c = new ConfigReader(ConfigReader.withEnv(endpoints, Map.of(), AppConfig.SECTIONS), "endpoints.yaml");
+    assertThat(AppConfig.read(c).forward().endpoints()).hasSize(1);
+    read.addAll(c.keysRead());
+    return read;
   }
 
   /** Every channel, the forward relay and the admin listener on; every key is recorded, given or not. */

@@ -502,9 +502,9 @@ class ForwardDeliveryTest extends DatabaseTestBase {
   @Test
   void twoOrdersEventsAreSentAtTheSameTime() throws Exception {
     site.delay(Duration.ofMillis(700));
-    db.update("INSERT INTO forward_events (event_id, type, order_no, body, next_attempt_at) VALUES"
-        + " ('evt_p1', 'payment.succeeded', 'FW17', '{\"data\":{\"order_no\":\"FW17\"}}', UTC_TIMESTAMP(3) - INTERVAL 1 SECOND),"
-        + " ('evt_p2', 'payment.succeeded', 'FW18', '{\"data\":{\"order_no\":\"FW18\"}}', UTC_TIMESTAMP(3) - INTERVAL 1 SECOND)");
+    db.update("INSERT INTO forward_events (event_id, endpoint, type, order_no, body, next_attempt_at) VALUES"
+        + " ('evt_p1', 'site', 'payment.succeeded', 'FW17', '{\"data\":{\"order_no\":\"FW17\"}}', UTC_TIMESTAMP(3) - INTERVAL 1 SECOND),"
+        + " ('evt_p2', 'site', 'payment.succeeded', 'FW18', '{\"data\":{\"order_no\":\"FW18\"}}', UTC_TIMESTAMP(3) - INTERVAL 1 SECOND)");
     awaitState("evt_p1", "delivered");
     awaitState("evt_p2", "delivered");
     long first = site.requestsFor("evt_p1").get(0).arrivedAtMillis();
@@ -630,12 +630,14 @@ class ForwardDeliveryTest extends DatabaseTestBase {
   /** /health says what waits and what failed, for the site owner's monitoring. */
   @Test
   void healthCountsPendingAndFailedEvents() throws Exception {
-    db.update("INSERT INTO forward_events (event_id, type, body, state, next_attempt_at) VALUES"
-        + " ('evt_h1', 'payment.succeeded', '{}', 'failed', NOW()), ('evt_h2', 'payment.succeeded', '{}', 'failed', NOW()),"
-        + " ('evt_h3', 'payment.succeeded', '{}', 'pending', NOW() + INTERVAL 1 DAY)");
+    db.update("INSERT INTO forward_events (event_id, endpoint, type, body, state, next_attempt_at) VALUES"
+        + " ('evt_h1', 'site', 'payment.succeeded', '{}', 'failed', NOW()), ('evt_h2', 'site', 'payment.succeeded', '{}', 'failed', NOW()),"
+        + " ('evt_h3', 'site', 'payment.succeeded', '{}', 'pending', NOW() + INTERVAL 1 DAY)");
     JsonObject health = new JsonObject(paynotify.testsupport.Http.get(service.port(), "/health").body());
     assertThat(health.getJsonObject("forward")).isEqualTo(new JsonObject().put("pending", 1).put("failed", 2)
-        .put("disabled", false));
+        .put("disabled", false).put("endpoints", new JsonArray().add(new JsonObject().put("name", "site")
+            .put("pending", 1).put("failed", 2).put("disabled", false).putNull("disabled_reason")
+            .put("configured", true))));
   }
 
   static String eventId(String orderNo, String type) {

@@ -88,8 +88,8 @@ class ForwardInstancesTest extends DatabaseTestBase {
     String body = "{\"id\":\"" + id + "\",\"type\":\"payment.succeeded\",\"created_at\":\"2026-11-30T20:01:02+08:00\","
         + "\"data\":{\"order_no\":\"FL1\",\"channel\":\"alipay\",\"trade_no\":\"T-FL1\",\"amount_cents\":100,"
         + "\"paid_at\":\"2026-11-29T10:15:09+08:00\"}}";
-    db.update("INSERT INTO forward_events (event_id, type, order_no, body, state, attempts, next_attempt_at,"
-        + " lease_owner, lease_until) VALUES (?, 'payment.succeeded', 'FL1', ?, 'pending', 0,"
+    db.update("INSERT INTO forward_events (event_id, endpoint, type, order_no, body, state, attempts, next_attempt_at,"
+        + " lease_owner, lease_until) VALUES (?, 'site', 'payment.succeeded', 'FL1', ?, 'pending', 0,"
         + " " + NOW + " - INTERVAL 1 SECOND, 'an-instance-killed-meanwhile', " + NOW
         + " + INTERVAL 2 SECOND)", id, body);
     try (SiteReceiver site = SiteReceiver.start(); TestService survivor = TestService.start(db.settings(), forwarding(site))) {
@@ -140,9 +140,9 @@ class ForwardInstancesTest extends DatabaseTestBase {
    */
   @Test
   void anOrdersLaterEventWaitsWhileAnotherClaimHoldsTheOlderOne() throws Exception {
-    db.update("INSERT INTO forward_events (event_id, type, order_no, body, next_attempt_at) VALUES"
-        + " ('evt_older', 'payment.succeeded', 'FO1', '{}', " + NOW + " - INTERVAL 1 SECOND),"
-        + " ('evt_later', 'refund.succeeded', 'FO1', '{}', " + NOW + " - INTERVAL 1 SECOND)");
+    db.update("INSERT INTO forward_events (event_id, endpoint, type, order_no, body, next_attempt_at) VALUES"
+        + " ('evt_older', 'site', 'payment.succeeded', 'FO1', '{}', " + NOW + " - INTERVAL 1 SECOND),"
+        + " ('evt_later', 'site', 'refund.succeeded', 'FO1', '{}', " + NOW + " - INTERVAL 1 SECOND)");
     try (SiteReceiver site = SiteReceiver.start(); Connection claim = db.connect()) {
       claim.setAutoCommit(false);
       try (Statement lock = claim.createStatement()) {

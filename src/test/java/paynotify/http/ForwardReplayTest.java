@@ -2,6 +2,7 @@ package paynotify.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -50,7 +51,8 @@ class ForwardReplayTest extends DatabaseTestBase {
       HttpResponse<String> answer = post(admin, "/forward/events/" + id + "/replay", TOKEN);
       assertThat(answer.statusCode()).isEqualTo(200);
       assertThat(new JsonObject(answer.body())).isEqualTo(new JsonObject().put("event", id).put("replayed", true)
-          .put("state", "pending"));
+          .put("endpoints", new JsonArray().add(new JsonObject().put("endpoint", "site").put("replayed", true)
+              .put("state", "pending"))));
       List<Request> sent = site.awaitCount(3, WITHIN);
       awaitDelivered(id);
 

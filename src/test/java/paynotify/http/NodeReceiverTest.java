@@ -14,6 +14,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import paynotify.testsupport.ChannelFixture;
+import paynotify.testsupport.Cli;
 import paynotify.testsupport.DatabaseTestBase;
 import paynotify.testsupport.NodeReceiver;
 import paynotify.testsupport.StandardWebhooks;
@@ -79,6 +80,17 @@ class NodeReceiverTest extends DatabaseTestBase {
           .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
       assertThat(again.statusCode()).isEqualTo(200);
       assertThat(receiver.log()).containsOnlyOnce("handled payment.succeeded " + id);
+
+      // forward replay: the service sends it again, signed anew; the library verifies it, the id dedupes it.
+      String delivered = db.string("SELECT delivered_at FROM forward_events WHERE event_id = ?", id);
+      Cli.Result replay = Cli.run("forward", "replay", "--event", id);
+      assertThat(replay.exit()).as(replay.err()).isZero();
+      assertThat(eventComesTo(id, "state = 'delivered' AND delivered_at > '" + delivered + "'")).as(receiver.log())
+          .isTrue();
+      assertThat(receiver.log()).containsOnlyOnce("handled payment.succeeded " + id);
+      System.out.printf("Node receiver (npm standardwebhooks): %s delivered at %s, replayed by `forward replay`"
+          + " and delivered again at %s: both verified and answered 200, the work done once; its log:%n%s%n", id,
+          delivered, db.string("SELECT delivered_at FROM forward_events WHERE event_id = ?", id), receiver.log());
     }
   }
 

@@ -70,13 +70,13 @@ class KeyPurgeTest extends DatabaseTestBase {
   /** Delivered events go after their retention, by id in batches; pending and failed ones stay whatever their age. */
   @Test
   void purgeRemovesOnlyDeliveredEventsPastRetention(VertxTestContext ctx) {
-    db.update("INSERT INTO forward_events (event_id, type, body, state, delivered_at)"
-        + " SELECT CONCAT('evt_old', seq), 'payment.succeeded', '{}', 'delivered', NOW(3) - INTERVAL 31 DAY"
+    db.update("INSERT INTO forward_events (event_id, endpoint, type, body, state, delivered_at)"
+        + " SELECT CONCAT('evt_old', seq), 'site', 'payment.succeeded', '{}', 'delivered', NOW(3) - INTERVAL 31 DAY"
         + " FROM seq_1_to_250");
-    db.update("INSERT INTO forward_events (event_id, type, body, state, delivered_at, created_at) VALUES"
-        + " ('evt_recent', 'payment.succeeded', '{}', 'delivered', NOW(3) - INTERVAL 29 DAY, NOW(3) - INTERVAL 40 DAY),"
-        + " ('evt_failed', 'payment.succeeded', '{}', 'failed', NULL, NOW(3) - INTERVAL 40 DAY),"
-        + " ('evt_pending', 'payment.succeeded', '{}', 'pending', NULL, NOW(3) - INTERVAL 40 DAY)");
+    db.update("INSERT INTO forward_events (event_id, endpoint, type, body, state, delivered_at, created_at) VALUES"
+        + " ('evt_recent', 'site', 'payment.succeeded', '{}', 'delivered', NOW(3) - INTERVAL 29 DAY, NOW(3) - INTERVAL 40 DAY),"
+        + " ('evt_failed', 'site', 'payment.succeeded', '{}', 'failed', NULL, NOW(3) - INTERVAL 40 DAY),"
+        + " ('evt_pending', 'site', 'payment.succeeded', '{}', 'pending', NULL, NOW(3) - INTERVAL 40 DAY)");
 
     new KeyPurge(vertx, pool, Duration.ofDays(7), Duration.ofDays(30), Duration.ofDays(3), Duration.ofDays(30), 100).runOnce()
         .onComplete(ctx.succeeding(report -> ctx.verify(() -> {
