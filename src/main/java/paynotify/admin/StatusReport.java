@@ -296,8 +296,9 @@ public final class StatusReport {
             + "): nothing is sent to it (paynotify forward enable --endpoint " + e.getString("name") + ")");
       }
       if (!e.getBoolean("configured") && e.getLong("pending") > 0) {
-        out.add(e.getLong("pending") + " events wait for endpoint " + e.getString("name") + ", which is not in"
-            + " forward's configuration any more: add it back, or they are never sent");
+        long n = e.getLong("pending");
+        out.add(n + (n == 1 ? " event waits" : " events wait") + " for endpoint " + e.getString("name") + ", which is"
+            + " not in forward's configuration any more: add it back, or they are never sent");
       }
     }
     Long oldest = forward.getLong("oldest_pending_seconds");

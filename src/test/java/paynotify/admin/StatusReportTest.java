@@ -209,6 +209,30 @@ class StatusReportTest extends DatabaseTestBase {
   }
 
   @Test
+  void aDisabledEndpointAndTheEventsOfOneNoLongerConfiguredNeedAPerson() throws Exception {
+    db.update("INSERT INTO forward_endpoints (name, disabled_at, disabled_reason) VALUES ('site', NOW(3),"
+        + " '410 Gone for event evt_x (payment.succeeded)')");
+    db.update("INSERT INTO forward_events (event_id, endpoint, type, body, created_at) VALUES"
+        + " ('evt_old', 'old-crm', 'payment.succeeded', '{}', " + NOW + " - INTERVAL 1 MINUTE)");
+    JsonObject forward = statusJson(service.server().adminPort()).getJsonObject("forward");
+    assertThat(objects(forward.getJsonArray("endpoints"))).containsExactly(
+        new JsonObject().put("name", "site").put("pending", 0L).put("failed", 0L).put("disabled", true)
+            .put("disabled_reason", "410 Gone for event evt_x (payment.succeeded)").put("configured", true),
+        new JsonObject().put("name", "old-crm").put("pending", 1L).put("failed", 0L).put("disabled", false)
+            .putNull("disabled_reason").put("configured", false));
+    assertThat(forward.getBoolean("disabled")).isTrue();
+    assertThat(statusJson(service.server().adminPort()).getJsonArray("attention").getList()).containsExactly(
+        "endpoint site is disabled (410 Gone for event evt_x (payment.succeeded)): nothing is sent to it"
+            + " (paynotify forward enable --endpoint site)",
+        "1 event waits for endpoint old-crm, which is not in forward's configuration any more: add it back, or"
+            + " they are never sent");
+    String page = Http.get(service.server().adminPort(), "/status").body();
+    assertThat(page).contains("<table id=\"forward-endpoints\">")
+        .contains("<td>old-crm</td><td>1</td><td>0</td><td><span class=\"red\">not configured</span></td>")
+        .contains("<span class=\"red\">disabled: 410 Gone for event evt_x (payment.succeeded)</span>");
+  }
+
+  @Test
   void listsTheNewestTwentyOpenAnomaliesAndCountsThemAll() throws Exception {
     for (int i = 1; i <= 25; i++) {
       anomaly("unknown_order", String.format("N-%02d", i), 100L, "no such order", (100 - i) + " MINUTE", false);
