@@ -29,6 +29,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import paynotify.testsupport.AlipayNotifications;
 import paynotify.testsupport.ChannelFixture;
 import paynotify.testsupport.Cli;
+import paynotify.testsupport.Commands;
 import paynotify.testsupport.DatabaseTestBase;
 import paynotify.testsupport.Http.Reply;
 import paynotify.testsupport.Notification;
@@ -742,13 +743,7 @@ class ForwardDeliveryTest extends DatabaseTestBase {
   }
 
   private static boolean phpInstalled() {
-    try {
-      Process p = new ProcessBuilder("php", "-v").redirectErrorStream(true).start();
-      p.getInputStream().readAllBytes();
-      return p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0;
-    } catch (Exception e) {
-      return false;
-    }
+    return Commands.output("php", "-v") != null;
   }
 
   private static String runPhp(String code, String... args) throws Exception {

@@ -29,20 +29,7 @@ public final class NodeReceiver implements AutoCloseable {
 
   /** Whether {@code node} and {@code npm} are on the PATH (Debian: nodejs, npm). */
   public static boolean available() {
-    return runs("node", "--version") && runs("npm", "--version");
-  }
-
-  private static boolean runs(String... command) {
-    try {
-      Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD)
-          .start();
-      return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
-    } catch (IOException e) {
-      return false;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
-    }
+    return Commands.output("node", "--version") != null && Commands.output("npm", "--version") != null;
   }
 
   /** The page's paynotify-hook.mjs. */

@@ -30,16 +30,8 @@ public final class PhpReceiver implements AutoCloseable {
 
   /** Whether {@code php} is on the PATH with pdo_mysql (Debian: php8.2-cli, php8.2-mysql). */
   public static boolean available() {
-    try {
-      Process p = new ProcessBuilder("php", "-m").redirectErrorStream(true).start();
-      String modules = new String(p.getInputStream().readAllBytes());
-      return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0 && modules.lines().anyMatch("pdo_mysql"::equals);
-    } catch (IOException e) {
-      return false;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
-    }
+    String modules = Commands.output("php", "-m");
+    return modules != null && modules.lines().anyMatch("pdo_mysql"::equals);
   }
 
   /** The page's paynotify-hook.php. */
