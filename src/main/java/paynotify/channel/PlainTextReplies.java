@@ -1,8 +1,8 @@
 package paynotify.channel;
 
 /**
- * The reply words of Alipay and of the epay aggregators modelled on it: {@code success} stops the
- * retries, anything else (we send {@code fail}) makes the platform retry.
+ * The reply words of Alipay and of the aggregators modelled on it (epay, 虎皮椒, V免签; epusdt says {@code ok}):
+ * {@code success} stops the retries, anything else (we send {@code fail}) makes the platform retry.
  */
 public interface PlainTextReplies extends NotifyChannel {
   Reply SUCCESS = new Reply(200, "text/plain", "success");

@@ -3,6 +3,7 @@ package paynotify.channel;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
+import java.util.HexFormat;
 import java.util.Map;
 import java.util.Set;
 import java.util.StringJoiner;
@@ -112,6 +113,11 @@ public final class Signatures {
         throw RejectedNotification.malformed(name + " is a field of the site's request, never of a notification");
       }
     }
+  }
+
+  /** MD5 of the UTF-8 bytes in lower-case hex: the sign of epay, 虎皮椒, epusdt and V免签. */
+  public static String md5Hex(String content) {
+    return HexFormat.of().formatHex(md5(content));
   }
 
   /** MD5 of the UTF-8 bytes. */

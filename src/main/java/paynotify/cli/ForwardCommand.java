@@ -163,19 +163,20 @@ final class ForwardCommand extends ParentCommand {
           return fail(ExitCode.UNUSABLE, unknown);
         }
         boolean row = which.event != null && which.event.matches(ROW);
-        if (which.event != null && rowIds(conn, which.event).isEmpty()) {
+        List<Long> ids = which.event == null ? List.of() : rowIds(conn, which.event);
+        if (which.event != null && ids.isEmpty()) {
           return fail(ExitCode.UNUSABLE, "no forward event " + which.event);
         }
-        if (row && endpoint != null && !endpoint.equals(endpointOf(conn, rowIds(conn, which.event).get(0)))) {
-          return fail(ExitCode.UNUSABLE, "event " + which.event + " is endpoint "
-              + endpointOf(conn, rowIds(conn, which.event).get(0)) + "'s, not " + endpoint + "'s (its evt_ id names"
-              + " every endpoint's)");
+        String rowsEndpoint = row ? endpointOf(conn, ids.get(0)) : null;
+        if (row && endpoint != null && !endpoint.equals(rowsEndpoint)) {
+          return fail(ExitCode.UNUSABLE, "event " + which.event + " is endpoint " + rowsEndpoint + "'s, not "
+              + endpoint + "'s (its evt_ id names every endpoint's)");
         }
         PreparedStatement replay;
         if (which.event != null) {
           replay = conn.prepareStatement(row ? SqlQueries.REPLAY_EVENT : SqlQueries.REPLAY_EVENT_ID);
           if (row) {
-            replay.setLong(3, rowIds(conn, which.event).get(0));
+            replay.setLong(3, ids.get(0));
           } else {
             replay.setString(3, which.event);
           }
@@ -196,7 +197,7 @@ final class ForwardCommand extends ParentCommand {
         }
         if (n == 0 && which.event != null) { // read after the UPDATE: why nothing moved
           boolean any = false;
-          for (long id : rowIds(conn, which.event)) {
+          for (long id : ids) {
             try (PreparedStatement find = conn.prepareStatement(SqlQueries.FIND_FORWARD_EVENT)) {
               find.setLong(1, id);
               try (ResultSet rs = find.executeQuery()) {

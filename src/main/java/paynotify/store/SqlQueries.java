@@ -150,17 +150,19 @@ public final class SqlQueries {
   // (UTC_TIMESTAMP), whatever each instance's database.time_zone: one clock for all (created_at and
   // delivered_at stay in the session's zone: shown, and purged days later). Binds: event_id, type, order_no, body.
   public static String insertForwardEvent(List<String> endpoints) {
-    return "INSERT INTO forward_events (event_id, type, order_no, body, endpoint, next_attempt_at)"
-        + " SELECT ?, ?, ?, ?, e.name, UTC_TIMESTAMP(3) FROM " + names(endpoints) + " e"
-        + " ON DUPLICATE KEY UPDATE forward_events.id = forward_events.id";
+    return insertForwardEvent(endpoints, "");
   }
 
   // payment.succeeded only for the payment that moved its order, which the UPDATE just before said
   // on our payment row: sent with it, no round trip. Binds: the event's four, channel, trade_no.
   public static String insertForwardEventIfOrderMoved(List<String> endpoints) {
+    return insertForwardEvent(endpoints,
+        " WHERE EXISTS (SELECT 1 FROM payments WHERE channel = ? AND trade_no = ? AND moved_order)");
+  }
+
+  private static String insertForwardEvent(List<String> endpoints, String where) {
     return "INSERT INTO forward_events (event_id, type, order_no, body, endpoint, next_attempt_at)"
-        + " SELECT ?, ?, ?, ?, e.name, UTC_TIMESTAMP(3) FROM " + names(endpoints) + " e"
-        + " WHERE EXISTS (SELECT 1 FROM payments WHERE channel = ? AND trade_no = ? AND moved_order)"
+        + " SELECT ?, ?, ?, ?, e.name, UTC_TIMESTAMP(3) FROM " + names(endpoints) + " e" + where
         + " ON DUPLICATE KEY UPDATE forward_events.id = forward_events.id";
   }
 

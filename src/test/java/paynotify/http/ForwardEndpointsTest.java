@@ -4,10 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -161,11 +157,8 @@ class ForwardEndpointsTest extends DatabaseTestBase {
       crm.awaitCount(2, WITHIN);
       awaitState("crm", id, "delivered");
 
-      HttpResponse<String> answer = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-              URI.create("http://127.0.0.1:" + admin + "/forward/events/" + id + "/replay?endpoint=shop"))
-          .header("Authorization", "Bearer " + TOKEN).POST(HttpRequest.BodyPublishers.noBody()).build(),
-          HttpResponse.BodyHandlers.ofString());
-      assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+      Http.Reply answer = Http.postWithToken(admin, "/forward/events/" + id + "/replay?endpoint=shop", TOKEN);
+      assertThat(answer.status()).as(answer.body()).isEqualTo(200);
       assertThat(new JsonObject(answer.body()).getJsonArray("endpoints")).isEqualTo(new JsonArray()
           .add(new JsonObject().put("endpoint", "shop").put("replayed", true).put("state", "pending")));
       shop.awaitCount(2, WITHIN);
@@ -197,15 +190,9 @@ class ForwardEndpointsTest extends DatabaseTestBase {
         + "' AND event_id = ?", eventId);
   }
 
+  /** Waits until {@code sql}, a COUNT of one row at most, counts it; fails with the outbox's rows if it never does. */
   private static void awaitCount(String sql, String arg) throws InterruptedException {
-    long deadline = System.nanoTime() + WITHIN.toNanos();
-    while (db.count(sql, arg) < 1) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("not within " + WITHIN + ": " + sql + " [" + arg + "]; forward_events: "
-            + db.column("SELECT CONCAT_WS(' ', endpoint, event_id, type, state, attempts, last_error)"
-            + " FROM forward_events"));
-      }
-      Thread.sleep(20);
-    }
+    assertThat(db.countWithin(WITHIN, 1, sql, arg)).as(() -> sql + " [" + arg + "]; forward_events: " + db.column(
+        "SELECT CONCAT_WS(' ', endpoint, event_id, type, state, attempts, last_error) FROM forward_events")).isOne();
   }
 }

@@ -4,16 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import paynotify.testsupport.ChannelFixture;
 import paynotify.testsupport.Cli;
 import paynotify.testsupport.DatabaseTestBase;
+import paynotify.testsupport.Http;
 import paynotify.testsupport.ServiceProcess;
 import paynotify.testsupport.SiteReceiver;
 import paynotify.testsupport.SiteReceiver.Request;
@@ -48,8 +45,8 @@ class ForwardReplayTest extends DatabaseTestBase {
       site.awaitCount(2, WITHIN);
       awaitDelivered(id);
 
-      HttpResponse<String> answer = post(admin, "/forward/events/" + id + "/replay", TOKEN);
-      assertThat(answer.statusCode()).isEqualTo(200);
+      Http.Reply answer = Http.postWithToken(admin, "/forward/events/" + id + "/replay", TOKEN);
+      assertThat(answer.status()).isEqualTo(200);
       assertThat(new JsonObject(answer.body())).isEqualTo(new JsonObject().put("event", id).put("replayed", true)
           .put("endpoints", new JsonArray().add(new JsonObject().put("endpoint", "site").put("replayed", true)
               .put("state", "pending"))));
@@ -64,9 +61,9 @@ class ForwardReplayTest extends DatabaseTestBase {
       });
       assertThat(db.count("SELECT COUNT(*) FROM forward_events")).isEqualTo(1); // one event, sent three times
 
-      assertThat(post(admin, "/forward/events/evt_00000000000000000000000000000000/replay", TOKEN).statusCode())
-          .isEqualTo(404);
-      assertThat(post(admin, "/forward/events/" + id + "/replay", "wrong-token-0123456789").statusCode())
+      assertThat(Http.postWithToken(admin, "/forward/events/evt_00000000000000000000000000000000/replay", TOKEN)
+          .status()).isEqualTo(404);
+      assertThat(Http.postWithToken(admin, "/forward/events/" + id + "/replay", "wrong-token-0123456789").status())
           .isEqualTo(401);
       assertThat(site.requests()).hasSize(3);
     }
@@ -82,9 +79,4 @@ class ForwardReplayTest extends DatabaseTestBase {
     }
   }
 
-  private static HttpResponse<String> post(int port, String path, String token) throws Exception {
-    return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-        .header("Authorization", "Bearer " + token).POST(HttpRequest.BodyPublishers.noBody()).build(),
-        HttpResponse.BodyHandlers.ofString());
-  }
 }

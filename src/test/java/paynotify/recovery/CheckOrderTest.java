@@ -3,10 +3,6 @@ package paynotify.recovery;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vertx.core.json.JsonObject;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -17,6 +13,7 @@ import paynotify.cli.ExitCode;
 import paynotify.testsupport.AlipayStandIn;
 import paynotify.testsupport.Cli;
 import paynotify.testsupport.DatabaseTestBase;
+import paynotify.testsupport.Http;
 import paynotify.testsupport.PlatformStandIn;
 import paynotify.testsupport.ServiceProcess;
 import paynotify.testsupport.TestService;
@@ -53,19 +50,20 @@ class CheckOrderTest extends DatabaseTestBase {
                 .put("recovery", new JsonObject().put("enabled", true).put("interval_seconds", 3600)))))) {
       order("H1");
       platform.waiting("H1");
-      assertThat(post(admin, "/orders/H1/check", TOKEN)).extracting(r -> r.statusCode(), r -> state(r))
+      assertThat(Http.postWithToken(admin, "/orders/H1/check", TOKEN)).extracting(r -> r.status(), r -> state(r))
           .containsExactly(200, "unpaid");
 
       platform.paid("H1", "4200001234202612041234567890", amount);
-      HttpResponse<String> paid = post(admin, "/orders/H1/check", TOKEN);
-      assertThat(paid.statusCode()).isEqualTo(200);
+      Http.Reply paid = Http.postWithToken(admin, "/orders/H1/check", TOKEN);
+      assertThat(paid.status()).isEqualTo(200);
       assertThat(new JsonObject(paid.body()).getString("state")).isEqualTo("paid");
       assertThat(new JsonObject(paid.body()).getString("platform_status")).isEqualTo(status);
       assertThat(db.orderStatus("H1")).isEqualTo("paid");
       assertThat(db.count("SELECT COUNT(*) FROM payments WHERE order_no = 'H1'")).isEqualTo(1);
 
-      assertThat(post(admin, "/orders/NONE/check", TOKEN)).extracting(CheckOrderTest::state).isEqualTo("unknown");
-      assertThat(post(admin, "/orders/H1/check", "wrong-token").statusCode()).isEqualTo(401);
+      assertThat(Http.postWithToken(admin, "/orders/NONE/check", TOKEN)).extracting(CheckOrderTest::state)
+          .isEqualTo("unknown");
+      assertThat(Http.postWithToken(admin, "/orders/H1/check", "wrong-token").status()).isEqualTo(401);
     }
   }
 
@@ -96,13 +94,8 @@ class CheckOrderTest extends DatabaseTestBase {
     assertThat(r.err()).contains("alipay.app_private_key_file");
   }
 
-  private static String state(HttpResponse<String> r) {
+  private static String state(Http.Reply r) {
     return new JsonObject(r.body()).getString("state");
   }
 
-  private static HttpResponse<String> post(int port, String path, String token) throws Exception {
-    return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-        .header("Authorization", "Bearer " + token).POST(HttpRequest.BodyPublishers.noBody()).build(),
-        HttpResponse.BodyHandlers.ofString());
-  }
 }

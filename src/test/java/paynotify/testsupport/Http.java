@@ -54,4 +54,13 @@ public final class Http {
     HttpResponse<String> r = CLIENT.send(request, HttpResponse.BodyHandlers.ofString());
     return new Reply(r.statusCode(), r.body());
   }
+
+  /** An empty POST to the admin listener with {@code Authorization: Bearer <token>}. */
+  public static Reply postWithToken(int port, String path, String token) throws IOException, InterruptedException {
+    HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+        .timeout(Duration.ofSeconds(30)).header("Authorization", "Bearer " + token)
+        .POST(HttpRequest.BodyPublishers.noBody()).build();
+    HttpResponse<String> r = CLIENT.send(request, HttpResponse.BodyHandlers.ofString());
+    return new Reply(r.statusCode(), r.body());
+  }
 }

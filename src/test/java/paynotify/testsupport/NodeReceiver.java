@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -12,18 +13,15 @@ import java.util.regex.Pattern;
  * The site's Node receiver exactly as docs/forwarding.md prints it (section "A Node receiver"), run by
  * {@code node} with the Standard Webhooks library it imports, installed from npm as a site installs it.
  */
-public final class NodeReceiver implements AutoCloseable {
+public final class NodeReceiver extends ReceiverProcess {
   private static final Path DIR = Path.of("target", "node-receiver").toAbsolutePath();
   private static final String LIBRARY = "standardwebhooks@1.1.1";
   private static final Pattern LISTENING = Pattern.compile("listening on 127\\.0\\.0\\.1:(\\d+)");
 
-  private final Process process;
-  private final Path log;
   private final int port;
 
   private NodeReceiver(Process process, Path log, int port) {
-    this.process = process;
-    this.log = log;
+    super(process, log);
     this.port = port;
   }
 
@@ -41,17 +39,13 @@ public final class NodeReceiver implements AutoCloseable {
   public static void install() {
     try {
       Files.createDirectories(DIR);
-      Process npm = new ProcessBuilder("npm", "install", "--prefix", DIR.toString(), "--no-audit", "--no-fund",
-          "--no-package-lock", LIBRARY).redirectErrorStream(true).start();
-      String output = new String(npm.getInputStream().readAllBytes());
-      if (!npm.waitFor(5, TimeUnit.MINUTES) || npm.exitValue() != 0) {
-        throw new IllegalStateException("npm install " + LIBRARY + " failed: " + output);
-      }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
+    }
+    Commands.Run npm = Commands.run(Duration.ofMinutes(5), "npm", "install", "--prefix", DIR.toString(), "--no-audit",
+        "--no-fund", "--no-package-lock", LIBRARY);
+    if (!npm.ok()) {
+      throw new IllegalStateException("npm install " + LIBRARY + " failed: " + npm.output());
     }
   }
 
@@ -86,27 +80,8 @@ public final class NodeReceiver implements AutoCloseable {
     }
   }
 
-  /** Where paynotify's forward.url points. */
+  @Override
   public String url() {
     return "http://127.0.0.1:" + port + "/paynotify-hook";
-  }
-
-  /** What node printed: a line per event handled, and its errors. */
-  public String log() {
-    try {
-      return Files.readString(log);
-    } catch (IOException e) {
-      return "(no log: " + e.getMessage() + ")";
-    }
-  }
-
-  @Override
-  public void close() {
-    process.destroy();
-    try {
-      process.waitFor(10, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
   }
 }

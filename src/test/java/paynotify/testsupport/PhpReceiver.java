@@ -17,15 +17,12 @@ import paynotify.config.AppConfig.DatabaseSettings;
  * receiver, tested"), run by {@code php -S} against a site database: read from that page each time,
  * so that what a site owner copies is what the tests run.
  */
-public final class PhpReceiver implements AutoCloseable {
-  private final Process process;
+public final class PhpReceiver extends ReceiverProcess {
   private final int port;
-  private final Path log;
 
   private PhpReceiver(Process process, int port, Path log) {
-    this.process = process;
+    super(process, log);
     this.port = port;
-    this.log = log;
   }
 
   /** Whether {@code php} is on the PATH with pdo_mysql (Debian: php8.2-cli, php8.2-mysql). */
@@ -129,28 +126,8 @@ public final class PhpReceiver implements AutoCloseable {
     return port;
   }
 
-  /** Where paynotify's forward.url points. */
+  @Override
   public String url() {
     return "http://127.0.0.1:" + port + "/paynotify-hook.php";
-  }
-
-  /** What php -S wrote: its access log and the receiver's error_log lines. */
-  public String log() {
-    try {
-      return Files.readString(log);
-    } catch (IOException e) {
-      return "(no log: " + e.getMessage() + ")";
-    }
-  }
-
-  @Override
-  public void close() {
-    process.descendants().forEach(ProcessHandle::destroy); // the workers of PHP_CLI_SERVER_WORKERS
-    process.destroy();
-    try {
-      process.waitFor(10, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
   }
 }

@@ -1,6 +1,5 @@
 package paynotify.channel.epay;
 
-import java.util.HexFormat;
 import java.util.Map;
 import java.util.Set;
 import paynotify.channel.Ids;
@@ -40,7 +39,7 @@ public final class EpaySignature {
   public String sign(Map<String, String> params) {
     String content = Signatures.sortedContent(params, Set.of(SIGN, SIGN_TYPE),
         value -> value.chars().allMatch(c -> PHP_TRIM.indexOf(c) >= 0));
-    return HexFormat.of().formatHex(Signatures.md5(content + key));
+    return Signatures.md5Hex(content + key);
   }
 
   /**

@@ -10,6 +10,7 @@ import paynotify.channel.Money;
 import paynotify.channel.NotifyChannel;
 import paynotify.channel.NotifyEvent;
 import paynotify.channel.NotifyRequest;
+import paynotify.channel.PlainTextReplies;
 import paynotify.channel.Platform;
 import paynotify.channel.PlatformTime;
 import paynotify.channel.RejectedNotification;
@@ -22,13 +23,13 @@ import paynotify.channel.UnbookableNotification;
  * (the gateway's order), never {@code block_transaction_id}: 66 characters on EVM chains, empty in assimon's
  * callbacks, the trade_id itself in BEpusdt's pushes of an unpaid order.
  */
-public final class EpusdtChannel implements NotifyChannel {
+public final class EpusdtChannel implements PlainTextReplies {
   /** Where the gateway sends callbacks. */
   public static final String PATH = "/notify/epusdt";
   /** The one status that is a payment; BEpusdt also pushes 1 (waiting), 3 (expired) and 6 (failed). */
   public static final String PAID = "2";
-  /** assimon/epusdt takes exactly this body as delivered; the forks take it too. */
-  private static final Reply SUCCESS = new Reply(200, "text/plain", "ok");
+  /** assimon/epusdt takes exactly this body as delivered (not "success"); the forks take it too. */
+  private static final Reply OK = new Reply(200, "text/plain", "ok");
   /**
    * What the payment's detail keeps of a value: an amount, an address or a chain transaction (Solana's: ~88
    * characters), nothing JSON would escape, so that the four fit payments.detail.
@@ -59,12 +60,7 @@ public final class EpusdtChannel implements NotifyChannel {
 
   @Override
   public Reply success() {
-    return SUCCESS;
-  }
-
-  @Override
-  public Reply failure(int status, String reason) {
-    return new Reply(status, "text/plain", "fail");
+    return OK;
   }
 
   @Override

@@ -7,7 +7,6 @@ import com.fasterxml.jackson.core.exc.StreamReadException;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.util.HashSet;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -112,7 +111,7 @@ public final class EpusdtSignature {
 
   /** The signature of {@code values}, as assimon/epusdt and GMWalletApp/epusdt compute it. */
   public String sign(Map<String, String> values) {
-    return md5Hex(Signatures.sortedContent(values, Set.of(SIGNATURE), String::isEmpty) + token);
+    return Signatures.md5Hex(Signatures.sortedContent(values, Set.of(SIGNATURE), String::isEmpty) + token);
   }
 
   /**
@@ -155,9 +154,5 @@ public final class EpusdtSignature {
     int exponent = digits.length() - n.scale() - 1;
     String mantissa = digits.length() == 1 ? digits : digits.charAt(0) + "." + digits.substring(1);
     return (n.signum() < 0 ? "-" : "") + mantissa + "e+" + (exponent < 10 ? "0" : "") + exponent;
-  }
-
-  private static String md5Hex(String content) {
-    return HexFormat.of().formatHex(Signatures.md5(content));
   }
 }

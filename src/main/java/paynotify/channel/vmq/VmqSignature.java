@@ -1,6 +1,5 @@
 package paynotify.channel.vmq;
 
-import java.util.HexFormat;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -44,7 +43,7 @@ public final class VmqSignature {
 
   /** The sign of these values, as the server computes it. */
   public String sign(String payId, String param, String type, String price, String reallyPrice) {
-    return HexFormat.of().formatHex(Signatures.md5(payId + param + type + price + reallyPrice + key));
+    return Signatures.md5Hex(payId + param + type + price + reallyPrice + key);
   }
 
   /**

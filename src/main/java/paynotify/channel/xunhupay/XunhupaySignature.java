@@ -1,6 +1,5 @@
 package paynotify.channel.xunhupay;
 
-import java.util.HexFormat;
 import java.util.Map;
 import java.util.Set;
 import paynotify.channel.Ids;
@@ -39,7 +38,7 @@ public final class XunhupaySignature {
   /** The hash of {@code params}, as the platform computes it: what {@link #verify} compares. */
   public String sign(Map<String, String> params) {
     String content = Signatures.sortedContent(params, Set.of(HASH), String::isEmpty);
-    return HexFormat.of().formatHex(Signatures.md5(content + appSecret));
+    return Signatures.md5Hex(content + appSecret);
   }
 
   /**
