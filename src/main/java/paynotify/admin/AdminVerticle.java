@@ -100,7 +100,8 @@ public final class AdminVerticle extends VerticleBase {
 
   /**
    * The site's return page asks instead of trusting the redirect: the platform is asked now, what it says
-   * paid is booked, and the order's state (paid, unpaid, closed, unknown) is the answer.
+   * paid is booked, and the order's state (paid, unpaid, closed, partially_refunded, refunded, unknown) is the
+   * answer, with fulfil true only for paid.
    */
   private void checkOrder(RoutingContext ctx) {
     String orderNo = ctx.pathParam("order_no");

@@ -20,13 +20,14 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "check", mixinStandardHelpOptions = true,
     description = "Ask the platform about an order now, book what it says was paid, print the order's state "
-        + "(paid, unpaid, closed, unknown). Exit 0: paid; 1: not paid (unpaid, closed, unknown); "
+        + "(paid, unpaid, closed, partially_refunded, refunded, unknown); only paid is to be fulfilled. Exit 0: paid;"
+        + " 1: anything else (unpaid, closed, refunded in full or in part, unknown); "
         + "2: unusable configuration (no platform can be asked); 3: database failure.")
 final class CheckCommand extends CommandSupport {
   @Parameters(index = "0", paramLabel = "ORDER_NO", description = "the site's order number (out_trade_no)")
   String orderNo;
 
-  @Option(names = "--json", description = "one JSON object: order_no, state, platform_status, detail")
+  @Option(names = "--json", description = "one JSON object: order_no, state, fulfil, platform_status, detail")
   boolean json;
 
   @Override

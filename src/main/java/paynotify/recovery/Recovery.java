@@ -1,19 +1,27 @@
 package paynotify.recovery;
 
 import static paynotify.store.SqlQueries.ADD_ORDER_CHECK;
+import static paynotify.store.SqlQueries.CLAIM_ORDER_CHECK;
+import static paynotify.store.SqlQueries.LAST_ORDER_CHECK;
 import static paynotify.store.SqlQueries.LEASE_ORDER_CHECK;
 import static paynotify.store.SqlQueries.ORDER_CHECKED;
+import static paynotify.store.SqlQueries.ORDER_CHECK_ANSWERED;
 import static paynotify.store.SqlQueries.ORDER_CHECK_ATTEMPTS;
+import static paynotify.store.SqlQueries.ORDER_NOT_CHECKED;
 import static paynotify.store.SqlQueries.PURGE_ORDER_CHECKS;
 
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.http.ConnectionPoolTooBusyException;
 import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.RowSet;
 import io.vertx.sqlclient.Tuple;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,8 +45,9 @@ import paynotify.store.OrdersTable.OrderStatus;
  * may have been lost, and books what they say was paid through the same booking as a notification
  * ({@link FoundPayment}). The sweeper takes due orders between min_age and max_age old, each with its own
  * back-off ({@link Backoff}) and a lease in order_checks, so several instances never ask about one order at
- * once; {@link #check} asks about one order now, for the site's return page. A platform that is down, slow
- * or not believed costs that order a later try and nothing else.
+ * once; {@link #check} asks about one order now, for the site's return page. Both draw on one
+ * {@link QueryBudget}. A platform that is down, slow or not believed costs that order a later try and nothing
+ * else.
  */
 public final class Recovery {
   private static final Logger LOG = LoggerFactory.getLogger(Recovery.class);
@@ -47,6 +56,15 @@ public final class Recovery {
   private static final int PURGE_BATCH = 1000;
   /** order_checks rows are kept a day past max_age: the ages of the orders they are about. */
   private static final Duration KEPT_PAST_MAX_AGE = Duration.ofDays(1);
+  /**
+   * Orders this old are in their hourly re-asks: half of each sweep is theirs, so fresh unpaid orders, however
+   * many anyone makes, cannot keep an older one from being asked on time.
+   */
+  private static final Duration HOURLY_PHASE = Duration.ofHours(1);
+  /** A check of an order asked about less than this ago is answered from that question. */
+  private static final Duration CHECK_COOLDOWN = Duration.ofSeconds(15);
+  /** order_checks.last_state of a question no platform answered usably. */
+  private static final String NO_ANSWER = "no answer";
 
   private final Database db;
   private final OrdersTable orders;
@@ -60,6 +78,7 @@ public final class Recovery {
   private final Duration lease;
   private final String dueForCheck;
   private final String ageOf;
+  private final QueryBudget budget;
   private boolean sweeping;
 
   /**
@@ -82,6 +101,7 @@ public final class Recovery {
     this.owner = LeaseOwner.next();
     this.dueForCheck = orders.dueForCheck(settings.createdAt());
     this.ageOf = orders.ageOf(settings.createdAt());
+    this.budget = new QueryBudget(settings.queriesPerMinute());
   }
 
   /** Whether the sweeper runs (recovery.enabled); {@link #check} works either way. */
@@ -133,7 +153,10 @@ public final class Recovery {
     });
   }
 
-  /** One sweep: the due orders, up to the rate cap, one after the other. */
+  /**
+   * One sweep: the due orders, up to the rate cap, one after the other; younger and older than an hour in
+   * turn, each the longest overdue first.
+   */
   public Future<Sweep> sweepOnce() {
     if (queries.isEmpty()) { // Stripe's events alone: no order to ask about
       return Future.succeededFuture(new Sweep(0, 0, 0, 0));
@@ -141,23 +164,47 @@ public final class Recovery {
     // Without close_after, an age no order asked about reaches (they are all younger than max_age)
     long closeAfter = (settings.closeAfter() == null ? settings.maxAge().plus(KEPT_PAST_MAX_AGE)
         : settings.closeAfter()).toSeconds();
-    Tuple due = Tuple.of(closeAfter, orders.values().unpaid(), settings.minAge().toSeconds(),
-        settings.maxAge().toSeconds(), settings.perSweep());
+    long minAge = settings.minAge().toSeconds();
+    long hourly = Math.max(minAge, HOURLY_PHASE.toSeconds());
+    Tuple young = Tuple.of(closeAfter, orders.values().unpaid(), minAge, hourly, minAge, settings.perSweep());
+    Tuple old = Tuple.of(closeAfter, orders.values().unpaid(), hourly, settings.maxAge().toSeconds(), minAge,
+        settings.perSweep());
     return db.inTransaction(conn -> conn.preparedQuery(PURGE_ORDER_CHECKS)
             .execute(Tuple.of(settings.maxAge().plus(KEPT_PAST_MAX_AGE).toSeconds(), PURGE_BATCH))
-            .compose(purged -> conn.preparedQuery(dueForCheck).execute(due)))
-        .compose(rows -> {
-          List<Row> list = new ArrayList<>();
-          rows.forEach(list::add);
+            .compose(purged -> conn.preparedQuery(dueForCheck).execute(young))
+            .compose(y -> conn.preparedQuery(dueForCheck).execute(old).map(o -> inTurn(y, o))))
+        .compose(list -> {
           Future<Sweep> sweep = Future.succeededFuture(new Sweep(0, 0, 0, 0));
-          for (Row row : list) {
+          for (Row row : list.subList(0, Math.min(list.size(), settings.perSweep()))) {
             String orderNo = row.getString(0);
             String channel = row.getValue(1) == null ? null : String.valueOf(row.getValue(1));
             boolean closeDue = settings.closeAfter() != null && row.getValue(2) != null && row.getInteger(2) == 1;
-            sweep = sweep.compose(s -> claimAndAsk(orderNo, channel, closeDue).map(r -> tally(s, r)));
+            sweep = sweep.compose(s -> !budget.takeForSweep() ? Future.succeededFuture(s)
+                : claimAndAsk(orderNo, channel, closeDue).map(r -> {
+                  if (r == null) { // not asked: the question stays in the budget
+                    budget.putBack();
+                  }
+                  return tally(s, r);
+                }));
           }
           return sweep;
         });
+  }
+
+  /** One of each in turn while both last, then the rest of the longer. */
+  private static List<Row> inTurn(RowSet<Row> young, RowSet<Row> old) {
+    List<Row> list = new ArrayList<>();
+    Iterator<Row> y = young.iterator();
+    Iterator<Row> o = old.iterator();
+    while (y.hasNext() || o.hasNext()) {
+      if (y.hasNext()) {
+        list.add(y.next());
+      }
+      if (o.hasNext()) {
+        list.add(o.next());
+      }
+    }
+    return list;
   }
 
   private static Sweep tally(Sweep s, Asked r) {
@@ -168,8 +215,21 @@ public final class Recovery {
         s.closed() + (r.state() == State.CLOSED ? 1 : 0), s.failed() + (r.state() == null ? 1 : 0));
   }
 
-  /** What asking about one order came to: null state when no platform answered usably. */
-  private record Asked(State state, String platformStatus, String detail, boolean done) {}
+  /**
+   * What asking about one order came to: null state when no platform answered usably; {@code ours} when that
+   * was a failure of ours, not the platform's.
+   */
+  private record Asked(State state, String platformStatus, String detail, boolean done, boolean ours) {
+    Asked(State state, String platformStatus, String detail, boolean done) {
+      this(state, platformStatus, detail, done, false);
+    }
+
+    /** As order_checks.last_state keeps it (64 characters: a platform's word longer than that is cut). */
+    String lastState() {
+      return state == null ? NO_ANSWER : platformStatus == null || platformStatus.length() <= 64 ? platformStatus
+          : platformStatus.substring(0, 64);
+    }
+  }
 
   /** Null when another instance holds the order now. */
   private Future<Asked> claimAndAsk(String orderNo, String channel, boolean closeDue) {
@@ -179,11 +239,25 @@ public final class Recovery {
                 : conn.preparedQuery(ORDER_CHECK_ATTEMPTS).execute(Tuple.of(orderNo))
                     .map(rows -> rows.iterator().next().getInteger(0))))
         .compose(attempts -> attempts == null ? Future.succeededFuture(null)
-            : ask(new Question(orderNo, platformOf(channel), true, closeDue, true)).compose(asked -> db.inTransaction(conn -> conn
-                    .preparedQuery(ORDER_CHECKED)
-                    .execute(Tuple.of(asked.state() == null ? "no answer" : cut(asked.platformStatus()),
+            : ask(new Question(orderNo, platformOf(channel), true, closeDue, true)).compose(asked -> db.inTransaction(conn ->
+                    asked.ours() ? conn.preparedQuery(ORDER_NOT_CHECKED)
+                        .execute(Tuple.of(Backoff.after(0).toSeconds(), orderNo, owner))
+                    : conn.preparedQuery(ORDER_CHECKED).execute(Tuple.of(asked.lastState(),
                         Backoff.after(attempts).toSeconds(), asked.done(), orderNo, owner)))
                 .map(asked)));
+  }
+
+  /**
+   * Whether a question failed on our side, not the platform's: the HTTP client's wait queue full, or our time
+   * limit cut it. The order's back-off stays as it was: it was not the platform that gave no answer.
+   */
+  private static boolean ours(Throwable err) {
+    for (Throwable t = err; t != null; t = t.getCause()) {
+      if (t instanceof TimeoutException || t instanceof ConnectionPoolTooBusyException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -230,7 +304,7 @@ public final class Recovery {
       } else {
         LOG.warn("recovery: order {}: nothing booked: {}", q.orderNo(), why);
       }
-      return Future.succeededFuture(new Asked(null, null, why, false));
+      return Future.succeededFuture(new Asked(null, null, why, false, ours(err)));
     });
   }
 
@@ -321,9 +395,10 @@ public final class Recovery {
   }
 
   /**
-   * Asks about one order now and books what is found: the order's state once that is done. An order that
-   * is not unpaid is answered from the site's table without asking; one older than max_age is asked about
-   * but not booked automatically.
+   * Asks about one order now and books what is found: the order's state once that is done. Answered from the
+   * site's table without asking: an order that is not unpaid, one older than max_age (nothing found would be
+   * booked automatically), one asked about less than {@link #CHECK_COOLDOWN} ago (by a check or the sweeper,
+   * any instance: answered from that question), and any while the checks' share of the budget is spent.
    */
   public Future<CheckAnswer> check(String orderNo) {
     return db.inTransaction(conn -> conn.preparedQuery(ageOf).execute(Tuple.of(orderNo, orderNo))
@@ -342,29 +417,63 @@ public final class Recovery {
             return Future.succeededFuture(new CheckAnswer(orderNo, State.UNPAID, null,
                 "no platform can be asked: see docs/operations.md, recovery"));
           }
-          boolean bookable = order.ageSeconds() != null && order.ageSeconds() <= settings.maxAge().toSeconds();
-          // the return page asks right after paying, before the notification could come: no evidence then
-          boolean evidence = order.ageSeconds() != null && order.ageSeconds() >= settings.minAge().toSeconds();
-          return ask(new Question(orderNo, platformOf(order.channel()), bookable, false, evidence)).compose(asked -> db.inTransaction(conn ->
-                  orders.find(conn, orderNo, false))
-              .map(after -> new CheckAnswer(orderNo, stateOf(after == null ? null : after.status()),
-                  asked.platformStatus(), asked.detail())));
+          if (order.ageSeconds() == null || order.ageSeconds() > settings.maxAge().toSeconds()) {
+            return Future.succeededFuture(new CheckAnswer(orderNo, State.UNPAID, null, "not asked: the order is"
+                + " older than recovery.max_age_hours, and a payment found would not be booked automatically: look"
+                + " it up at the platform, then paynotify repair book"));
+          }
+          if (!budget.takeForCheck()) {
+            return Future.succeededFuture(new CheckAnswer(orderNo, State.UNPAID, null, "not asked now: checks have"
+                + " spent their share of recovery.max_queries_per_minute; ask again in a few seconds"));
+          }
+          // two transactions: INSERT IGNORE share-locks the row it finds, and two checks each holding that lock
+          // while waiting to UPDATE would deadlock
+          return db.inTransaction(conn -> conn.preparedQuery(ADD_ORDER_CHECK).execute(Tuple.of(orderNo)))
+              .compose(added -> db.inTransaction(conn -> conn.preparedQuery(CLAIM_ORDER_CHECK)
+                  .execute(Tuple.of(orderNo, CHECK_COOLDOWN.toSeconds()))))
+              .compose(claimed -> {
+                if (claimed.rowCount() == 1) {
+                  return askNow(orderNo, order);
+                }
+                budget.putBack();
+                return lastQuestion(orderNo);
+              });
         });
   }
 
-  private record Found(OrderStatus status, String channel, Long ageSeconds) {}
-
-  /** order_checks.last_state holds 64 characters: a platform's word longer than that is cut. */
-  private static String cut(String status) {
-    return status == null || status.length() <= 64 ? status : status.substring(0, 64);
+  /** The check's question; what it heard kept for the cooldown; the order's state in the table after. */
+  private Future<CheckAnswer> askNow(String orderNo, Found order) {
+    // the return page asks right after paying, before the notification could come: no evidence then
+    boolean evidence = order.ageSeconds() >= settings.minAge().toSeconds();
+    return ask(new Question(orderNo, platformOf(order.channel()), true, false, evidence)).compose(asked -> db
+            .inTransaction(conn -> conn.preparedQuery(ORDER_CHECK_ANSWERED).execute(Tuple.of(asked.lastState(), orderNo))
+                .compose(written -> orders.find(conn, orderNo, false)))
+        .map(after -> new CheckAnswer(orderNo, stateOf(after == null ? null : after.status()), asked.platformStatus(),
+            asked.detail())));
   }
+
+  /** An unpaid order asked about within the cooldown, answered from that question. */
+  private Future<CheckAnswer> lastQuestion(String orderNo) {
+    return db.inTransaction(conn -> conn.preparedQuery(LAST_ORDER_CHECK).execute(Tuple.of(orderNo))).map(rows -> {
+      Row last = rows.iterator().next();
+      String said = NO_ANSWER.equals(last.getString(0)) ? null : last.getString(0);
+      String detail = Integer.valueOf(1).equals(last.getInteger(2)) ? "not asked now: the sweeper is asking about it"
+          : "not asked now: asked " + last.getLong(1) + " s ago (at most once every " + CHECK_COOLDOWN.toSeconds()
+              + " s), " + (said == null ? "no answer yet" : "the platform said " + said);
+      return new CheckAnswer(orderNo, State.UNPAID, said, detail);
+    });
+  }
+
+  private record Found(OrderStatus status, String channel, Long ageSeconds) {}
 
   private static State stateOf(OrderStatus status) {
     if (status == null) {
       return State.UNKNOWN;
     }
     return switch (status) {
-      case PAID, PARTIALLY_REFUNDED, REFUNDED -> State.PAID;
+      case PAID -> State.PAID;
+      case PARTIALLY_REFUNDED -> State.PARTIALLY_REFUNDED;
+      case REFUNDED -> State.REFUNDED;
       case UNPAID -> State.UNPAID;
       case CLOSED -> State.CLOSED;
     };

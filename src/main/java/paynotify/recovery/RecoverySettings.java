@@ -9,9 +9,11 @@ import paynotify.channel.Platform;
  *
  * @param enabled          the sweeper runs (the on-demand check works whenever a platform can be asked)
  * @param minAge           an order younger than this is left to its notification
- * @param maxAge           an order older than this is never booked automatically (past every platform's retries)
+ * @param maxAge           an order older than this is never asked about or booked automatically (past every
+ *                         platform's retries)
  * @param interval         how often the sweeper looks for due orders
- * @param queriesPerMinute the most questions one instance asks per minute, all platforms together
+ * @param queriesPerMinute the most questions one instance asks per minute, all platforms together, the sweeper's
+ *                         and checks' ({@link QueryBudget})
  * @param closeAfter       an order still unpaid this long after its creation is closed at the platform and in
  *                         the site's table; null: never
  * @param createdAt        the site's column of an order's creation time (orders.columns.created_at)

@@ -359,22 +359,25 @@ public final class OrdersTable {
   }
 
   /**
-   * The recovery sweeper's work: unpaid orders created between max_age and min_age ago (the session's
-   * clock, the site's zone) whose check is due and held by no instance, newest first (a lost notification is
-   * likeliest among them; the hourly re-checks of older orders wait), with the platform
-   * the site noted (the channel column, else NULL) and whether the order is old enough to be closed.
-   * order_checks is paynotify's (utf8mb4_bin): the site's number is compared as text in that collation
-   * whatever its column's type. Binds: close after (seconds), unpaid, min age, max age (seconds), limit.
+   * The recovery sweeper's work: unpaid orders created {@code youngest} to {@code oldest} (exclusive) seconds
+   * ago (the session's clock, the site's zone) whose check is due and held by no instance, the longest overdue
+   * first (one never asked about is due min_age after its creation; its check's next_check_at otherwise), with
+   * the platform the site noted (the channel column, else NULL) and whether the order is old enough to be
+   * closed. Read by status and creation time (the index docs/operations.md advises), only that age range
+   * sorted. order_checks is paynotify's (utf8mb4_bin): the site's number is compared as text in that
+   * collation whatever its column's type. Binds: close after, unpaid, youngest, oldest, min age (seconds), limit.
    */
   public String dueForCheck(String createdAt) {
     return sql("SELECT CAST(o.{order_no} AS CHAR), " + (columns.channel() == null ? "NULL" : "o.{channel}")
         + ", o.{created_at} < NOW(3) - INTERVAL ? SECOND FROM {orders} o LEFT JOIN order_checks c"
         + " ON c.order_no = CAST(o.{order_no} AS CHAR CHARACTER SET utf8mb4) COLLATE utf8mb4_bin"
         + " WHERE o.{status} = ? AND o.{created_at} <= NOW(3) - INTERVAL ? SECOND"
-        + " AND o.{created_at} >= NOW(3) - INTERVAL ? SECOND"
+        + " AND o.{created_at} > NOW(3) - INTERVAL ? SECOND"
         + " AND (c.order_no IS NULL OR (NOT c.done AND c.next_check_at <= UTC_TIMESTAMP(3)"
         + "   AND (c.lease_until IS NULL OR c.lease_until < UTC_TIMESTAMP(3))))"
-        + " ORDER BY o.{created_at} DESC LIMIT ?").replace("{created_at}", quote(createdAt));
+        + " ORDER BY COALESCE(TIMESTAMPDIFF(SECOND, UTC_TIMESTAMP(3), c.next_check_at),"
+        + "   TIMESTAMPDIFF(SECOND, NOW(3), o.{created_at}) + ?), o.{created_at} LIMIT ?")
+        .replace("{created_at}", quote(createdAt));
   }
 
   /** How old the order is, in seconds by the database's clock; null when the table has no such order. */

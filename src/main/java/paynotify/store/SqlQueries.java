@@ -362,6 +362,30 @@ public final class SqlQueries {
       + " last_state = ?, last_checked_at = UTC_TIMESTAMP(3), next_check_at = UTC_TIMESTAMP(3) + INTERVAL ? SECOND,"
       + " done = ?, lease_owner = NULL, lease_until = NULL WHERE order_no = ? AND lease_owner = ?";
 
+  // No answer because of a failure of ours (the HTTP client's wait queue full, our time limit): the lease given
+  // back, attempts and last answer as they were, so the order's back-off does not grow; asked again after
+  // the shortest wait. Binds: seconds to the next check, order, owner.
+  public static final String ORDER_NOT_CHECKED = "UPDATE order_checks SET next_check_at = UTC_TIMESTAMP(3)"
+      + " + INTERVAL ? SECOND, lease_owner = NULL, lease_until = NULL WHERE order_no = ? AND lease_owner = ?";
+
+  // A check (Recovery.check) asks the platform at most once a cooldown, whoever asked last (a check or the
+  // sweeper, any instance), and not while the sweeper holds the order. Of two checks at once, the one whose
+  // UPDATE sets the time first asks; the other waits on the row lock, re-reads the row (READ COMMITTED) and
+  // matches nothing: the row count says who asks. Binds: the order, cooldown in seconds.
+  public static final String CLAIM_ORDER_CHECK = "UPDATE order_checks SET last_checked_at = UTC_TIMESTAMP(3)"
+      + " WHERE order_no = ? AND (last_checked_at IS NULL OR last_checked_at <= UTC_TIMESTAMP(3) - INTERVAL ? SECOND)"
+      + " AND (lease_until IS NULL OR lease_until < UTC_TIMESTAMP(3))";
+
+  // What a check's question came to; its back-off stays the sweeper's. Binds: last state, order.
+  public static final String ORDER_CHECK_ANSWERED = "UPDATE order_checks SET last_state = ?,"
+      + " last_checked_at = UTC_TIMESTAMP(3) WHERE order_no = ?";
+
+  // The last question about an order, a check within the cooldown is answered from: what was said, how many
+  // seconds ago, whether the sweeper holds it now. Binds: the order.
+  public static final String LAST_ORDER_CHECK = "SELECT last_state, TIMESTAMPDIFF(SECOND, last_checked_at,"
+      + " UTC_TIMESTAMP(3)), COALESCE(lease_until >= UTC_TIMESTAMP(3), 0) FROM order_checks"
+      + " WHERE order_no = ?";
+
   // Checks of orders past recovery.max_age are of no more use. Binds: seconds, batch size.
   public static final String PURGE_ORDER_CHECKS =
       "DELETE FROM order_checks WHERE created_at < UTC_TIMESTAMP(3) - INTERVAL ? SECOND LIMIT ?";

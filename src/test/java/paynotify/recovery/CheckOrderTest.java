@@ -3,11 +3,17 @@ package paynotify.recovery;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
 import paynotify.cli.ExitCode;
 import paynotify.testsupport.AlipayStandIn;
@@ -44,19 +50,18 @@ class CheckOrderTest extends DatabaseTestBase {
   void theAdminListenerAsksBooksAndAnswersTheState(String name, Supplier<PlatformStandIn> start, String amount,
       String status) throws Exception {
     int admin = ServiceProcess.freePort();
-    try (PlatformStandIn platform = start.get();
-        TestService service = TestService.start(db.settings(), platform.configure(TestService.configuration(
-            new JsonObject().put("admin", new JsonObject().put("port", admin).put("token", TOKEN))
-                .put("recovery", new JsonObject().put("enabled", true).put("interval_seconds", 3600)))))) {
+    try (PlatformStandIn platform = start.get(); TestService service = withAdmin(platform, admin)) {
       order("H1");
       platform.waiting("H1");
       assertThat(Http.postWithToken(admin, "/orders/H1/check", TOKEN)).extracting(r -> r.status(), r -> state(r))
           .containsExactly(200, "unpaid");
 
       platform.paid("H1", "4200001234202612041234567890", amount);
+      fifteenSecondsLater("H1");
       Http.Reply paid = Http.postWithToken(admin, "/orders/H1/check", TOKEN);
       assertThat(paid.status()).isEqualTo(200);
       assertThat(new JsonObject(paid.body()).getString("state")).isEqualTo("paid");
+      assertThat(new JsonObject(paid.body()).getBoolean("fulfil")).isTrue();
       assertThat(new JsonObject(paid.body()).getString("platform_status")).isEqualTo(status);
       assertThat(db.orderStatus("H1")).isEqualTo("paid");
       assertThat(db.count("SELECT COUNT(*) FROM payments WHERE order_no = 'H1'")).isEqualTo(1);
@@ -78,9 +83,11 @@ class CheckOrderTest extends DatabaseTestBase {
       assertThat(unpaid.out()).startsWith("unpaid: ");
 
       alipay.paid("C1", "2026120422001400071", "88.88");
+      fifteenSecondsLater("C1");
       Cli.Result paid = Cli.runConfigured(yaml, "check", "C1", "--json");
       assertThat(paid.exit()).as(paid.err()).isZero();
       assertThat(new JsonObject(paid.out().trim()).getString("state")).isEqualTo("paid");
+      assertThat(new JsonObject(paid.out().trim()).getBoolean("fulfil")).isTrue();
       assertThat(db.orderStatus("C1")).isEqualTo("paid");
       assertThat(db.string("SELECT channel FROM notify_log WHERE idem_key = 'alipay:pay:2026120422001400071'"))
           .isEqualTo("query");
@@ -92,6 +99,55 @@ class CheckOrderTest extends DatabaseTestBase {
     Cli.Result r = Cli.run("check", "C2");
     assertThat(r.exit()).isEqualTo(ExitCode.UNUSABLE);
     assertThat(r.err()).contains("alipay.app_private_key_file");
+  }
+
+  @Test
+  void aHundredChecksOfOneWaitingOrderInAFewSecondsAskThePlatformOnce() throws Exception {
+    int admin = ServiceProcess.freePort();
+    try (PlatformStandIn alipay = AlipayStandIn.start(); TestService service = withAdmin(alipay, admin)) {
+      order("F1");
+      alipay.waiting("F1");
+      ExecutorService pages = Executors.newFixedThreadPool(10); // ten buyers' tabs reloading at once
+      try {
+        List<Future<Http.Reply>> replies = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+          replies.add(pages.submit(() -> Http.postWithToken(admin, "/orders/F1/check", TOKEN)));
+        }
+        for (Future<Http.Reply> reply : replies) {
+          assertThat(reply.get()).extracting(Http.Reply::status, CheckOrderTest::state).containsExactly(200, "unpaid");
+        }
+      } finally {
+        pages.shutdown();
+      }
+      assertThat(alipay.queries("F1")).isBetween(1, 3);
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"refunded", "partially_refunded"})
+  void aRefundedOrderIsAnsweredAsItIsAndNotToBeFulfilled(String status) throws Exception {
+    int admin = ServiceProcess.freePort();
+    try (PlatformStandIn alipay = AlipayStandIn.start(); TestService service = withAdmin(alipay, admin)) {
+      order("RF1");
+      db.update("UPDATE orders SET status = ? WHERE order_no = 'RF1'", status);
+      JsonObject answer = new JsonObject(Http.postWithToken(admin, "/orders/RF1/check", TOKEN).body());
+      assertThat(answer.getString("state")).isEqualTo(status);
+      assertThat(answer.getBoolean("fulfil")).isFalse();
+      assertThat(alipay.queries("RF1")).isZero();
+    }
+  }
+
+  /** The service with its admin listener on {@code admin}, asking {@code platform}; the sweeper's timer far away. */
+  private TestService withAdmin(PlatformStandIn platform, int admin) {
+    return TestService.start(db.settings(), platform.configure(TestService.configuration(
+        new JsonObject().put("admin", new JsonObject().put("port", admin).put("token", TOKEN))
+            .put("recovery", new JsonObject().put("enabled", true).put("interval_seconds", 3600)))));
+  }
+
+  /** The order's last question made 15 s older: a check now asks the platform again. */
+  private void fifteenSecondsLater(String orderNo) {
+    db.update("UPDATE order_checks SET last_checked_at = last_checked_at - INTERVAL 15 SECOND WHERE order_no = ?",
+        orderNo);
   }
 
   private static String state(Http.Reply r) {

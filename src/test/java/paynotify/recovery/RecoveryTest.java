@@ -6,6 +6,7 @@ import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -188,24 +189,86 @@ class RecoveryTest extends DatabaseTestBase {
     CheckAnswer answer = service.server().recovery().check("OLD").await();
     assertThat(answer.state()).isEqualTo(CheckAnswer.State.UNPAID);
     assertThat(answer.detail()).contains("max_age");
+    assertThat(alipay.queries("OLD")).isZero();
     assertThat(db.count("SELECT COUNT(*) FROM payments")).isZero();
   }
 
   @Test
-  void aSweepAsksAtTheRateCapNewestOrdersFirst() {
-    service.close();
-    // 1 a minute, a sweep a minute: one order a sweep
-    service = TestService.start(db.settings(), recovery(new JsonObject().put("max_queries_per_minute", 1)
-        .put("interval_seconds", 60)));
+  void aSweepAsksAtTheRateCapOldestDueFirst() {
+    // 2 a minute: the two that have waited longest now, and nothing more within the minute
+    restartCapped(2);
     order("OLDER", 900);
     order("NEWER", 300);
     order("NEWEST", 200);
+    assertThat(sweep().asked()).isEqualTo(2);
+    assertThat(alipay.queries("OLDER") + alipay.queries("NEWER")).isEqualTo(2);
+    assertThat(alipay.queries("NEWEST")).isZero();
+    assertThat(sweep().asked()).isZero();
+    assertThat(alipay.queries("NEWEST")).isZero();
+  }
+
+  @Test
+  void aTwoHourOldOrderIsAskedOnTimeAmongFiveHundredFreshOnes() {
+    restartCapped(5);
+    order("REAL", 2 * 3600);
+    asked("REAL", 6); // hourly by now, and due
+    alipay.paid("REAL", "2026120422001400111", AMOUNT);
+    StringBuilder fresh = new StringBuilder("INSERT INTO orders (order_no, amount_cents, channel, created_at) VALUES ");
+    for (int i = 0; i < 500; i++) { // anyone can make unpaid orders: 500 in the last few minutes
+      fresh.append(i == 0 ? "" : ", ").append("('FRESH").append(i)
+          .append("', 100, 'alipay', CONVERT_TZ(NOW(3), @@session.time_zone, '+08:00') - INTERVAL 180 SECOND)");
+    }
+    db.update(fresh.toString());
+
+    for (int i = 0; i < 3; i++) {
+      sweep();
+    }
+
+    assertThat(alipay.queries("REAL")).isEqualTo(1);
+    assertThat(db.orderStatus("REAL")).isEqualTo("paid");
+  }
+
+  @Test
+  void aFailureOfOursLeavesTheOrdersBackoffAsItWas() {
+    service.close();
+    service = TestService.start(db.settings(), recovery(new JsonObject().put("timeout_ms", 500)));
+    order("T1", 2 * 3600);
+    asked("T1", 6);
+    alipay.mode(Mode.SLOW); // our time limit cuts the question
+    assertThat(sweep().failed()).isEqualTo(1);
+    assertThat(db.count("SELECT attempts FROM order_checks WHERE order_no = 'T1'")).isEqualTo(6);
+    // asked again within a minute, not in an hour
+    assertThat(db.count("SELECT COUNT(*) FROM order_checks WHERE order_no = 'T1' AND lease_owner IS NULL"
+        + " AND next_check_at <= UTC_TIMESTAMP(3) + INTERVAL 61 SECOND")).isEqualTo(1);
+  }
+
+  @Test
+  void checksSpendAtMostHalfTheBudgetAndTheSweeperTheRest() {
+    restartCapped(2);
+    List<CheckAnswer> answers = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      order("Q" + i, 300);
+      alipay.waiting("Q" + i);
+      answers.add(service.server().recovery().check("Q" + i).await());
+    }
+    assertThat(answers).extracting(CheckAnswer::state).containsOnly(CheckAnswer.State.UNPAID);
+    assertThat(answers).filteredOn(a -> a.detail().startsWith("not asked now")).hasSize(4);
+    assertThat(IntStream.range(0, 5).map(i -> alipay.queries("Q" + i)).sum()).isEqualTo(1);
     assertThat(sweep().asked()).isEqualTo(1);
-    assertThat(alipay.queries("NEWEST")).isEqualTo(1);
-    assertThat(alipay.queries("NEWER") + alipay.queries("OLDER")).isZero();
-    assertThat(sweep().asked()).isEqualTo(1);
-    assertThat(alipay.queries("NEWER")).isEqualTo(1);
-    assertThat(alipay.queries("OLDER")).isZero();
+  }
+
+  /** The service again, with at most {@code perMinute} questions a minute and a sweep a minute. */
+  void restartCapped(int perMinute) {
+    service.close();
+    service = TestService.start(db.settings(), recovery(new JsonObject().put("max_queries_per_minute", perMinute)
+        .put("interval_seconds", 60)));
+  }
+
+  /** The order asked about {@code attempts} times already, its last an hour ago, due now. */
+  void asked(String orderNo, int attempts) {
+    db.update("INSERT INTO order_checks (order_no, attempts, next_check_at, last_state, last_checked_at, created_at)"
+        + " VALUES (?, ?, UTC_TIMESTAMP(3), 'WAIT_BUYER_PAY', UTC_TIMESTAMP(3) - INTERVAL 1 HOUR,"
+        + " UTC_TIMESTAMP(3) - INTERVAL 2 HOUR)", orderNo, attempts);
   }
 
   @Test
@@ -237,6 +300,7 @@ class RecoveryTest extends DatabaseTestBase {
     alipay.waiting("K1");
     assertThat(service.server().recovery().check("K1").await().state()).isEqualTo(CheckAnswer.State.UNPAID);
     alipay.paid("K1", "2026120422001400061", AMOUNT);
+    db.update("UPDATE order_checks SET last_checked_at = last_checked_at - INTERVAL 15 SECOND"); // 15 s later
     CheckAnswer paid = service.server().recovery().check("K1").await();
     assertThat(paid.state()).isEqualTo(CheckAnswer.State.PAID);
     assertThat(paid.platformStatus()).isEqualTo("TRADE_SUCCESS");
