@@ -1,11 +1,26 @@
 package paynotify.alert;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.LocalDate;
+import java.util.HexFormat;
+import java.util.regex.Pattern;
 import paynotify.channel.Money;
 import paynotify.reconcile.Finding;
 
-/** Each thing the owner is told, as one {@link Alert} in their language: what happened, the order, what to do. */
+/**
+ * Each thing the owner is told, as one {@link Alert} in their language: what happened, the order, what to do. What
+ * came from elsewhere enters only as {@link AlertText#foreign} (each target shows it through its format), an order
+ * or trade number only when it looks like one (else a short hash, and /status), and nothing of a request that was
+ * refused: its sender was not who it said.
+ */
 final class AlertMessages {
+  /** An order or trade number shown as it is: a sane length, and of these characters. */
+  private static final Pattern SHOWN_ID = Pattern.compile("[A-Za-z0-9_.:#|-]{1,64}");
+  /** An address as notify_log keeps it (IPv4 or IPv6); X-Forwarded-For behind a proxy may hold anything else. */
+  private static final Pattern ADDRESS = Pattern.compile("[0-9A-Fa-f:.]{2,45}");
+
   private final AlertTexts t;
 
   AlertMessages(AlertTexts texts) {
@@ -14,31 +29,80 @@ final class AlertMessages {
 
   /** A new anomaly, as the status page lists it. */
   Alert anomaly(String kind, String channel, String orderNo, String tradeNo, Long amountCents, String detail) {
-    String amount = amountCents == null ? "" : " ¥" + Money.format(amountCents);
-    String order = orderNo == null ? "" : t.pick(" 订单 ", " order ") + orderNo;
-    String title = t.pick("支付异常：", "paynotify: ") + t.name(kind) + order + amount;
+    AlertText title = AlertText.of(t.pick("支付异常：", "paynotify: ") + t.name(kind));
+    if (orderNo != null) {
+      title = title.then(t.pick(" 订单 ", " order ")).then(id(orderNo));
+    }
+    if (amountCents != null) {
+      title = title.then(" ¥" + Money.format(amountCents));
+    }
+    AlertText text = AlertText.of(t.pick("渠道：", "channel: ") + channel);
+    if (tradeNo != null) {
+      text = text.then(t.pick("\n交易号：", "\ntrade: ")).then(id(tradeNo));
+    }
+    text = text.then("\n").then(AlertText.foreign(withoutOddIds(detail, orderNo, tradeNo)));
     String english = englishAction(kind);
-    String text = t.pick("渠道：", "channel: ") + channel
-        + (tradeNo == null ? "" : t.pick("\n交易号：", "\ntrade: ") + tradeNo)
-        + "\n" + detail
-        + (english == null ? "" : t.pick("\n处理：", "\nwhat to do: ") + t.action(kind, english));
+    if (english != null) {
+      text = text.then(t.pick("\n处理：", "\nwhat to do: ") + t.action(kind, english));
+    }
     return new Alert(kind, title, text);
   }
 
-  /** Every notification of a channel refused for its signature or keys: what is most likely wrong. */
+  /**
+   * Notifications of a channel refused for their signature or keys: how many, why, from where, what is most likely
+   * wrong, and where the rest is. Not a word of what they carried: anyone can send a notification.
+   */
   Alert signatureBurst(SignatureBurst.Burst b) {
     String title = t.pick("签名验证连续失败：", "signatures failing: ") + b.channel();
-    String text = t.pick(b.count() + " 条通知在 10 分钟内验签失败，没有一条通过。",
-        b.count() + " notifications refused within 10 minutes, none verified.")
-        + "\n" + diagnosis(b.channel(), b.detail())
-        + t.pick("\n（也可能是有人在伪造通知：看 notify_log 里的来源地址。）最后一条：",
-            "\n(Or someone is sending forged notifications: see their addresses in notify_log.) The last one: ")
-        + b.detail();
-    return new Alert("signature_burst", title, text);
+    AlertText text = AlertText.of(t.pick(b.count() + " 条通知在 10 分钟内验签失败，没有一条通过（" + b.reason()
+            + "）" + (b.again() ? "，上次提醒之后仍在继续" : "") + "。最后一条来自 ",
+        b.count() + " notifications refused within 10 minutes, none verified (" + b.reason() + ")"
+            + (b.again() ? ", still since the last alert" : "") + ". The last one from "))
+        .then(address(b.address()))
+        .then(t.pick("。\n", ".\n") + diagnosis(b.channel(), b.reason())
+            + t.pick("\n（也可能是有人在伪造通知。）每一条的详情和来源地址在 notify_log 里（状态页 /status）。",
+                "\n(Or someone is sending forged notifications.) Each one's detail and address are in notify_log"
+                + " (the status page, /status)."));
+    return new Alert("signature_burst", AlertText.of(title), text);
   }
 
-  private String diagnosis(String channel, String detail) {
-    if (detail.startsWith("WRONG_MERCHANT")) {
+  /** An order or trade number as it is, or when it does not look like one a hash of it, and where it is shown. */
+  private AlertText id(String value) {
+    return SHOWN_ID.matcher(value).matches() ? AlertText.foreign(value)
+        : AlertText.of(t.pick(hashed(value) + "（原值见 /status）", hashed(value) + " (see /status)"));
+  }
+
+  /** {@code detail} with each number that is not shown as it is replaced by its hash, as in the title. */
+  private static String withoutOddIds(String detail, String... ids) {
+    String shown = detail == null ? "" : detail;
+    for (String id : ids) {
+      if (id != null && !id.isEmpty() && !SHOWN_ID.matcher(id).matches()) {
+        shown = shown.replace(id, hashed(id));
+      }
+    }
+    return shown;
+  }
+
+  private static String hashed(String value) {
+    try {
+      byte[] digest = MessageDigest.getInstance("SHA-256").digest(value.getBytes(StandardCharsets.UTF_8));
+      return "hash " + HexFormat.of().formatHex(digest, 0, 4);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is part of every JDK", e);
+    }
+  }
+
+  private AlertText address(String address) {
+    if (address == null) {
+      return AlertText.of(t.pick("未知地址", "an unknown address"));
+    }
+    return ADDRESS.matcher(address).matches() ? AlertText.foreign(address)
+        : AlertText.of(t.pick("一个不是 IP 的地址", "an address that is no IP"));
+  }
+
+  /** What {@code reason} (a refusal's code) on {@code channel} most likely means. */
+  private String diagnosis(String channel, String reason) {
+    if ("WRONG_MERCHANT".equals(reason)) {
       return t.pick("通知是发给另一个商户或应用的：核对配置里的 app_id / mch_id / pid。",
           "The notifications are for another merchant or app: check app_id / mch_id / pid in the configuration.");
     }
@@ -47,10 +111,10 @@ final class AlertMessages {
           + "填到 alipay.public_key_file。", "Most likely the application's public key was configured instead of"
           + " Alipay's: copy the Alipay public key (支付宝公钥) from the open platform's signing settings into"
           + " alipay.public_key_file.");
-      case "wechat_v3" -> detail.startsWith("UNKNOWN_SERIAL")
-          ? t.pick("通知用的微信支付公钥或平台证书不在 wechat_v3.platform_keys 里：把详情里的序列号/公钥 ID 对应的公钥加进去。",
-              "WeChat Pay signs with a key not in wechat_v3.platform_keys: add the key whose serial or public key"
-              + " id the detail names.")
+      case "wechat_v3" -> "UNKNOWN_SERIAL".equals(reason)
+          ? t.pick("通知用的微信支付公钥或平台证书不在 wechat_v3.platform_keys 里：把 notify_log 详情里的序列号/公钥 ID 对应的"
+              + "公钥加进去。", "WeChat Pay signs with a key not in wechat_v3.platform_keys: add the key whose serial or"
+              + " public key id the detail in notify_log names.")
           : t.pick("签名与 platform_keys 里的公钥对不上，或 APIv3 密钥不对：核对商户平台上的公钥和 APIv3 密钥。",
               "The signature does not match the key in platform_keys, or the APIv3 key is wrong: compare them"
               + " with the merchant platform's.");
@@ -85,18 +149,22 @@ final class AlertMessages {
     boolean done = "done".equals(state);
     String title = done ? t.pick("对账 ", "daily close ") + channel + " " + day
         : t.pick("没有拿到账单：", "no bill fetched: ") + channel + " " + day;
-    String text = done ? detail : detail + t.pick("\n原因解决后手动运行：scripts/paynotify reconcile --channel " + channel
-        + " --fetch --date " + day + " --record", "\nOnce the cause is fixed, run: scripts/paynotify reconcile --channel "
-        + channel + " --fetch --date " + day + " --record");
-    return new Alert(done ? "daily_close" : "daily_close_failed", title, text);
+    AlertText text = AlertText.foreign(detail); // a platform's or the bill's words among ours
+    if (!done) {
+      text = text.then(t.pick("\n原因解决后手动运行：scripts/paynotify reconcile --channel " + channel + " --fetch --date "
+          + day + " --record", "\nOnce the cause is fixed, run: scripts/paynotify reconcile --channel " + channel
+          + " --fetch --date " + day + " --record"));
+    }
+    return new Alert(done ? "daily_close" : "daily_close_failed", AlertText.of(title), text);
   }
 
   /** The database has not answered for a while: notifications are answered 503, the platforms retry. */
   Alert databaseDown(long minutes, String error) {
-    return new Alert("database_down", t.pick("数据库 " + minutes + " 分钟无法连接", "the database has not answered for "
-        + minutes + " min"), t.pick("通知都回了 503，平台会重试，但重试次数有限（支付宝约 25 小时）。尽快恢复 MySQL/MariaDB。\n",
-        "Notifications are answered 503 and the platforms retry, for a limited time (Alipay about 25 h). Bring"
-        + " MySQL/MariaDB back.\n") + error);
+    return new Alert("database_down", AlertText.of(t.pick("数据库 " + minutes + " 分钟无法连接",
+        "the database has not answered for " + minutes + " min")), AlertText.of(t.pick(
+            "通知都回了 503，平台会重试，但重试次数有限（支付宝约 25 小时）。尽快恢复 MySQL/MariaDB。\n",
+            "Notifications are answered 503 and the platforms retry, for a limited time (Alipay about 25 h). Bring"
+            + " MySQL/MariaDB back.\n")).then(AlertText.foreign(error)));
   }
 
   Alert databaseBack() {
@@ -106,16 +174,16 @@ final class AlertMessages {
 
   /** A payment booked (alerts.payments), as the peers tell every order. */
   Alert payment(String channel, String orderNo, long amountCents) {
-    return new Alert("payment", t.pick("收款 ¥", "paid ¥") + Money.format(amountCents) + t.pick(" 订单 ", " order ")
-        + orderNo, t.pick("渠道：", "channel: ") + channel);
+    return new Alert("payment", AlertText.of(t.pick("收款 ¥", "paid ¥") + Money.format(amountCents)
+        + t.pick(" 订单 ", " order ")).then(id(orderNo)), AlertText.of(t.pick("渠道：", "channel: ") + channel));
   }
 
   /** The public notify address did not reach this service: the platforms' notifications do not either. */
   Alert probeFailed(String why) {
-    return new Alert("probe_failed", t.pick("通知地址探测失败", "the notify address does not reach paynotify"),
-        why + t.pick("\n平台的通知多半也到不了：检查 DNS、证书、CDN/WAF 和 nginx 的 location。",
+    return new Alert("probe_failed", AlertText.of(t.pick("通知地址探测失败", "the notify address does not reach paynotify")),
+        AlertText.foreign(why).then(t.pick("\n平台的通知多半也到不了：检查 DNS、证书、CDN/WAF 和 nginx 的 location。",
             "\nThe platforms' notifications most likely do not either: check DNS, the certificate, a CDN or WAF,"
-            + " nginx's location."));
+            + " nginx's location."))); // why: what answered in paynotify's place, a page of anyone's
   }
 
   Alert probeBack() {

@@ -3,9 +3,9 @@ package paynotify.alert;
 import static paynotify.store.SqlQueries.ADD_ALERT_LEASE;
 import static paynotify.store.SqlQueries.ANOMALY_TOLD;
 import static paynotify.store.SqlQueries.DAILY_CLOSE_TOLD;
-import static paynotify.store.SqlQueries.LAST_NOTIFICATION_ID;
 import static paynotify.store.SqlQueries.LAST_PAYMENT_ID;
 import static paynotify.store.SqlQueries.NOTIFICATIONS_SINCE;
+import static paynotify.store.SqlQueries.NOTIFICATIONS_START;
 import static paynotify.store.SqlQueries.PAYMENTS_SINCE;
 import static paynotify.store.SqlQueries.OLDEST_PENDING_SECONDS;
 import static paynotify.store.SqlQueries.TAKE_ALERT_LEASE;
@@ -35,7 +35,9 @@ import paynotify.store.TransientRetry;
  * refused signatures on a channel, the site not taking events, every payment when asked to, and hourly the public
  * notify address ({@link SelfProbe}). One instance looks (a lease in alert_lease); an
  * anomaly or a close is told by whoever flips its {@code alerted} flag, so a change of hands tells nothing twice.
- * Anomalies over a day old when first seen (alerts just turned on) are marked told without a message. The
+ * Anomalies over a day old when first seen (alerts just turned on) are marked told without a message. Refused
+ * notifications are counted from the moment the service started (a window at most): a burst right after a restart
+ * is told, and what came before the start was the previous process's to tell. The
  * database not answering for {@code database_down_minutes} is told by every instance that sees it: there is no
  * lease to agree on then.
  */
@@ -72,7 +74,8 @@ public final class AlertWatch {
   private final String owner;
   private final TransientRetry retry;
   private final SignatureBurst bursts = new SignatureBurst();
-  private Long notificationsSeen; // null until this instance first holds the lease: history is not news
+  private final Instant started;
+  private Long notificationsSeen; // null until this instance holds the lease: then from its start, a window at most
   private Long paymentsSeen;
   private Instant probedAt;
   private boolean probeFailing;
@@ -91,6 +94,7 @@ public final class AlertWatch {
     this.watched = watched;
     this.probe = probe;
     this.clock = clock;
+    this.started = clock.instant();
     this.owner = LeaseOwner.next();
     this.retry = new TransientRetry(vertx, 3);
   }
@@ -132,7 +136,10 @@ public final class AlertWatch {
         });
   }
 
-  /** Starts again from what is new when this instance next holds the lease. */
+  /**
+   * Starts again when this instance next holds the lease: refusals from a window before (the one looking until
+   * then may have told a burst of them: it may be told twice, rather than not at all), payments from then.
+   */
   private void forget() {
     notificationsSeen = null;
     paymentsSeen = null;
@@ -186,16 +193,26 @@ public final class AlertWatch {
     })).onSuccess(v -> toTell.forEach(alerts::raise));
   }
 
-  /** The notifications since the last look, through the burst detector: page after page until caught up. */
+  /**
+   * The notifications since the last look, through the burst detector, page after page until caught up; then the
+   * bursts those make, each told with all it counts. The first look of a lease starts where {@link #started} was.
+   */
   private Future<Void> notifications(Instant now) {
-    if (notificationsSeen == null) {
-      return db.inTransaction(conn -> conn.query(LAST_NOTIFICATION_ID).execute())
-          .map(rows -> {
-            notificationsSeen = rows.iterator().next().getLong(0);
-            return null;
-          });
-    }
-    return notificationPages(now, PAGES_PER_LOOK);
+    Future<Void> from = notificationsSeen != null ? Future.succeededFuture() : db.inTransaction(conn -> conn
+        .preparedQuery(NOTIFICATIONS_START).execute(Tuple.of(sinceStart().toSeconds() + 1))).map(rows -> {
+          notificationsSeen = rows.iterator().next().getLong(0);
+          return null;
+        });
+    return from.compose(v -> notificationPages(now, PAGES_PER_LOOK)).map(v -> {
+      bursts.due(now).forEach(burst -> alerts.raise(messages.signatureBurst(burst)));
+      return null;
+    });
+  }
+
+  /** How long the service has run, a burst's window at most (older refusals make none now). */
+  private Duration sinceStart() {
+    Duration up = Duration.between(started, clock.instant());
+    return up.compareTo(SignatureBurst.WINDOW) < 0 ? up : SignatureBurst.WINDOW;
   }
 
   private Future<Void> notificationPages(Instant now, int pagesLeft) {
@@ -204,10 +221,8 @@ public final class AlertWatch {
         .compose(rows -> {
           for (Row r : rows) {
             notificationsSeen = r.getLong(0);
-            SignatureBurst.Burst burst = bursts.seen(r.getString(1), r.getString(2), r.getString(3), now);
-            if (burst != null) {
-              alerts.raise(messages.signatureBurst(burst));
-            }
+            bursts.seen(r.getString(1), r.getString(2), r.getString(3), r.getString(4),
+                now.minusNanos(r.getLong(5) * 1000)); // received this long before the look
           }
           return rows.size() < NOTIFICATIONS_PER_PAGE || pagesLeft <= 1 ? Future.<Void>succeededFuture()
               : notificationPages(now, pagesLeft - 1);

@@ -24,10 +24,11 @@ import paynotify.channel.PlatformTime;
 
 /**
  * Hands alerts to every target, never holding up what raised them: {@link #raise} only queues, on a context of
- * its own. One message per kind per {@code min_interval}: the first goes at once, the ones after it in the
- * interval are folded into one that says how many ("and 19 more since 10:02"); in the quiet hours everything
- * is folded until they end. Each target has its queue (bounded: past it an alert is dropped and logged) and sends
- * one message at a time, tried three times, then logged: a target that is down costs a log line, nothing else.
+ * its own. One message per kind per {@code min_interval}: the first waits {@link #GATHER} for the rest of its burst
+ * and goes saying how many came with it ("and 19 more since 10:02"), the ones after it in the interval are folded
+ * into one at its end that says how many; in the quiet hours everything is folded until they end. Each target has
+ * its queue (bounded: past it an alert is dropped and logged) and sends one message at a time, tried three times,
+ * then logged: a target that is down costs a log line, nothing else.
  */
 public final class Alerts {
   private static final Logger LOG = LoggerFactory.getLogger(Alerts.class);
@@ -35,7 +36,10 @@ public final class Alerts {
   static final int MAX_QUEUED = 50;
   /** After the first try: the waits before the second and the third. */
   private static final List<Duration> RETRIES = List.of(Duration.ofSeconds(10), Duration.ofSeconds(60));
-  private static final Duration TICK = Duration.ofSeconds(10);
+  /** How long the first of a kind waits for the rest of its burst: twenty unknown orders at once are one message. */
+  static final Duration GATHER = Duration.ofSeconds(5);
+  /** How often folded messages are looked at: a burst goes within a second of its gathering's end. */
+  private static final Duration TICK = Duration.ofSeconds(1);
   private static final DateTimeFormatter HOUR_MINUTE = DateTimeFormatter.ofPattern("HH:mm");
 
   /**
@@ -153,16 +157,9 @@ public final class Alerts {
 
   private void throttle(Alert alert, Instant now) {
     Window w = windows.get(alert.kind());
-    if (w == null && !quiet(now)) {
+    if (w == null) { // the first of its kind: gathered with the rest of its burst (in the quiet hours, till they end)
       w = new Window();
-      w.until = now.plus(settings.minInterval());
-      windows.put(alert.kind(), w);
-      enqueue(alert);
-      return;
-    }
-    if (w == null) { // quiet: the first of its kind waits for the morning too
-      w = new Window();
-      w.until = now;
+      w.until = now.plus(GATHER);
       windows.put(alert.kind(), w);
     }
     w.folded++;
@@ -178,7 +175,7 @@ public final class Alerts {
     String since = LocalDateTime.ofInstant(w.firstFolded, PlatformTime.BEIJING).format(HOUR_MINUTE);
     String more = texts.pick("另有 " + (w.folded - 1) + " 条" + texts.name(w.last.kind()) + "（自 " + since + " 起）",
         "and " + (w.folded - 1) + " more " + w.last.kind() + " since " + since);
-    return new Alert(w.last.kind(), w.last.title() + " (+" + (w.folded - 1) + ")", w.last.text() + "\n\n" + more);
+    return w.last.with(" (+" + (w.folded - 1) + ")", "\n\n" + more);
   }
 
   private boolean quiet(Instant now) {

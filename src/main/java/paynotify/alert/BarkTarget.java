@@ -1,5 +1,7 @@
 package paynotify.alert;
 
+import static paynotify.alert.AlertText.Format.PLAIN;
+
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
@@ -53,8 +55,8 @@ public final class BarkTarget implements AlertTarget {
   public Future<Void> send(Alert alert) {
     JsonObject message = new JsonObject()
         .put("device_key", deviceKey)
-        .put("title", alert.title())
-        .put("body", ServiceCall.cut(alert.text(), MAX_BODY_BYTES, ServiceCall::utf8Bytes))
+        .put("title", alert.title(PLAIN))
+        .put("body", ServiceCall.cut(alert.text(PLAIN), MAX_BODY_BYTES, ServiceCall::utf8Bytes))
         .put("group", group)
         .put("level", level);
     return call.post(push, "application/json", message.toBuffer(), answer -> call.unlessCode(answer, 200, "code", "message"));

@@ -1,5 +1,7 @@
 package paynotify.alert;
 
+import static paynotify.alert.AlertText.Format.MARKDOWN;
+
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
@@ -42,9 +44,11 @@ public final class DingtalkTarget implements AlertTarget {
   @Override
   public Future<Void> send(Alert alert) {
     // markdown, not text: its title is what the chat list and the phone's notification show, so the alert's
-    // one line is read there first; a text message would show the start of the body instead.
+    // one line is read there first; a text message would show the start of the body instead. Text from elsewhere
+    // in either made inert (AlertText.Format.MARKDOWN).
     JsonObject message = new JsonObject().put("msgtype", "markdown").put("markdown", new JsonObject()
-        .put("title", alert.title()).put("text", "#### " + alert.title() + "\n\n" + alert.text()));
+        .put("title", alert.title(MARKDOWN))
+        .put("text", "#### " + alert.title(MARKDOWN) + "\n\n" + alert.text(MARKDOWN)));
     return call.post(signed(), "application/json", message.toBuffer(), answer -> call.unlessCode(answer, 0,
         "errcode", "errmsg"));
   }

@@ -1,5 +1,7 @@
 package paynotify.alert;
 
+import static paynotify.alert.AlertText.Format.FEISHU;
+
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
@@ -43,7 +45,8 @@ public final class FeishuTarget implements AlertTarget {
       message.put("timestamp", timestamp)
           .put("sign", Base64.getEncoder().encodeToString(Signatures.hmacSha256(timestamp + "\n" + secret, "")));
     }
-    message.put("msg_type", "text").put("content", new JsonObject().put("text", alert.title() + "\n" + alert.text()));
+    message.put("msg_type", "text").put("content", new JsonObject().put("text", alert.title(FEISHU) + "\n"
+        + alert.text(FEISHU))); // a text message reads <at user_id="all">: FEISHU makes text from elsewhere inert
     // Older answers carry only StatusCode and StatusMessage (today's keep them beside code and msg).
     return call.post(url, "application/json", message.toBuffer(), answer -> answer.containsKey("code")
         ? call.unlessCode(answer, 0, "code", "msg")

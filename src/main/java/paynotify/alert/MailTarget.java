@@ -1,5 +1,7 @@
 package paynotify.alert;
 
+import static paynotify.alert.AlertText.Format.PLAIN;
+
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import jakarta.mail.AuthenticationFailedException;
@@ -74,8 +76,8 @@ public final class MailTarget implements AlertTarget {
     MimeMessage message = new MimeMessage(session);
     message.setFrom(from);
     message.setRecipients(Message.RecipientType.TO, to);
-    message.setSubject(alert.title(), UTF_8);
-    message.setText(alert.text(), UTF_8);
+    message.setSubject(alert.title(PLAIN), UTF_8);
+    message.setText(alert.text(PLAIN), UTF_8);
     message.setSentDate(new Date());
     if (settings.password() == null) {
       Transport.send(message);

@@ -1,5 +1,7 @@
 package paynotify.alert;
 
+import static paynotify.alert.AlertText.Format.MARKDOWN;
+
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import java.net.URI;
@@ -11,8 +13,9 @@ import paynotify.gateway.GatewayHttp;
 
 /**
  * Server酱 (ServerChan), to WeChat or its app: {@code POST {api_base}/<SendKey>.send} with a form of title and desp
- * (Markdown), answered {@code {"code":0,...}}. The SendKey in the path is its only secret. A Server酱³ SendKey
- * ({@code sctp<uid>t...}) goes to that uid's own host, as the official serverchan-sdk sends it.
+ * (Markdown: text from elsewhere in it made inert, AlertText.Format.MARKDOWN), answered {@code {"code":0,...}}.
+ * The SendKey in the path is its only secret. A Server酱³ SendKey ({@code sctp<uid>t...}) goes to that uid's own
+ * host, as the official serverchan-sdk sends it.
  */
 public final class ServerChanTarget implements AlertTarget {
   /** title: at most 32 characters; counted in UTF-16 units here, never more than Server酱's count. */
@@ -54,8 +57,8 @@ public final class ServerChanTarget implements AlertTarget {
 
   @Override
   public Future<Void> send(Alert alert) {
-    String form = "title=" + encode(ServiceCall.cut(alert.title(), MAX_TITLE, String::length))
-        + "&desp=" + encode(ServiceCall.cut(alert.text(), MAX_DESP_BYTES, ServiceCall::utf8Bytes));
+    String form = "title=" + encode(ServiceCall.cut(alert.title(MARKDOWN), MAX_TITLE, String::length))
+        + "&desp=" + encode(ServiceCall.cut(alert.text(MARKDOWN), MAX_DESP_BYTES, ServiceCall::utf8Bytes));
     return call.post(url, "application/x-www-form-urlencoded", Buffer.buffer(form),
         answer -> call.unlessCode(answer, 0, "code", "message"));
   }

@@ -1,5 +1,7 @@
 package paynotify.alert;
 
+import static paynotify.alert.AlertText.Format.PLAIN;
+
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
@@ -48,7 +50,7 @@ public final class TelegramTarget implements AlertTarget {
   public Future<Void> send(Alert alert) {
     JsonObject message = new JsonObject()
         .put("chat_id", chatId)
-        .put("text", ServiceCall.cut(alert.title() + "\n\n" + alert.text(), MAX_TEXT, String::length))
+        .put("text", ServiceCall.cut(alert.title(PLAIN) + "\n\n" + alert.text(PLAIN), MAX_TEXT, String::length))
         .put("link_preview_options", new JsonObject().put("is_disabled", true));
     return call.post(sendMessage, "application/json", message.toBuffer(), this::refusal);
   }

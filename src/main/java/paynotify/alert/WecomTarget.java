@@ -1,5 +1,7 @@
 package paynotify.alert;
 
+import static paynotify.alert.AlertText.Format.MARKDOWN;
+
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
@@ -7,7 +9,8 @@ import paynotify.gateway.GatewayHttp;
 
 /**
  * A WeCom (企业微信) group robot: its webhook ({@code https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=KEY}) takes
- * a markdown message and answers {@code {"errcode":0,"errmsg":"ok"}}. The key in the URL is the robot's only secret.
+ * a markdown message (text from elsewhere in it made inert: {@link AlertText.Format#MARKDOWN}) and answers
+ * {@code {"errcode":0,"errmsg":"ok"}}. The key in the URL is the robot's only secret.
  */
 public final class WecomTarget implements AlertTarget {
   /** WeCom's limit on markdown.content, in UTF-8 bytes: a longer one is refused whole (errcode 40058). */
@@ -29,8 +32,8 @@ public final class WecomTarget implements AlertTarget {
   @Override
   public Future<Void> send(Alert alert) {
     JsonObject message = new JsonObject().put("msgtype", "markdown")
-        .put("markdown", new JsonObject().put("content", ServiceCall.cut(alert.title() + "\n" + alert.text(),
-            MAX_CONTENT_BYTES, ServiceCall::utf8Bytes)));
+        .put("markdown", new JsonObject().put("content", ServiceCall.cut(alert.title(MARKDOWN) + "\n"
+            + alert.text(MARKDOWN), MAX_CONTENT_BYTES, ServiceCall::utf8Bytes)));
     return call.post(url, "application/json", message.toBuffer(), answer -> call.unlessCode(answer, 0, "errcode",
         "errmsg"));
   }

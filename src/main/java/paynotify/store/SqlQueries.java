@@ -434,12 +434,17 @@ public final class SqlQueries {
       + " AND bill_date = ? AND alerted = FALSE";
 
   // The notifications since the last look, for bursts of refused signatures (the primary key's range): the
-  // refused ones' reason only; five seconds settled, as two queues write them and may commit out of id order.
-  // Binds: after id, how many.
+  // refused ones' reason and address, and how long ago each came (the database's clock, whatever its zone);
+  // five seconds settled, as two queues write them and may commit out of id order. Binds: after id, how many.
   public static final String NOTIFICATIONS_SINCE = "SELECT id, channel, outcome, IF(outcome = 'rejected',"
-      + " LEFT(detail, 300), NULL) FROM notify_log WHERE id > ? AND received_at < NOW(3) - INTERVAL 5 SECOND"
+      + " LEFT(detail, 300), NULL), IF(outcome = 'rejected', remote_addr, NULL), TIMESTAMPDIFF(MICROSECOND,"
+      + " received_at, NOW(3)) FROM notify_log WHERE id > ? AND received_at < NOW(3) - INTERVAL 5 SECOND"
       + " ORDER BY id LIMIT ?";
-  public static final String LAST_NOTIFICATION_ID = "SELECT COALESCE(MAX(id), 0) FROM notify_log";
+  // Where a watch that has just taken the lease starts: before the first row received within the given seconds
+  // (since the service started, a window at most), else after the last row. A range of the recent rows on
+  // idx_notify_log_received_at, not a scan of the old ones. Binds: seconds.
+  public static final String NOTIFICATIONS_START = "SELECT COALESCE((SELECT MIN(id) FROM notify_log WHERE"
+      + " received_at >= NOW(3) - INTERVAL ? SECOND) - 1, (SELECT MAX(id) FROM notify_log), 0)";
 
   // Payments since the last look (alerts.payments), a minute settled: a booking that waited on a lock and
   // committed after a later one took its id is still read. The primary key's range. Binds: after id, how many.

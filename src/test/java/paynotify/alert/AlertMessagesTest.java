@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Arrays;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import paynotify.booking.AnomalyKind;
@@ -11,7 +12,7 @@ import paynotify.reconcile.Finding;
 
 /**
  * Every kind of anomaly the owner can be told of (the booking's and the reconcile findings') has its name and what
- * to do in Chinese, and in English the status page's own words.
+ * to do in Chinese, and in English the status page's own words; an order number is shown only when it looks like one.
  */
 class AlertMessagesTest {
   static Stream<String> kinds() {
@@ -36,5 +37,18 @@ class AlertMessagesTest {
     String action = known != null ? known.action() : Finding.Kind.valueOf(kind.toUpperCase()).hint;
     assertThat(en.title()).isEqualTo("paynotify: " + kind);
     assertThat(en.text()).endsWith("\nwhat to do: " + action);
+  }
+
+  @Test
+  void anOrderNumberIsShownWhenItLooksLikeOneElseAsAHashInTitleAndDetailAlike() {
+    AlertMessages en = new AlertMessages(new AlertTexts("en"));
+    assertThat(en.anomaly("unknown_order", "paypal", "PN_1.a:b#c|d-e", "T1", 100L, "x").title())
+        .isEqualTo("paynotify: unknown_order order PN_1.a:b#c|d-e ¥1.00");
+
+    for (String odd : new String[] {"A".repeat(65), "PN 1", "PN<1>", "订单1"}) {
+      Alert a = en.anomaly("unknown_order", "paypal", odd, "T1", 100L, "paid 1.00 for unknown order " + odd);
+      assertThat(a.title()).matches("paynotify: unknown_order order hash [0-9a-f]{8} \\(see /status\\) ¥1\\.00");
+      assertThat(a.text()).doesNotContain(odd).contains("for unknown order hash ");
+    }
   }
 }

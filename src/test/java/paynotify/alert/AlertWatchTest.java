@@ -61,6 +61,7 @@ class AlertWatchTest extends DatabaseTestBase {
 
   void look() throws InterruptedException {
     watch.lookOnce(now).await();
+    AlertsTest.gathered(alerts);
     AlertsTest.handled(alerts, target); // the raised alerts reached the target, on the alerts' context
   }
 
@@ -88,18 +89,19 @@ class AlertWatchTest extends DatabaseTestBase {
   }
 
   @Test
-  void twentyAnomaliesInASecondAreOneMessageNowTheRestCountedWhenTheIntervalEnds() throws Exception {
+  void twentyAnomaliesInASecondAreOneMessageThatSaysHowMany() throws Exception {
     look();
     for (int i = 0; i < 20; i++) {
       anomaly("unknown_order", "PN-F" + i, BEIJING_NOW);
     }
     look();
-    assertThat(target.sent).singleElement().satisfies(a -> assertThat(a.title()).contains("PN-F0"));
+    assertThat(target.sent).singleElement().satisfies(a -> {
+      assertThat(a.title()).endsWith("PN-F19 ¥29.90 (+19)");
+      assertThat(a.text()).contains("另有 19 条未知订单的付款");
+    });
     alerts.flush(Instant.now().plus(Duration.ofMinutes(11)));
     AlertsTest.handled(alerts, target);
-    assertThat(target.sent).hasSize(2);
-    assertThat(target.sent.get(1).title()).endsWith("PN-F19 ¥29.90 (+18)");
-    assertThat(target.sent.get(1).text()).contains("另有 18 条未知订单的付款");
+    assertThat(target.sent).as("nothing more was raised").hasSize(1);
   }
 
   @Test
@@ -112,7 +114,8 @@ class AlertWatchTest extends DatabaseTestBase {
     anomaly("dispute", "PN2", BEIJING_NOW);
     second.lookOnce(now).await();
     look();
-    Thread.sleep(100);
+    AlertsTest.gathered(otherAlerts);
+    AlertsTest.handled(otherAlerts, other);
     assertThat(other.sent).isEmpty();
     assertThat(target.sent).extracting(Alert::kind).containsExactly("dispute");
     otherAlerts.close();
@@ -133,6 +136,55 @@ class AlertWatchTest extends DatabaseTestBase {
       assertThat(a.title()).isEqualTo("签名验证连续失败：alipay");
       assertThat(a.text()).contains("5 条通知在 10 分钟内验签失败").contains("「应用公钥」填在了支付宝公钥的位置");
     });
+  }
+
+  void refused(String channel, String receivedAt, int rows) {
+    for (int i = 0; i < rows; i++) {
+      db.update("INSERT INTO notify_log (channel, received_at, remote_addr, outcome, detail, body_bytes) VALUES"
+          + " (?, " + receivedAt + ", '203.0.113.7', 'rejected', 'BAD_SIGNATURE: sign does not verify', 100)", channel);
+    }
+  }
+
+  @Test
+  void aBurstRightAfterTheStartIsCountedFromTheStartNotBefore() throws Exception {
+    AlertsTest.Settable running = new AlertsTest.Settable(Instant.now());
+    watch = new AlertWatch(vertx, pool, alerts, new AlertWatch.Watched(null, Duration.ofMinutes(5), null, false),
+        null, running);
+    running.set(Instant.now().plusSeconds(60)); // the service started a minute ago
+    refused("epay", BEIJING_NOW + " - INTERVAL 2 MINUTE", 5); // before it: the process before told them
+    refused("epay", BEIJING_NOW + " - INTERVAL 6 SECOND", 7); // since: its first look counts them
+
+    look();
+
+    assertThat(target.sent).singleElement().satisfies(a -> {
+      assertThat(a.title()).isEqualTo("签名验证连续失败：epay");
+      assertThat(a.text()).startsWith("7 条通知在 10 分钟内验签失败").contains("203.0.113.7");
+    });
+  }
+
+  @Test
+  void twentyRefusedAtOnceAreToldAsTwenty() throws Exception {
+    look();
+    refused("epay", BEIJING_NOW + " - INTERVAL 6 SECOND", 20);
+    look();
+    assertThat(target.sent).singleElement().satisfies(a -> assertThat(a.text())
+        .startsWith("20 条通知在 10 分钟内验签失败"));
+  }
+
+  @Test
+  void aBurstToldIsToldAgainAfterItsWindowWhileRefusalsGoOn() throws Exception {
+    look();
+    refused("epay", BEIJING_NOW + " - INTERVAL 6 SECOND", SignatureBurst.THRESHOLD);
+    look();
+    refused("epay", BEIJING_NOW + " - INTERVAL 6 SECOND", SignatureBurst.THRESHOLD - 1);
+    watch.lookOnce(now.plus(Duration.ofMinutes(5))).await(); // within the window: told already
+    refused("epay", BEIJING_NOW + " - INTERVAL 6 SECOND", 1);
+    watch.lookOnce(now.plus(SignatureBurst.WINDOW).plusSeconds(10)).await(); // its window over, refusals go on
+    alerts.flush(Instant.now().plus(Duration.ofMinutes(11))); // past the throttle's interval
+    AlertsTest.handled(alerts, target);
+
+    assertThat(target.sent).hasSize(2).allSatisfy(a -> assertThat(a.kind()).isEqualTo("signature_burst"));
+    assertThat(target.sent.get(1).text()).startsWith("5 条通知在 10 分钟内验签失败");
   }
 
   @Test
@@ -182,7 +234,11 @@ class AlertWatchTest extends DatabaseTestBase {
     watch = new AlertWatch(vertx, pool, alerts, new AlertWatch.Watched(null, Duration.ofMinutes(5), nowhere, false),
         new SelfProbe(http), Clock.systemUTC());
     watch.lookOnce(now).await();
-    AlertsTest.eventually(() -> assertThat(target.sent).hasSize(1)); // the probe runs beside the look
+    AlertsTest.eventually(() -> { // the probe runs beside the look
+      AlertsTest.gathered(alerts);
+      AlertsTest.handled(alerts, target);
+      assertThat(target.sent).hasSize(1);
+    });
     watch.lookOnce(now.plusSeconds(600)).await(); // within the hour: not probed again
     watch.lookOnce(now.plusSeconds(3600)).await(); // probed again, failing still: not told again
     Thread.sleep(500); // (what would be a second message would have come by now)
@@ -209,10 +265,12 @@ class AlertWatchTest extends DatabaseTestBase {
     AlertWatch blind = watch(nowhere, alerts, null, false);
     blind.lookOnce(now).await();
     blind.lookOnce(now.plusSeconds(240)).await();
+    AlertsTest.gathered(alerts);
     AlertsTest.handled(alerts, target);
     assertThat(target.sent).isEmpty();
     blind.lookOnce(now.plusSeconds(300)).await();
     blind.lookOnce(now.plusSeconds(310)).await();
+    AlertsTest.gathered(alerts);
     AlertsTest.handled(alerts, target);
     assertThat(target.sent).singleElement().satisfies(a -> assertThat(a.title()).isEqualTo("数据库 5 分钟无法连接"));
     nowhere.close();

@@ -12,13 +12,15 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import paynotify.testsupport.AlipayNotifications;
 import paynotify.testsupport.DatabaseTestBase;
+import paynotify.testsupport.Http;
 import paynotify.testsupport.TestService;
+import paynotify.testsupport.WechatV2Notifications;
 
 /**
  * The running service with a WeCom robot as its alert target (a stand-in that answers as WeCom does): what the
  * owner's group receives for a payment of an unknown order, for every Alipay notification signed with another key
  * than the configured one (the application's public key pasted for Alipay's), and for a site that never takes its
- * events.
+ * events; and that nothing a request chose reaches the group as a link or a mention.
  */
 class AlertsEndToEndTest extends DatabaseTestBase {
   ServiceStandIn wecom;
@@ -80,5 +82,37 @@ class AlertsEndToEndTest extends DatabaseTestBase {
     assertThat(told).anySatisfy(m -> assertThat(m).startsWith("支付异常：通知网站失败")
         .contains("处理：修好网站的接收地址，然后运行 paynotify forward retry --all-failed"));
     assertThat(wecom.received()).allSatisfy(r -> assertThat(r.param("key")).isEqualTo("GROUP-KEY"));
+  }
+
+  /** The security review's S4: a phishing link and a mention in forged notifications, under our own advice. */
+  @Test
+  void forgedNotificationsPutNoLinkNorMentionIntoTheGroup() throws Exception {
+    lookUntil(0);
+    String forged = "<xml><sign>x</sign><sign_type>[点此修复](https://wxpay-fix.cn/k) @all</sign_type></xml>";
+    for (int i = 0; i < SignatureBurst.THRESHOLD; i++) {
+      assertThat(Http.post(service.port(), WechatV2Notifications.PATH, "text/xml",
+          forged.getBytes(StandardCharsets.UTF_8)).status()).isNotEqualTo(200);
+    }
+    List<String> told = lookUntil(1);
+
+    assertThat(told).singleElement().satisfies(m -> {
+      assertThat(m).startsWith("签名验证连续失败：wechat_v2\n").contains("5 条通知在 10 分钟内验签失败")
+          .contains("BAD_SIGNATURE").contains("127.0.0.1").contains("notify_log");
+      assertThat(m).doesNotContain("wxpay-fix").doesNotContain("@all").doesNotContain("](")
+          .doesNotContain("点此修复");
+    });
+  }
+
+  /** A buyer-chosen order number (an Alipay out_trade_no, a PayPal invoice) with a markdown link in it. */
+  @Test
+  void anOrderNumberCarryingMarkdownIsShownAsAShortHash() throws Exception {
+    lookUntil(0);
+    String orderNo = "[fix](https://wxpay-fix.cn/k)";
+    service.postAlipay(AlipayNotifications.signedBody(AlipayNotifications.payment(orderNo, "2026120422001499990009",
+        "0.01")));
+    List<String> told = lookUntil(1);
+
+    assertThat(told).anySatisfy(m -> assertThat(m).startsWith("支付异常：未知订单的付款 订单 ").contains("/status"));
+    assertThat(told).allSatisfy(m -> assertThat(m).doesNotContain("wxpay-fix").doesNotContain("]("));
   }
 }

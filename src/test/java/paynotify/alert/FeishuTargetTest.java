@@ -124,4 +124,17 @@ class FeishuTargetTest extends TargetContract {
           .isEqualTo("feishu refused the alert: StatusCode 19021, StatusMessage sign match fail");
     }
   }
+
+  /** Feishu's text message makes a mention of {@code <at user_id="all">}: in a detail from elsewhere it is text. */
+  @Test
+  void aMentionInTextFromElsewherePingsNobody() {
+    Alert alert = new AlertMessages(new AlertTexts("zh")).anomaly("unreadable_notification", "paypal", "PN1", "T1",
+        2990L, "custom '<at user_id=\"all\">所有人</at>' is not an order");
+    try (ServiceStandIn robot = feishu(SECRET)) {
+      target(robot.url(webhook())).send(alert).await();
+
+      String text = robot.request().json().getJsonObject("content").getString("text");
+      assertThat(text).contains("所有人").doesNotContain("<at").doesNotContain("</at>");
+    }
+  }
 }

@@ -30,7 +30,10 @@ import paynotify.gateway.GatewayHttp;
 abstract class TargetContract {
   /** The time the targets sign with, and the robots' stand-ins take for now. */
   static final Clock CLOCK = Clock.fixed(Instant.parse("2026-12-04T10:15:30.123Z"), ZoneOffset.UTC);
-  /** Its {@code _} and {@code <b>} would change under Markdown or HTML: every target must send them as they are. */
+  /**
+   * Our own words: its {@code _} and {@code <b>} would change under Markdown or HTML, and every target sends them as
+   * they are (only text from elsewhere is made inert, by the target's format).
+   */
   static final Alert ALERT = new Alert("orderless_payment", "支付异常：未知订单 PN123 ¥29.90",
       "支付宝付款 2026120422001 没有对应的订单。\n请在站点后台查找 PN_123 <b>。");
 

@@ -94,4 +94,18 @@ class WecomTargetTest extends TargetContract {
       assertThat(robot.request().json().getJsonObject("markdown").getString("content")).isEqualTo("t\n" + text);
     }
   }
+
+  /** Markdown from elsewhere (an anomaly's detail) is shown as text: no link, no mention, no heading. */
+  @Test
+  void markdownInTextFromElsewhereIsShownAsText() {
+    Alert alert = new AlertMessages(new AlertTexts("zh")).anomaly("unreadable_notification", "stripe", "PN1", "T1",
+        2990L, "client_reference_id\n# [点此修复](https://wxpay-fix.cn/k) <@all> ![x](https://wxpay-fix.cn/i.png)");
+    try (ServiceStandIn robot = ServiceStandIn.start(WecomTargetTest::wecom)) {
+      target(robot.url(webhook())).send(alert).await();
+
+      String content = robot.request().json().getJsonObject("markdown").getString("content");
+      assertThat(content).contains("点此修复").doesNotContain("](").doesNotContain("<@").doesNotContain("\n#")
+          .doesNotContain("![");
+    }
+  }
 }
