@@ -19,6 +19,7 @@ import paynotify.channel.wechat.WechatV3Signature;
 import paynotify.testsupport.HostileBodies;
 import paynotify.testsupport.Http.Reply;
 import paynotify.testsupport.Notification;
+import paynotify.testsupport.RawRequest;
 import paynotify.testsupport.ServiceTestBase;
 import paynotify.testsupport.TestService;
 
@@ -117,6 +118,22 @@ class HostileInputTest extends ServiceTestBase {
    * N2: the body buffer was allocated at Content-Length before any byte arrived: connections that
    * declare the limit and send nothing held that much heap each until they timed out.
    */
+  /**
+   * Vert.x 5.0.7 throws while it parses a Host with a percent escape (eclipse-vertx/vert.x#5926), before any
+   * handler of ours runs: the request was never answered, on any path, until the idle timeout.
+   */
+  @Test
+  void aHostWithAPercentEscapeIsAnsweredAtOnce() throws Exception {
+    for (String path : List.of("/notify/alipay", "/health", "/nowhere")) {
+      RawRequest request = new RawRequest("POST", path, List.of(Map.entry("Host", "%C0%AF"),
+          Map.entry("Content-Type", "application/x-www-form-urlencoded")), "a=1".getBytes(StandardCharsets.UTF_8),
+          false);
+      RawRequest.Answer answer = request.send(service.port(), Duration.ofSeconds(5));
+      assertThat(answer.status()).as(path).isEqualTo(400);
+    }
+    assertThat(paynotify.testsupport.Http.get(service.port(), "/health").status()).isEqualTo(200);
+  }
+
   @Test
   void declaredButUnsentBodiesHoldNoHeap() throws Exception {
     int connections = 200;
