@@ -13,6 +13,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.LocalDateTime;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -74,6 +75,7 @@ class WechatV2GatewayTest {
   @Test
   void paidTradeIsThePaymentItsNotificationBooks() {
     wechat.paid("WQ-1", "4200000001202611290001", "8888");
+    wechat.paidAt("WQ-1", LocalDateTime.of(2026, 11, 29, 10, 15, 9)); // the notification's time_end: both book alike
 
     TradeAnswer answer = done(gateway().query("WQ-1"));
 

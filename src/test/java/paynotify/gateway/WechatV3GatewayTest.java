@@ -10,6 +10,7 @@ import io.vertx.core.json.JsonObject;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.LocalDateTime;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -89,6 +90,7 @@ class WechatV3GatewayTest {
   @Test
   void paidIsTheEventOfThePaymentNotification() throws Exception {
     standIn.paid("GW-PAID-1", TRADE, "8888");
+    standIn.paidAt("GW-PAID-1", LocalDateTime.of(2026, 11, 29, 14, 29, 57)); // the notification's success_time
 
     TradeAnswer answer = await(gateway.query("GW-PAID-1"));
 
@@ -107,7 +109,8 @@ class WechatV3GatewayTest {
 
   @Test
   void refundedIsStillPaid() throws Exception {
-    standIn.refunded("GW-REFUND-1", TRADE + "1", "100");
+    standIn.paid("GW-REFUND-1", TRADE + "1", "100");
+    standIn.refunded("GW-REFUND-1");
 
     TradeAnswer answer = await(gateway.query("GW-REFUND-1"));
 
