@@ -14,10 +14,12 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import paynotify.booking.EventBooking;
+import paynotify.booking.Outcome;
 import paynotify.booking.SiteEvents;
 import paynotify.channel.EventKind;
 import paynotify.channel.NotifyEvent;
@@ -74,13 +76,15 @@ public final class Recovery {
     this.outbox = outbox;
     this.queries = List.copyOf(queries);
     this.settings = settings;
-    this.found = new FoundPayment(FoundPayment.QUERY, booking, log, db, outbox);
+    this.found = new FoundPayment(FoundPayment.QUERY, booking, log, db, outbox,
+        new PaidBeforeOrder(db, orders, settings.createdAt()));
     Duration longest = settings.timeout().multipliedBy(2L * (queries.size() + 2));
     this.lease = longest.compareTo(MIN_LEASE) > 0 ? longest : MIN_LEASE;
     this.stripe = stripe == null ? null
         : new MissedStripeEvents(stripe, found, booking, settings.maxAge(), Clock.systemUTC());
     this.owner = LeaseOwner.next();
-    this.dueForCheck = orders.dueForCheck(settings.createdAt());
+    // Without a creation column no order is due (the configuration refuses the sweeper) nor of a known age
+    this.dueForCheck = settings.createdAt() == null ? null : orders.dueForCheck(settings.createdAt());
     this.ageOf = orders.ageOf(settings.createdAt());
   }
 
@@ -195,8 +199,9 @@ public final class Recovery {
 
   /** A platform's answer, or why it gave none. */
   private record Answered(TradeQuery query, TradeAnswer answer, Throwable failure) {
-    boolean paid() {
-      return answer != null && answer.state() == TradeAnswer.State.PAID;
+    /** The answer says {@code state}, and is signed: an unsigned one (epay's) decides nothing by itself. */
+    boolean says(TradeAnswer.State state) {
+      return is(state) && query.books();
     }
 
     boolean is(TradeAnswer.State state) {
@@ -206,8 +211,9 @@ public final class Recovery {
 
   /**
    * Asks the order's platform, or, when the site does not say which, every platform that can be asked until
-   * one says paid (another platform's "waiting" or "closed" says nothing of the one the buyer used); books
-   * a payment found; closes an order left unpaid past close_after at its platform, then in the table.
+   * one says paid in a signed answer (another platform's "waiting", "closed" or "refunded", or an unsigned
+   * "paid", says nothing of the one the buyer used); books a payment found; closes an order left unpaid past
+   * close_after at its platform, then in the table.
    */
   private Future<Asked> ask(Question q) {
     List<TradeQuery> asked = q.platform() == null ? queries
@@ -218,7 +224,8 @@ public final class Recovery {
     }
     Future<List<Answered>> answers = Future.succeededFuture(List.of());
     for (TradeQuery query : asked) {
-      answers = answers.compose(before -> before.stream().anyMatch(Answered::paid) ? Future.succeededFuture(before)
+      answers = answers.compose(before -> before.stream().anyMatch(a -> a.says(TradeAnswer.State.PAID))
+          ? Future.succeededFuture(before)
           : query.query(orders.numbers().toPlatform(q.orderNo())).map(a -> new Answered(query, a, null))
               .otherwise(err -> new Answered(query, null, err))
               .map(a -> Stream.concat(before.stream(), Stream.of(a)).toList()));
@@ -235,45 +242,71 @@ public final class Recovery {
   }
 
   /**
-   * A payment found wins; else a platform that gave no answer makes it a later try; else the order is closed
-   * only when every platform asked says closed, and waits otherwise (on a trade that exists, if any does).
+   * A payment found in a signed answer wins; else a platform that gave no answer makes it a later try; else a
+   * payment refunded since, or one an unsigned answer reports, is an anomaly for a human; else the order is
+   * closed only when every platform asked says closed in a signed answer, and waits otherwise (on a trade that
+   * exists, if any does).
    */
   private Future<Asked> decide(Question q, List<Answered> list) {
-    Answered paid = list.stream().filter(Answered::paid).findFirst().orElse(null);
+    Answered paid = first(list, a -> a.says(TradeAnswer.State.PAID));
     if (paid != null) {
       return act(q, paid);
     }
-    Answered failed = list.stream().filter(a -> a.failure() != null).findFirst().orElse(null);
+    Answered failed = first(list, a -> a.failure() != null);
     if (failed != null) {
       return Future.failedFuture(failed.failure());
     }
-    if (list.stream().allMatch(a -> a.is(TradeAnswer.State.CLOSED))) {
+    Answered refunded = first(list, a -> a.says(TradeAnswer.State.REFUNDED));
+    Answered toCheck = refunded != null ? refunded
+        : first(list, a -> a.is(TradeAnswer.State.PAID) || a.is(TradeAnswer.State.REFUNDED));
+    if (toCheck != null) {
+      return act(q, toCheck);
+    }
+    if (list.stream().allMatch(a -> a.says(TradeAnswer.State.CLOSED))) {
       return act(q, list.get(0));
     }
     return act(q, list.stream().filter(a -> a.is(TradeAnswer.State.WAITING)).findFirst()
-        .orElse(list.stream().filter(a -> !a.is(TradeAnswer.State.CLOSED)).findFirst().orElseThrow()));
+        .orElse(list.stream().filter(a -> !a.says(TradeAnswer.State.CLOSED)).findFirst().orElseThrow()));
+  }
+
+  private static Answered first(List<Answered> list, Predicate<Answered> which) {
+    return list.stream().filter(which).findFirst().orElse(null);
   }
 
   private Future<Asked> act(Question q, Answered a) {
     TradeAnswer answer = a.answer();
     String said = a.query().name() + " says " + answer.platformStatus();
+    boolean signed = a.query().books();
     return switch (answer.state()) {
       case PAID -> {
         if (!q.bookable()) {
-          LOG.warn("recovery: order {} is paid at the platform ({}) but older than recovery.max_age_hours: not"
-              + " booked automatically; check it, then paynotify repair book", q.orderNo(), said);
-          yield Future.succeededFuture(new Asked(State.UNPAID, answer.platformStatus(), said + ", but the order is older"
-              + " than recovery.max_age_hours: not booked automatically (check it, then paynotify repair book)", false));
+          String why = settings.createdAt() == null ? "its age is not known (orders.columns.created_at is not mapped)"
+              : "the order is older than recovery.max_age_hours";
+          LOG.warn("recovery: order {} is paid at the platform ({}) but {}: not booked automatically; check it,"
+              + " then paynotify repair book", q.orderNo(), said, why);
+          yield Future.succeededFuture(new Asked(State.UNPAID, answer.platformStatus(), said + ", but " + why
+              + ": not booked automatically (check it, then paynotify repair book)", false));
         }
-        if (!a.query().books()) {
+        // asked again at its back-off: an unsigned answer ends nothing (its anomaly is recorded once)
+        if (!signed) {
           yield found.unsigned(a.query(), answer).map(new Asked(State.UNPAID, answer.platformStatus(), said
-              + ", but its answer is not signed: not booked, recorded as an anomaly to check", true));
+              + ", but its answer is not signed: not booked, recorded as an anomaly to check", false));
         }
-        yield found.book(a.query().name(), answer.payment(), answer.body(), q.evidence()).map(result -> new Asked(
-            State.PAID, answer.platformStatus(), said + ": " + result.outcome().code() + ": " + result.detail(), true));
+        yield found.book(a.query().name(), answer.payment(), answer.body(), q.evidence()).map(result ->
+            result.outcome() == Outcome.IGNORED // paid before the order existed: another order's, for a human
+                ? new Asked(State.UNPAID, answer.platformStatus(), said + ": " + result.detail(), true)
+                : new Asked(State.PAID, answer.platformStatus(), said + ": " + result.outcome().code() + ": "
+                    + result.detail(), true));
       }
-      // closed at the platform: nothing can be paid on it; past close_after, closed in the table too
-      case CLOSED -> q.closeDue() && q.platform() != null ? closeInTable(q.orderNo(), a, "closed at "
+      // whatever its age: never booked, one anomaly; the platform will say no more of it
+      case REFUNDED -> found.refunded(a.query(), answer).map(new Asked(State.UNPAID, answer.platformStatus(), said
+          + ": paid, then refunded at the platform: not booked, recorded as an anomaly to check before delivering",
+          signed));
+      // an unsigned "closed" (epay's "refunded") could be anyone's word: the order is left as it is
+      case CLOSED -> !signed ? Future.succeededFuture(new Asked(State.UNPAID, answer.platformStatus(), said
+          + ", but its answer is not signed: the order is left as it is", false))
+          // closed at the platform: nothing can be paid on it; past close_after, closed in the table too
+          : q.closeDue() && q.platform() != null ? closeInTable(q.orderNo(), a, "closed at "
           + a.query().platform().code() + " already")
           : Future.succeededFuture(new Asked(State.CLOSED, answer.platformStatus(), said, true));
       // only a trade that exists is closed: with none (a cashier page not opened yet), the buyer can still pay
@@ -291,7 +324,7 @@ public final class Recovery {
     TradeQuery query = a.query();
     return query.close(orders.numbers().toPlatform(q.orderNo()))
         .compose(v -> closeInTable(q.orderNo(), a, "closed at " + query.platform().code()),
-            err -> query.query(orders.numbers().toPlatform(q.orderNo())).compose(again -> again.state() == TradeAnswer.State.PAID
+            err -> query.query(orders.numbers().toPlatform(q.orderNo())).compose(again -> again.payment() != null
                 ? act(new Question(q.orderNo(), q.platform(), q.bookable(), false, q.evidence()),
                     new Answered(query, again, null))
                 : Future.failedFuture(err)));

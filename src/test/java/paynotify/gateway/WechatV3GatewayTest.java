@@ -107,14 +107,15 @@ class WechatV3GatewayTest {
     assertThat(standIn.queries("GW-PAID-1")).isEqualTo(1);
   }
 
+  /** 转入退款: paid, then refunded (how much, the answer does not say): never a payment to book as paid (M1). */
   @Test
-  void refundedIsStillPaid() throws Exception {
+  void refundedIsNotAPaymentToBook() throws Exception {
     standIn.paid("GW-REFUND-1", TRADE + "1", "100");
     standIn.refunded("GW-REFUND-1");
 
     TradeAnswer answer = await(gateway.query("GW-REFUND-1"));
 
-    assertThat(answer.state()).isEqualTo(State.PAID);
+    assertThat(answer.state()).isEqualTo(State.REFUNDED);
     assertThat(answer.platformStatus()).isEqualTo("REFUND");
     assertThat(answer.payment().tradeNo()).isEqualTo(TRADE + "1");
     assertThat(answer.payment().amountCents()).isEqualTo(100);
