@@ -31,6 +31,8 @@ public final class AlertTexts {
       zh("refund_failed", "退款失败", "买家没有收到退款：换一种方式退款，或重新打开订单"),
       zh("callback_missing", "回调没有到达", "检查平台上设置的通知地址、nginx 的 location、前面的 CDN/WAF（不能拦截或质询平台的 POST）和 TLS 证书"),
       zh("query_says_paid", "查询显示已付但未记账", "到聚合平台商户后台查这笔订单：若已付，点补单/重新通知"),
+      zh("paid_then_refunded", "已付款后又在平台退款", "发货前先核对：订单仍是未付款；到平台商户后台看退了多少，全额退款则无需发货，部分退款请与买家结清并手动改订单"),
+      zh("paid_before_order", "付款早于订单创建", "这笔交易付的是更早的同号订单（数据库从备份恢复、重装、另一个网站共用商户号），不是这个订单，订单仍是未付款：查清是谁的付款，并让订单号不再重复发放"),
       zh("forward_failed", "通知网站失败", "修好网站的接收地址，然后运行 paynotify forward retry --all-failed"),
       zh("forward_endpoint_gone", "接收地址已停用（410）", "接收地址回答 410 Gone，已停止发送：修好地址或接收程序，然后运行 paynotify forward enable（积压的事件随后发出）"),
       zh("forward_endpoint_refusing", "接收地址连续拒收事件（4xx）", "已停止发送：401/403 多半是密钥不一致，404 是地址变了；修好后运行 paynotify forward enable（积压的事件随后发出）"),

@@ -70,6 +70,21 @@ public enum AnomalyKind {
    */
   QUERY_SAYS_PAID("look the order up in the aggregator's merchant panel: if it is paid, press its 补单/重新通知"
       + " (re-notify) button, whose notification is signed and booked; if it is not, nothing is wrong here"),
+  /**
+   * A platform asked about an unpaid order (recovery, check, auto_repair, repair book) says its trade was paid, then
+   * refunded (WeChat REFUND, Alipay TRADE_CLOSED after a payment): not booked, as the answer does not say how much
+   * went back. Recorded once per trade; the order is asked about no more.
+   */
+  PAID_THEN_REFUNDED("paid, then refunded at the platform: check before delivering. The order was left unpaid; the"
+      + " platform's merchant console says how much went back: if all of it, nothing is owed; if part, settle with the"
+      + " buyer and mark the order by hand"),
+  /**
+   * A payment found by asking or in a bill whose platform time is earlier than its order's creation (beyond a few
+   * minutes of clock skew): another, earlier order's under the same number. Not booked; recorded once per trade.
+   */
+  PAID_BEFORE_ORDER("the trade was paid before this order was created: it paid an earlier order of the same number"
+      + " (a database restored from a backup, a reinstall, another site on the same merchant account), not this one,"
+      + " which was left unpaid. Find whose payment it is; make order numbers that are never handed out twice"),
   /** An event the site was never told of: its endpoint kept failing until the last retry. */
   FORWARD_FAILED("fix the site's endpoint, then paynotify forward retry --all-failed"),
   /** An endpoint answered 410 Gone: nothing is sent to it any more, on any instance. */

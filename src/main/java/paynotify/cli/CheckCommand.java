@@ -42,7 +42,7 @@ final class CheckCommand extends CommandSupport {
       Vertx vertx = Vertx.vertx();
       Stores stores = Pools.stores(vertx, db.settings(), c.retention().rejectedRowsPerSecond());
       Database pool = Pools.connect(vertx, db.settings().withPool(1, 8), "recovery", Isolation.READ_COMMITTED);
-      PlatformClients clients = new PlatformClients(vertx, c);
+      PlatformClients clients = PlatformClients.asking(vertx, c);
       try {
         EventBooking booking = new EventBooking(vertx, stores, c.booking(), c.orders(), PayNotifyServer.outbox(c));
         Recovery recovery = new Recovery(pool, booking, stores.log(), c.orders(), PayNotifyServer.outbox(c),

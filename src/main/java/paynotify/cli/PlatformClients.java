@@ -2,21 +2,35 @@ package paynotify.cli;
 
 import io.vertx.core.Vertx;
 import java.util.List;
+import java.util.function.Function;
 import paynotify.channel.Platform;
 import paynotify.config.AppConfig;
 import paynotify.gateway.GatewayHttp;
 import paynotify.gateway.TradeQuery;
 
-/** The platform clients a command asks through (check, repair book), on the command's Vert.x; closed with it. */
+/**
+ * The platform clients a command asks through, on the command's Vert.x; closed with it: recovery's (check), or
+ * those that confirm a bill's row (repair book, reconcile --repair).
+ */
 final class PlatformClients implements AutoCloseable {
   private static final int MAX_ANSWER_BYTES = 64 * 1024;
 
   private final GatewayHttp http;
   private final List<TradeQuery> clients;
 
-  PlatformClients(Vertx vertx, AppConfig config) {
+  private PlatformClients(Vertx vertx, AppConfig config, List<Function<GatewayHttp, TradeQuery>> clients) {
     this.http = new GatewayHttp(vertx, config.recovery().settings().timeout(), MAX_ANSWER_BYTES);
-    this.clients = config.recovery().clients().stream().map(client -> client.apply(http)).toList();
+    this.clients = clients.stream().map(client -> client.apply(http)).toList();
+  }
+
+  /** The platforms recovery asks. */
+  static PlatformClients asking(Vertx vertx, AppConfig config) {
+    return new PlatformClients(vertx, config, config.recovery().clients());
+  }
+
+  /** The platforms that can confirm a bill's row, whatever recovery.enabled says. */
+  static PlatformClients confirming(Vertx vertx, AppConfig config) {
+    return new PlatformClients(vertx, config, config.recovery().confirming());
   }
 
   List<TradeQuery> all() {

@@ -101,7 +101,7 @@ final class ReconcileCommand extends CommandSupport {
         Connection recording = reportOptions.recording(db);
         Report report = reportOptions.report(out(), recording);
         StandaloneBooking booking = repair == null ? null : new StandaloneBooking(db.settings(), db.config());
-        PlatformClients clients = booking == null ? null : new PlatformClients(booking.vertx(), db.config())) {
+        PlatformClients clients = booking == null ? null : PlatformClients.confirming(booking.vertx(), db.config())) {
       Reconciliation reconciliation = new Reconciliation(conn, bookings, side, db.config().orders())
           .timed(verbose ? phase -> System.err.println("paynotify: " + phase) : phase -> { });
       long start = System.nanoTime();
@@ -112,8 +112,8 @@ final class ReconcileCommand extends CommandSupport {
       }
       report.bill(platformBill.platform().code(), billName, read);
       BillRepair repairs = booking == null ? null : new BillRepair(report, booking.booking(), booking.stores(),
-          PayNotifyServer.outbox(db.config()), clients.of(platformBill.platform()), db.config().orders().numbers(),
-          platformBill.platform(), day);
+          PayNotifyServer.outbox(db.config()), clients.of(platformBill.platform()), db.config().orders(),
+          db.config().recovery().settings().createdAt(), platformBill.platform(), day);
       reconciliation.compare(platformBill.platform().code(), read, repairs == null ? report : repairs);
       if (repairs != null) {
         repairs.repair();

@@ -1,8 +1,8 @@
 package paynotify.cli;
 
-import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicReference;
+import paynotify.booking.AnomalyKind;
 import paynotify.booking.BookingResult;
 import paynotify.booking.EventBooking.PaymentPlan;
 import paynotify.booking.EventBooking;
@@ -18,9 +18,11 @@ import paynotify.gateway.TradeQuery;
 import paynotify.reconcile.Bill;
 import paynotify.reconcile.BillFormatException;
 import paynotify.reconcile.BillRow;
+import paynotify.recovery.FoundPayment;
+import paynotify.recovery.PaidBeforeOrder;
 import paynotify.recovery.TradeConfirmation;
+import paynotify.server.PayNotifyServer;
 import paynotify.server.StandaloneBooking;
-import paynotify.store.NotifyLog.Trace;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -28,13 +30,17 @@ import picocli.CommandLine.Option;
 /**
  * repair book: a lost payment, booked from its bill row through the very booking transaction a
  * notification goes through (same key, same anomalies): running it twice, or racing the late
- * notification itself, books once.
+ * notification itself, books once. A bill file is only as good as whoever handed it over: the platform's
+ * order query must confirm the row, or the operator say --unconfirmed where no client can ask; a payment made
+ * before its order was created is not booked (FoundPayment, as for every payment found).
  */
 @Command(name = "book", mixinStandardHelpOptions = true,
     description = "Book a payment the platform's bill shows and this database lacks (a lost notification). "
-        + "Without --apply: say what would happen. Exit 0: done or nothing to do; 1: not booked (a "
-        + "conflict, or the platform, asked where its query is configured, does not confirm the row); 2: unusable bill"
-        + " or trade not on it; 3: database failure.")
+        + "Without --apply: say what would happen. With it, the platform's order query must confirm the row (paid,"
+        + " same trade and amount; WeChat Pay v2 is asked with its API key whatever recovery.enabled says); where no"
+        + " client can ask, only with --unconfirmed. Exit 0: done or nothing to do; 1: not booked (a conflict, the"
+        + " platform does not confirm the row or says it was refunded since, no client can confirm it, or it was paid"
+        + " before its order was created); 2: unusable bill or trade not on it; 3: database failure.")
 final class RepairBookCommand extends CommandSupport {
   @Mixin
   BillOptions billOptions;
@@ -45,6 +51,11 @@ final class RepairBookCommand extends CommandSupport {
   @Option(names = "--apply", description = "book it (without: only say what would happen)")
   boolean apply;
 
+  @Option(names = "--unconfirmed", description = "with --apply, book the row though no platform client can confirm"
+      + " it (no key to ask the platform with): only once you have checked the trade in the platform's merchant"
+      + " console")
+  boolean unconfirmed;
+
   @Override
   int run() throws Exception {
     Bill platformBill = billOptions.bill();
@@ -54,37 +65,48 @@ final class RepairBookCommand extends CommandSupport {
     String payment = "payment of " + event.platform().code() + " trade " + tradeNo + " (order " + row.orderNo()
         + ", " + Money.format(row.amountCents()) + ", paid " + row.at() + ")";
     try (CliDatabase db = CliDatabase.open(config);
-        StandaloneBooking cli = new StandaloneBooking(db.settings(), db.config())) {
+        StandaloneBooking cli = new StandaloneBooking(db.settings(), db.config());
+        PlatformClients clients = PlatformClients.confirming(cli.vertx(), db.config())) {
+      AppConfig c = db.config();
       EventBooking booking = cli.booking();
+      String createdAt = c.recovery().settings().createdAt();
+      FoundPayment found = new FoundPayment(FoundPayment.REPAIR, booking, cli.stores().log(), cli.stores().db(),
+          PayNotifyServer.outbox(c), new PaidBeforeOrder(cli.stores().db(), c.orders(), createdAt));
+      TradeQuery query = clients.of(event.platform());
+      boolean confirmable = query != null && query.books();
+      String notChecked = createdAt != null ? null : "orders.columns.created_at is not mapped: not checked that it was"
+          + " paid after its order was created";
       if (!apply) {
-        ForwardSettings forward = db.config().forward();
+        ForwardSettings forward = c.forward();
         boolean tellsPayments = forward != null && forward.tells(SiteEvents.PAYMENT_SUCCEEDED);
-        out().println(plan(booking.plan(event).await(), payment, row.amountCents(), tellsPayments));
+        String early = found.paidBeforeItsOrder(event).await();
+        out().println(early != null ? "would not book 1 " + payment + ": " + early + "; a "
+            + AnomalyKind.PAID_BEFORE_ORDER.code() + " anomaly is recorded instead"
+            : plan(booking.plan(event).await(), payment, row.amountCents(), tellsPayments)
+                + (notChecked == null ? "" : " (" + notChecked + ")")
+                + (confirmable ? "" : "; " + noClient(event) + ": --apply needs --unconfirmed"));
         out().flush();
         return 0;
       }
-      String refused = unconfirmed(cli.vertx(), db.config(), event);
+      String refused = confirmable ? TradeConfirmation.refusal(query, event, found)
+          : unconfirmed ? null : noClient(event) + ": check the trade in the platform's merchant console, then run"
+              + " again with --unconfirmed";
       if (refused != null) {
         return fail(ExitCode.FOUND, "not booked: " + refused);
       }
-      Trace trace = new Trace("repair", "cli", Buffer.buffer("repair book from " + billOptions.file + " line "
-          + row.line()));
-      BookingResult booked = booking.book(event).await();
-      cli.stores().log().record(trace, booked.outcome().code(), event.idempotencyKey(), booked.detail());
+      BookingResult booked = found.book("cli", event, ("repair book from " + billOptions.file + " line " + row.line())
+          .getBytes(StandardCharsets.UTF_8), false).await();
+      if (notChecked != null) {
+        out().println(notChecked);
+      }
       return report(booked, payment);
     }
   }
 
-  /**
-   * A bill file is only as good as whoever handed it over: where the platform can be asked, the trade is
-   * booked only once the platform confirms it, paid, for this order and amount. Null when confirmed, or
-   * when no client for the platform is configured (the bill is then taken as it is).
-   */
-  private String unconfirmed(Vertx vertx, AppConfig config, NotifyEvent event) {
-    try (PlatformClients clients = new PlatformClients(vertx, config)) {
-      TradeQuery query = clients.of(event.platform());
-      return query == null ? null : TradeConfirmation.refusal(query, event);
-    }
+  /** Why no client confirms a row of {@code event}'s platform. */
+  private static String noClient(NotifyEvent event) {
+    return "no platform client can confirm it (none asks " + event.platform().code() + " with answers it signs:"
+        + " docs/operations.md, recovery)";
   }
 
   private int report(BookingResult result, String payment) {
@@ -92,6 +114,11 @@ final class RepairBookCommand extends CommandSupport {
       case PROCESSED -> out().println("booked 1 " + payment + "; " + result.detail());
       case ANOMALY -> out().println("booked 1 " + payment + ", with an anomaly to look at: " + result.detail());
       case DUPLICATE -> out().println("nothing to do: trade " + tradeNo + " already booked");
+      case IGNORED -> { // paid before its order existed: FoundPayment recorded why
+        out().println(result.detail());
+        out().flush();
+        return ExitCode.FOUND;
+      }
       default -> {
         out().println("not booked: " + result.outcome().code() + ": " + result.detail() + " (recorded as an anomaly)");
         out().flush();

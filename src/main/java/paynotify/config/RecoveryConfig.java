@@ -37,11 +37,13 @@ import paynotify.store.OrdersTable;
  * @param settings the sweeper's
  * @param clients  one per platform that can be asked, in the order they are tried; built on the Vert.x the
  *                 service runs on
+ * @param confirming the clients that confirm a bill's row before it is booked (repair book, auto_repair): the same,
+ *                 and WeChat Pay v2 whatever recovery.enabled says (its channel's API key is all it needs)
  * @param stripe   Stripe's undelivered events, with a restricted read-only key (stripe.api_key_file); null
  *                 when not set
  */
 public record RecoveryConfig(RecoverySettings settings, List<Function<GatewayHttp, TradeQuery>> clients,
-    Function<GatewayHttp, StripeFeed> stripe) {
+    List<Function<GatewayHttp, TradeQuery>> confirming, Function<GatewayHttp, StripeFeed> stripe) {
   static final String ALIPAY_GATEWAY = "https://openapi.alipay.com/gateway.do";
   static final String STRIPE_API = "https://api.stripe.com";
   static final String WECHAT_GATEWAY = "https://api.mch.weixin.qq.com";
@@ -74,10 +76,14 @@ public record RecoveryConfig(RecoverySettings settings, List<Function<GatewayHtt
       }
     }
     // One WeChat client: v3 when its merchant key is given (it finds v2's orders too, one trade space), else
-    // v2, whose API key the channel has: asked once recovery is on, or another platform's key was given
+    // v2, whose API key the channel has: asked once recovery is on, or another platform's key was given; a bill's
+    // row is confirmed with it whatever recovery says
     boolean enabled = c.bool("recovery.enabled", false);
     boolean asking = enabled || v3 != null || !clients.isEmpty();
-    add(clients, v3 != null ? v3 : v2 == null || !asking ? null : wechatV2(c, v2, v2Url));
+    Function<GatewayHttp, TradeQuery> wechat = v3 != null ? v3 : v2 == null ? null : wechatV2(c, v2, v2Url);
+    List<Function<GatewayHttp, TradeQuery>> confirming = new ArrayList<>(clients);
+    add(confirming, wechat);
+    add(clients, asking ? wechat : null);
 
     Duration minAge = Duration.ofSeconds(c.number("recovery.min_age_seconds", 120, 30, 86_400));
     Duration maxAge = Duration.ofHours(c.number("recovery.max_age_hours", 26, 1, 24 * 30));
@@ -96,9 +102,15 @@ public record RecoveryConfig(RecoverySettings settings, List<Function<GatewayHtt
       throw c.error("recovery.close_unpaid_after_minutes", "set, but orders.status_values.closed is empty: the site"
           + " has no closed status to move the order to");
     }
-    String createdAt = c.string("orders.columns.created_at", "created_at");
-    if (!OrdersTable.identifier(createdAt)) {
+    // "": the site's table has none; then no order is asked about by age and a payment found is booked without
+    // checking that it was made after its order
+    String createdAt = c.optional("orders.columns.created_at", "created_at");
+    if (createdAt != null && !OrdersTable.identifier(createdAt)) {
       throw c.error("orders.columns.created_at", "'" + createdAt + "' is not a plain column name");
+    }
+    if (enabled && createdAt == null) {
+      throw c.error("recovery.enabled", "true, but orders.columns.created_at is empty: the sweeper takes unpaid"
+          + " orders by their age; map the site's creation-time column");
     }
     if (enabled && clients.isEmpty() && stripe == null) {
       throw c.error("recovery.enabled", "true, but no platform can be asked: set alipay.app_private_key_file, or"
@@ -109,7 +121,7 @@ public record RecoveryConfig(RecoverySettings settings, List<Function<GatewayHtt
     List<Platform> platforms = channels.enabled().stream().map(NotifyChannel::platform).distinct().toList();
     RecoverySettings settings = new RecoverySettings(enabled, minAge, maxAge, interval, perMinute, closeAfter,
         createdAt, platformOf(c), platforms.size() == 1 ? platforms.get(0) : null, timeout);
-    return new RecoveryConfig(settings, List.copyOf(clients), stripe);
+    return new RecoveryConfig(settings, List.copyOf(clients), List.copyOf(confirming), stripe);
   }
 
   private static void add(List<Function<GatewayHttp, TradeQuery>> clients, Function<GatewayHttp, TradeQuery> client) {

@@ -19,6 +19,9 @@ import paynotify.gateway.TradeAnswer.State;
  */
 public final class AlipayGateway implements TradeQuery {
   private static final String NOT_EXIST = "ACQ.TRADE_NOT_EXIST";
+  private static final String CLOSED = "TRADE_CLOSED";
+  /** 本次交易打款给卖家的时间: only a trade that was paid has it. */
+  private static final String PAID_AT = "send_pay_date";
   private static final Set<String> PAID = Set.of("TRADE_SUCCESS", "TRADE_FINISHED");
 
   private final AlipayOpenApi api;
@@ -54,8 +57,12 @@ public final class AlipayGateway implements TradeQuery {
       if (PAID.contains(status)) {
         return TradeAnswer.paid(payment(answer), answer.body());
       }
-      // TRADE_CLOSED: unpaid past its time, or refunded in full (the refund's notification books that)
-      return TradeAnswer.of("TRADE_CLOSED".equals(status) ? State.CLOSED : State.WAITING, status, answer.body());
+      // TRADE_CLOSED: unpaid past its time, or, with the payment's time, paid and then refunded in full (a partial
+      // refund keeps TRADE_SUCCESS: this answer cannot tell it)
+      if (CLOSED.equals(status) && !answer.fields().getOrDefault(PAID_AT, "").isEmpty()) {
+        return TradeAnswer.refunded(payment(answer), status, answer.body());
+      }
+      return TradeAnswer.of(CLOSED.equals(status) ? State.CLOSED : State.WAITING, status, answer.body());
     });
   }
 
@@ -83,7 +90,7 @@ public final class AlipayGateway implements TradeQuery {
 
   private static NotifyEvent payment(AlipayOpenApi.Answer answer) {
     try {
-      return AlipayChannel.payment(answer.fields(), "send_pay_date");
+      return AlipayChannel.payment(answer.fields(), PAID_AT);
     } catch (RejectedNotification e) {
       throw GatewayFailure.untrusted(answer.method() + "'s paid answer is not usable: " + e.getMessage());
     }

@@ -86,7 +86,9 @@ public final class WechatV2Gateway implements TradeQuery {
     }
     String state = fields.getOrDefault("trade_state", "");
     return switch (state) {
-      case "SUCCESS", "REFUND" -> TradeAnswer.paid(payment(outTradeNo, fields), answer.body()); // REFUND: paid first
+      case "SUCCESS" -> TradeAnswer.paid(payment(outTradeNo, fields), answer.body());
+      // 转入退款: paid, then refunded, partly or wholly; the answer does not say how much
+      case "REFUND" -> TradeAnswer.refunded(payment(outTradeNo, fields), state, answer.body());
       case "NOTPAY", "USERPAYING" -> TradeAnswer.of(State.WAITING, state, answer.body());
       case "CLOSED", "REVOKED", "PAYERROR" -> TradeAnswer.of(State.CLOSED, state, answer.body());
       default -> { // ACCEPT, or a state added later: nothing says it will not be paid, so ask again

@@ -79,8 +79,11 @@ public final class WechatV3Gateway implements TradeQuery {
             + Ids.printable(transaction.getString("out_trade_no")) + "', not " + outTradeNo);
       }
       String state = transaction.getString("trade_state", "");
-      if (state.equals("SUCCESS") || state.equals("REFUND")) {
+      if (state.equals("SUCCESS")) {
         return new TradeAnswer(State.PAID, state, WechatV3Channel.payment(transaction), body);
+      }
+      if (state.equals("REFUND")) { // 转入退款: paid, then refunded, partly or wholly; the answer does not say how much
+        return TradeAnswer.refunded(WechatV3Channel.payment(transaction), state, body);
       }
       return TradeAnswer.of(CLOSED.contains(state) ? State.CLOSED : State.WAITING, state, body);
     } catch (RejectedNotification e) {

@@ -20,16 +20,20 @@ import paynotify.reconcile.Finding;
 import paynotify.reconcile.Reconciliation.FindingSink;
 import paynotify.reconcile.Report;
 import paynotify.store.OrderNumbers;
+import paynotify.store.OrdersTable;
 import paynotify.store.Stores;
 
 /**
  * {@code reconcile.daily.auto_repair: missing_local}: a trade a fetched bill shows paid and nothing here booked,
  * whose order waits unpaid for exactly its amount, is booked as its notification would have been (the same
  * event, keys and transaction: {@link FoundPayment}). The bill came from the platform over an authenticated
- * request; a bill file handed over with {@code --bill} never gets here. Where the platform's order query is
- * configured, it must confirm the trade too ({@link TradeConfirmation}), as for repair book; with an
+ * request; a bill file handed over with {@code --bill} never gets here. The platform's order query must confirm
+ * the trade too ({@link TradeConfirmation}), as for repair book: plainly paid, now (a trade refunded since the
+ * bill's day is a {@code paid_then_refunded} anomaly); without a client that can ask (or one whose answers are not
+ * signed) nothing is booked. With an
  * {@code orders.out_trade_no} template, its number must be written so (else it is another site's on the same
- * merchant account, whose order number may be one of ours). A trade with a
+ * merchant account, whose order number may be one of ours). One paid before its order was created is not booked
+ * either ({@link PaidBeforeOrder}). A trade with a
  * refund, on the bill or booked here, is left alone: booked now, the site would be told to deliver what was paid
  * back. Every other finding, and every one whose booking would be anything but "unpaid -> paid", goes on to the
  * report: an anomaly for a human.
@@ -53,16 +57,19 @@ public final class BillRepair implements FindingSink {
   private final Set<String> refunded = new HashSet<>();
 
   /**
-   * @param query the platform's order query, which must confirm each trade; null when none is configured
-   * @param day   the bill's, as notify_log names where the booking came from ({@code alipay bill 2026-03-14})
+   * @param query     the platform's order query, which must confirm each trade; null when none can ask (then
+   *                  nothing is booked)
+   * @param createdAt the site's column of an order's creation time; null when not mapped
+   * @param day       the bill's, as notify_log names where the booking came from ({@code alipay bill 2026-03-14})
    */
   public BillRepair(Report report, EventBooking booking, Stores stores, SiteEvents outbox, TradeQuery query,
-      OrderNumbers numbers, Platform platform, LocalDate day) {
+      OrdersTable orders, String createdAt, Platform platform, LocalDate day) {
     this.report = report;
     this.booking = booking;
     this.query = query;
-    this.numbers = numbers;
-    this.found = new FoundPayment(FoundPayment.BILL, booking, stores.log(), stores.db(), outbox);
+    this.numbers = orders.numbers();
+    this.found = new FoundPayment(FoundPayment.BILL, booking, stores.log(), stores.db(), outbox,
+        new PaidBeforeOrder(stores.db(), orders, createdAt));
     this.platform = platform;
     this.source = platform.code() + " bill " + day;
   }
@@ -87,7 +94,7 @@ public final class BillRepair implements FindingSink {
       PaymentPlan plan = refunded.contains(payment.tradeNo()) ? null : booking.plan(payment).await();
       boolean safe = plan != null && plan.bookedFor() == null && !plan.verdict().isAnomaly()
           && plan.verdict().movesOrder() && plan.refunds().refunds().isEmpty();
-      if (!safe || query != null && TradeConfirmation.refusal(query, payment) != null) {
+      if (!safe || query == null || TradeConfirmation.refusal(query, payment, found) != null) {
         report.accept(f);
         continue;
       }

@@ -1,5 +1,6 @@
 package paynotify.recovery;
 
+import io.vertx.core.AsyncResult;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import java.time.LocalDate;
@@ -14,6 +15,7 @@ import paynotify.booking.EventBooking;
 import paynotify.booking.Outcome;
 import paynotify.booking.SiteEvents;
 import paynotify.channel.EventKind;
+import paynotify.channel.Money;
 import paynotify.channel.NotifyEvent;
 import paynotify.gateway.TradeAnswer;
 import paynotify.gateway.TradeQuery;
@@ -25,16 +27,22 @@ import paynotify.store.NotifyLog.Trace;
  * A payment a platform's answer reported, booked exactly as its notification would be: the same event,
  * so the same idempotency key, unique keys and anomaly checks, in the same transaction. A notification
  * arriving later is a duplicate; one racing the query is decided by the keys. Its notify_log row says
- * where it came from: channel {@value #QUERY} (a platform's answer) or {@value #BILL} (a row of a day's bill
- * the platform served), the client's name as its remote address, what the platform said as its body. When
- * it was booked now (no notification had), callbacks are not reaching paynotify: a {@code callback_missing}
- * anomaly, once per platform and day.
+ * where it came from: channel {@value #QUERY} (a platform's answer), {@value #BILL} (a row of a day's bill
+ * the platform served) or {@value #REPAIR} (repair book), the client's name as its remote address, what the
+ * platform said as its body. When it was booked now (no notification had), callbacks are not reaching
+ * paynotify: a {@code callback_missing} anomaly, once per platform and day.
+ *
+ * <p>Every payment found passes here, and some are not booked but an anomaly for a human, once per trade: one
+ * paid before its order was created ({@link PaidBeforeOrder}), one the platform says was refunded since, one an
+ * unsigned answer reports.
  */
-final class FoundPayment {
+public final class FoundPayment {
   /** notify_log.channel of a booking found by asking. */
   static final String QUERY = "query";
   /** notify_log.channel of a booking found in a fetched bill (reconcile.daily.auto_repair). */
   static final String BILL = "bill";
+  /** notify_log.channel of a booking from a bill row by hand (repair book). */
+  public static final String REPAIR = "repair";
   private static final ZoneOffset BEIJING = ZoneOffset.ofHours(8);
   private static final Logger LOG = LoggerFactory.getLogger(FoundPayment.class);
 
@@ -43,39 +51,55 @@ final class FoundPayment {
   private final NotifyLog log;
   private final Database db;
   private final SiteEvents outbox;
+  private final PaidBeforeOrder paidBefore;
 
-  /** @param logChannel {@link #QUERY} or {@link #BILL} */
-  FoundPayment(String logChannel, EventBooking booking, NotifyLog log, Database db, SiteEvents outbox) {
+  /** @param logChannel {@link #QUERY}, {@link #BILL} or {@link #REPAIR} */
+  public FoundPayment(String logChannel, EventBooking booking, NotifyLog log, Database db, SiteEvents outbox,
+      PaidBeforeOrder paidBefore) {
     this.logChannel = logChannel;
     this.booking = booking;
     this.log = log;
     this.db = db;
     this.outbox = outbox;
+    this.paidBefore = paidBefore;
   }
 
   /**
    * Books {@code payment}, which {@code source} (a client's name) reported in {@code body}: succeeds once it is
    * committed (or found booked before); fails as a notification's booking does. {@code evidence}: booked now,
-   * it shows callbacks are not arriving (false when its notification may simply not have come yet).
+   * it shows callbacks are not arriving (false when its notification may simply not have come yet). A payment
+   * made before its order was created is not booked: {@link Outcome#IGNORED}, a {@code paid_before_order}
+   * anomaly saying why.
    */
-  Future<BookingResult> book(String source, NotifyEvent payment, byte[] body, boolean evidence) {
+  public Future<BookingResult> book(String source, NotifyEvent payment, byte[] body, boolean evidence) {
     Trace trace = new Trace(logChannel, source, Buffer.buffer(body == null ? new byte[0] : body));
-    return booking.book(payment).transform(booked -> {
-      if (booked.failed()) {
-        log.record(trace, Outcome.ERROR.code(), payment.idempotencyKey(), booked.cause().toString());
-        return Future.failedFuture(booked.cause());
-      }
-      BookingResult result = booked.result();
-      log.record(trace, result.outcome().code(), payment.idempotencyKey(), result.detail());
-      boolean missed = evidence && payment.kind() == EventKind.PAYMENT
-          && (result.outcome() == Outcome.PROCESSED || result.outcome() == Outcome.ANOMALY);
-      if (!missed) {
-        return Future.succeededFuture(result);
-      }
-      LOG.warn("{} order {}: paid at the platform, no notification came; found so and booked: {}", source,
-          payment.orderNo(), result.detail());
-      return callbackMissing(source, payment).map(result);
-    });
+    return paidBefore.refusal(payment).compose(early -> early != null
+        ? notBooked(trace, payment, AnomalyKind.PAID_BEFORE_ORDER, early + ": not booked")
+            .map(new BookingResult(Outcome.IGNORED, "not booked: " + early + " (a paid_before_order anomaly)"))
+        : booking.book(payment).transform(booked -> booked(trace, source, payment, evidence, booked)));
+  }
+
+  /** Why {@link #book} would not book {@code payment} on its order (paid before it was created); null if it would. */
+  public Future<String> paidBeforeItsOrder(NotifyEvent payment) {
+    return paidBefore.refusal(payment);
+  }
+
+  private Future<BookingResult> booked(Trace trace, String source, NotifyEvent payment, boolean evidence,
+      AsyncResult<BookingResult> booked) {
+    if (booked.failed()) {
+      log.record(trace, Outcome.ERROR.code(), payment.idempotencyKey(), booked.cause().toString());
+      return Future.failedFuture(booked.cause());
+    }
+    BookingResult result = booked.result();
+    log.record(trace, result.outcome().code(), payment.idempotencyKey(), result.detail());
+    boolean missed = evidence && payment.kind() == EventKind.PAYMENT
+        && (result.outcome() == Outcome.PROCESSED || result.outcome() == Outcome.ANOMALY);
+    if (!missed) {
+      return Future.succeededFuture(result);
+    }
+    LOG.warn("{} order {}: paid at the platform, no notification came; found so and booked: {}", source,
+        payment.orderNo(), result.detail());
+    return callbackMissing(source, payment).map(result);
   }
 
   /**
@@ -84,16 +108,32 @@ final class FoundPayment {
    */
   Future<Void> unsigned(TradeQuery query, TradeAnswer answer) {
     NotifyEvent payment = answer.payment();
-    AnomalyKind kind = AnomalyKind.QUERY_SAYS_PAID;
-    log.record(new Trace(logChannel, query.name(), Buffer.buffer(answer.body() == null ? new byte[0] : answer.body())),
-        Outcome.ANOMALY.code(), payment.idempotencyKey(), kind.code());
-    LOG.warn("{} says order {} is paid (trade {}), but its answer is not signed: not booked, an anomaly to check",
-        query.name(), payment.orderNo(), payment.tradeNo());
-    String detail = query.name() + " says order " + payment.orderNo() + " is paid (trade " + payment.tradeNo()
-        + "), but its answers are not signed: not booked. " + kind.action();
+    return notBooked(trace(query, answer), payment, AnomalyKind.QUERY_SAYS_PAID, query.name() + " says order "
+        + payment.orderNo() + " is paid (trade " + payment.tradeNo() + "), but its answers are not signed: not booked");
+  }
+
+  /**
+   * A payment the platform says was refunded since (WeChat REFUND, Alipay TRADE_CLOSED after it was paid): not
+   * booked, as the answer does not say how much went back; an anomaly for a human, once per trade.
+   */
+  public Future<Void> refunded(TradeQuery query, TradeAnswer answer) {
+    NotifyEvent payment = answer.payment();
+    return notBooked(trace(query, answer), payment, AnomalyKind.PAID_THEN_REFUNDED, query.name() + " says order "
+        + payment.orderNo() + " was paid (trade " + payment.tradeNo() + ", " + Money.format(payment.amountCents())
+        + "), then refunded (" + answer.platformStatus() + "): not booked");
+  }
+
+  private Trace trace(TradeQuery query, TradeAnswer answer) {
+    return new Trace(logChannel, query.name(), Buffer.buffer(answer.body() == null ? new byte[0] : answer.body()));
+  }
+
+  /** {@code payment} not booked: its notify_log row (outcome anomaly), a WARN, and the anomaly, once per trade. */
+  private Future<Void> notBooked(Trace trace, NotifyEvent payment, AnomalyKind kind, String why) {
+    log.record(trace, Outcome.ANOMALY.code(), payment.idempotencyKey(), kind.code() + ": " + why);
+    LOG.warn("{}; an anomaly ({}) to check", why, kind.code());
     Anomaly anomaly = new Anomaly(kind.code(), payment.platform().code(), payment.orderNo(), payment.tradeNo(),
-        payment.amountCents(), detail, kind.code() + ":" + payment.idempotencyKey());
-    return db.inTransaction(conn -> Anomalies.record(conn, anomaly, true, outbox)).mapEmpty();
+        payment.amountCents(), why + ". " + kind.action(), kind.code() + ":" + payment.idempotencyKey());
+    return db.inTransaction(conn -> Anomalies.record(conn, anomaly, !payment.testMode(), outbox)).mapEmpty();
   }
 
   /** Booked is booked: an anomaly that cannot be written now is logged, and the next one will say it. */

@@ -22,10 +22,12 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import paynotify.booking.EventBooking;
+import paynotify.booking.Outcome;
 import paynotify.booking.SiteEvents;
 import paynotify.channel.EventKind;
 import paynotify.channel.NotifyEvent;
@@ -93,13 +95,15 @@ public final class Recovery {
     this.outbox = outbox;
     this.queries = List.copyOf(queries);
     this.settings = settings;
-    this.found = new FoundPayment(FoundPayment.QUERY, booking, log, db, outbox);
+    this.found = new FoundPayment(FoundPayment.QUERY, booking, log, db, outbox,
+        new PaidBeforeOrder(db, orders, settings.createdAt()));
     Duration longest = settings.timeout().multipliedBy(2L * (queries.size() + 2));
     this.lease = longest.compareTo(MIN_LEASE) > 0 ? longest : MIN_LEASE;
     this.stripe = stripe == null ? null
         : new MissedStripeEvents(stripe, found, booking, settings.maxAge(), Clock.systemUTC());
     this.owner = LeaseOwner.next();
-    this.dueForCheck = orders.dueForCheck(settings.createdAt());
+    // Without a creation column no order is due (the configuration refuses the sweeper) nor of a known age
+    this.dueForCheck = settings.createdAt() == null ? null : orders.dueForCheck(settings.createdAt());
     this.ageOf = orders.ageOf(settings.createdAt());
     this.budget = new QueryBudget(settings.queriesPerMinute());
   }
@@ -239,7 +243,7 @@ public final class Recovery {
                 : conn.preparedQuery(ORDER_CHECK_ATTEMPTS).execute(Tuple.of(orderNo))
                     .map(rows -> rows.iterator().next().getInteger(0))))
         .compose(attempts -> attempts == null ? Future.succeededFuture(null)
-            : ask(new Question(orderNo, platformOf(channel), true, closeDue, true)).compose(asked -> db.inTransaction(conn ->
+            : ask(new Question(orderNo, platformOf(channel), closeDue, true)).compose(asked -> db.inTransaction(conn ->
                     asked.ours() ? conn.preparedQuery(ORDER_NOT_CHECKED)
                         .execute(Tuple.of(Backoff.after(0).toSeconds(), orderNo, owner))
                     : conn.preparedQuery(ORDER_CHECKED).execute(Tuple.of(asked.lastState(),
@@ -261,16 +265,17 @@ public final class Recovery {
   }
 
   /**
-   * One question about an order: its number, the platform its channel column names (null: not said),
-   * whether a payment found may be booked (within max_age), whether it is unpaid past close_after, and
+   * One question about an order (one within max_age: a payment found may be booked): its number, the platform
+   * its channel column names (null: not said), whether it is unpaid past close_after, and
    * whether a payment found is evidence that its notification went missing (the order is older than min_age).
    */
-  private record Question(String orderNo, Platform platform, boolean bookable, boolean closeDue, boolean evidence) {}
+  private record Question(String orderNo, Platform platform, boolean closeDue, boolean evidence) {}
 
   /** A platform's answer, or why it gave none. */
   private record Answered(TradeQuery query, TradeAnswer answer, Throwable failure) {
-    boolean paid() {
-      return answer != null && answer.state() == TradeAnswer.State.PAID;
+    /** The answer says {@code state}, and is signed: an unsigned one (epay's) decides nothing by itself. */
+    boolean says(TradeAnswer.State state) {
+      return is(state) && query.books();
     }
 
     boolean is(TradeAnswer.State state) {
@@ -280,8 +285,9 @@ public final class Recovery {
 
   /**
    * Asks the order's platform, or, when the site does not say which, every platform that can be asked until
-   * one says paid (another platform's "waiting" or "closed" says nothing of the one the buyer used); books
-   * a payment found; closes an order left unpaid past close_after at its platform, then in the table.
+   * one says paid in a signed answer (another platform's "waiting", "closed" or "refunded", or an unsigned
+   * "paid", says nothing of the one the buyer used); books a payment found; closes an order left unpaid past
+   * close_after at its platform, then in the table.
    */
   private Future<Asked> ask(Question q) {
     List<TradeQuery> asked = q.platform() == null ? queries
@@ -292,7 +298,8 @@ public final class Recovery {
     }
     Future<List<Answered>> answers = Future.succeededFuture(List.of());
     for (TradeQuery query : asked) {
-      answers = answers.compose(before -> before.stream().anyMatch(Answered::paid) ? Future.succeededFuture(before)
+      answers = answers.compose(before -> before.stream().anyMatch(a -> a.says(TradeAnswer.State.PAID))
+          ? Future.succeededFuture(before)
           : query.query(orders.numbers().toPlatform(q.orderNo())).map(a -> new Answered(query, a, null))
               .otherwise(err -> new Answered(query, null, err))
               .map(a -> Stream.concat(before.stream(), Stream.of(a)).toList()));
@@ -309,45 +316,63 @@ public final class Recovery {
   }
 
   /**
-   * A payment found wins; else a platform that gave no answer makes it a later try; else the order is closed
-   * only when every platform asked says closed, and waits otherwise (on a trade that exists, if any does).
+   * A payment found in a signed answer wins; else a platform that gave no answer makes it a later try; else a
+   * payment refunded since, or one an unsigned answer reports, is an anomaly for a human; else the order is
+   * closed only when every platform asked says closed in a signed answer, and waits otherwise (on a trade that
+   * exists, if any does).
    */
   private Future<Asked> decide(Question q, List<Answered> list) {
-    Answered paid = list.stream().filter(Answered::paid).findFirst().orElse(null);
+    Answered paid = first(list, a -> a.says(TradeAnswer.State.PAID));
     if (paid != null) {
       return act(q, paid);
     }
-    Answered failed = list.stream().filter(a -> a.failure() != null).findFirst().orElse(null);
+    Answered failed = first(list, a -> a.failure() != null);
     if (failed != null) {
       return Future.failedFuture(failed.failure());
     }
-    if (list.stream().allMatch(a -> a.is(TradeAnswer.State.CLOSED))) {
+    Answered refunded = first(list, a -> a.says(TradeAnswer.State.REFUNDED));
+    Answered toCheck = refunded != null ? refunded
+        : first(list, a -> a.is(TradeAnswer.State.PAID) || a.is(TradeAnswer.State.REFUNDED));
+    if (toCheck != null) {
+      return act(q, toCheck);
+    }
+    if (list.stream().allMatch(a -> a.says(TradeAnswer.State.CLOSED))) {
       return act(q, list.get(0));
     }
     return act(q, list.stream().filter(a -> a.is(TradeAnswer.State.WAITING)).findFirst()
-        .orElse(list.stream().filter(a -> !a.is(TradeAnswer.State.CLOSED)).findFirst().orElseThrow()));
+        .orElse(list.stream().filter(a -> !a.says(TradeAnswer.State.CLOSED)).findFirst().orElseThrow()));
+  }
+
+  private static Answered first(List<Answered> list, Predicate<Answered> which) {
+    return list.stream().filter(which).findFirst().orElse(null);
   }
 
   private Future<Asked> act(Question q, Answered a) {
     TradeAnswer answer = a.answer();
     String said = a.query().name() + " says " + answer.platformStatus();
+    boolean signed = a.query().books();
     return switch (answer.state()) {
       case PAID -> {
-        if (!q.bookable()) {
-          LOG.warn("recovery: order {} is paid at the platform ({}) but older than recovery.max_age_hours: not"
-              + " booked automatically; check it, then paynotify repair book", q.orderNo(), said);
-          yield Future.succeededFuture(new Asked(State.UNPAID, answer.platformStatus(), said + ", but the order is older"
-              + " than recovery.max_age_hours: not booked automatically (check it, then paynotify repair book)", false));
-        }
-        if (!a.query().books()) {
+        // asked again at its back-off: an unsigned answer ends nothing (its anomaly is recorded once)
+        if (!signed) {
           yield found.unsigned(a.query(), answer).map(new Asked(State.UNPAID, answer.platformStatus(), said
-              + ", but its answer is not signed: not booked, recorded as an anomaly to check", true));
+              + ", but its answer is not signed: not booked, recorded as an anomaly to check", false));
         }
-        yield found.book(a.query().name(), answer.payment(), answer.body(), q.evidence()).map(result -> new Asked(
-            State.PAID, answer.platformStatus(), said + ": " + result.outcome().code() + ": " + result.detail(), true));
+        yield found.book(a.query().name(), answer.payment(), answer.body(), q.evidence()).map(result ->
+            result.outcome() == Outcome.IGNORED // paid before the order existed: another order's, for a human
+                ? new Asked(State.UNPAID, answer.platformStatus(), said + ": " + result.detail(), true)
+                : new Asked(State.PAID, answer.platformStatus(), said + ": " + result.outcome().code() + ": "
+                    + result.detail(), true));
       }
-      // closed at the platform: nothing can be paid on it; past close_after, closed in the table too
-      case CLOSED -> q.closeDue() && q.platform() != null ? closeInTable(q.orderNo(), a, "closed at "
+      // whatever its age: never booked, one anomaly; the platform will say no more of it
+      case REFUNDED -> found.refunded(a.query(), answer).map(new Asked(State.UNPAID, answer.platformStatus(), said
+          + ": paid, then refunded at the platform: not booked, recorded as an anomaly to check before delivering",
+          signed));
+      // an unsigned "closed" (epay's "refunded") could be anyone's word: the order is left as it is
+      case CLOSED -> !signed ? Future.succeededFuture(new Asked(State.UNPAID, answer.platformStatus(), said
+          + ", but its answer is not signed: the order is left as it is", false))
+          // closed at the platform: nothing can be paid on it; past close_after, closed in the table too
+          : q.closeDue() && q.platform() != null ? closeInTable(q.orderNo(), a, "closed at "
           + a.query().platform().code() + " already")
           : Future.succeededFuture(new Asked(State.CLOSED, answer.platformStatus(), said, true));
       // only a trade that exists is closed: with none (a cashier page not opened yet), the buyer can still pay
@@ -365,8 +390,8 @@ public final class Recovery {
     TradeQuery query = a.query();
     return query.close(orders.numbers().toPlatform(q.orderNo()))
         .compose(v -> closeInTable(q.orderNo(), a, "closed at " + query.platform().code()),
-            err -> query.query(orders.numbers().toPlatform(q.orderNo())).compose(again -> again.state() == TradeAnswer.State.PAID
-                ? act(new Question(q.orderNo(), q.platform(), q.bookable(), false, q.evidence()),
+            err -> query.query(orders.numbers().toPlatform(q.orderNo())).compose(again -> again.payment() != null
+                ? act(new Question(q.orderNo(), q.platform(), false, q.evidence()),
                     new Answered(query, again, null))
                 : Future.failedFuture(err)));
   }
@@ -417,7 +442,13 @@ public final class Recovery {
             return Future.succeededFuture(new CheckAnswer(orderNo, State.UNPAID, null,
                 "no platform can be asked: see docs/operations.md, recovery"));
           }
-          if (order.ageSeconds() == null || order.ageSeconds() > settings.maxAge().toSeconds()) {
+          if (order.ageSeconds() == null) {
+            return Future.succeededFuture(new CheckAnswer(orderNo, State.UNPAID, null, "not asked: the order's age"
+                + " is not known (orders.columns.created_at is not mapped), so a payment found could not be told"
+                + " from another order's of the same number and would not be booked: look it up at the platform,"
+                + " then paynotify repair book"));
+          }
+          if (order.ageSeconds() > settings.maxAge().toSeconds()) {
             return Future.succeededFuture(new CheckAnswer(orderNo, State.UNPAID, null, "not asked: the order is"
                 + " older than recovery.max_age_hours, and a payment found would not be booked automatically: look"
                 + " it up at the platform, then paynotify repair book"));
@@ -445,7 +476,7 @@ public final class Recovery {
   private Future<CheckAnswer> askNow(String orderNo, Found order) {
     // the return page asks right after paying, before the notification could come: no evidence then
     boolean evidence = order.ageSeconds() >= settings.minAge().toSeconds();
-    return ask(new Question(orderNo, platformOf(order.channel()), true, false, evidence)).compose(asked -> db
+    return ask(new Question(orderNo, platformOf(order.channel()), false, evidence)).compose(asked -> db
             .inTransaction(conn -> conn.preparedQuery(ORDER_CHECK_ANSWERED).execute(Tuple.of(asked.lastState(), orderNo))
                 .compose(written -> orders.find(conn, orderNo, false)))
         .map(after -> new CheckAnswer(orderNo, stateOf(after == null ? null : after.status()), asked.platformStatus(),

@@ -158,6 +158,11 @@ public final class PayNotifyServer {
         stripeApi.close();
       }
     };
+    if (rc.settings().createdAt() == null) {
+      LOG.warn("orders.columns.created_at is not mapped: no order is asked about by its age, and a payment found in a"
+          + " bill (auto_repair, repair book) is booked without checking that it was made after its order was created"
+          + " (docs/operations.md, Recovery)");
+    }
     Alerting alerting = Alerting.of(vertx, db, config);
     DailyClose dailyClose = !config.bills().daily().enabled() ? null
         : new DailyClose(vertx, database, config.bills().daily(), config.bills().dir(), Clock.systemUTC());

@@ -380,10 +380,28 @@ public final class OrdersTable {
         .replace("{created_at}", quote(createdAt));
   }
 
-  /** How old the order is, in seconds by the database's clock; null when the table has no such order. */
+  /**
+   * How old the order is, in seconds by the database's clock; no row when the table has no such order, NULL
+   * when its age cannot be told ({@code createdAt} null: orders.columns.created_at not mapped).
+   */
   public String ageOf(String createdAt) {
-    return sql("SELECT TIMESTAMPDIFF(SECOND, {created_at}, NOW(3)) FROM {orders}"
-        + " WHERE {order_no} = ? AND CAST({order_no} AS CHAR) = ?").replace("{created_at}", quote(createdAt));
+    return sql("SELECT " + (createdAt == null ? "NULL" : "TIMESTAMPDIFF(SECOND, " + quote(createdAt) + ", NOW(3))")
+        + " FROM {orders} WHERE {order_no} = ? AND CAST({order_no} AS CHAR) = ?");
+  }
+
+  /**
+   * When the order was created (as the site wrote it, in the session's zone, and that zone) and whether that is
+   * later than a payment's platform time (Beijing, converted to the session's zone) plus a clock skew: a payment
+   * made before its order existed. No row when the table has no such order, or the trade is booked already (the
+   * booking answers that one: a duplicate). Binds: paid at, skew (seconds), the order number twice, the platform,
+   * the trade.
+   */
+  public String createdAfterPayment(String createdAt) {
+    return sql("SELECT DATE_FORMAT({created_at}, '%Y-%m-%d %H:%i:%s'), @@session.time_zone,"
+        + " {created_at} > CONVERT_TZ(?, '" + Database.BEIJING + "', @@session.time_zone) + INTERVAL ? SECOND"
+        + " FROM {orders} WHERE {order_no} = ? AND CAST({order_no} AS CHAR) = ?"
+        + " AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.channel = ? AND p.trade_no = ?)")
+        .replace("{created_at}", quote(createdAt));
   }
 
   /** The statement that finds which of {@code ids} order numbers the table knows (reconciliation). */

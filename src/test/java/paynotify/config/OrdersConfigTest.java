@@ -90,6 +90,17 @@ class OrdersConfigTest {
             + " orders.status_values.closed is empty");
   }
 
+  /** S1: a table without a creation time: no payment found can be checked against it, and no order aged. */
+  @Test
+  void aTableWithoutACreationTimeHasNoSweeper() {
+    AppConfig config = AppConfig.from(new JsonObject("{\"orders\": {\"columns\": {\"created_at\": \"\"}}}"),
+        "app.yaml", Map.of());
+    assertThat(config.recovery().settings().createdAt()).isNull();
+    refused("{\"orders\": {\"columns\": {\"created_at\": \"\"}}, \"recovery\": {\"enabled\": true}}",
+        "app.yaml: recovery.enabled: true, but orders.columns.created_at is empty: the sweeper takes unpaid orders by"
+            + " their age; map the site's creation-time column");
+  }
+
   @Test
   void theSessionZoneIsAnOffset() {
     assertThat(AppConfig.from(new JsonObject(), "app.yaml", Map.of()).database().timeZone()).isEqualTo("+08:00");

@@ -92,6 +92,21 @@ class AlipayGatewayTest {
         .containsExactly(State.CLOSED, "TRADE_CLOSED");
   }
 
+  /**
+   * TRADE_CLOSED is also a trade paid, then refunded in full (未付款交易超时关闭，或支付完成后全额退款): its answer keeps the
+   * payment's send_pay_date, which a trade closed unpaid has not. Never a payment to book as paid (M1).
+   */
+  @Test
+  void aTradeClosedAfterItWasPaidWasRefunded() {
+    alipay.paid("R", "2026120422001400009", "88.88");
+    alipay.refunded("R");
+    TradeAnswer answer = gateway.query("R").await();
+    assertThat(answer.state()).isEqualTo(State.REFUNDED);
+    assertThat(answer.platformStatus()).isEqualTo("TRADE_CLOSED");
+    assertThat(answer.payment().tradeNo()).isEqualTo("2026120422001400009");
+    assertThat(answer.payment().amountCents()).isEqualTo(8888);
+  }
+
   @Test
   void anAnswerSignedWithAnotherKeyIsNotTrusted() {
     alipay.paid("B1", "2026120422001400003", "88.88");

@@ -7,6 +7,7 @@ import com.github.binarywang.wxpay.bean.result.WxPayOrderCloseResult;
 import com.github.binarywang.wxpay.bean.result.WxPayOrderQueryResult;
 import com.github.binarywang.wxpay.exception.WxPayException;
 import com.github.binarywang.wxpay.service.WxPayService;
+import java.time.LocalDateTime;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import paynotify.testsupport.PlatformStandIn.Mode;
@@ -28,6 +29,7 @@ class WechatV2GatewaySdkTest {
   @Test
   void sdkQueriesPaidTrade() throws WxPayException {
     wechat.paid("WS-1", "4200000001202611291001", "8888");
+    wechat.paidAt("WS-1", LocalDateTime.of(2026, 11, 29, 10, 15, 9));
 
     WxPayOrderQueryResult result = sdk.queryOrder(null, "WS-1");
 
@@ -35,7 +37,7 @@ class WechatV2GatewaySdkTest {
     assertThat(result.getTransactionId()).isEqualTo("4200000001202611291001");
     assertThat(result.getOutTradeNo()).isEqualTo("WS-1");
     assertThat(result.getTotalFee()).isEqualTo(8888);
-    assertThat(result.getTimeEnd()).isEqualTo(WechatV2StandIn.TIME_END);
+    assertThat(result.getTimeEnd()).isEqualTo("20261129101509");
     assertThat(wechat.queries("WS-1")).isEqualTo(1);
     assertThat(wechat.refusedRequests()).isZero();
   }

@@ -10,6 +10,7 @@ import io.vertx.core.json.JsonObject;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.LocalDateTime;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -89,6 +90,7 @@ class WechatV3GatewayTest {
   @Test
   void paidIsTheEventOfThePaymentNotification() throws Exception {
     standIn.paid("GW-PAID-1", TRADE, "8888");
+    standIn.paidAt("GW-PAID-1", LocalDateTime.of(2026, 11, 29, 14, 29, 57)); // the notification's success_time
 
     TradeAnswer answer = await(gateway.query("GW-PAID-1"));
 
@@ -105,13 +107,15 @@ class WechatV3GatewayTest {
     assertThat(standIn.queries("GW-PAID-1")).isEqualTo(1);
   }
 
+  /** 转入退款: paid, then refunded (how much, the answer does not say): never a payment to book as paid (M1). */
   @Test
-  void refundedIsStillPaid() throws Exception {
-    standIn.refunded("GW-REFUND-1", TRADE + "1", "100");
+  void refundedIsNotAPaymentToBook() throws Exception {
+    standIn.paid("GW-REFUND-1", TRADE + "1", "100");
+    standIn.refunded("GW-REFUND-1");
 
     TradeAnswer answer = await(gateway.query("GW-REFUND-1"));
 
-    assertThat(answer.state()).isEqualTo(State.PAID);
+    assertThat(answer.state()).isEqualTo(State.REFUNDED);
     assertThat(answer.platformStatus()).isEqualTo("REFUND");
     assertThat(answer.payment().tradeNo()).isEqualTo(TRADE + "1");
     assertThat(answer.payment().amountCents()).isEqualTo(100);

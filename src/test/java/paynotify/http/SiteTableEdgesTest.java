@@ -83,7 +83,7 @@ class SiteTableEdgesTest extends DatabaseTestBase {
         + " DEFAULT 0, paid_ts TIMESTAMP NULL, paid_dt DATETIME NULL)");
     db.update("INSERT INTO edge_orders (no, fee) VALUES ('Z1', 1000), ('Z2', 1000)");
     try (TestService beijing = service("no", "paid_ts", new JsonObject());
-        TestService utc = service(inUtc(db.settings()), "no", "paid_dt", new JsonObject())) {
+        TestService utc = service(TestService.inTimeZone(db.settings(), "+00:00"), "no", "paid_dt", new JsonObject())) {
       assertThat(beijing.send(ALIPAY.payment("Z1", "T-Z1", 1000, 0))).matches(ALIPAY.success());
       assertThat(utc.send(ALIPAY.payment("Z2", "T-Z2", 1000, 0))).matches(ALIPAY.success());
     }
@@ -92,12 +92,6 @@ class SiteTableEdgesTest extends DatabaseTestBase {
     assertThat(db.string("SELECT paid_dt FROM edge_orders WHERE no = 'Z2'")).isEqualTo("2026-11-29 02:15:09");
     // Our own record keeps the platform's time as it gave it.
     assertThat(db.string("SELECT paid_at FROM payments WHERE trade_no = 'T-Z2'")).startsWith("2026-11-29 10:15:09");
-  }
-
-  /** database.time_zone: +00:00, as AppConfig reads it (TestService takes its database settings as given). */
-  private static DatabaseSettings inUtc(DatabaseSettings s) {
-    return new DatabaseSettings(s.host(), s.port(), s.name(), s.user(), s.password(), s.poolSize(), s.maxWaitQueue(),
-        s.connectTimeout(), s.lockWaitSeconds(), s.embeddedDir(), s.security(), "+00:00");
   }
 
   /**

@@ -6,6 +6,7 @@ import io.vertx.core.json.JsonObject;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import paynotify.cli.ExitCode;
 import paynotify.testsupport.AlipayNotifications;
 import paynotify.testsupport.ChannelFixture;
 import paynotify.testsupport.Cli;
@@ -25,10 +26,11 @@ class RepairAndAnomaliesTest extends DatabaseTestBase {
     SampleBills.loadLocalState();
   }
 
+  /** --apply with --unconfirmed: the tools' bare configuration has no client to ask Alipay (RepairBookConfirmationTest). */
   private static Cli.Result repair(boolean apply) {
     return apply
         ? Cli.run("repair", "book", "--channel", "alipay", "--bill", SampleBills.ALIPAY.toString(), "--trade-no", TRADE,
-            "--apply")
+            "--apply", "--unconfirmed")
         : Cli.run("repair", "book", "--channel", "alipay", "--bill", SampleBills.ALIPAY.toString(), "--trade-no", TRADE);
   }
 
@@ -100,7 +102,7 @@ class RepairAndAnomaliesTest extends DatabaseTestBase {
     assertThat(db.payments(TRADE)).isZero();
 
     Cli.Result apply = Cli.runConfigured(forwarding, "repair", "book", "--channel", "alipay", "--bill",
-        SampleBills.ALIPAY.toString(), "--trade-no", TRADE, "--apply");
+        SampleBills.ALIPAY.toString(), "--trade-no", TRADE, "--apply", "--unconfirmed");
     assertThat(apply.exit()).as(apply.err()).isZero();
     assertThat(db.orderStatus(ORDER)).isEqualTo("refunded");
     JsonObject data = new JsonObject(db.string("SELECT body FROM forward_events WHERE order_no = ?"
@@ -113,6 +115,28 @@ class RepairAndAnomaliesTest extends DatabaseTestBase {
   @Test
   void withoutPendingRefundsTheDryRunSaysNothingOfThem() {
     assertThat(repair(false).out()).doesNotContain("refund");
+  }
+
+  /**
+   * S1: the order was created after the bill's payment (its number handed out again, e.g. after a database
+   * restore): the payment is an earlier order's, not this one's. The dry run says so; --apply books nothing and
+   * records it.
+   */
+  @Test
+  void aPaymentMadeBeforeItsOrderExistedIsNotBooked() {
+    db.update("UPDATE orders SET created_at = NOW() WHERE order_no = ?", ORDER);
+    Cli.Result plan = repair(false);
+    assertThat(plan.exit()).as(plan.err()).isZero();
+    assertThat(plan.out()).contains("would not book").contains("paid_before_order")
+        .contains("paid 2026-03-14 15:35:51");
+
+    Cli.Result apply = repair(true);
+    assertThat(apply.exit()).isEqualTo(ExitCode.FOUND);
+    assertThat(apply.out() + apply.err()).contains("paid_before_order");
+    assertThat(db.payments(TRADE)).isZero();
+    assertThat(db.orderStatus(ORDER)).isEqualTo("unpaid");
+    assertThat(db.string("SELECT detail FROM anomalies WHERE kind = 'paid_before_order' AND order_no = ?", ORDER))
+        .contains(TRADE).contains("2026-03-14 15:35:51");
   }
 
   @Test

@@ -13,10 +13,14 @@ import paynotify.testsupport.DatabaseTestBase;
 import paynotify.testsupport.PlatformStandIn.Mode;
 import paynotify.testsupport.SampleBills;
 import paynotify.testsupport.TestService;
+import paynotify.testsupport.WechatV2StandIn;
 
 /**
  * `repair book --apply` with Alipay's query configured: a bill row is booked only when Alipay confirms the
  * trade, paid, for that order and amount (the review's S10: a bill file is only as good as who handed it over).
+ * WeChat Pay v2 is asked with the API key its channel has, whatever recovery.enabled says; a row no client can
+ * confirm is booked only when told --unconfirmed (N8); a trade the platform says was refunded since is an anomaly
+ * (M1).
  */
 class RepairBookConfirmationTest extends DatabaseTestBase {
   // A payment of the Alipay sample bill whose notification was lost (answer key: missing_local, 349.11).
@@ -73,5 +77,57 @@ class RepairBookConfirmationTest extends DatabaseTestBase {
 
     assertThat(db.payments(TRADE)).isZero();
     assertThat(db.orderStatus(ORDER)).isEqualTo("unpaid");
+  }
+
+  // A WeChat payment of the sample bill whose notification was lost (answer key: missing_local, 153.90).
+  private static final String WECHAT_TRADE = "4200002527202603145755199475";
+  private static final String WECHAT_ORDER = "PN2026031444322710";
+
+  /** repair book of the WeChat sample's lost payment, with WeChat Pay v2 on (recovery off) and pointed at {@code wechat}. */
+  private static Cli.Result repairWechat(WechatV2StandIn wechat) {
+    String v2 = wechat.configure(TestService.configuration(new JsonObject())).getJsonObject("wechat_v2").encode();
+    return Cli.runConfigured("wechat_v2: " + v2 + "\n", "repair", "book", "--channel", "wechat", "--bill",
+        SampleBills.WECHAT.toString(), "--trade-no", WECHAT_TRADE, "--apply");
+  }
+
+  @Test
+  void wechatV2IsAskedToConfirmWhateverRecoveryEnabledSays() {
+    try (WechatV2StandIn wechat = WechatV2StandIn.start()) {
+      wechat.paid(WECHAT_ORDER, WECHAT_TRADE, "15390");
+      Cli.Result r = repairWechat(wechat);
+      assertThat(r.exit()).as(r.err()).isZero();
+      assertThat(wechat.queries(WECHAT_ORDER)).isEqualTo(1);
+      assertThat(db.orderStatus(WECHAT_ORDER)).isEqualTo("paid");
+    }
+  }
+
+  @Test
+  void aRowWechatSaysWasRefundedSinceIsNotBookedButAnAnomaly() {
+    try (WechatV2StandIn wechat = WechatV2StandIn.start()) {
+      wechat.paid(WECHAT_ORDER, WECHAT_TRADE, "15390");
+      wechat.refunded(WECHAT_ORDER);
+      Cli.Result r = repairWechat(wechat);
+      assertThat(r.exit()).isEqualTo(ExitCode.FOUND);
+      assertThat(r.err()).contains("paid, then refunded at the platform");
+      assertThat(db.payments(WECHAT_TRADE)).isZero();
+      assertThat(db.orderStatus(WECHAT_ORDER)).isEqualTo("unpaid");
+      assertThat(db.count("SELECT COUNT(*) FROM anomalies WHERE kind = 'paid_then_refunded' AND trade_no = ?",
+          WECHAT_TRADE)).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void aRowNoClientCanConfirmIsBookedOnlyWhenToldUnconfirmed() {
+    // the tools' bare configuration: no platform can be asked
+    Cli.Result refused = Cli.run("repair", "book", "--channel", "alipay", "--bill", SampleBills.ALIPAY.toString(),
+        "--trade-no", TRADE, "--apply");
+    assertThat(refused.exit()).isEqualTo(ExitCode.FOUND);
+    assertThat(refused.err()).contains("no platform client can confirm").contains("--unconfirmed");
+    assertThat(db.payments(TRADE)).isZero();
+
+    Cli.Result booked = Cli.run("repair", "book", "--channel", "alipay", "--bill", SampleBills.ALIPAY.toString(),
+        "--trade-no", TRADE, "--apply", "--unconfirmed");
+    assertThat(booked.exit()).as(booked.err()).isZero();
+    assertThat(db.orderStatus(ORDER)).isEqualTo("paid");
   }
 }

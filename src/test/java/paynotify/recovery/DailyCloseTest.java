@@ -29,6 +29,7 @@ import paynotify.testsupport.Cli;
 import paynotify.testsupport.DatabaseTestBase;
 import paynotify.testsupport.SampleBills;
 import paynotify.testsupport.TestService;
+import paynotify.testsupport.WechatV2StandIn;
 
 /**
  * The daily close in the service: at the hour the configuration sets (a clock the test sets), yesterday's Alipay
@@ -74,12 +75,17 @@ class DailyCloseTest extends DatabaseTestBase {
   }
 
   TestService service(String autoRepair, String at, JsonObject more) throws Exception {
+    return service(autoRepair, at, more, "alipay");
+  }
+
+  /** @param channel whose bill is closed: alipay, or wechat (v2 with its API key; {@code more} points it somewhere) */
+  TestService service(String autoRepair, String at, JsonObject more, String channel) throws Exception {
     DatabaseSettings s = db.settings();
     JsonObject config = alipay.configure(TestService.configuration(more))
         .put("database", new JsonObject().put("host", s.host()).put("port", s.port()).put("name", s.name())
             .put("user", s.user()).put("password", s.password()))
         .put("reconcile", new JsonObject().put("bills_dir", bills.toString()).put("daily", new JsonObject()
-            .put("enabled", true).put("at", at).put("channels", new JsonArray().add("alipay"))
+            .put("enabled", true).put("at", at).put("channels", new JsonArray().add(channel))
             .put("auto_repair", autoRepair)));
     Path file = dir.resolve("application.yaml");
     Files.writeString(file, config.encodePrettily()); // JSON is YAML
@@ -284,6 +290,52 @@ class DailyCloseTest extends DatabaseTestBase {
         "2026031422001464429660442145")).isZero();
     assertThat(db.column("SELECT trade_no FROM anomalies WHERE kind = 'missing_local' ORDER BY trade_no"))
         .containsExactly("2026031422001464429660442145", "2026031422001477480730061433");
+  }
+
+  /**
+   * M1: paid on day D, refunded in WeChat Pay's console the next morning before the close (no refund notification).
+   * D's bill shows the payment only; WeChat's order query, asked though recovery is off, says REFUND: not booked,
+   * one paid_then_refunded anomaly; the other lost payment, which WeChat confirms, is booked.
+   */
+  @Test
+  void autoRepairBooksNothingWechatSaysWasRefundedSinceAndAsksWithRecoveryOff() throws Exception {
+    try (WechatV2StandIn wechat = WechatV2StandIn.start()) {
+      wechat.bill(DAY, Files.readAllBytes(SampleBills.WECHAT));
+      wechat.paid("PN2026031442720378", "4200002527202603143277863127", "22577");
+      wechat.refunded("PN2026031442720378");
+      wechat.paid("PN2026031444322710", "4200002527202603145755199475", "15390");
+      TestService service = service("missing_local", "10:30", wechat.configure(new JsonObject()), "wechat");
+      service.server().dailyClose().unschedule();
+
+      List<Closed> closed = run(service, beijing(DAY.plusDays(1), LocalTime.of(10, 30)));
+
+      assertThat(closed).singleElement().satisfies(c -> {
+        assertThat(c.state()).as(c.detail()).isEqualTo("done");
+        assertThat(c.detail()).endsWith("(1 repaired: booked)");
+      });
+      assertThat(wechat.queries("PN2026031442720378")).isEqualTo(1);
+      assertThat(db.orderStatus("PN2026031442720378")).isEqualTo("unpaid");
+      assertThat(db.payments("4200002527202603143277863127")).isZero();
+      assertThat(db.string("SELECT detail FROM anomalies WHERE kind = 'paid_then_refunded'"))
+          .contains("4200002527202603143277863127").contains("check before delivering");
+      assertThat(db.orderStatus("PN2026031444322710")).isEqualTo("paid");
+    }
+  }
+
+  /** S1: a bill's payment made before its order was created (the number handed out again) is not booked. */
+  @Test
+  void autoRepairBooksNoPaymentMadeBeforeItsOrderExisted() throws Exception {
+    alipay.paid("PN2026031439096925", "2026031422001477480730061433", "349.11");
+    db.update("UPDATE orders SET created_at = NOW() WHERE order_no = 'PN2026031439096925'"); // after the bill's day
+    TestService service = service("missing_local");
+
+    List<Closed> closed = run(service, beijing(DAY.plusDays(1), LocalTime.of(10, 30)));
+
+    assertThat(closed).singleElement().satisfies(c -> assertThat(c.detail()).doesNotContain("repaired"));
+    assertThat(db.orderStatus("PN2026031439096925")).isEqualTo("unpaid");
+    assertThat(db.payments("2026031422001477480730061433")).isZero();
+    assertThat(db.string("SELECT detail FROM anomalies WHERE kind = 'paid_before_order'"))
+        .contains("2026031422001477480730061433").contains("2026-03-14");
   }
 
   @Test

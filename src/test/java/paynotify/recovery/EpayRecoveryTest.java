@@ -12,6 +12,7 @@ import paynotify.testsupport.EpayStandIn;
 import paynotify.testsupport.Http;
 import paynotify.testsupport.PlatformStandIn.Mode;
 import paynotify.testsupport.TestService;
+import paynotify.testsupport.WechatV2StandIn;
 
 /**
  * The sweeper asking an epay aggregator, whose answers are not signed: by default a "paid" is an anomaly for a
@@ -35,10 +36,15 @@ class EpayRecoveryTest extends DatabaseTestBase {
   }
 
   void startService(boolean books) {
+    startService(books, new JsonObject());
+  }
+
+  /** @param recovery more of the recovery: section */
+  void startService(boolean books, JsonObject recovery) {
     JsonObject config = epay.configure(TestService.configuration(new JsonObject()));
     config.getJsonObject("epay").put("query_books", books);
     service = TestService.start(db.settings(), config.put("recovery", new JsonObject().put("enabled", true)
-        .put("interval_seconds", 3600).put("min_age_seconds", 60)));
+        .put("interval_seconds", 3600).put("min_age_seconds", 60).mergeIn(recovery)));
   }
 
   void order(String orderNo) {
@@ -66,8 +72,8 @@ class EpayRecoveryTest extends DatabaseTestBase {
         .contains("not signed").contains("重新通知");
     assertThat(service.server().recovery().check("E1").await().state()).isEqualTo(CheckAnswer.State.UNPAID);
     assertThat(db.count("SELECT COUNT(*) FROM anomalies WHERE kind = 'query_says_paid'")).isEqualTo(1);
-    // asked no more by the sweeper: a human decides
-    assertThat(db.string("SELECT done FROM order_checks WHERE order_no = 'E1'")).isEqualTo("1");
+    // an unsigned answer does not end the order's checks (N3): asked again after its back-off, told once
+    assertThat(db.string("SELECT done FROM order_checks WHERE order_no = 'E1'")).isEqualTo("0");
 
     // the aggregator's re-notify (signed) books it, as any notification
     Http.Reply notified = service.send(EpayNotifications.get(EpayNotifications.signed(
@@ -103,9 +109,7 @@ class EpayRecoveryTest extends DatabaseTestBase {
 
   @Test
   void waitingUnknownAndRefundedBookNothingAndExpiredOrdersAreNotClosedWithoutAnApi() {
-    service = TestService.start(db.settings(), epay.configure(TestService.configuration(new JsonObject()))
-        .put("recovery", new JsonObject().put("enabled", true).put("interval_seconds", 3600).put("min_age_seconds", 60)
-            .put("close_unpaid_after_minutes", 2)));
+    startService(false, new JsonObject().put("close_unpaid_after_minutes", 2));
     order("W");
     epay.waiting("W");
     order("N");
@@ -113,8 +117,50 @@ class EpayRecoveryTest extends DatabaseTestBase {
     epay.closed("R");
     sweep();
     assertThat(db.string("SELECT GROUP_CONCAT(CONCAT(order_no, ':', done, ':', last_state) ORDER BY order_no)"
-        + " FROM order_checks")).isEqualTo("N:0:code=-1 订单号不存在,R:1:status=2 (refunded),W:0:status=0");
+        + " FROM order_checks")).isEqualTo("N:0:code=-1 订单号不存在,R:0:status=2 (refunded),W:0:status=0");
     assertThat(db.orderStatus("W")).isEqualTo("unpaid");
     assertThat(db.count("SELECT COUNT(*) FROM payments")).isZero();
+  }
+
+  /**
+   * N3: an order of no known platform, paid with WeChat Pay; the aggregator, asked first, says "paid" too (its
+   * answers are unsigned: whoever can answer in its place could). Its answer does not end the search: WeChat's
+   * signed one books the order.
+   */
+  @Test
+  void anUnsignedPaidDoesNotEndTheSearchAcrossPlatforms() {
+    try (WechatV2StandIn wechat = WechatV2StandIn.start()) {
+      JsonObject config = wechat.configure(epay.configure(TestService.configuration(new JsonObject())));
+      service = TestService.start(db.settings(), config.put("recovery", new JsonObject().put("enabled", true)
+          .put("interval_seconds", 3600).put("min_age_seconds", 60)));
+      db.update("INSERT INTO orders (order_no, amount_cents, created_at) VALUES ('X1', 8888,"
+          + " CONVERT_TZ(NOW(3), @@session.time_zone, '+08:00') - INTERVAL 300 SECOND)");
+      epay.paid("X1", "2026120412000100009", "88.88");
+      wechat.paid("X1", "4200001234202612050000000009", "8888");
+
+      assertThat(sweep().paid()).isEqualTo(1);
+
+      assertThat(epay.queries("X1")).isEqualTo(1);
+      assertThat(wechat.queries("X1")).isEqualTo(1);
+      assertThat(db.orderStatus("X1")).isEqualTo("paid");
+      assertThat(db.payments("4200001234202612050000000009")).isEqualTo(1);
+    }
+  }
+
+  /**
+   * N3: an unsigned "refunded" (status 2) past close_unpaid_after neither closes the order in the site's table nor
+   * ends its checks: whoever answered in the aggregator's place could close a paying buyer's order so.
+   */
+  @Test
+  void anUnsignedRefundedNeverClosesTheOrderNorEndsItsChecks() {
+    startService(false, new JsonObject().put("close_unpaid_after_minutes", 2));
+    order("R2");
+    epay.closed("R2");
+
+    sweep();
+
+    assertThat(db.orderStatus("R2")).isEqualTo("unpaid");
+    assertThat(db.string("SELECT CONCAT(done, ':', last_state) FROM order_checks WHERE order_no = 'R2'"))
+        .isEqualTo("0:status=2 (refunded)");
   }
 }

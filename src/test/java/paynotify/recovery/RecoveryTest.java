@@ -3,6 +3,8 @@ package paynotify.recovery;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vertx.core.json.JsonObject;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -10,6 +12,7 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import paynotify.channel.PlatformTime;
 import paynotify.testsupport.AlipayNotifications;
 import paynotify.testsupport.AlipayStandIn;
 import paynotify.testsupport.DatabaseTestBase;
@@ -92,6 +95,88 @@ class RecoveryTest extends DatabaseTestBase {
     // Booked and done: not asked again
     assertThat(sweep().asked()).isZero();
     assertThat(alipay.queries("R1")).isEqualTo(1);
+  }
+
+  /**
+   * S1: the order number was handed out again (the site's database restored from last night's backup): Alipay's
+   * trade under it was paid three days before this order existed. Not booked: an anomaly names both times and the
+   * trade, and the order is asked about no more. A trade paid a couple of minutes before its order's row is the
+   * two clocks disagreeing: booked.
+   */
+  @Test
+  void aTradePaidBeforeItsOrderWasCreatedIsAnAnomalyNotABooking() {
+    LocalDateTime now = LocalDateTime.now(PlatformTime.BEIJING).withNano(0);
+    order("R1050", 300);
+    alipay.paid("R1050", "2026110122001400001", AMOUNT);
+    alipay.paidAt("R1050", now.minusDays(3));
+    order("SKEW", 300);
+    alipay.paid("SKEW", "2026120422001400002", AMOUNT);
+    alipay.paidAt("SKEW", now.minusSeconds(300 + 120));
+
+    Recovery.Sweep s = sweep();
+
+    assertThat(s.asked()).isEqualTo(2);
+    assertThat(s.paid()).isEqualTo(1);
+    assertThat(db.orderStatus("SKEW")).isEqualTo("paid");
+    assertThat(db.orderStatus("R1050")).isEqualTo("unpaid");
+    assertThat(db.payments("2026110122001400001")).isZero();
+    assertThat(db.string("SELECT CONCAT(trade_no, ': ', detail) FROM anomalies WHERE kind = 'paid_before_order'"))
+        .startsWith("2026110122001400001: ")
+        .contains("paid " + now.minusDays(3).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss")))
+        .contains("created " + db.string("SELECT DATE_FORMAT(created_at, '%Y-%m-%d %H:%i:%s') FROM orders"
+            + " WHERE order_no = 'R1050'"));
+    assertThat(db.string("SELECT done FROM order_checks WHERE order_no = 'R1050'")).isEqualTo("1");
+    // the return page's check, past the cooldown, finds the same, and it is recorded once
+    db.update("UPDATE order_checks SET last_checked_at = last_checked_at - INTERVAL 15 SECOND");
+    CheckAnswer checked = service.server().recovery().check("R1050").await();
+    assertThat(checked.state()).isEqualTo(CheckAnswer.State.UNPAID);
+    assertThat(checked.detail()).contains("before");
+    assertThat(db.count("SELECT COUNT(*) FROM anomalies WHERE kind = 'paid_before_order'")).isEqualTo(1);
+  }
+
+  /**
+   * A site that keeps UTC (database.time_zone +00:00, created_at written so): the platform's Beijing time is
+   * compared as the instant it is, not as the wall-clock digits.
+   */
+  @Test
+  void thePaymentsTimeAndTheOrdersAreComparedInTheirOwnZones() {
+    service.close();
+    service = TestService.start(TestService.inTimeZone(db.settings(), "+00:00"), recovery(new JsonObject()));
+    LocalDateTime now = LocalDateTime.now(PlatformTime.BEIJING).withNano(0);
+    for (String orderNo : new String[] {"UTC1", "UTC2"}) {
+      db.update("INSERT INTO orders (order_no, amount_cents, channel, created_at) VALUES (?, ?, 'alipay',"
+          + " UTC_TIMESTAMP(3) - INTERVAL 300 SECOND)", orderNo, CENTS);
+    }
+    alipay.paid("UTC1", "2026120422001400111", AMOUNT); // a minute ago: after its order
+    alipay.paidAt("UTC1", now.minusSeconds(60));
+    alipay.paid("UTC2", "2026120422001400112", AMOUNT); // two hours ago: before it, though 14:00 > 08:00
+    alipay.paidAt("UTC2", now.minusHours(2));
+
+    sweep();
+
+    assertThat(db.orderStatus("UTC1")).isEqualTo("paid");
+    assertThat(db.orderStatus("UTC2")).isEqualTo("unpaid");
+    assertThat(db.count("SELECT COUNT(*) FROM anomalies WHERE kind = 'paid_before_order' AND order_no = 'UTC2'"))
+        .isEqualTo(1);
+  }
+
+  /** S1: orders.columns.created_at: "" (the site's table has none): a check asks, but books nothing it cannot age. */
+  @Test
+  void withoutACreationColumnACheckNeitherAsksNorBooks() {
+    service.close();
+    JsonObject config = recovery(new JsonObject()).put("orders", new JsonObject()
+        .put("columns", new JsonObject().put("created_at", "")));
+    config.getJsonObject("recovery").put("enabled", false);
+    service = TestService.start(db.settings(), config);
+    order("NC1", 300);
+    alipay.paid("NC1", "2026120422001400121", AMOUNT);
+
+    CheckAnswer answer = service.server().recovery().check("NC1").await();
+
+    assertThat(answer.state()).isEqualTo(CheckAnswer.State.UNPAID);
+    assertThat(answer.detail()).contains("orders.columns.created_at is not mapped");
+    assertThat(alipay.queries("NC1")).isZero();
+    assertThat(db.payments("2026120422001400121")).isZero();
   }
 
   @Test

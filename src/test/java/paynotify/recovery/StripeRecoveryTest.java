@@ -37,9 +37,10 @@ class StripeRecoveryTest extends DatabaseTestBase {
     stripe.close();
   }
 
+  /** Made an hour ago: before the events the tests have Stripe create for it. */
   void order(String orderNo) {
     db.update("INSERT INTO orders (order_no, amount_cents, channel, created_at) VALUES (?, 8888, 'stripe',"
-        + " CONVERT_TZ(NOW(3), @@session.time_zone, '+08:00') - INTERVAL 300 SECOND)", orderNo);
+        + " CONVERT_TZ(NOW(3), @@session.time_zone, '+08:00') - INTERVAL 3600 SECOND)", orderNo);
   }
 
   static JsonObject paid(String orderNo, String intent) {
@@ -109,6 +110,20 @@ class StripeRecoveryTest extends DatabaseTestBase {
 
     assertThat(db.orderStatus("R1")).isEqualTo("refunded");
     assertThat(db.count("SELECT COUNT(*) FROM anomalies WHERE kind = 'callback_missing'")).isEqualTo(1);
+  }
+
+  /** S1: an event Stripe created before the order was (its number handed out again) books nothing. */
+  @Test
+  void aPaymentMadeBeforeItsOrderExistedIsNotBooked() {
+    db.update("INSERT INTO orders (order_no, amount_cents, channel, created_at) VALUES ('REUSED', 8888, 'stripe',"
+        + " CONVERT_TZ(NOW(3), @@session.time_zone, '+08:00') - INTERVAL 300 SECOND)");
+    stripe.undelivered(paid("REUSED", "pi_REUSED"), 2 * 3600);
+
+    assertThat(fetch()).isZero();
+
+    assertThat(db.orderStatus("REUSED")).isEqualTo("unpaid");
+    assertThat(db.payments("pi_REUSED")).isZero();
+    assertThat(db.string("SELECT trade_no FROM anomalies WHERE kind = 'paid_before_order'")).isEqualTo("pi_REUSED");
   }
 
   @Test

@@ -8,6 +8,8 @@ import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -32,8 +34,10 @@ import java.util.concurrent.Executors;
  * {@code AlipayGatewaySdkTest}: the SDK's {@code DefaultAlipayClient} pointed here accepts what it answers.
  */
 public final class AlipayStandIn extends CountingStandIn {
-  /** A trade as Alipay keeps it. */
-  private record Trade(String status, String tradeNo, String amount) {}
+  private static final DateTimeFormatter DASHED = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
+
+  /** A trade as Alipay keeps it; paidAt null until it is paid. */
+  private record Trade(String status, String tradeNo, String amount, LocalDateTime paidAt) {}
 
   private final HttpServer server;
   private final ExecutorService threads = Executors.newCachedThreadPool();
@@ -89,12 +93,23 @@ public final class AlipayStandIn extends CountingStandIn {
 
   @Override
   public void paid(String outTradeNo, String tradeNo, String amount) {
-    trades.put(outTradeNo, new Trade("TRADE_SUCCESS", tradeNo, amount));
+    trades.put(outTradeNo, new Trade("TRADE_SUCCESS", tradeNo, amount, beijingNow()));
+  }
+
+  @Override
+  public void paidAt(String outTradeNo, LocalDateTime beijingTime) {
+    trades.computeIfPresent(outTradeNo, (k, t) -> new Trade(t.status(), t.tradeNo(), t.amount(), beijingTime));
+  }
+
+  /** Refunded in full: TRADE_CLOSED, its send_pay_date kept (a partial refund keeps TRADE_SUCCESS). */
+  @Override
+  public void refunded(String outTradeNo) {
+    trades.computeIfPresent(outTradeNo, (k, t) -> new Trade("TRADE_CLOSED", t.tradeNo(), t.amount(), t.paidAt()));
   }
 
   /** Paid, and past its refund period (or not refundable): TRADE_FINISHED. */
   public void finished(String outTradeNo, String tradeNo, String amount) {
-    trades.put(outTradeNo, new Trade("TRADE_FINISHED", tradeNo, amount));
+    trades.put(outTradeNo, new Trade("TRADE_FINISHED", tradeNo, amount, beijingNow()));
   }
 
   /** The trades bill of {@code date} is the zip {@code file} (served under its own name). */
@@ -110,18 +125,20 @@ public final class AlipayStandIn extends CountingStandIn {
   /** Waiting until a close request comes: the buyer pays just then, so the close is refused (a race). */
   public void paidWhenClosed(String outTradeNo, String tradeNo, String amount) {
     waiting(outTradeNo);
-    payOnClose.put(outTradeNo, new Trade("TRADE_SUCCESS", tradeNo, amount));
+    payOnClose.put(outTradeNo, new Trade("TRADE_SUCCESS", tradeNo, amount, beijingNow()));
   }
 
   @Override
   public void waiting(String outTradeNo) {
-    trades.put(outTradeNo, new Trade("WAIT_BUYER_PAY", "2026120422001499" + Math.abs(outTradeNo.hashCode()), "88.88"));
+    trades.put(outTradeNo, new Trade("WAIT_BUYER_PAY", "2026120422001499" + Math.abs(outTradeNo.hashCode()), "88.88",
+        null));
   }
 
   @Override
   public void closed(String outTradeNo) {
     trades.compute(outTradeNo, (k, t) -> new Trade("TRADE_CLOSED",
-        t == null ? "2026120422001498" + Math.abs(outTradeNo.hashCode()) : t.tradeNo(), t == null ? "88.88" : t.amount()));
+        t == null ? "2026120422001498" + Math.abs(outTradeNo.hashCode()) : t.tradeNo(), t == null ? "88.88" : t.amount(),
+        null));
   }
 
   @Override
@@ -196,8 +213,9 @@ public final class AlipayStandIn extends CountingStandIn {
         JsonObject found = success().put("trade_no", trade.tradeNo()).put("out_trade_no", outTradeNo)
             .put("buyer_logon_id", "159****5620").put("trade_status", trade.status())
             .put("total_amount", trade.amount()).put("buyer_user_id", "2088101117955611");
-        return trade.status().equals("TRADE_SUCCESS") || trade.status().equals("TRADE_FINISHED")
-            ? found.put("buyer_pay_amount", trade.amount()).put("send_pay_date", "2026-12-04 10:15:09") : found;
+        // send_pay_date (本次交易打款给卖家的时间): only a trade that was paid has one, refunded since or not
+        return trade.paidAt() != null
+            ? found.put("buyer_pay_amount", trade.amount()).put("send_pay_date", DASHED.format(trade.paidAt())) : found;
       }
       case "alipay.trade.close" -> {
         closeRequested(outTradeNo);
@@ -212,7 +230,7 @@ public final class AlipayStandIn extends CountingStandIn {
         if (!trade.status().equals("WAIT_BUYER_PAY") && !trade.status().equals("TRADE_CLOSED")) {
           return error("40004", "Business Failed", "ACQ.TRADE_STATUS_ERROR", "交易状态不合法");
         }
-        trades.put(outTradeNo, new Trade("TRADE_CLOSED", trade.tradeNo(), trade.amount()));
+        trades.put(outTradeNo, new Trade("TRADE_CLOSED", trade.tradeNo(), trade.amount(), trade.paidAt()));
         return success().put("trade_no", trade.tradeNo()).put("out_trade_no", outTradeNo);
       }
       case "alipay.data.dataservice.bill.downloadurl.query" -> {

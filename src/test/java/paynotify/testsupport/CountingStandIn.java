@@ -10,12 +10,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.PrivateKey;
+import java.time.LocalDateTime;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.zip.GZIPOutputStream;
+import paynotify.channel.PlatformTime;
 
 /**
  * The half of a {@link PlatformStandIn} every platform shares: what it counts, how its next answers go wrong,
@@ -40,6 +42,11 @@ abstract class CountingStandIn implements PlatformStandIn {
   /** A request refused as the platform refuses one it cannot verify. */
   protected final void refusedOne() {
     refused.incrementAndGet();
+  }
+
+  /** Now on the platforms' clock (Beijing time), to the second: when a trade the test pays was paid. */
+  protected static LocalDateTime beijingNow() {
+    return LocalDateTime.now(PlatformTime.BEIJING).withNano(0);
   }
 
   protected final Mode mode() {

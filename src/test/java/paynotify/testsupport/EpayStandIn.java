@@ -8,6 +8,8 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -19,7 +21,10 @@ import java.util.concurrent.Executors;
  * answers are not signed: {@link Mode#BAD_SIGNATURE} answers about another merchant instead. It has no close.
  */
 public final class EpayStandIn extends CountingStandIn {
-  private record Trade(int status, String tradeNo, String money) {}
+  private static final DateTimeFormatter DASHED = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
+
+  /** A trade as epay keeps it; paidAt (its endtime) null until it is paid. */
+  private record Trade(int status, String tradeNo, String money, LocalDateTime paidAt) {}
 
   private final HttpServer server;
   private final ExecutorService threads = Executors.newCachedThreadPool();
@@ -53,18 +58,29 @@ public final class EpayStandIn extends CountingStandIn {
   /** {@code amount} in yuan, as epay writes money ("88.88"). */
   @Override
   public void paid(String outTradeNo, String tradeNo, String amount) {
-    trades.put(outTradeNo, new Trade(1, tradeNo, amount));
+    trades.put(outTradeNo, new Trade(1, tradeNo, amount, beijingNow()));
+  }
+
+  @Override
+  public void paidAt(String outTradeNo, LocalDateTime beijingTime) {
+    trades.computeIfPresent(outTradeNo, (k, t) -> new Trade(t.status(), t.tradeNo(), t.money(), beijingTime));
+  }
+
+  /** The paid trade refunded: status 2, its endtime kept. */
+  @Override
+  public void refunded(String outTradeNo) {
+    trades.computeIfPresent(outTradeNo, (k, t) -> new Trade(2, t.tradeNo(), t.money(), t.paidAt()));
   }
 
   @Override
   public void waiting(String outTradeNo) {
-    trades.put(outTradeNo, new Trade(0, "2026120412000" + Math.abs(outTradeNo.hashCode()), "88.88"));
+    trades.put(outTradeNo, new Trade(0, "2026120412000" + Math.abs(outTradeNo.hashCode()), "88.88", null));
   }
 
   /** Refunded (status 2): epay has no closed trades, a refunded one will not be paid. */
   @Override
   public void closed(String outTradeNo) {
-    trades.put(outTradeNo, new Trade(2, "2026120412001" + Math.abs(outTradeNo.hashCode()), "88.88"));
+    trades.put(outTradeNo, new Trade(2, "2026120412001" + Math.abs(outTradeNo.hashCode()), "88.88", beijingNow()));
   }
 
   @Override
@@ -105,7 +121,8 @@ public final class EpayStandIn extends CountingStandIn {
     String pid = mode() == Mode.BAD_SIGNATURE ? "9999" : EpayNotifications.PID;
     return new JsonObject().put("code", 1).put("msg", "succ").put("trade_no", t.tradeNo())
         .put("out_trade_no", outTradeNo).put("api_trade_no", "").put("type", "alipay").put("pid", Integer.parseInt(pid))
-        .put("addtime", "2026-12-04 10:15:02").put("endtime", t.status() == 1 ? "2026-12-04 10:15:09" : null)
+        .put("addtime", DASHED.format(t.paidAt() == null ? beijingNow() : t.paidAt().minusSeconds(7)))
+        .put("endtime", t.paidAt() == null ? null : DASHED.format(t.paidAt()))
         .put("name", "Pro plan").put("money", t.money()).put("param", "").put("buyer", "").put("status", t.status());
   }
 

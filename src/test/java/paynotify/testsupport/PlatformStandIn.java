@@ -2,6 +2,7 @@ package paynotify.testsupport;
 
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
+import java.time.LocalDateTime;
 
 /**
  * A payment platform's order API played by a real local HTTP server: it checks each request's signature
@@ -32,8 +33,21 @@ public interface PlatformStandIn extends AutoCloseable {
    */
   JsonObject configure(JsonObject config);
 
-  /** The trade of {@code outTradeNo} is paid: trade {@code tradeNo}, {@code amount} as the platform writes it. */
+  /**
+   * The trade of {@code outTradeNo} is paid: trade {@code tradeNo}, {@code amount} as the platform writes it,
+   * paid now (the platform's clock, Beijing time; {@link #paidAt} says another time).
+   */
   void paid(String outTradeNo, String tradeNo, String amount);
+
+  /** The paid trade of {@code outTradeNo} was paid at {@code beijingTime}, as the platform's answers say. */
+  void paidAt(String outTradeNo, LocalDateTime beijingTime);
+
+  /**
+   * The paid trade of {@code outTradeNo} was refunded at the platform (in its merchant console: no refund
+   * notification), as its order query then words it: WeChat's REFUND, Alipay's TRADE_CLOSED after a full
+   * refund (its payment time kept), epay's status 2.
+   */
+  void refunded(String outTradeNo);
 
   /** The trade exists and waits for the buyer (WAIT_BUYER_PAY / NOTPAY). */
   void waiting(String outTradeNo);

@@ -121,6 +121,12 @@ public final class TestService implements AutoCloseable {
         .mergeIn(overrides, true);
   }
 
+  /** {@code db} with {@code database.time_zone} set to {@code zone} (+00:00: a site that keeps UTC), as AppConfig reads it. */
+  public static DatabaseSettings inTimeZone(DatabaseSettings db, String zone) {
+    return new DatabaseSettings(db.host(), db.port(), db.name(), db.user(), db.password(), db.poolSize(),
+        db.maxWaitQueue(), db.connectTimeout(), db.lockWaitSeconds(), db.embeddedDir(), db.security(), zone);
+  }
+
   public int port() {
     return server.port();
   }

@@ -17,6 +17,7 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -35,12 +36,12 @@ import paynotify.channel.wechat.WechatV2Signature;
  * WeChat's "No Bill Exist".
  */
 public final class WechatV2StandIn extends CountingStandIn {
-  /** The time_end of every paid trade: the one of {@link WechatV2Notifications#payment}, so both book alike. */
-  public static final String TIME_END = "20261129101509";
+  private static final DateTimeFormatter TIME_END = DateTimeFormatter.ofPattern("yyyyMMddHHmmss");
 
-  private record Trade(String state, String tradeNo, String amount) {
+  /** A trade as WeChat keeps it; paidAt null until it is paid. */
+  private record Trade(String state, String tradeNo, String amount, LocalDateTime paidAt) {
     Trade in(String newState) {
-      return new Trade(newState, tradeNo, amount);
+      return new Trade(newState, tradeNo, amount, paidAt);
     }
   }
 
@@ -99,22 +100,28 @@ public final class WechatV2StandIn extends CountingStandIn {
   /** {@code amount} in fen, as total_fee ("8888"). */
   @Override
   public synchronized void paid(String outTradeNo, String tradeNo, String amount) {
-    trades.put(outTradeNo, new Trade("SUCCESS", tradeNo, amount));
+    trades.put(outTradeNo, new Trade("SUCCESS", tradeNo, amount, beijingNow()));
   }
 
-  /** The paid trade of {@code outTradeNo} was (partly) refunded: trade_state REFUND. */
+  @Override
+  public synchronized void paidAt(String outTradeNo, LocalDateTime beijingTime) {
+    trades.computeIfPresent(outTradeNo, (out, t) -> new Trade(t.state(), t.tradeNo(), t.amount(), beijingTime));
+  }
+
+  /** The paid trade of {@code outTradeNo} was (partly) refunded: trade_state REFUND (转入退款). */
+  @Override
   public synchronized void refunded(String outTradeNo) {
     trades.computeIfPresent(outTradeNo, (out, trade) -> trade.in("REFUND"));
   }
 
   @Override
   public synchronized void waiting(String outTradeNo) {
-    trades.put(outTradeNo, new Trade("NOTPAY", null, "8888"));
+    trades.put(outTradeNo, new Trade("NOTPAY", null, "8888", null));
   }
 
   @Override
   public synchronized void closed(String outTradeNo) {
-    trades.put(outTradeNo, new Trade("CLOSED", null, "8888"));
+    trades.put(outTradeNo, new Trade("CLOSED", null, "8888", null));
   }
 
   @Override
@@ -214,7 +221,7 @@ public final class WechatV2StandIn extends CountingStandIn {
       answer.put("bank_type", "OTHERS");
       answer.put("fee_type", "CNY");
       answer.put("cash_fee", trade.amount());
-      answer.put("time_end", TIME_END);
+      answer.put("time_end", TIME_END.format(trade.paidAt()));
     }
     return answer;
   }

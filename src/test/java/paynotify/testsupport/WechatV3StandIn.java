@@ -20,6 +20,9 @@ import java.security.PrivateKey;
 import java.security.Signature;
 import java.time.Instant;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.HexFormat;
@@ -49,7 +52,8 @@ public final class WechatV3StandIn extends CountingStandIn {
   private static final Pattern AUTH_FIELD = Pattern.compile("(\\w+)=\"([^\"]*)\"");
   private static final long SLOW_MILLIS = 30_000;
 
-  private record Trade(String state, String tradeNo, long cents) {}
+  /** A trade as WeChat keeps it; paidAt null until it is paid. */
+  private record Trade(String state, String tradeNo, long cents, LocalDateTime paidAt) {}
 
   private final KeyPair merchant;
   private final String serial;
@@ -142,22 +146,28 @@ public final class WechatV3StandIn extends CountingStandIn {
 
   @Override
   public void paid(String outTradeNo, String tradeNo, String amount) {
-    trades.put(outTradeNo, new Trade("SUCCESS", tradeNo, Long.parseLong(amount)));
+    trades.put(outTradeNo, new Trade("SUCCESS", tradeNo, Long.parseLong(amount), beijingNow()));
   }
 
-  /** The trade was paid, then refunded (trade_state REFUND): it stays paid. */
-  public void refunded(String outTradeNo, String tradeNo, String amount) {
-    trades.put(outTradeNo, new Trade("REFUND", tradeNo, Long.parseLong(amount)));
+  @Override
+  public void paidAt(String outTradeNo, LocalDateTime beijingTime) {
+    trades.computeIfPresent(outTradeNo, (k, t) -> new Trade(t.state(), t.tradeNo(), t.cents(), beijingTime));
+  }
+
+  /** The paid trade was (partly) refunded: trade_state REFUND (转入退款), its payment's fields kept. */
+  @Override
+  public void refunded(String outTradeNo) {
+    trades.computeIfPresent(outTradeNo, (k, t) -> new Trade("REFUND", t.tradeNo(), t.cents(), t.paidAt()));
   }
 
   @Override
   public void waiting(String outTradeNo) {
-    trades.put(outTradeNo, new Trade("NOTPAY", null, 0));
+    trades.put(outTradeNo, new Trade("NOTPAY", null, 0, null));
   }
 
   @Override
   public void closed(String outTradeNo) {
-    trades.put(outTradeNo, new Trade("CLOSED", null, 0));
+    trades.put(outTradeNo, new Trade("CLOSED", null, 0, null));
   }
 
   @Override
@@ -338,7 +348,7 @@ public final class WechatV3StandIn extends CountingStandIn {
     } else if (trade.state().equals("CLOSED")) {
       answer(request, 400, error("ORDER_CLOSED", "订单已关闭"));
     } else {
-      trades.put(outTradeNo, new Trade("CLOSED", null, 0));
+      trades.put(outTradeNo, new Trade("CLOSED", null, 0, null));
       answer(request, 204, "");
     }
   }
@@ -347,6 +357,7 @@ public final class WechatV3StandIn extends CountingStandIn {
   private JsonObject transaction(String outTradeNo, Trade trade) {
     JsonObject transaction = trade.tradeNo() != null
         ? WechatV3Notifications.transaction(outTradeNo, trade.tradeNo(), trade.cents())
+            .put("success_time", trade.paidAt().atOffset(ZoneOffset.ofHours(8)).format(DateTimeFormatter.ISO_OFFSET_DATE_TIME))
         : new JsonObject().put("mchid", WechatV3Notifications.MCH_ID).put("appid", WechatV3Notifications.APP_ID)
             .put("out_trade_no", outTradeNo).put("trade_state_desc", trade.state().equals("CLOSED") ? "订单已关闭" : "订单未支付")
             .put("amount", new JsonObject().put("payer_currency", "CNY"));
