@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import paynotify.testsupport.PrivateFile;
 import paynotify.testsupport.TestService;
 
 /** What forward's secrets may be: a Standard Webhooks whsec_ one, or any other of 16 characters and more. */
@@ -36,8 +36,8 @@ class ForwardSecretFormsTest {
 
   @Test
   void rotationListsTheFilesNewestFirstAndExcludesASingleSecret() throws Exception {
-    Path newer = Files.writeString(dir.resolve("new"), "0123456789abcdef-new");
-    Path older = Files.writeString(dir.resolve("old"), "0123456789abcdef-old\n");
+    Path newer = PrivateFile.write(dir.resolve("new"), "0123456789abcdef-new");
+    Path older = PrivateFile.write(dir.resolve("old"), "0123456789abcdef-old\n");
     JsonArray files = new JsonArray().add(newer.toString()).add(older.toString());
     assertThat(with(new JsonObject().put("secret_files", files)).forward().endpoints().get(0).secrets())
         .isEqualTo(List.of("0123456789abcdef-new", "0123456789abcdef-old"));

@@ -17,6 +17,7 @@ import paynotify.cli.ExitCode;
 import paynotify.testsupport.ChannelFixture;
 import paynotify.testsupport.DatabaseTestBase;
 import paynotify.testsupport.Http;
+import paynotify.testsupport.PrivateFile;
 import paynotify.testsupport.ServiceProcess;
 import paynotify.testsupport.SiteReceiver;
 
@@ -37,7 +38,7 @@ class ForwardSecretTest extends DatabaseTestBase {
     byte[] random = new byte[12];
     new SecureRandom().nextBytes(random);
     String secret = "fwd_NEVER-LOGGED-" + HexFormat.of().formatHex(random);
-    Path secretFile = Files.writeString(dir.resolve("forward.secret"), secret);
+    Path secretFile = PrivateFile.write(dir.resolve("forward.secret"), secret);
     Path run = Files.createDirectories(dir.resolve("run"));
     db.insertOrder("SEC1", 1500);
 
@@ -77,7 +78,7 @@ class ForwardSecretTest extends DatabaseTestBase {
   @Test
   void aRefusedForwardSectionDoesNotPrintTheSecret() throws Exception {
     String secret = "fwd_INLINE-NEVER-PRINTED-8d0e2b";
-    Path secretFile = Files.writeString(dir.resolve("forward.secret"), "fwd_FROM-THE-FILE-1a2b3c");
+    Path secretFile = PrivateFile.write(dir.resolve("forward.secret"), "fwd_FROM-THE-FILE-1a2b3c");
     JsonObject forward = new JsonObject().put("forward", new JsonObject()
         .put("url", "http://127.0.0.1:9/hook")
         .put("secret", secret)                      // both set: refused at start, exit 2
