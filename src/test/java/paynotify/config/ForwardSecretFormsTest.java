@@ -44,4 +44,15 @@ class ForwardSecretFormsTest {
     assertThatThrownBy(() -> with(new JsonObject().put("secret_files", files).put("secret", "0123456789abcdef")))
         .isInstanceOf(ConfigException.class).hasMessageContaining("forward.secret_files: set either it or");
   }
+
+  /** Security review N5: a refused forward.url is not echoed, as it may carry credentials or a key. */
+  @Test
+  void aRefusedUrlIsNotEchoed() {
+    JsonObject forward = new JsonObject().put("url", "ftp://hookuser:HOOK-PASS@127.0.0.1/hook?key=QUERY-KEY")
+        .put("secret", "0123456789abcdef-secret");
+    assertThatThrownBy(() -> AppConfig.from(TestService.configuration(new JsonObject().put("forward", forward)), "test",
+        Map.of())).isInstanceOf(ConfigException.class)
+        .hasMessage("test: forward.url: is not an http:// or https:// URL with a host (not shown: it may hold"
+            + " credentials)");
+  }
 }
