@@ -25,6 +25,12 @@ import paynotify.release.ReleasePackages.Run;
  */
 @Tag("release")
 class DebPackageTest {
+  /** The restrictions of security review N12, in both units. */
+  private static final List<String> RESTRICTIONS = List.of("UMask=0077", "PrivateDevices=yes",
+      "ProtectKernelTunables=yes", "ProtectKernelModules=yes", "ProtectKernelLogs=yes", "ProtectControlGroups=yes",
+      "RestrictAddressFamilies=AF_INET AF_INET6 AF_UNIX", "RestrictNamespaces=yes", "LockPersonality=yes",
+      "RestrictSUIDSGID=yes", "SystemCallArchitectures=native", "ProtectProc=invisible", "CapabilityBoundingSet=");
+
   @TempDir
   Path dir;
 
@@ -89,16 +95,9 @@ class DebPackageTest {
         "ExecStart=/opt/paynotify/bin/paynotify serve --config /etc/paynotify/application.yaml");
     // Security review N12: what the service writes is its user's alone, and it reaches no more of the kernel than
     // a JVM serving HTTP needs. Not MemoryDenyWriteExecute: the JIT writes the code it runs.
-    assertThat(unit).contains("UMask=0077", "PrivateDevices=yes", "ProtectKernelTunables=yes",
-        "ProtectKernelModules=yes", "ProtectKernelLogs=yes", "ProtectControlGroups=yes",
-        "RestrictAddressFamilies=AF_INET AF_INET6 AF_UNIX", "RestrictNamespaces=yes", "LockPersonality=yes",
-        "RestrictSUIDSGID=yes", "SystemCallArchitectures=native", "ProtectProc=invisible", "CapabilityBoundingSet=");
-    assertThat(unit).noneMatch(line -> line.startsWith("MemoryDenyWriteExecute"));
+    assertThat(unit).containsAll(RESTRICTIONS).noneMatch(line -> line.startsWith("MemoryDenyWriteExecute"));
     assertThat(Files.readAllLines(Path.of("scripts/paynotify.service"))).as("the clone's unit")
-        .contains("UMask=0077", "PrivateDevices=yes", "ProtectKernelTunables=yes", "ProtectKernelModules=yes",
-            "ProtectKernelLogs=yes", "ProtectControlGroups=yes", "RestrictAddressFamilies=AF_INET AF_INET6 AF_UNIX",
-            "RestrictNamespaces=yes", "LockPersonality=yes", "RestrictSUIDSGID=yes", "SystemCallArchitectures=native",
-            "ProtectProc=invisible", "CapabilityBoundingSet=");
+        .containsAll(RESTRICTIONS).noneMatch(line -> line.startsWith("MemoryDenyWriteExecute"));
     assertThat(Files.readString(files.resolve("opt/paynotify/bin/paynotify"))).contains("$SERVE_ALWAYS");
     assertThat(Files.readString(files.resolve("opt/paynotify/bin/java-options.sh")))
         .contains("SERVE_ALWAYS=\"-XX:+ExitOnOutOfMemoryError\"");
