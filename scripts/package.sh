@@ -45,9 +45,11 @@ sed -e "s/@VERSION@/$VERSION/g" -e "s/@JAVA@/$JAVA_VERSION/g" release/README > "
 chmod 0755 "$TREE/bin/paynotify"
 chmod 0644 "$TREE/bin/java-options.sh"
 
-# One owner (root) and the last commit's time for every entry: the same tree gives the same listing.
+# One owner (root), the last commit's time and modes that nobody but root can write (whatever this builder's
+# umask made of the tree) for every entry: the same tree gives the same listing.
 EPOCH="$(git log -1 --format=%ct 2>/dev/null || date +%s)"
-tar --owner=0 --group=0 --numeric-owner --sort=name --mtime="@$EPOCH" -C "$OUT" -czf "$OUT/$NAME-linux-x86_64.tar.gz" "$NAME"
+tar --owner=0 --group=0 --numeric-owner --mode=u+rwX,go=rX --sort=name --mtime="@$EPOCH" -C "$OUT" \
+  -czf "$OUT/$NAME-linux-x86_64.tar.gz" "$NAME"
 mvn -B -q -Pdeb org.vafer:jdeb:1.14:jdeb >&2
 rm -rf "$TREE"
 (cd "$OUT" && sha256sum "$NAME-linux-x86_64.tar.gz" "paynotify_${VERSION}_amd64.deb" > SHA256SUMS && cat SHA256SUMS)

@@ -10,6 +10,7 @@ import paynotify.alert.Alerts;
 import paynotify.alert.SelfProbe;
 import paynotify.config.AlertsConfig;
 import paynotify.config.AppConfig;
+import paynotify.config.ToolUser;
 import paynotify.gateway.GatewayHttp;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
@@ -29,7 +30,9 @@ final class AlertsCommand extends ParentCommand {
     int run() {
       Vertx vertx = Vertx.vertx();
       try {
-        AlertsConfig alerts = AppConfig.load(vertx, config, System.getenv()).await().alerts();
+        AppConfig app = AppConfig.load(vertx, config, System.getenv()).await();
+        ToolUser.refuseRoot(app, config);
+        AlertsConfig alerts = app.alerts();
         if (!alerts.on()) {
           return fail(ExitCode.UNUSABLE, config + ": no alert target is configured (alerts: in the configuration;"
               + " docs/alerts.md)");

@@ -8,6 +8,7 @@ import java.sql.Statement;
 import paynotify.config.AppConfig;
 import paynotify.config.AppConfig.DatabaseSettings;
 import paynotify.config.ConfigException;
+import paynotify.config.ToolUser;
 import paynotify.setup.EmbeddedDatabase;
 import paynotify.setup.Schema;
 import paynotify.setup.migrate.Jdbc;
@@ -36,6 +37,7 @@ final class CliDatabase implements AutoCloseable {
     } finally {
       vertx.close().await();
     }
+    ToolUser.refuseRoot(config, configFile);
     DatabaseSettings db = config.database();
     EmbeddedDatabase started = null;
     if (db.embedded()) {

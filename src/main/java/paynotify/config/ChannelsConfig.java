@@ -88,7 +88,7 @@ public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> di
 
   private static NotifyChannel alipay(ConfigReader c) {
     String appId = c.string("alipay.app_id");
-    String key = c.secret("alipay.public_key");
+    String key = c.publicKey("alipay.public_key");
     if (unset(appId, key)) {
       return null;
     }
@@ -156,7 +156,7 @@ public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> di
 
   /** A WeChat Pay public key (PUB_KEY_ID_...) with its id, or a platform certificate named by its serial. */
   private static Map.Entry<String, PublicKey> platformKey(ConfigReader k) {
-    String text = k.secret("key");
+    String text = k.publicKey("key");
     require(k, "key_file", text);
     if (text.contains("BEGIN CERTIFICATE")) {
       try {

@@ -230,16 +230,11 @@ final class ConfigReader {
   }
 
   /**
-   * A secret or key given inline ({@code key}, usually from the environment) or as a file
-   * ({@code key_file}); null when neither is set. The content itself is never put in a message.
+   * A secret given inline ({@code key}, usually from the environment) or as a file ({@code key_file}, the service
+   * user's alone: {@link SecretFile}); null when neither is set. The content itself is never put in a message.
    */
   String inlineOrFile(String key) {
-    String inline = string(key);
-    String file = string(key + "_file");
-    if (inline != null && file != null) {
-      throw error(key, "set either " + key + " or " + key + "_file, not both");
-    }
-    return file == null ? inline : fileContent(key + "_file");
+    return inlineOrFile(key, true);
   }
 
   /**
@@ -247,27 +242,54 @@ final class ConfigReader {
    * file stops the start.
    */
   String secret(String key) {
-    String value = inlineOrFile(key);
+    return nonEmpty(key, inlineOrFile(key, true));
+  }
+
+  /**
+   * A public key or certificate (PEM) given inline or as a file ({@code key_file}): no secret, so its file may be
+   * anyone's to read; empty, it stops the start.
+   */
+  String publicKey(String key) {
+    return nonEmpty(key, inlineOrFile(key, false));
+  }
+
+  private String inlineOrFile(String key, boolean secret) {
+    String inline = string(key);
+    String file = string(key + "_file");
+    if (inline != null && file != null) {
+      throw error(key, "set either " + key + " or " + key + "_file, not both");
+    }
+    return file == null ? inline : content(file, key + "_file", secret);
+  }
+
+  private String nonEmpty(String key, String value) {
     if (value != null && value.isEmpty()) {
       throw error(key + "_file", "file " + string(key + "_file") + " is empty");
     }
     return value;
   }
 
-  /** The trimmed content of the file that {@code key} names; null when the key is absent or empty. */
+  /** The trimmed content of the secret's file that {@code key} names; null when the key is absent or empty. */
   String fileContent(String key) {
     String file = string(key);
     return file == null ? null : fileContent(file, key);
   }
 
-  /** The trimmed content of {@code file}, one of the files {@code key} names. */
+  /** The trimmed content of {@code file}, one of the secrets' files {@code key} names. */
   String fileContent(String file, String key) {
+    return content(file, key, true);
+  }
+
+  private String content(String file, String key, boolean secret) {
     try {
-      return Files.readString(Path.of(file), StandardCharsets.UTF_8).trim();
+      return (secret ? SecretFile.read(Path.of(file)) : Files.readString(Path.of(file), StandardCharsets.UTF_8))
+          .trim();
     } catch (NoSuchFileException e) {
       throw error(key, "file " + Path.of(file).toAbsolutePath() + " does not exist");
     } catch (IOException e) {
       throw error(key, "cannot read " + Path.of(file).toAbsolutePath() + ": " + e.getMessage());
+    } catch (IllegalArgumentException e) {
+      throw error(key, e.getMessage());
     }
   }
 }

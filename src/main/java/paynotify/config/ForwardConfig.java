@@ -152,7 +152,7 @@ final class ForwardConfig {
       }
       return uri;
     } catch (URISyntaxException e) {
-      throw c.error(key, "'" + url + "' is not an http:// or https:// URL with a host");
+      throw c.error(key, "is not an http:// or https:// URL with a host (not shown: it may hold credentials)");
     }
   }
 }

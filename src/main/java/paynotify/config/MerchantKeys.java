@@ -26,10 +26,14 @@ record MerchantKeys(MerchantKey alipay, WechatV3 wechatV3) {
         v3File == null ? null : new WechatV3(key(c, "wechat_v3.merchant_private_key_file", v3File), serial));
   }
 
-  /** The key in {@code file}; what is wrong with it is the configuration key {@code name}'s error (exit 2). */
+  /**
+   * The key in {@code file}, a secret's file (the service user's alone); what is wrong with either is the
+   * configuration key {@code name}'s error (exit 2).
+   */
   private static MerchantKey key(ConfigReader c, String name, String file) {
     try {
-      return MerchantKey.read(Path.of(file));
+      Path path = Path.of(file).toAbsolutePath();
+      return MerchantKey.parse(SecretFile.read(path), path.toString());
     } catch (IllegalArgumentException e) {
       throw c.error(name, e.getMessage());
     }

@@ -333,9 +333,9 @@ final class EndpointRelay {
    */
   private Future<Void> disable(Claimed event, String what, String error, AnomalyKind kind, String reason) {
     LOG.error("{}: {}: nothing is sent to {} any more until paynotify forward enable --endpoint {}", what, reason,
-        endpoint.url(), endpoint.name());
+        endpoint.shownUrl(), endpoint.name());
     Anomaly anomaly = new Anomaly(kind.code(), "forward", event.orderNo(), null, null, "endpoint " + endpoint.name()
-        + " (" + endpoint.url() + "): " + reason + ": nothing is sent to it any more",
+        + " (" + endpoint.shownUrl() + "): " + reason + ": nothing is sent to it any more",
         kind.code() + ":" + endpoint.name() + ":" + System.currentTimeMillis());
     return db.inTransaction(conn -> conn.preparedQuery(DISABLE_ENDPOINT).execute(Tuple.of(endpoint.name(), reason,
             reason))

@@ -25,14 +25,21 @@ public record ForwardSettings(List<Endpoint> endpoints, Duration timeout, List<D
    * One receiver.
    *
    * @param name    what its rows, metrics and commands call it
-   * @param url     where it is sent
+   * @param url     where it is sent; it may carry credentials (user:pass@) or a key in its query: text shows
+   *                {@link #shownUrl()}
    * @param secrets the shared HMAC keys, newest first (two while one is rotated); never logged
    * @param events  the event types it wants
    */
   public record Endpoint(String name, URI url, List<String> secrets, Set<String> events) {
     @Override
     public String toString() { // never the secret
-      return name + " " + url + " (events " + events + ")";
+      return name + " " + shownUrl() + " (events " + events + ")";
+    }
+
+    /** The URL as logs, anomalies (alerts) and the status page show it: scheme://host[:port]/path, nothing more. */
+    public String shownUrl() {
+      return url.getScheme() + "://" + url.getHost() + (url.getPort() == -1 ? "" : ":" + url.getPort())
+          + url.getRawPath();
     }
 
     /** The newest secret: the one {@code Paynotify-Signature} is keyed with. */

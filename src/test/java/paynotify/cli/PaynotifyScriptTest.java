@@ -9,10 +9,12 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.UserPrincipal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -59,6 +61,39 @@ class PaynotifyScriptTest extends DatabaseTestBase {
     Result withOwnConfig = paynotify("reconcile", "--channel", "alipay", "--bill", "./bills/day.csv.zip",
         "--config", "mine.yaml");
     assertThat(withOwnConfig.exit()).as(withOwnConfig.err()).isZero();
+  }
+
+  /**
+   * Security review N13: root running a tool against what belongs to the service's user (its data directory, where
+   * reconcile.bills_dir is; the configuration) is refused, exit 2, saying how to run it; against root's own it
+   * runs. A tool run by root would follow links that user can plant, and leave files that user cannot read.
+   */
+  @Test
+  void rootIsRefusedTheServiceUsersDataAndConfigurationAndRunsOnItsOwn() throws Exception {
+    Assumptions.assumeTrue("root".equals(System.getProperty("user.name")), "only root can run as root");
+    UserPrincipal nobody = dir.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("nobody");
+    UserPrincipal root = Files.getOwner(installation);
+    Path data = Files.createDirectories(installation.resolve("data"));
+    Files.setOwner(data, nobody);
+    Result refused = paynotify("status");
+    assertThat(refused.exit()).as(refused.err()).isEqualTo(ExitCode.UNUSABLE);
+    assertThat(refused.err().strip()).isEqualTo("paynotify: conf/application.yaml: reconcile.bills_dir: "
+        + data.toRealPath() + " belongs to nobody, and this tool runs as root: run the"
+        + " tools as the service's user, sudo -u nobody paynotify ...");
+    assertThat(refused.out()).isEmpty();
+
+    Files.setOwner(data, root);
+    Files.setOwner(installation.resolve("conf/application.yaml"), nobody);
+    Result config = paynotify("status");
+    assertThat(config.exit()).isEqualTo(ExitCode.UNUSABLE);
+    assertThat(config.err().strip()).endsWith(": --config: " + installation.toRealPath().resolve("conf/application.yaml")
+        + " belongs to nobody, and this tool runs as root: run the tools as the service's user, sudo -u nobody"
+        + " paynotify ...");
+
+    Files.setOwner(installation.resolve("conf/application.yaml"), root);
+    Result allowed = paynotify("status");
+    assertThat(allowed.exit()).as(allowed.err()).isIn(0, ExitCode.FOUND);
+    assertThat(allowed.err()).doesNotContain("sudo -u");
   }
 
   /** scripts/start.sh too: a relative --config is the caller's (here one with a bad key: exit 2 naming it). */

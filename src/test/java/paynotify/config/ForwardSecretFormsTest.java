@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import paynotify.testsupport.PrivateFile;
 import paynotify.testsupport.TestService;
 
 /** What forward's secrets may be: a Standard Webhooks whsec_ one, or any other of 16 characters and more. */
@@ -36,12 +36,23 @@ class ForwardSecretFormsTest {
 
   @Test
   void rotationListsTheFilesNewestFirstAndExcludesASingleSecret() throws Exception {
-    Path newer = Files.writeString(dir.resolve("new"), "0123456789abcdef-new");
-    Path older = Files.writeString(dir.resolve("old"), "0123456789abcdef-old\n");
+    Path newer = PrivateFile.write(dir.resolve("new"), "0123456789abcdef-new");
+    Path older = PrivateFile.write(dir.resolve("old"), "0123456789abcdef-old\n");
     JsonArray files = new JsonArray().add(newer.toString()).add(older.toString());
     assertThat(with(new JsonObject().put("secret_files", files)).forward().endpoints().get(0).secrets())
         .isEqualTo(List.of("0123456789abcdef-new", "0123456789abcdef-old"));
     assertThatThrownBy(() -> with(new JsonObject().put("secret_files", files).put("secret", "0123456789abcdef")))
         .isInstanceOf(ConfigException.class).hasMessageContaining("forward.secret_files: set either it or");
+  }
+
+  /** Security review N5: a refused forward.url is not echoed, as it may carry credentials or a key. */
+  @Test
+  void aRefusedUrlIsNotEchoed() {
+    JsonObject forward = new JsonObject().put("url", "ftp://hookuser:HOOK-PASS@127.0.0.1/hook?key=QUERY-KEY")
+        .put("secret", "0123456789abcdef-secret");
+    assertThatThrownBy(() -> AppConfig.from(TestService.configuration(new JsonObject().put("forward", forward)), "test",
+        Map.of())).isInstanceOf(ConfigException.class)
+        .hasMessage("test: forward.url: is not an http:// or https:// URL with a host (not shown: it may hold"
+            + " credentials)");
   }
 }

@@ -17,6 +17,7 @@ import paynotify.cli.ExitCode;
 import paynotify.testsupport.ChannelFixture;
 import paynotify.testsupport.DatabaseTestBase;
 import paynotify.testsupport.Http;
+import paynotify.testsupport.PrivateFile;
 import paynotify.testsupport.ServiceProcess;
 import paynotify.testsupport.SiteReceiver;
 
@@ -37,7 +38,7 @@ class ForwardSecretTest extends DatabaseTestBase {
     byte[] random = new byte[12];
     new SecureRandom().nextBytes(random);
     String secret = "fwd_NEVER-LOGGED-" + HexFormat.of().formatHex(random);
-    Path secretFile = Files.writeString(dir.resolve("forward.secret"), secret);
+    Path secretFile = PrivateFile.write(dir.resolve("forward.secret"), secret);
     Path run = Files.createDirectories(dir.resolve("run"));
     db.insertOrder("SEC1", 1500);
 
@@ -73,11 +74,57 @@ class ForwardSecretTest extends DatabaseTestBase {
     }
   }
 
+  /**
+   * Security review N5: a forward.url that carries credentials (user:pass@) or a key in its query is printed as
+   * scheme://host:port/path only. The site answers 410, so the endpoint is disabled with an ERROR line and a
+   * forward_endpoint_gone anomaly naming it (what an alert carries, and /status.json lists): none holds them.
+   */
+  @Test
+  void theEndpointsCredentialsAndQueryAreInNoLogAnomalyOrStatus() throws Exception {
+    Path run = Files.createDirectories(dir.resolve("run"));
+    db.insertOrder("URL1", 1500);
+    try (SiteReceiver site = SiteReceiver.start().answer(410)) {
+      String shown = "http://127.0.0.1:" + site.port() + SiteReceiver.PATH;
+      String url = "http://hookuser:HOOK-PASS-3f9a@127.0.0.1:" + site.port() + SiteReceiver.PATH
+          + "?key=QUERY-KEY-7c1e&x=1";
+      int admin = ServiceProcess.freePort();
+      JsonObject config = new JsonObject()
+          .put("admin", new JsonObject().put("port", admin))
+          .put("forward", new JsonObject().put("url", url).put("secret", "fwd_a-secret-for-the-url-test")
+              .put("timeout_ms", 1000));
+      String log;
+      String status;
+      try (ServiceProcess service = ServiceProcess.start(db.settings(), config, run)) {
+        service.awaitHealth(200, Duration.ofSeconds(60));
+        assertThat(Http.send(service.port(), alipay.payment("URL1", "T-URL1", 1500, 0))).matches(alipay.success());
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (db.count("SELECT COUNT(*) FROM anomalies WHERE kind = 'forward_endpoint_gone'") < 1) {
+          assertThat(System.nanoTime()).as("an anomaly for the endpoint that answered 410").isLessThan(deadline);
+          Thread.sleep(50);
+        }
+        status = Http.get(admin, "/status.json").body();
+        service.terminate();
+        service.exitCode(Duration.ofSeconds(30));
+        log = service.log();
+      }
+      assertThat(site.requests()).isNotEmpty(); // sent to the URL as configured
+      String detail = db.string("SELECT detail FROM anomalies WHERE kind = 'forward_endpoint_gone'");
+      assertThat(detail).contains("(" + shown + ")");
+      assertThat(log).contains("nothing is sent to " + shown + " ");
+      assertThat(status).contains(shown);
+      for (String part : new String[] {"hookuser", "HOOK-PASS-3f9a", "QUERY-KEY-7c1e", "x=1"}) {
+        assertThat(log).as("the log").doesNotContain(part);
+        assertThat(detail).as("the anomaly").doesNotContain(part);
+        assertThat(status).as("/status.json").doesNotContain(part);
+      }
+    }
+  }
+
   /** A configuration error about the forward section names the key, never the value of the secret. */
   @Test
   void aRefusedForwardSectionDoesNotPrintTheSecret() throws Exception {
     String secret = "fwd_INLINE-NEVER-PRINTED-8d0e2b";
-    Path secretFile = Files.writeString(dir.resolve("forward.secret"), "fwd_FROM-THE-FILE-1a2b3c");
+    Path secretFile = PrivateFile.write(dir.resolve("forward.secret"), "fwd_FROM-THE-FILE-1a2b3c");
     JsonObject forward = new JsonObject().put("forward", new JsonObject()
         .put("url", "http://127.0.0.1:9/hook")
         .put("secret", secret)                      // both set: refused at start, exit 2

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import paynotify.testsupport.PrivateFile;
 import paynotify.testsupport.ServiceProcess;
 
 /**
@@ -55,14 +56,24 @@ class StartupValidationTest {
 
   @Test
   void unknownWechatSignTypeNamesTheKey() throws Exception {
-    Path key = Files.writeString(dir.resolve("api_key"), "0123456789abcdef0123456789abcdef\n");
+    Path key = PrivateFile.write(dir.resolve("api_key"), "0123456789abcdef0123456789abcdef\n");
     refused("wechat_v2:\n  appid: wx1\n  mch_id: \"1900012345\"\n  api_key_file: " + key + "\n  sign_type: SHA1\n",
         "wechat_v2.sign_type: 'SHA1' is not MD5 or HMAC-SHA256");
   }
 
+  /** Security review N4: a key file another user can read stops the start, naming the key, the file, the fix. */
+  @Test
+  void aKeyFileOthersCanReadNamesTheKeyTheFileAndTheFix() throws Exception {
+    Path key = Files.writeString(dir.resolve("epay.key"), "an-epay-merchant-key\n");
+    Files.setPosixFilePermissions(key, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+    String user = System.getProperty("user.name");
+    refused("epay:\n  pid: \"1001\"\n  key_file: " + key + "\n", "epay.key_file: " + key + " can be read or written"
+        + " by other users (mode 644): chmod 600 " + key + "; chown " + user + " " + key);
+  }
+
   @Test
   void wechatApiKeyOfTheWrongLengthNamesTheKey() throws Exception {
-    Path key = Files.writeString(dir.resolve("api_key"), "too-short\n");
+    Path key = PrivateFile.write(dir.resolve("api_key"), "too-short\n");
     refused("wechat_v2:\n  appid: wx1\n  mch_id: \"1900012345\"\n  api_key_file: " + key + "\n",
         "wechat_v2.api_key_file: the API key (API密钥) has 32 characters, this has 9");
   }
@@ -149,13 +160,13 @@ class StartupValidationTest {
 
   @Test
   void aBlankAdminTokenFileNamesTheKey() throws Exception {
-    Path token = Files.writeString(dir.resolve("admin.token"), " \n\t\n");
+    Path token = PrivateFile.write(dir.resolve("admin.token"), " \n\t\n");
     refused(admin("  token_file: " + token + "\n"), "admin.token_file: " + token + " holds no token (only blanks)");
   }
 
   @Test
   void aShortAdminTokenNamesTheKey() throws Exception {
-    Path token = Files.writeString(dir.resolve("admin.token"), "too-short\n");
+    Path token = PrivateFile.write(dir.resolve("admin.token"), "too-short\n");
     refused(admin("  token_file: " + token + "\n"), "admin.token_file: the token has 9 characters: use at"
         + " least 16 random ones (e.g. openssl rand -hex 32)");
   }

@@ -43,7 +43,7 @@ class AlipayBillsTest {
     alipay = AlipayStandIn.start();
     alipay.bill(DAY, SampleBills.ALIPAY);
     bills = new AlipayBills(new GatewayHttp(vertx, Duration.ofSeconds(5), 8 * 1024 * 1024), alipay.url(),
-        AlipayNotifications.APP_ID, MerchantKey.read(alipay.appKeyFile()), AlipayGatewayTest.SIGNATURE, NEXT_MORNING);
+        AlipayNotifications.APP_ID, MerchantKeyTest.read(alipay.appKeyFile()), AlipayGatewayTest.SIGNATURE, NEXT_MORNING);
   }
 
   @AfterEach
@@ -63,7 +63,7 @@ class AlipayBillsTest {
   @Test
   void aBillNotMadeYetIsNotReadyAndAnOldOneNobodyKeepsIsRefused() {
     GatewayFailure early = AlipayGatewayTest.failure(new AlipayBills(new GatewayHttp(vertx, Duration.ofSeconds(5),
-        1024 * 1024), alipay.url(), AlipayNotifications.APP_ID, MerchantKey.read(alipay.appKeyFile()),
+        1024 * 1024), alipay.url(), AlipayNotifications.APP_ID, MerchantKeyTest.read(alipay.appKeyFile()),
         AlipayGatewayTest.SIGNATURE, NEXT_MORNING).fetch(DAY.plusDays(1)));
     assertThat(early.kind()).isEqualTo(GatewayFailure.Kind.NOT_READY);
     assertThat(early.getMessage()).contains("2026-03-16");

@@ -44,7 +44,7 @@ class AlipayGatewayTest {
     vertx = Vertx.vertx();
     http = new GatewayHttp(vertx, Duration.ofSeconds(2), 64 * 1024);
     alipay = AlipayStandIn.start();
-    gateway = gateway(MerchantKey.read(alipay.appKeyFile()));
+    gateway = gateway(MerchantKeyTest.read(alipay.appKeyFile()));
   }
 
   AlipayGateway gateway(MerchantKey key) {

@@ -50,7 +50,7 @@ class WechatV3BillsTest {
 
   static WechatV3Bills bills(Path keyFile) {
     return new WechatV3Bills(http, standIn.url(), WechatV3Notifications.MCH_ID, standIn.merchantSerial(),
-        MerchantKey.read(keyFile), channel.signature());
+        MerchantKeyTest.read(keyFile), channel.signature());
   }
 
   @AfterEach

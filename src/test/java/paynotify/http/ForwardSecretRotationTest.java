@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Base64;
@@ -13,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import paynotify.testsupport.ChannelFixture;
 import paynotify.testsupport.DatabaseTestBase;
+import paynotify.testsupport.PrivateFile;
 import paynotify.testsupport.SiteReceiver;
 import paynotify.testsupport.SiteReceiver.Request;
 import paynotify.testsupport.StandardWebhooks;
@@ -34,8 +34,8 @@ class ForwardSecretRotationTest extends DatabaseTestBase {
 
   @Test
   void whileASecretIsRotatedEachDeliveryCarriesBothSignatures() throws Exception {
-    Path newFile = Files.writeString(dir.resolve("forward.new"), NEW);
-    Path oldFile = Files.writeString(dir.resolve("forward.old"), OLD + "\n");
+    Path newFile = PrivateFile.write(dir.resolve("forward.new"), NEW);
+    Path oldFile = PrivateFile.write(dir.resolve("forward.old"), OLD + "\n");
     try (SiteReceiver site = SiteReceiver.start();
         TestService service = TestService.start(db.settings(), new JsonObject().put("forward", new JsonObject()
             .put("url", site.url())

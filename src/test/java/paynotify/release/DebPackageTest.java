@@ -25,6 +25,12 @@ import paynotify.release.ReleasePackages.Run;
  */
 @Tag("release")
 class DebPackageTest {
+  /** The restrictions of security review N12, in both units. */
+  private static final List<String> RESTRICTIONS = List.of("UMask=0077", "PrivateDevices=yes",
+      "ProtectKernelTunables=yes", "ProtectKernelModules=yes", "ProtectKernelLogs=yes", "ProtectControlGroups=yes",
+      "RestrictAddressFamilies=AF_INET AF_INET6 AF_UNIX", "RestrictNamespaces=yes", "LockPersonality=yes",
+      "RestrictSUIDSGID=yes", "SystemCallArchitectures=native", "ProtectProc=invisible", "CapabilityBoundingSet=");
+
   @TempDir
   Path dir;
 
@@ -47,16 +53,37 @@ class DebPackageTest {
     }
     assertThat(modes).containsEntry("./opt/paynotify/bin/paynotify", "-rwxr-xr-x root/root")
         .containsEntry("./opt/paynotify/runtime/bin/java", "-rwxr-xr-x root/root")
+        .containsEntry("./opt/paynotify/runtime/lib/jspawnhelper", "-rwxr-xr-x root/root") // the daily close's runs
         .containsEntry("./opt/paynotify/lib/paynotify.jar", "-rw-r--r-- root/root")
+        .containsEntry("./opt/paynotify/bin/java-options.sh", "-rw-r--r-- root/root")
         .containsEntry("./etc/paynotify/application.yaml", "-rw-r----- root/root")
         .containsEntry("./lib/systemd/system/paynotify.service", "-rw-r--r-- root/root")
-        .containsKey("./opt/paynotify/migrations/V1__core_schema.sql")
-        .containsKey("./var/lib/paynotify/");
+        .containsEntry("./var/lib/paynotify/", "drwxr-x--- root/root")
+        .containsKey("./opt/paynotify/migrations/V1__core_schema.sql");
+    // Built with umask 002 (ReleasePackages), as some builders are: the package's modes are its own, not the build
+    // tree's. Every directory 755, every file 644 but the programs (the tarball's executables) 755.
+    List<String> programs = new ArrayList<>();
+    for (String line : tar("-tvzf", release.tarball.toString()).lines().toList()) {
+      String[] f = line.split("\\s+");
+      if (f[0].startsWith("l")) {
+        continue; // the runtime's legal/ notices link to java.base's: a link's mode means nothing
+      }
+      assertThat(f[0]).as("the tarball's %s: nobody but root writes it", f[5]).matches("[-d]r[-w][-x]r-[-x]r-[-x]");
+      if (f[0].startsWith("-") && f[0].contains("x")) {
+        programs.add("./opt/paynotify/" + f[5].substring(f[5].indexOf('/') + 1));
+      }
+    }
+    assertThat(programs).contains("./opt/paynotify/bin/paynotify", "./opt/paynotify/runtime/bin/java");
+    Map<String, String> others = new HashMap<>(modes);
+    others.keySet().removeAll(List.of("./etc/paynotify/application.yaml", "./var/lib/paynotify/"));
+    others.values().removeIf(mode -> mode.startsWith("l"));
+    others.forEach((entry, mode) -> assertThat(mode).as(entry).isEqualTo(entry.endsWith("/") ? "drwxr-xr-x root/root"
+        : programs.contains(entry) ? "-rwxr-xr-x root/root" : "-rw-r--r-- root/root"));
 
     Path control = dir.resolve("control");
     assertThat(dpkgDeb("-e", release.deb.toString(), control.toString()).exit()).isZero();
     assertThat(Files.readString(control.resolve("conffiles")).strip()).isEqualTo("/etc/paynotify/application.yaml");
-    assertThat(Files.readString(control.resolve("postinst"))).contains("useradd --system --user-group")
+    assertThat(Files.readString(control.resolve("postinst"))).contains("useradd")
         .contains("--shell /usr/sbin/nologin paynotify").contains("chmod 0640").contains("systemctl try-restart");
 
     Path files = dir.resolve("files");
@@ -66,6 +93,11 @@ class DebPackageTest {
         "NoNewPrivileges=yes", "ProtectSystem=strict", "ProtectHome=yes", "PrivateTmp=yes",
         "ReadWritePaths=/var/lib/paynotify", "Environment=JDK_JAVA_OPTIONS=-XX:+ExitOnOutOfMemoryError",
         "ExecStart=/opt/paynotify/bin/paynotify serve --config /etc/paynotify/application.yaml");
+    // Security review N12: what the service writes is its user's alone, and it reaches no more of the kernel than
+    // a JVM serving HTTP needs. Not MemoryDenyWriteExecute: the JIT writes the code it runs.
+    assertThat(unit).containsAll(RESTRICTIONS).noneMatch(line -> line.startsWith("MemoryDenyWriteExecute"));
+    assertThat(Files.readAllLines(Path.of("scripts/paynotify.service"))).as("the clone's unit")
+        .containsAll(RESTRICTIONS).noneMatch(line -> line.startsWith("MemoryDenyWriteExecute"));
     assertThat(Files.readString(files.resolve("opt/paynotify/bin/paynotify"))).contains("$SERVE_ALWAYS");
     assertThat(Files.readString(files.resolve("opt/paynotify/bin/java-options.sh")))
         .contains("SERVE_ALWAYS=\"-XX:+ExitOnOutOfMemoryError\"");
@@ -123,6 +155,26 @@ class DebPackageTest {
     assertThat(root.resolve("var/lib/paynotify/bill.csv")).hasContent("kept"); // records: a purge keeps them
   }
 
+  /**
+   * Security review N12: a paynotify group that exists without the user (left by hand, or by another package) is
+   * taken as the user's group; useradd --user-group would fail on it, and postinst with it (set -e).
+   */
+  @Test
+  void dpkgInstallsItWhereAPaynotifyGroupAlreadyExists() throws Exception {
+    Path root = throwawayRoot();
+    Files.writeString(root.resolve("etc/group"), "paynotify:x:990:\n", java.nio.file.StandardOpenOption.APPEND);
+    Files.writeString(root.resolve("etc/gshadow"), "paynotify:!::\n", java.nio.file.StandardOpenOption.APPEND);
+    Run install = dpkg(root, "-i", release.deb.toString());
+    assertThat(install.exit()).as(install.output()).isZero();
+    String[] user = Files.readAllLines(root.resolve("etc/passwd")).stream().filter(l -> l.startsWith("paynotify:"))
+        .findFirst().orElseThrow(() -> new AssertionError("no paynotify user")).split(":");
+    assertThat(user[3]).as("the user's group: the paynotify group there was").isEqualTo("990");
+    assertThat(Files.readAllLines(root.resolve("etc/group"))).filteredOn(l -> l.startsWith("paynotify:"))
+        .containsExactly("paynotify:x:990:");
+    assertOwned(root.resolve("var/lib/paynotify"), Integer.parseInt(user[2]), 990, "rwxr-x---");
+    assertOwned(root.resolve("etc/paynotify/application.yaml"), 0, 990, "rw-r-----");
+  }
+
   /** An empty dpkg database and the account files useradd --prefix edits, with root alone in them. */
   private Path throwawayRoot() throws Exception {
     Path root = dir.resolve("root");
@@ -144,6 +196,15 @@ class DebPackageTest {
         "--force-depends", "--log=/dev/null"));
     command.addAll(List.of(args));
     return ReleasePackages.run(null, Map.of(), command.toArray(String[]::new));
+  }
+
+  /** The listing of {@code tar} with {@code args} (it must succeed). */
+  private static String tar(String... args) throws Exception {
+    List<String> command = new ArrayList<>(List.of("tar"));
+    command.addAll(List.of(args));
+    Run run = ReleasePackages.run(null, Map.of(), command.toArray(String[]::new));
+    assertThat(run.exit()).as(run.output()).isZero();
+    return run.output();
   }
 
   private static Run dpkgDeb(String... args) throws Exception {

@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
 
 /**
  * What {@code scripts/package.sh} wrote into target/release, run once for the tests of this JVM (it builds the jar
- * and links a Java runtime: a minute). Its output goes to target/release-build.log.
+ * and links a Java runtime: a minute) with umask 002. Its output goes to target/release-build.log.
  */
 final class ReleasePackages {
   private static final Pattern TARBALL = Pattern.compile("paynotify-(.+)-linux-x86_64\\.tar\\.gz");
@@ -35,8 +35,9 @@ final class ReleasePackages {
   static synchronized ReleasePackages get() throws IOException, InterruptedException {
     if (built == null) {
       Path log = Path.of("target/release-build.log");
-      Process p = new ProcessBuilder("scripts/package.sh").redirectErrorStream(true).redirectOutput(log.toFile())
-          .start();
+      // umask 002, as a builder whose group shares its files has: the packages' modes must not follow it
+      Process p = new ProcessBuilder("sh", "-c", "umask 002 && exec scripts/package.sh").redirectErrorStream(true)
+          .redirectOutput(log.toFile()).start();
       assertThat(p.waitFor(10, TimeUnit.MINUTES)).as("package.sh finished").isTrue();
       assertThat(p.exitValue()).as("package.sh; its output:%n%s", Files.readString(log)).isZero();
       Path out = Path.of("target/release");

@@ -7,7 +7,6 @@ import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -17,6 +16,7 @@ import paynotify.channel.NotifyRequest;
 import paynotify.channel.RejectedNotification;
 import paynotify.config.AppConfig;
 import paynotify.config.ChannelsConfig;
+import paynotify.testsupport.PrivateFile;
 import paynotify.testsupport.SyncCheck;
 
 /** The stripe section: which secrets are read from where, and what a half-set or wrong one says. */
@@ -40,7 +40,7 @@ class StripeConfigTest {
 
   @Test
   void secretsFileOneALineBothAccepted() throws Exception {
-    Path file = Files.writeString(dir.resolve("stripe_secrets"), A + "\n" + B + "\n");
+    Path file = PrivateFile.write(dir.resolve("stripe_secrets"), A + "\n" + B + "\n");
     NotifyChannel stripe = stripeChannel(stripe().put("webhook_secrets_file", file.toString()).put("currency", "USD"),
         Map.of());
     assertVerifies(stripe, A);
@@ -60,7 +60,7 @@ class StripeConfigTest {
 
   @Test
   void misconfigurationsNameTheKeyAndNeverTheSecret() throws Exception {
-    Path file = Files.writeString(dir.resolve("s"), A + "\nsk_live_notawebhooksecret\n");
+    Path file = PrivateFile.write(dir.resolve("s"), A + "\nsk_live_notawebhooksecret\n");
     assertThatThrownBy(() -> channels(stripe().put("webhook_secrets_file", file.toString()).put("currency", "usd"),
         Map.of()))
         .hasMessageContaining("stripe.webhook_secrets_file: entry 2 is not a webhook signing secret (whsec_...)")
