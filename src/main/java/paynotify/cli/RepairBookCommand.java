@@ -55,6 +55,10 @@ final class RepairBookCommand extends CommandSupport {
         + ", " + Money.format(row.amountCents()) + ", paid " + row.at() + ")";
     try (CliDatabase db = CliDatabase.open(config);
         StandaloneBooking cli = new StandaloneBooking(db.settings(), db.config())) {
+      if (!db.config().orders().numbers().written(row.orderNo())) { // another site's on the same account
+        return fail(ExitCode.FOUND, "not booked: order " + row.orderNo() + " is not written as orders.out_trade_no"
+            + " writes this site's numbers: another site's on the same merchant account");
+      }
       EventBooking booking = cli.booking();
       if (!apply) {
         ForwardSettings forward = db.config().forward();
