@@ -104,7 +104,7 @@ public final class StatusPage {
     for (JsonObject c : objects(today.getJsonArray("by_channel"))) {
       h.append("<tr><td>").append(esc(c.getString("channel"))).append("</td><td class=\"num\">")
           .append(c.getLong("count")).append("</td><td class=\"num\">").append(esc(c.getString("amount")))
-          .append("</td></tr>");
+          .append(esc(StatusReport.belowPrice(c))).append("</td></tr>");
     }
     h.append("<tr><th>Total</th><th class=\"num\" id=\"payments-count\">").append(today.getLong("count"))
         .append("</th><th class=\"num\" id=\"payments-amount\">").append(esc(today.getString("amount")))

@@ -61,11 +61,15 @@ public final class StatusReport {
       "SELECT received_at, outcome, detail, TIMESTAMPDIFF(SECOND, received_at, NOW(3)) FROM notify_log"
           + " WHERE channel = ? ORDER BY id DESC LIMIT 1";
 
-  // The Beijing day (sessions are pinned to database.time_zone), a range of idx_payments_paid per platform.
+  // The Beijing day (sessions are pinned to database.time_zone), a range of idx_payments_paid per platform. Short:
+  // what a payment's detail says was really paid (V免签's reallyPrice, kept as sent: a plain decimal) below its
+  // booked amount, NULL for none; LIKE first, so that only details that hold one are read as JSON.
   static final String PAYMENTS_TODAY =
-      "SELECT channel, COUNT(*), SUM(amount_cents) FROM payments"
-          + " WHERE channel IN (" + "?, ".repeat(Platform.values().length - 1) + "?)"
-          + " AND paid_at >= CURDATE() AND paid_at < CURDATE() + INTERVAL 1 DAY"
+      "SELECT channel, COUNT(*), SUM(amount_cents), COUNT(short), COALESCE(SUM(short), 0) FROM ("
+          + "SELECT channel, amount_cents, CASE WHEN detail LIKE '%\"reallyPrice\"%' THEN NULLIF(GREATEST(amount_cents"
+          + " - 100 * CAST(JSON_UNQUOTE(JSON_EXTRACT(detail, '$.reallyPrice')) AS DECIMAL(16, 2)), 0), 0) END short"
+          + " FROM payments WHERE channel IN (" + "?, ".repeat(Platform.values().length - 1) + "?)"
+          + " AND paid_at >= CURDATE() AND paid_at < CURDATE() + INTERVAL 1 DAY) today"
           + " GROUP BY channel ORDER BY channel";
 
   // idx_anomalies_open (resolved_at, created_at), read backwards: newest first.
@@ -187,13 +191,27 @@ public final class StatusReport {
             long sum = r.getLong(2);
             count += n;
             cents += sum;
-            byChannel.add(new JsonObject().put("channel", r.getString(0)).put("count", n).put("amount_cents", sum)
-                .put("amount", Money.format(sum)));
+            JsonObject channel = new JsonObject().put("channel", r.getString(0)).put("count", n)
+                .put("amount_cents", sum).put("amount", Money.format(sum));
+            long below = r.getLong(3);
+            if (below > 0) { // what V免签's shifting cost: paid less than the price booked
+              long shortCents = r.getLong(4);
+              channel.put("below_price", new JsonObject().put("count", below).put("short_cents", shortCents)
+                  .put("short", Money.format(shortCents)));
+            }
+            byChannel.add(channel);
           }
           report.put("payments_today", new JsonObject().put("count", count).put("amount_cents", cents)
               .put("amount", Money.format(cents)).put("by_channel", byChannel));
           return null;
         });
+  }
+
+  /** What a channel's line of today's payments adds when some were paid below their price: "" for none. */
+  public static String belowPrice(JsonObject channel) {
+    JsonObject below = channel.getJsonObject("below_price");
+    return below == null ? "" : " (" + below.getLong("count") + " paid below their price, " + below.getString("short")
+        + " less)";
   }
 
   private static Future<Void> anomalies(SqlConnection conn, JsonObject report) {

@@ -12,6 +12,7 @@ public final class AlertTexts {
   /** Chinese: the kind's name, then what to do. */
   private static final Map<String, String[]> ZH = Map.ofEntries(
       zh("unknown_order", "未知订单的付款", "找到买家要买的订单并发货，或退款"),
+      zh("not_our_number", "不是本站格式的订单号", "没有记账：订单号不是按 orders.out_trade_no 的格式写的，是同一商户号或密钥下另一个网站的；若是设置格式之前的本站订单，请手动处理"),
       zh("amount_mismatch", "付款金额与订单不符", "核对订单价格：发货并补差价，或退款；订单仍是未付款"),
       zh("second_payment", "重复支付", "订单已由另一笔交易付过，把这笔退给买家"),
       zh("already_paid", "订单已在别处标记为已付", "确认是否就是这笔交易付的；若不是，退款"),
@@ -26,6 +27,7 @@ public final class AlertTexts {
       zh("payment_without_order", "付款没有指明订单", "在平台网站上按买家、金额、时间找到订单并发货，或退款"),
       zh("price_shift", "实付金额偏离订单价格", "到 V免签 后台和收款手机上核对：买家确实付了就手动发货（或调大 vmq.max_price_shift），否则没有收到钱"),
       zh("unbooked_payment", "未记账的付款类型", "在平台网站上核对：若是为订单付款，手动发货，否则退款"),
+      zh("unbooked_refund", "平台上的退款未记账", "到平台后台查这笔退款：买家已收到退款就在网站上手动标记已退款（不要发货）；退款失败则订单仍是已付"),
       zh("chargeback_reversed", "拒付已撤销", "钱已回到你这边：订单仍显示已退款，如需要请重新发货"),
       zh("dispute", "买家发起争议", "在截止日期前到平台网站上回应争议"),
       zh("refund_failed", "退款失败", "买家没有收到退款：换一种方式退款，或重新打开订单"),

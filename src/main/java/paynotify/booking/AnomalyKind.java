@@ -4,6 +4,13 @@ package paynotify.booking;
 public enum AnomalyKind {
   /** A payment for an order_no the site does not know. */
   UNKNOWN_ORDER("find the order the buyer meant and fulfil it, or refund the payment"),
+  /**
+   * A payment or refund for a number not written as orders.out_trade_no writes the site's: another site's on the
+   * same merchant account, V免签 server or epusdt token (or a replay of one of its messages). Nothing booked.
+   */
+  NOT_OUR_NUMBER("nothing was booked: the number is not written as orders.out_trade_no writes yours, so it is another"
+      + " site's on the same merchant account or key, which books it; if it is one of your orders from before the"
+      + " template was set, mark it paid (or refunded) by hand"),
   /** Paid amount differs from the order's amount: the order stays unpaid. */
   AMOUNT_MISMATCH("check the order's price: fulfil it and settle the difference, or refund the payment"),
   /** The order was already paid by another trade: the buyer paid twice and needs a refund. */
@@ -42,13 +49,17 @@ public enum AnomalyKind {
       + " fulfil it, or refund the payment; then name the order in every payment (docs/channels.md: Stripe, PayPal)"),
   /**
    * V免签: the buyer paid {@code reallyPrice}, further from the order's {@code price} than vmq.max_price_shift (a
-   * busy V免签 shifting many cents, or a notification whose prices were re-split under the same sign): not booked.
+   * busy V免签 shifting many cents, or a notification whose prices were re-split under the same sign), or a
+   * {@code price} that is not the order's amount: not booked, no payment kept (its payId left free for the real one).
    */
   PRICE_SHIFT("look the payment up in V免签's admin and the phone's collection app: if the buyer paid, fulfil the"
       + " order by hand (or raise vmq.max_price_shift for the next ones), else nothing was paid"),
   /** A completed payment for an order, of a type paynotify does not book (PayPal: subscr_payment, merch_pmt, ...). */
   UNBOOKED_PAYMENT("check the payment on the platform's website: fulfil the order by hand if it pays for it,"
       + " or refund it"),
+  /** A refund made (or failed) at the platform, which paynotify does not book (虎皮椒's RD and UD). */
+  UNBOOKED_REFUND("look the refund up in the platform's console: if the buyer got the money back, mark the order"
+      + " refunded in your site by hand (and do not deliver it); if the refund failed, the order stays paid"),
   /** PayPal Canceled_Reversal: a chargeback decided for the merchant, after its reversal was booked as a refund. */
   CHARGEBACK_REVERSED("the money is back with you: the order still says refunded; deliver it again if the"
       + " buyer should have it, then resolve this"),

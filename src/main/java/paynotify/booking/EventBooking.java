@@ -4,10 +4,15 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.sqlclient.Tuple;
+import java.util.List;
+import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import paynotify.channel.EventKind;
+import paynotify.channel.Money;
 import paynotify.channel.NotifyEvent;
 import paynotify.channel.UnbookableNotification;
+import paynotify.channel.UnbookableNotification.Problem;
 import paynotify.store.Database;
 import paynotify.store.OrdersTable;
 import paynotify.store.SqlQueries;
@@ -66,15 +71,22 @@ public final class EventBooking {
    * retrying). {@code body} names it when the platform gave it no id.
    */
   public Future<BookingResult> recordUnbookable(UnbookableNotification u, Buffer body) {
-    return unbookable.record(u, body);
+    String siteOrder = orders.numbers().toSite(u.orderNo()); // not written so: as the message names it
+    return unbookable.record(u, siteOrder != null ? siteOrder : u.orderNo(), body);
   }
 
   /** Books the event: succeeds once that is committed (or found booked before). */
   public Future<BookingResult> book(NotifyEvent notified) {
     NotifyEvent event = orders.numbers().toSite(notified); // booked under the site's order number
+    if (event == null) {
+      return notTheSites(notified);
+    }
     return switch (event.kind()) {
       case PAYMENT -> settleRacedRefunds(event, transaction.book(event, payments))
-          .compose(booked -> unbookable.resolveWaiting(event, booked));
+          .compose(booked -> unbookable.resolveWaiting(event, booked))
+          // an amount its platform's signature does not bind to the order, and not the order's: rolled back
+          .recover(err -> err instanceof UnbookableNotification u ? unbookable.record(u, event.orderNo(), null)
+              : Future.failedFuture(err));
       case REFUND -> settleRacedRefunds(event, transaction.book(event, refunds));
       case CLOSE -> settings.tradeClosedClosesOrder() ? retry.run(() -> closeOrder(event))
           : Future.succeededFuture(new BookingResult(Outcome.IGNORED, event.platform().code() + " closed trade "
@@ -82,6 +94,22 @@ public final class EventBooking {
       case NONE -> Future.succeededFuture(
           new BookingResult(Outcome.IGNORED, "status " + event.platformStatus() + " books nothing"));
     };
+  }
+
+  /**
+   * Review S2: with orders.out_trade_no set, a number not written with it is another site's (one merchant account,
+   * V免签 server or epusdt token for two sites), or a replay of one of its messages: never this site's order. Its
+   * money is recorded for a human, nothing moved; the platform may stop sending once that is committed.
+   */
+  private Future<BookingResult> notTheSites(NotifyEvent e) {
+    String what = e.platform().code() + " " + e.kind().name().toLowerCase(Locale.ROOT) + " of trade " + e.tradeNo()
+        + " names order " + e.orderNo() + ", not written as orders.out_trade_no writes this site's numbers";
+    if (e.kind() != EventKind.PAYMENT && e.kind() != EventKind.REFUND) {
+      return Future.succeededFuture(new BookingResult(Outcome.IGNORED, what + ": another site's, left as it is"));
+    }
+    return unbookable.record(new UnbookableNotification(Problem.NOT_OUR_NUMBER, e.platform(), e.idempotencyKey(),
+        e.orderNo(), e.tradeNo(), e.amountCents(), what + " (" + Money.format(e.amountCents()) + "): another site's,"
+            + " nothing booked"), e.orderNo(), null);
   }
 
   /**
@@ -110,6 +138,11 @@ public final class EventBooking {
 
   public Future<PaymentPlan> plan(NotifyEvent notified) {
     NotifyEvent payment = orders.numbers().toSite(notified);
+    if (payment == null) {
+      return Future.succeededFuture(new PaymentPlan(null, new PaymentVerdict(AnomalyKind.NOT_OUR_NUMBER, "order "
+          + notified.orderNo() + " is not written as orders.out_trade_no writes this site's numbers: another site's"),
+          new PendingRefunds(List.of(), 0)));
+    }
     return db.inTransaction(conn -> conn.preparedQuery(SqlQueries.SELECT_PAYMENT)
         .execute(Tuple.of(payment.platform().code(), payment.tradeNo()))
         .compose(booked -> booked.size() > 0

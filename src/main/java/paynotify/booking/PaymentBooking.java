@@ -13,6 +13,8 @@ import io.vertx.sqlclient.Tuple;
 import java.util.Locale;
 import paynotify.booking.Anomalies.Anomaly;
 import paynotify.channel.NotifyEvent;
+import paynotify.channel.UnbookableNotification;
+import paynotify.channel.UnbookableNotification.Problem;
 import paynotify.store.OrdersTable;
 import paynotify.store.OrdersTable.PaidMove;
 
@@ -133,8 +135,24 @@ final class PaymentBooking implements BookingTransaction.Writes {
             .compose(marked -> outbox.payment(conn, e))
             .map(new Judged(new BookingResult(Outcome.PROCESSED, verdict.detail()), true));
       }
+      if (verdict.anomaly() == AnomalyKind.AMOUNT_MISMATCH && !e.platform().signsAmountToOrder()) {
+        return Future.failedFuture(unsignedAmount(e, verdict)); // rolled back: no payment, its trade left free
+      }
       return anomaly(conn, e, key, verdict.anomaly(), verdict.detail());
     });
+  }
+
+  /**
+   * Review N1: where the signature does not bind the amount to its fields (V免签), a price that is not the order's
+   * may be the digits of another value read as a price (createOrder's sign, sent through the buyer's browser, signs
+   * the same string short of reallyPrice). Not a payment, and not kept: a row under its payId would make the buyer's
+   * real payment of the order a conflict.
+   */
+  private static UnbookableNotification unsignedAmount(NotifyEvent e, PaymentVerdict verdict) {
+    return new UnbookableNotification(Problem.PRICE_SHIFT, e.platform(), e.tradeNo(), e.orderNo(), e.tradeNo(),
+        e.amountCents(), verdict.detail() + "; not booked, no payment kept (" + e.platform().code() + "'s sign does"
+            + " not bind a value to its field, so only the order's own amount is a payment; the order's real payment"
+            + " books when it comes): " + e.detail());
   }
 
   /** The payment is booked (the money is real) with an anomaly for a human. */

@@ -96,6 +96,9 @@ public final class SiteEvents {
     JsonObject data = new JsonObject().put("order_no", e.orderNo()).put("channel", e.platform().code())
         .put("trade_no", e.tradeNo()).put("amount_cents", e.amountCents()).put("paid_at", time(e.paidAt()))
         .put("refunded_cents", refundedCents).put("fulfil", refundedCents < e.amountCents());
+    if (e.detail() != null) { // beside the amount, what the platform says was paid (V免签's reallyPrice, a coin's)
+      data.put("detail", new JsonObject(e.detail()));
+    }
     return row(PAYMENT_SUCCEEDED, e.idempotencyKey(), e.orderNo(), !e.testMode(), data);
   }
 

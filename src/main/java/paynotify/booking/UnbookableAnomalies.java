@@ -33,14 +33,18 @@ final class UnbookableAnomalies {
     this.outbox = outbox;
   }
 
-  Future<BookingResult> record(UnbookableNotification u, Buffer body) {
+  /**
+   * @param orderNo the order it names, under the site's number where it is written with orders.out_trade_no
+   * @param body    what the platform sent, which names it when it carries no platform id
+   */
+  Future<BookingResult> record(UnbookableNotification u, String orderNo, Buffer body) {
     AnomalyKind kind = kind(u.problem());
     // Without a platform id, the body names it: a platform's retry sends the same bytes.
     String reference = u.reference() != null ? u.reference()
         : "body:" + Fingerprint.sha256Hex(body.toString(StandardCharsets.ISO_8859_1)).substring(0, 32);
     String detail = u.getMessage().length() <= MAX_DETAIL ? u.getMessage()
         : u.getMessage().substring(0, MAX_DETAIL - 3) + "...";
-    Anomaly a = new Anomaly(kind.code(), u.platform().code(), u.orderNo(), u.tradeNo(), u.amountCents(), detail,
+    Anomaly a = new Anomaly(kind.code(), u.platform().code(), orderNo, u.tradeNo(), u.amountCents(), detail,
         dedupeKey(kind, u.platform(), reference));
     BookingResult recorded = new BookingResult(Outcome.ANOMALY, kind.code() + ": " + detail);
     if (u.problem() != UnbookableNotification.Problem.INTENT_WITHOUT_ORDER) {
@@ -84,6 +88,8 @@ final class UnbookableAnomalies {
       case CHARGEBACK_REVERSED -> AnomalyKind.CHARGEBACK_REVERSED;
       case DISPUTE -> AnomalyKind.DISPUTE;
       case REFUND_FAILED -> AnomalyKind.REFUND_FAILED;
+      case UNBOOKED_REFUND -> AnomalyKind.UNBOOKED_REFUND;
+      case NOT_OUR_NUMBER -> AnomalyKind.NOT_OUR_NUMBER;
     };
   }
 }

@@ -56,6 +56,16 @@ public enum Platform {
     return Math.min(documentedTradeNoLength, Ids.LONGEST);
   }
 
+  /**
+   * Whether its signature binds a notification's amount to its order. V免签's does not: MD5 over the values
+   * concatenated without a separator, under which a price's digits can be read into its neighbours' (and the
+   * createOrder sign the buyer is sent is the same string short of one value). So there, an amount that is not its
+   * order's is no payment.
+   */
+  public boolean signsAmountToOrder() {
+    return this != VMQ;
+  }
+
   /** The platform stored as {@code code}. */
   public static Platform of(String code) {
     for (Platform p : values()) {

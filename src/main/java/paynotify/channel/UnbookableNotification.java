@@ -30,7 +30,11 @@ public final class UnbookableNotification extends RuntimeException {
     /** The buyer disputes a payment with the bank. */
     DISPUTE,
     /** A refund that failed or was canceled: the buyer did not get the money back after all. */
-    REFUND_FAILED
+    REFUND_FAILED,
+    /** A refund made (or failed) at the platform that paynotify does not book (虎皮椒's RD and UD). */
+    UNBOOKED_REFUND,
+    /** A payment or refund naming an order number not written as orders.out_trade_no writes the site's. */
+    NOT_OUR_NUMBER
   }
 
   private final Problem problem;
@@ -62,12 +66,13 @@ public final class UnbookableNotification extends RuntimeException {
 
   /**
    * A signed notification a field of which cannot be read ({@code why}): {@code reference} is its platform id
-   * when that one is readable, else null (the body names it).
+   * when that one is readable, else null (the body names it); {@code orderNo} the order it names when that one
+   * is readable, else null: the owner looks it up by that.
    */
-  public static UnbookableNotification unreadable(Platform platform, String reference, String why) {
-    return new UnbookableNotification(Problem.UNREADABLE, platform, reference, null, reference, null,
+  public static UnbookableNotification unreadable(Platform platform, String reference, String orderNo, String why) {
+    return new UnbookableNotification(Problem.UNREADABLE, platform, reference, orderNo, reference, null,
         platform.code() + " signed notification " + (reference == null ? "(no readable trade id)" : reference)
-            + ", but it cannot be read: " + why);
+            + (orderNo == null ? "" : " for order " + orderNo) + ", but it cannot be read: " + why);
   }
 
   public Problem problem() {

@@ -68,6 +68,10 @@ final class RepairBookCommand extends CommandSupport {
         StandaloneBooking cli = new StandaloneBooking(db.settings(), db.config());
         PlatformClients clients = PlatformClients.confirming(cli.vertx(), db.config())) {
       AppConfig c = db.config();
+      if (!c.orders().numbers().written(row.orderNo())) { // another site's on the same account
+        return fail(ExitCode.FOUND, "not booked: order " + row.orderNo() + " is not written as orders.out_trade_no"
+            + " writes this site's numbers: another site's on the same merchant account");
+      }
       EventBooking booking = cli.booking();
       String createdAt = c.recovery().settings().createdAt();
       FoundPayment found = new FoundPayment(FoundPayment.REPAIR, booking, cli.stores().log(), cli.stores().db(),

@@ -66,7 +66,8 @@ final class StatusCommand extends CommandSupport {
     t.append("\ntoday (").append(r.getString("today")).append("): ").append(today.getLong("count"))
         .append(" payments, ").append(today.getString("amount")).append('\n');
     for (JsonObject c : objects(today.getJsonArray("by_channel"))) {
-      t.append(String.format("  %-10s %6d  %12s%n", c.getString("channel"), c.getLong("count"), c.getString("amount")));
+      t.append(String.format("  %-10s %6d  %12s%s%n", c.getString("channel"), c.getLong("count"), c.getString("amount"),
+          StatusReport.belowPrice(c)));
     }
     t.append("\nchannels, last notification:").append(r.getJsonArray("channels").isEmpty() ? " none configured" : "")
         .append('\n');

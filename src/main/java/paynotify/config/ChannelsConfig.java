@@ -39,6 +39,7 @@ import paynotify.channel.wechat.WechatV3Channel;
 import paynotify.channel.vmq.VmqChannel;
 import paynotify.channel.wechat.WechatV3Signature;
 import paynotify.channel.xunhupay.XunhupayChannel;
+import paynotify.store.OrderNumbers;
 
 /**
  * The notify channels, built from the configuration. A channel runs only when its section is
@@ -51,7 +52,8 @@ public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> di
   // The start's lines about the channels have always said "Channels": an operator's log filter keeps finding them.
   private static final Logger LOG = LoggerFactory.getLogger("paynotify.config.Channels");
 
-  static ChannelsConfig from(ConfigReader c, Clock clock) {
+  /** @param numbers how the site writes its order numbers (orders.out_trade_no): the template binds a shared key */
+  static ChannelsConfig from(ConfigReader c, Clock clock, OrderNumbers numbers) {
     List<NotifyChannel> enabled = new ArrayList<>();
     Map<String, String> disabled = new LinkedHashMap<>();
     add(enabled, disabled, AlipayChannel.PATH, alipay(c),
@@ -67,8 +69,8 @@ public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> di
         "set paypal.receiver_email (or receiver_id) and paypal.currency");
     add(enabled, disabled, XunhupayChannel.PATH, xunhupay(c),
         "set xunhupay.appid and xunhupay.appsecret_file (or PAYNOTIFY_XUNHUPAY_APPSECRET)");
-    add(enabled, disabled, EpusdtChannel.PATH, epusdt(c), "set epusdt.token_file (or PAYNOTIFY_EPUSDT_TOKEN)");
-    add(enabled, disabled, VmqChannel.PATH, vmq(c), "set vmq.key_file (or PAYNOTIFY_VMQ_KEY)");
+    add(enabled, disabled, EpusdtChannel.PATH, epusdt(c, numbers), "set epusdt.token_file (or PAYNOTIFY_EPUSDT_TOKEN)");
+    add(enabled, disabled, VmqChannel.PATH, vmq(c, numbers), "set vmq.key_file (or PAYNOTIFY_VMQ_KEY)");
     return new ChannelsConfig(List.copyOf(enabled), Map.copyOf(disabled));
   }
 
@@ -207,17 +209,37 @@ public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> di
     return new XunhupayChannel(appId, secret);
   }
 
-  private static NotifyChannel epusdt(ConfigReader c) {
+  private static NotifyChannel epusdt(ConfigReader c, OrderNumbers numbers) {
     String token = c.secret("epusdt.token");
     String pid = c.string("epusdt.pid");
     if (unset(token, pid)) {
       return null;
     }
     require(c, "epusdt.token_file", token);
+    // The callbacks carry no currency: amount is in the fiat the order was created in, booked 1:1 as the site's.
+    String currency = c.string("epusdt.currency", "CNY");
+    if (!currency.matches("[A-Za-z]{3}")) {
+      throw c.error("epusdt.currency", "'" + currency + "' is not a three-letter currency code such as CNY");
+    }
+    LOG.info("epusdt: amount booked 1:1 as {} (epusdt.currency): create every epusdt order in that fiat",
+        currency.toUpperCase(Locale.ROOT));
+    if (pid == null && numbers == OrderNumbers.AS_IS) {
+      warnShared("epusdt: neither orders.out_trade_no nor epusdt.pid", "epusdt token");
+    }
     return new EpusdtChannel(token, pid);
   }
 
-  private static NotifyChannel vmq(ConfigReader c) {
+  /**
+   * Review S2: a key that binds a message to nothing else (V免签's one per server, an epusdt token without pid)
+   * lets a second site on it pay this one's order of the same number, unless the numbers are told apart.
+   */
+  private static void warnShared(String what, String key) {
+    LOG.warn("{} is set: another site on the same {} (numbered as yours: a date and a counter) could pay your order of"
+        + " its number with its own genuine message; give your numbers a prefix of your own (orders.out_trade_no:"
+        + " \"A{order_no}\"; docs/channels.md)", what, key);
+  }
+
+  private static NotifyChannel vmq(ConfigReader c, OrderNumbers numbers) {
     String key = c.secret("vmq.key");
     if (key == null) {
       return null;
@@ -247,6 +269,9 @@ public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> di
       LOG.warn("vmq.order_pattern is not set: V免签 signs its values without separators, so an order number one"
           + " character shorter or longer than another could be paid with the other's sign; set it to your order"
           + " numbers' one length (docs/channels.md, V免签)");
+      if (numbers == OrderNumbers.AS_IS) {
+        warnShared("vmq: neither orders.out_trade_no nor vmq.order_pattern", "V免签 server (one key)");
+      }
     }
     return new VmqChannel(key, orderField, orderPattern, shiftCents);
   }

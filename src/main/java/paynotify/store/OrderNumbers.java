@@ -7,7 +7,9 @@ import paynotify.channel.NotifyEvent;
  * How the site's order number is written where the platforms see it (out_trade_no, client_reference_id,
  * invoice): as it is, or between a fixed prefix and suffix the site adds ({@code orders.out_trade_no:
  * "{order_no}-pay"}). Everything booked is booked under the site's number; recovery asks with the platform's.
- * A variable part (a time, a retry counter) cannot be asked about, so it is not accepted.
+ * A variable part (a time, a retry counter) cannot be asked about, so it is not accepted. The template binds: a
+ * number not written with it is another site's (one merchant account, V免签 server or epusdt token for two sites),
+ * never this site's order, on any path.
  *
  * @param prefix what comes before the site's number, "" for none
  * @param suffix what comes after it, "" for none
@@ -43,12 +45,12 @@ public record OrderNumbers(String prefix, String suffix) {
     return prefix + orderNo + suffix;
   }
 
-  /** The site's order number in a platform's {@code outTradeNo}; as it is when it is not written so. */
+  /** The site's order number in a platform's {@code outTradeNo}; null when it is not written so (not the site's). */
   public String toSite(String outTradeNo) {
-    if (this == AS_IS || !written(outTradeNo)) {
+    if (this == AS_IS || outTradeNo == null) {
       return outTradeNo;
     }
-    return outTradeNo.substring(prefix.length(), outTradeNo.length() - suffix.length());
+    return written(outTradeNo) ? outTradeNo.substring(prefix.length(), outTradeNo.length() - suffix.length()) : null;
   }
 
   /**
@@ -60,9 +62,12 @@ public record OrderNumbers(String prefix, String suffix) {
         && outTradeNo.startsWith(prefix) && outTradeNo.endsWith(suffix);
   }
 
-  /** {@code event} under the site's order number. */
+  /** {@code event} under the site's order number; null when the order it names is not the site's. */
   public NotifyEvent toSite(NotifyEvent event) {
+    if (event.orderNo() == null) { // a refund that names only its trade: booked by the trade
+      return event;
+    }
     String orderNo = toSite(event.orderNo());
-    return orderNo == null || orderNo.equals(event.orderNo()) ? event : event.withOrderNo(orderNo);
+    return orderNo == null ? null : orderNo.equals(event.orderNo()) ? event : event.withOrderNo(orderNo);
   }
 }

@@ -247,6 +247,27 @@ class StatusReportTest extends DatabaseTestBase {
     assertThat(shown.get(19).getString("order_no")).isEqualTo("N-06");
   }
 
+  // Review N2: V免签 shifts reallyPrice to tell buyers apart, and with payQf 递减 the buyer pays less than the price
+  // booked: today's payments say how many were paid below their price, and by how much in all.
+  @Test
+  void todaysPaymentsSayHowManyWerePaidBelowTheirPrice() throws Exception {
+    for (String[] p : new String[][] {{"V1", "1000", "9.99"}, {"V2", "1000", "9.97"}, {"V3", "1000", "10.01"},
+        {"V4", "500", "5"}}) {
+      db.update("INSERT INTO payments (channel, trade_no, order_no, amount_cents, paid_at, detail) VALUES ('vmq', ?, ?,"
+          + " ?, " + NOW + ", ?)", p[0], "O-" + p[0], Long.parseLong(p[1]),
+          new JsonObject().put("reallyPrice", p[2]).put("type", "1").encode());
+    }
+    payment("alipay", "A1", 1000, NOW);
+
+    JsonObject r = statusJson(service.server().adminPort());
+
+    assertThat(objects(r.getJsonObject("payments_today").getJsonArray("by_channel"))).containsExactly(
+        new JsonObject().put("channel", "alipay").put("count", 1).put("amount_cents", 1000).put("amount", "10.00"),
+        new JsonObject().put("channel", "vmq").put("count", 4).put("amount_cents", 3500).put("amount", "35.00")
+            .put("below_price", new JsonObject().put("count", 2).put("short_cents", 4).put("short", "0.04")));
+    assertThat(StatusPage.html(r)).contains("2 paid below their price, 0.04 less");
+  }
+
   @Test
   void emptyTablesAreAllClear() throws Exception {
     JsonObject r = statusJson(service.server().adminPort());

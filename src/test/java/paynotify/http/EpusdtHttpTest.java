@@ -122,6 +122,18 @@ class EpusdtHttpTest extends ServiceTestBase {
     assertThat(db.outcomes("epusdt:pay:Ab12Cd34Ef56Gh78U7")).isEqualTo("processed");
   }
 
+  // Issue 40, point 5: a gateway set to three decimals (BEpusdt's address mode, GMWalletApp's amount_precision)
+  // sends what cannot be booked; the anomaly names the order the signed callback names, for the owner to find.
+  @Test
+  void anUnreadableAmountKeepsTheOrderTheCallbackNames() {
+    db.insertOrder("U8", 2888);
+    assertThat(service.send(EpusdtNotifications.signed(EpusdtNotifications.gmwallet("U8", "Ab12Cd34Ef56Gh78U8",
+        "28.885")))).matches(EPUSDT.success());
+    assertThat(db.string("SELECT CONCAT(kind, ' ', order_no, ' ', trade_no) FROM anomalies"))
+        .isEqualTo("unreadable_notification U8 Ab12Cd34Ef56Gh78U8");
+    assertThat(db.orderStatus("U8")).isEqualTo("unpaid");
+  }
+
   private static JsonObject detail(String tradeNo) {
     return new JsonObject(db.string("SELECT detail FROM payments WHERE trade_no = ?", tradeNo));
   }

@@ -3,6 +3,8 @@ package paynotify.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vertx.core.json.JsonObject;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import paynotify.testsupport.ChannelFixture;
@@ -69,6 +71,23 @@ class VmqHttpTest extends ServiceTestBase {
         .isEqualTo(new JsonObject().put("reallyPrice", "10.01").put("type", "1"));
   }
 
+  // Review N2: what the buyer really paid stands beside the booked price wherever a payment is shown: its row
+  // and the payment.succeeded the site is told.
+  @Test
+  void theSiteIsToldWhatWasReallyPaid() {
+    db.insertOrder("V4b", 1000);
+    try (TestService telling = TestService.start(TestDatabase.get().settings(), new JsonObject()
+        .put("forward", new JsonObject().put("url", "http://127.0.0.1:9/hook")
+            .put("secret", "a-forward-secret-of-32-characters")))) {
+      assertThat(telling.send(VmqNotifications.signed(VmqNotifications.payment("P4b", "V4b", "10", "9.99"))))
+          .matches(VMQ.success());
+    }
+    JsonObject data = new JsonObject(db.string("SELECT body FROM forward_events WHERE order_no = 'V4b'"
+        + " AND type = 'payment.succeeded'")).getJsonObject("data");
+    assertThat(data.getLong("amount_cents")).isEqualTo(1000L);
+    assertThat(data.getJsonObject("detail")).isEqualTo(new JsonObject().put("reallyPrice", "9.99").put("type", "1"));
+  }
+
   // The PHP server shifts at most 0.09: 0.50 is not a shift. Not booked: an anomaly, with what was paid.
   @Test
   void reallyPriceBeyondTheShiftIsAnAnomalyNotAPayment() {
@@ -121,6 +140,114 @@ class VmqHttpTest extends ServiceTestBase {
     assertThat(service.send(n)).matches(VMQ.success());
     assertThat(db.payments("P9")).isEqualTo(1);
     assertThat(db.outcomes("vmq:pay:P9")).isEqualTo("processed,duplicate");
+  }
+
+  // Issue 40, point 12: a missing or renamed type is the channel's refusal, not a bug of ours (500).
+  @Test
+  void aMissingOrRenamedTypeIsRefusedNotAnError() {
+    db.insertOrder("V10", 995);
+    Map<String, String> genuine = VmqNotifications.signed(VmqNotifications.payment("P10", "V10", "9.95", "9.95"),
+        VmqNotifications.KEY);
+    Map<String, String> renamed = new LinkedHashMap<>();
+    genuine.forEach((k, v) -> renamed.put(k.equals("type") ? "typf" : k, v));
+    Map<String, String> missing = new LinkedHashMap<>(genuine);
+    missing.remove("type");
+    for (Map<String, String> mutated : List.of(renamed, missing)) {
+      assertRefused(VmqNotifications.get(mutated), 400);
+    }
+    assertThat(db.orderStatus("V10")).isEqualTo("unpaid");
+  }
+
+  // Review S2: shop B on the same V免签 server (one key) numbers its orders as we do; with orders.out_trade_no
+  // "A{order_no}" ours are A202612050007, and B's genuine message for its bare 202612050007 pays nothing here.
+  @Test
+  void anotherSitesNumberWithoutOurPrefixPaysNothing() {
+    db.insertOrder("202612050007", 9900);
+    db.insertOrder("202612050008", 9900);
+    try (TestService a = TestService.start(TestDatabase.get().settings(), new JsonObject()
+        .put("orders", new JsonObject().put("out_trade_no", "A{order_no}"))
+        .put("vmq", new JsonObject().put("order_field", "payId")))) {
+      assertThat(a.send(VmqNotifications.signed(VmqNotifications.payment("202612050007", "", "99", "99"))))
+          .matches(VMQ.success()); // genuine: V免签 is told it arrived
+      assertThat(a.send(VmqNotifications.signed(VmqNotifications.payment("A202612050008", "", "99", "99"))))
+          .matches(VMQ.success());
+    }
+    assertThat(db.orderStatus("202612050007")).isEqualTo("unpaid");
+    assertThat(db.payments("202612050007")).isZero();
+    assertThat(db.string("SELECT CONCAT(kind, ' ', order_no, ' ', amount_cents) FROM anomalies"))
+        .isEqualTo("not_our_number 202612050007 9900");
+    assertThat(db.orderStatus("202612050008")).isEqualTo("paid"); // ours, written with the template
+  }
+
+  // vmqphp's own documented callback (its api.html): param "vone666" ends in a digit, and no other reading of
+  // the same signed string names another order or another price: booked.
+  @Test
+  void vmqphpsDocumentedCallbackIsBooked() {
+    db.insertOrder("1547130349673", 10);
+    try (TestService byPayId = TestService.start(TestDatabase.get().settings(),
+        new JsonObject().put("vmq", new JsonObject().put("order_field", "payId")))) {
+      Map<String, String> documented = VmqNotifications.payment("1547130349673", "vone666", "0.1", "0.1");
+      documented.put("type", "2");
+      assertThat(byPayId.send(VmqNotifications.signed(documented))).isEqualTo(new Reply(200, "success"));
+    }
+    assertThat(db.orderStatus("1547130349673")).isEqualTo("paid");
+  }
+
+  // Review N1: createOrder's sign md5(ORD7 . "" . 1 . 11 . key), which the buyer's browser is sent, is the notify
+  // sign of (ORD7, "", 1, 1, 1). A price that is not the order's is no payment: no row, the trade's key left free,
+  // so the buyer's real payment of 11.00 books when it comes.
+  @Test
+  void aPriceThatIsNotTheOrdersTakesNoPaymentRowAndTheRealPaymentBooks() {
+    db.insertOrder("ORD7", 1100);
+    try (TestService byPayId = TestService.start(TestDatabase.get().settings(),
+        new JsonObject().put("vmq", new JsonObject().put("order_field", "payId")))) {
+      Map<String, String> resplit = VmqNotifications.payment("ORD7", "", "1", "1");
+      resplit.put("sign", VmqNotifications.createOrderSign("ORD7", "", "1", "11"));
+      assertThat(byPayId.send(VmqNotifications.get(resplit))).matches(VMQ.success());
+      assertThat(db.orderStatus("ORD7")).isEqualTo("unpaid");
+      assertThat(db.payments("ORD7")).isZero();
+      assertThat(db.string("SELECT CONCAT(kind, ' ', order_no, ' ', amount_cents) FROM anomalies"))
+          .isEqualTo("price_shift ORD7 100");
+
+      assertThat(byPayId.send(VmqNotifications.signed(VmqNotifications.payment("ORD7", "", "11", "11"))))
+          .isEqualTo(new Reply(200, "success"));
+    }
+    assertThat(db.orderStatus("ORD7")).isEqualTo("paid");
+    assertThat(db.string("SELECT amount_cents FROM payments WHERE trade_no = 'ORD7'")).isEqualTo("1100");
+  }
+
+  // With the order in param, the string N . 1 . 11 . 11 also reads N11 . 1 . 1 . 1: whoever holds the payment of
+  // order N (11.00) could send it as a payment of order N11 (1.00). Two readings naming two orders: refused, both.
+  // With vmq.order_pattern of one length, N11 is no order number, and N's payment books.
+  @Test
+  void aSignThatAlsoReadsAsAnotherOrderIsRefusedUnlessThePatternRulesItOut() {
+    db.insertOrder("N", 1100);
+    db.insertOrder("N11", 100);
+    Map<String, String> paysN = VmqNotifications.signed(VmqNotifications.payment("P11", "N", "11", "11"),
+        VmqNotifications.KEY);
+    Map<String, String> paysN11 = VmqNotifications.payment("P11", "N11", "1", "1");
+    paysN11.put("sign", paysN.get("sign"));
+    assertThat(VmqNotifications.sign(paysN11, VmqNotifications.KEY)).isEqualTo(paysN.get("sign"));
+    assertRefused(VmqNotifications.get(paysN11), 400);
+    assertRefused(VmqNotifications.get(paysN), 400);
+    assertThat(db.orderStatus("N11")).isEqualTo("unpaid");
+
+    try (TestService oneLength = TestService.start(TestDatabase.get().settings(),
+        new JsonObject().put("vmq", new JsonObject().put("order_pattern", "[A-Z]")))) {
+      assertThat(oneLength.send(VmqNotifications.get(paysN))).matches(VMQ.success());
+    }
+    assertThat(db.orderStatus("N")).isEqualTo("paid");
+    assertThat(db.orderStatus("N11")).isEqualTo("unpaid");
+  }
+
+  // Issue 40, point 5: signed, but its payId is empty (the trade): an anomaly that names the order param names.
+  @Test
+  void anUnreadableNotificationKeepsTheOrderItNames() {
+    db.insertOrder("V13", 1000);
+    assertThat(service.send(VmqNotifications.signed(VmqNotifications.payment("", "V13", "10", "10"))))
+        .matches(VMQ.success());
+    assertThat(db.string("SELECT CONCAT(kind, ' ', order_no) FROM anomalies")).isEqualTo("unreadable_notification V13");
+    assertThat(db.orderStatus("V13")).isEqualTo("unpaid");
   }
 
   private static void assertRefused(Notification n, int status) {

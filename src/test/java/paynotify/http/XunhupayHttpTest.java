@@ -27,18 +27,47 @@ class XunhupayHttpTest extends ServiceTestBase {
     assertThat(db.outcomes("xunhupay:pay:20201085773")).isEqualTo("processed");
   }
 
-  // OD is the only paid status; the others are the query API's WP and the refund statuses.
+  // OD is the only paid status; WP and CD are the query API's unpaid and cancelled.
   @Test
   void otherStatusesAreAcknowledgedAndBookNothing() {
     db.insertOrder("X1", 100);
-    for (String status : new String[] {"WP", "CD", "RD", "UD"}) {
+    for (String status : new String[] {"WP", "CD"}) {
       Map<String, String> f = XunhupayNotifications.payment("X1", "20261000001", "1.00", 0);
       f.put("status", status);
       assertThat(service.send(XunhupayNotifications.signed(f))).as(status).matches(XUNHUPAY.success());
     }
     assertThat(db.count("SELECT COUNT(*) FROM payments")).isZero();
     assertThat(db.orderStatus("X1")).isEqualTo("unpaid");
-    assertThat(db.column("SELECT outcome FROM notify_log")).containsExactly("ignored", "ignored", "ignored", "ignored");
+    assertThat(db.column("SELECT outcome FROM notify_log")).containsExactly("ignored", "ignored");
+  }
+
+  // Review N10: RD and UD are refunds at 虎皮椒 (made, or failed), which paynotify does not book: each an anomaly
+  // naming the order, once however often it is sent, never silence.
+  @Test
+  void refundStatusesAreAnomaliesNotSilence() {
+    db.insertOrder("X7", 500);
+    assertThat(service.send(XunhupayNotifications.signed(XunhupayNotifications.payment("X7", "20261000007", "5.00",
+        0)))).matches(XUNHUPAY.success());
+    for (String status : new String[] {"RD", "UD", "RD"}) {
+      Map<String, String> f = XunhupayNotifications.payment("X7", "20261000007", "5.00", 1);
+      f.put("status", status);
+      assertThat(service.send(XunhupayNotifications.signed(f))).as(status).matches(XUNHUPAY.success());
+    }
+    assertThat(db.column("SELECT CONCAT(kind, ' ', order_no, ' ', trade_no, ' ', amount_cents) FROM anomalies"
+        + " ORDER BY id")).containsExactly("unbooked_refund X7 20261000007 500", "unbooked_refund X7 20261000007 500");
+    assertThat(db.string("SELECT detail FROM anomalies ORDER BY id LIMIT 1")).contains("RD").contains("not booked");
+    assertThat(db.orderStatus("X7")).isEqualTo("paid"); // a human decides
+    assertThat(db.count("SELECT COUNT(*) FROM refunds")).isZero();
+  }
+
+  // Issue 40, point 5: what the signed notification names is kept in its anomaly, the order too.
+  @Test
+  void anUnreadableAmountKeepsTheOrderTheNotificationNames() {
+    db.insertOrder("X8", 500);
+    assertThat(service.send(XunhupayNotifications.signed(XunhupayNotifications.payment("X8", "20261000008", "5.005",
+        0)))).matches(XUNHUPAY.success());
+    assertThat(db.string("SELECT CONCAT(kind, ' ', order_no, ' ', trade_no) FROM anomalies"))
+        .isEqualTo("unreadable_notification X8 20261000008");
   }
 
   // The docs: "验证签名时必须支持增加的扩展字段". A receiver signing a fixed list would refuse this.

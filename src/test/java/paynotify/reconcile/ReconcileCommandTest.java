@@ -76,6 +76,18 @@ class ReconcileCommandTest extends DatabaseTestBase {
     assertThat(found).doesNotContainKey("duplicate_trade");
   }
 
+  // Review S2: with orders.out_trade_no set, a bill's number not written with it is no order of the site's,
+  // though an order of that bare number exists.
+  @Test
+  void withAnOrderNumberTemplateABareNumberIsNoKnownOrder() {
+    Cli.Result bare = Cli.run("reconcile", "--channel", "alipay", "--bill", SampleBills.ALIPAY.toString(), "--json");
+    assertThat(byKind(new JsonObject(bare.out())).get("missing_local")).anyMatch(f -> f.getBoolean("order_known"));
+    Cli.Result templated = Cli.runConfigured("orders:\n  out_trade_no: \"{order_no}-shop1\"\n", "reconcile",
+        "--channel", "alipay", "--bill", SampleBills.ALIPAY.toString(), "--json");
+    assertThat(byKind(new JsonObject(templated.out())).get("missing_local")).isNotEmpty()
+        .noneMatch(f -> f.getBoolean("order_known"));
+  }
+
   @Test
   void paymentsOfTheDayBeforeAndOfTheOtherChannelAreNeverReported() {
     Cli.Result r = Cli.run("reconcile", "--channel", "alipay", "--bill", SampleBills.ALIPAY.toString(), "--json");

@@ -65,6 +65,25 @@ class RepairAndAnomaliesTest extends DatabaseTestBase {
         .doesNotContain("missing_local             trade_no " + TRADE);
   }
 
+  // Review S2: with orders.out_trade_no set, the bill's bare PN... is another site's order on the same account.
+  @Test
+  void aNumberNotWrittenWithTheTemplateIsNeverBookedAsTheSitesOrder() {
+    String template = "orders:\n  out_trade_no: \"{order_no}-shop1\"\n";
+    for (String[] mode : new String[][] {{}, {"--apply"}}) {
+      Cli.Result r = Cli.runConfigured(template, concat(new String[] {"repair", "book", "--channel", "alipay",
+          "--bill", SampleBills.ALIPAY.toString(), "--trade-no", TRADE}, mode));
+      assertThat(r.exit()).as(r.out() + r.err()).isEqualTo(1);
+      assertThat(r.err()).contains("not booked").contains("orders.out_trade_no");
+    }
+    assertThat(db.payments(TRADE)).isZero();
+    assertThat(db.orderStatus(ORDER)).isEqualTo("unpaid");
+  }
+
+  private static String[] concat(String[] a, String[] b) {
+    return java.util.stream.Stream.concat(java.util.Arrays.stream(a), java.util.Arrays.stream(b))
+        .toArray(String[]::new);
+  }
+
   @Test
   void withoutApplyItSaysWhatTheBookingWouldDecide() {
     db.update("UPDATE orders SET status = 'closed' WHERE order_no = ?", ORDER);

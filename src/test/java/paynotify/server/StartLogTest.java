@@ -28,6 +28,29 @@ class StartLogTest extends DatabaseTestBase {
     }
   }
 
+  // Review S2: V免签 (one key per server) and epusdt without a pid bind a message to nothing but the key; a second
+  // site on the same server pays this one's order of the same number unless the numbers are told apart.
+  @Test
+  void warnsOfVmqAndEpusdtWithoutAnOrderNumberTemplate() throws Exception {
+    try (ServiceProcess p = ServiceProcess.start(db.settings(), new JsonObject()
+        .put("vmq", new JsonObject().putNull("order_pattern")).put("epusdt", new JsonObject().putNull("pid")), dir)) {
+      assertThat(p.awaitLogLine("vmq: neither orders.out_trade_no nor vmq.order_pattern", START)).contains("WARN")
+          .contains("another site");
+      assertThat(p.awaitLogLine("epusdt: neither orders.out_trade_no nor epusdt.pid", START)).contains("WARN")
+          .contains("another site");
+    }
+  }
+
+  @Test
+  void saysNothingOfSharedKeysOnceTheNumbersAreTheSitesOwn() throws Exception {
+    try (ServiceProcess p = ServiceProcess.start(db.settings(), new JsonObject()
+        .put("orders", new JsonObject().put("out_trade_no", "A{order_no}"))
+        .put("vmq", new JsonObject().putNull("order_pattern")).put("epusdt", new JsonObject().putNull("pid")), dir)) {
+      p.awaitLogLine("booking notifications", START);
+      assertThat(p.log()).doesNotContain("neither orders.out_trade_no");
+    }
+  }
+
   @Test
   void saysWhenTheAdminTokenIsRequired() throws Exception {
     try (ServiceProcess p = ServiceProcess.start(db.settings(), new JsonObject()

@@ -12,10 +12,16 @@ class OrderNumbersTest {
     OrderNumbers n = OrderNumbers.of("shop1:{order_no}-pay");
     assertThat(n.toPlatform("PN123")).isEqualTo("shop1:PN123-pay");
     assertThat(n.toSite("shop1:PN123-pay")).isEqualTo("PN123");
-    // not written so (another site's, an old order): as it is
-    assertThat(n.toSite("PN123")).isEqualTo("PN123");
-    assertThat(n.toSite("shop1:-pay")).isEqualTo("shop1:-pay");
     assertThat(n.toSite((String) null)).isNull();
+  }
+
+  /** Review S2: the template binds. A number not written with it is never the site's order, on any path. */
+  @Test
+  void aNumberNotWrittenWithTheTemplateIsNoOrderOfTheSite() {
+    OrderNumbers n = OrderNumbers.of("shop1:{order_no}-pay");
+    assertThat(n.toSite("PN123")).isNull(); // another site's on the same account or key
+    assertThat(n.toSite("shop1:-pay")).isNull();
+    assertThat(n.toSite("shop1:PN123")).isNull();
   }
 
   /** A bill's number without the site's prefix is another site's on the same account (auto_repair leaves it). */

@@ -70,6 +70,14 @@ public interface ChannelFixture {
     throw new UnsupportedOperationException(name() + " notifies payments only");
   }
 
+  /**
+   * Whether its signature binds the amount to the order, so that a payment of another amount is kept (real
+   * money, with an anomaly). V免签's does not: an amount that is not the order's keeps no payment (price_shift).
+   */
+  default boolean keepsAPaymentOfAnotherAmount() {
+    return true;
+  }
+
   /** Genuinely signed for {@code cents}, then the amount changed in transit. */
   Notification amountTampered(String orderNo, String tradeNo, long cents) throws Exception;
 
@@ -559,6 +567,10 @@ public interface ChannelFixture {
 
       public boolean notifiesOtherStatuses() {
         return false; // no status: every notification is a payment
+      }
+
+      public boolean keepsAPaymentOfAnotherAmount() {
+        return false; // its sign concatenates the values: a price's digits may be another value's
       }
 
       public Notification payment(String orderNo, String tradeNo, long cents, int attempt) {

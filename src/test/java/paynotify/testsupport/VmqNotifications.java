@@ -33,6 +33,14 @@ public final class VmqNotifications {
     return Md5.hex(p.get("payId") + p.get("param") + p.get("type") + p.get("price") + p.get("reallyPrice") + key);
   }
 
+  /**
+   * The sign of the site's createOrder request, md5(payId . param . type . price . key), which the buyer's browser
+   * is sent: the notify's string short of reallyPrice.
+   */
+  public static String createOrderSign(String payId, String param, String type, String price) {
+    return Md5.hex(payId + param + type + price + KEY);
+  }
+
   /** {@code fields} with their sign by {@code key}. */
   public static Map<String, String> signed(Map<String, String> fields, String key) {
     Map<String, String> signed = new LinkedHashMap<>(fields);

@@ -74,10 +74,10 @@ public final class EpusdtChannel implements PlainTextReplies {
     // Signed, so the gateway's: from here on, what cannot be read is an anomaly for a human, not a refusal.
     Map<String, String> values = fields.values();
     String tradeNo = Ids.optional("trade_id", values.get("trade_id"));
+    String named = Ids.optional("order_id", values.get("order_id"));
     String status = values.getOrDefault("status", "");
     if (!status.equals(PAID)) {
-      return new NotifyEvent(Platform.EPUSDT, EventKind.NONE, Ids.optional("order_id", values.get("order_id")),
-          tradeNo, 0, null, Ids.printable(status));
+      return new NotifyEvent(Platform.EPUSDT, EventKind.NONE, named, tradeNo, 0, null, Ids.printable(status));
     }
     try {
       String orderNo = Ids.require(values, "order_id");
@@ -86,7 +86,7 @@ public final class EpusdtChannel implements PlainTextReplies {
       return new NotifyEvent(Platform.EPUSDT, EventKind.PAYMENT, orderNo, tradeNo, amountCents, PlatformTime.now(),
           status).withDetail(detail(values));
     } catch (RejectedNotification e) {
-      throw UnbookableNotification.unreadable(Platform.EPUSDT, tradeNo, e.getMessage());
+      throw UnbookableNotification.unreadable(Platform.EPUSDT, tradeNo, named, e.getMessage());
     }
   }
 

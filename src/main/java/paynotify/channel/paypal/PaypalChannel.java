@@ -111,9 +111,9 @@ public final class PaypalChannel implements NotifyChannel {
 
   /** The fields of an IPN PayPal has VERIFIED: whatever is wrong with them now is an anomaly, not a refusal. */
   NotifyEvent read(IpnKind kind, byte[] body) {
+    String orderKey = orderField.name().toLowerCase(Locale.ROOT);
     try {
       Map<String, String> params = FormBody.decodeVerified(body, charsetOf(body));
-      String orderKey = orderField.name().toLowerCase(Locale.ROOT);
       NotifyEvent event = switch (kind) {
         case PAYMENT -> payment(params, orderKey);
         case REFUND -> refund(params, params.get("payment_status"), orderKey);
@@ -129,8 +129,10 @@ public final class PaypalChannel implements NotifyChannel {
           : event;
     } catch (RejectedNotification e) {
       String txn = Ids.optional("txn_id", IpnPrecheck.field(body, "txn_id"));
-      throw new UnbookableNotification(Problem.UNREADABLE, Platform.PAYPAL, txn, null, txn, null,
-          "PayPal VERIFIED this IPN, but it cannot be read: " + e.getMessage());
+      String orderNo = Ids.optional(orderKey, IpnPrecheck.field(body, orderKey));
+      throw new UnbookableNotification(Problem.UNREADABLE, Platform.PAYPAL, txn, orderNo, txn, null,
+          "PayPal VERIFIED this IPN" + (orderNo == null ? "" : " for order " + orderNo) + ", but it cannot be read: "
+              + e.getMessage());
     }
   }
 

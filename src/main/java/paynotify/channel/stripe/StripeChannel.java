@@ -114,8 +114,22 @@ public final class StripeChannel implements NotifyChannel {
 
   private static UnbookableNotification unreadable(JsonObject event, String why) {
     String reference = event == null || !(event.getValue("id") instanceof String) ? null : optionalId(event, "id");
-    return new UnbookableNotification(Problem.UNREADABLE, Platform.STRIPE, reference, null, null, null,
-        "Stripe signed event " + (reference == null ? "(no id)" : reference) + ", but it cannot be read: " + why);
+    String orderNo = event == null ? null : namedOrder(event);
+    return new UnbookableNotification(Problem.UNREADABLE, Platform.STRIPE, reference, orderNo, null, null,
+        "Stripe signed event " + (reference == null ? "(no id)" : reference) + (orderNo == null ? "" : " for order "
+            + orderNo) + ", but it cannot be read: " + why);
+  }
+
+  /** The order an unreadable event names where it is readable (client_reference_id, metadata.order_no), else null. */
+  private static String namedOrder(JsonObject event) {
+    try {
+      JsonObject object = event.getJsonObject("data").getJsonObject("object");
+      String orderNo = object.getString("client_reference_id");
+      return Ids.optional("order", orderNo != null ? orderNo
+          : object.getJsonObject("metadata", new JsonObject()).getString("order_no"));
+    } catch (RuntimeException e) { // a shape Stripe never sends (no data, a string for an object): none named
+      return null;
+    }
   }
 
   private NotifyEvent normalise(JsonObject event) throws RejectedNotification {

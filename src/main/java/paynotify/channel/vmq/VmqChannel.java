@@ -4,7 +4,11 @@ import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import paynotify.channel.EventKind;
 import paynotify.channel.FormBody;
 import paynotify.channel.Ids;
@@ -24,10 +28,13 @@ import paynotify.channel.UnbookableNotification.Problem;
  * what its phone app saw paid), no timestamp and no retry: the trade is {@code payId}, the one id per payment,
  * and its uniqueness is the only guard against a replay. The order is {@code payId} or {@code param}, as the
  * site's integration sends it ({@code vmq.order_field}). The server shifts {@code reallyPrice} by a few cents to
- * tell concurrent buyers apart: the order is compared with {@code price}, and a reallyPrice further from it than
- * {@code vmq.max_price_shift} is not booked but an anomaly.
+ * tell concurrent buyers apart: the order is compared with {@code price} (booking keeps no payment of a price that
+ * is not the order's: {@link Platform#signsAmountToOrder}), reallyPrice is kept beside it, and one further from it
+ * than {@code vmq.max_price_shift} is not booked but an anomaly. A sign that also reads as a payment of another
+ * order ({@link VmqReadings}) is refused: either could be the one paid.
  */
 public final class VmqChannel implements PlainTextReplies {
+  private static final Logger LOG = LoggerFactory.getLogger(VmqChannel.class);
   /** Where the V免签 server sends notifications. */
   public static final String PATH = "/notify/vmq";
 
@@ -48,12 +55,15 @@ public final class VmqChannel implements PlainTextReplies {
   private final VmqSignature signature;
   private final OrderField orderField;
   private final long maxShiftCents;
+  /** What another reading's param must be to name an order: an id, in vmq.order_pattern. */
+  private final Predicate<String> orderNumber;
 
   /** @param orderPattern what every order number matches in full (vmq.order_pattern), null when not set */
   public VmqChannel(String key, OrderField orderField, Pattern orderPattern, long maxShiftCents) {
     this.signature = new VmqSignature(key, orderField.parameter, orderPattern);
     this.orderField = orderField;
     this.maxShiftCents = maxShiftCents;
+    this.orderNumber = p -> Ids.optional(orderField.parameter, p) != null && signature.orderNumber(p);
   }
 
   @Override
@@ -93,14 +103,30 @@ public final class VmqChannel implements PlainTextReplies {
       Ids.require(params, "payId");
       orderNo = Ids.require(params, orderField.parameter);
     } catch (RejectedNotification e) {
-      throw UnbookableNotification.unreadable(Platform.VMQ, tradeNo, e.getMessage() + " (vmq.order_field is "
-          + orderField.parameter + ")");
+      throw UnbookableNotification.unreadable(Platform.VMQ, tradeNo, Ids.optional(orderField.parameter,
+          params.get(orderField.parameter)), e.getMessage() + " (vmq.order_field is " + orderField.parameter + ")");
     }
     if (Math.abs(paidCents - priceCents) > maxShiftCents) {
       throw new UnbookableNotification(Problem.PRICE_SHIFT, Platform.VMQ, tradeNo, orderNo, tradeNo, paidCents,
           "vmq payId " + tradeNo + ": the buyer paid " + Money.format(paidCents) + " (reallyPrice) for order " + orderNo
               + " of price " + Money.format(priceCents) + ", further apart than vmq.max_price_shift "
               + Money.format(maxShiftCents) + ": not booked");
+    }
+    if (orderField == OrderField.PARAM) { // with the order in payId, every reading names the same order
+      Set<String> orders = VmqReadings.params(params.getOrDefault("param", ""), params.get("type"),
+          params.get("price"), params.get("reallyPrice"), maxShiftCents, orderNumber);
+      orders.remove(orderNo);
+      if (!orders.isEmpty()) {
+        throw RejectedNotification.malformed("the sign of this payment of order " + orderNo + " also reads as a"
+            + " payment of order " + Ids.printable(orders.iterator().next()) + " (V免签 signs its values without"
+            + " separators): either could be the one paid; set vmq.order_pattern to your order numbers' one length");
+      }
+    }
+    if (orderField == OrderField.PAY_ID && VmqReadings.forgeable(params.getOrDefault("param", ""))) {
+      LOG.warn("vmq payId {}: your site sends param '{}', which ends in 1 or 2 and a price's first characters: the"
+          + " createOrder sign of such a param, which the buyer's browser is sent, also signs a payment of its order;"
+          + " end param with a letter or leave it empty (docs/channels.md, V免签)", tradeNo,
+          Ids.printable(params.get("param")));
     }
     String detail = new JsonObject().put("reallyPrice", params.get("reallyPrice")).put("type", params.get("type"))
         .encode();

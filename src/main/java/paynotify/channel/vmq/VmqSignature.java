@@ -13,13 +13,10 @@ import paynotify.channel.Signatures;
  * The V免签 {@code sign}, as szvone/vmqphp's {@code appPush} and szvone/Vmq's {@code WebService.appPush} compute
  * it: {@code md5(payId . param . type . price . reallyPrice . key)}, the values as sent (the PHP server writes a
  * price as {@code 10}, the Java one as {@code 10.0}), lower-case hex. The values are concatenated without a
- * separator, so characters could move between neighbours under the same sign ({@code price=10&reallyPrice=10.01}
- * signs as {@code price=101&reallyPrice=0.01}), and createOrder's sign, {@code md5(payId . param . type . price .
- * key)}, which the buyer's browser is sent, is the same string short of reallyPrice. So before the sign is looked
- * at: {@code type} must be one of the servers' two, the prices plain decimals above zero, the order number in
- * {@code vmq.order_pattern} where one is set (one fixed length: no shorter or longer number is an order), and
- * where the order is the payId, {@code param} must not end in a digit or a dot (none can move into type and
- * price). The price shift left is the channel's check.
+ * separator, so the same sign covers other readings of the same string ({@link VmqReadings}); the servers send
+ * only values in a grammar, which keeps those few: before the sign is looked at, {@code type} must be one of the
+ * servers' two, the prices plain decimals above zero, and the order number in {@code vmq.order_pattern} where one
+ * is set (one fixed length: no shorter or longer number is an order, so nothing moves between payId and param).
  */
 public final class VmqSignature {
   /** The field that carries the sign. */
@@ -46,6 +43,11 @@ public final class VmqSignature {
     return Signatures.md5Hex(payId + param + type + price + reallyPrice + key);
   }
 
+  /** Whether {@code orderNo} is one of the site's order numbers as far as vmq.order_pattern can tell. */
+  boolean orderNumber(String orderNo) {
+    return orderPattern == null || orderPattern.matcher(orderNo).matches();
+  }
+
   /**
    * Passes when the values are in their grammar (above) and {@code sign} is the sign of the five, compared in
    * constant time. An absent value is signed as the servers send it: empty.
@@ -56,7 +58,7 @@ public final class VmqSignature {
       throw new RejectedNotification(Reason.MISSING_SIGNATURE, "no sign parameter");
     }
     String type = params.get("type");
-    if (!TYPES.contains(type)) {
+    if (type == null || !TYPES.contains(type)) { // Set.of refuses to look for null: absent is refused here
       throw RejectedNotification.malformed("type '" + Ids.printable(type) + "' is not 1 (WeChat) or 2 (Alipay)");
     }
     for (String price : new String[] {"price", "reallyPrice"}) {
@@ -65,16 +67,9 @@ public final class VmqSignature {
       }
     }
     String orderNo = params.getOrDefault(orderParameter, "");
-    if (orderPattern != null && !orderPattern.matcher(orderNo).matches()) {
+    if (!orderNumber(orderNo)) {
       throw RejectedNotification.malformed("the order number '" + Ids.printable(orderNo) + "' (" + orderParameter
           + ") does not match vmq.order_pattern");
-    }
-    String param = params.getOrDefault("param", "");
-    boolean digitLast = !param.isEmpty() && "0123456789.".indexOf(param.charAt(param.length() - 1)) >= 0;
-    if (orderParameter.equals("payId") && digitLast) {
-      throw RejectedNotification.malformed("param '" + Ids.printable(param) + "' ends in a digit, which could move"
-          + " into type and price under the same sign: with vmq.order_field payId, end param with another character"
-          + " or leave it empty");
     }
     String expected = sign(params.getOrDefault("payId", ""), params.getOrDefault("param", ""), type,
         params.get("price"), params.get("reallyPrice"));

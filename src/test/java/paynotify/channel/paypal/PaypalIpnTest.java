@@ -354,8 +354,9 @@ class PaypalIpnTest extends ServiceTestBase {
     assertThat(service.send(first)).isEqualTo(new Reply(200, ""));
     assertThat(service.send(second)).isEqualTo(new Reply(200, ""));
 
-    assertThat(db.column("SELECT CONCAT(kind, ' ', COALESCE(trade_no, '-')) FROM anomalies ORDER BY id"))
-        .containsExactly("unreadable_notification 9TXUC", "payment_without_order 9TXNI");
+    assertThat(db.column("SELECT CONCAT(kind, ' ', COALESCE(trade_no, '-'), ' ', COALESCE(order_no, '-'))"
+        + " FROM anomalies ORDER BY id"))
+        .containsExactly("unreadable_notification 9TXUC PUC", "payment_without_order 9TXNI -"); // point 5: its order
     assertThat(db.string("SELECT detail FROM anomalies WHERE trade_no = '9TXUC'")).contains("charset");
     assertThat(db.column("SELECT outcome FROM notify_log WHERE raw_body = ?", first.body())).isNotEmpty()
         .containsOnly("anomaly"); // kept with its body

@@ -245,6 +245,16 @@ class StripeWebhookTest extends ServiceTestBase {
     assertThat(db.orderStatus("S13")).isEqualTo("unpaid");
   }
 
+  // Issue 40, point 5: signed, then unreadable (an amount of another JSON type): the anomaly names the order.
+  @Test
+  void anUnreadableEventKeepsTheOrderItNames() {
+    db.insertOrder("S14", 100);
+    JsonObject session = StripeNotifications.session("S14", "pi_S14", 100, "usd").put("amount_total", "100");
+    assertOk(service.send(StripeNotifications.signed(StripeNotifications.event("evt_S14", "checkout.session.completed",
+        session))));
+    assertThat(db.string("SELECT CONCAT(kind, ' ', order_no) FROM anomalies")).isEqualTo("unreadable_notification S14");
+  }
+
   // Review S5: a test-mode Payment Link (anyone with the URL pays with 4242...) must not pay a live order.
   @Test
   void aTestModeEventIsRefusedByALiveConfigurationAndBooksNothing() {

@@ -55,20 +55,24 @@ class VmqSignatureTest {
     }
   }
 
-  // createOrder's sign (payId ORD7, param qq21, type 1, price 11) is the notify sign of (ORD7, qq, 2, 11, 11):
-  // with the order in payId, a param ending in a digit is refused, so a site's own payments fail until it sends
-  // none that could give its digits to type and price.
+  // Issue 40 (V04): vmqphp's own documented callback has param vone666. A param ending in a digit is no reason to
+  // refuse a genuine payment: which other readings its sign covers is VmqReadings' to say.
   @Test
-  void withTheOrderInPayIdAParamEndingInADigitIsRefused() throws Exception {
+  void withTheOrderInPayIdAParamEndingInADigitVerifies() throws Exception {
     VmqSignature payIdMode = new VmqSignature(KEY, "payId", null);
-    Map<String, String> p = new HashMap<>(Map.of("payId", "ORD7", "param", "qq21", "type", "1", "price", "11",
-        "reallyPrice", "11.01"));
-    p.put("sign", payIdMode.sign("ORD7", "qq21", "1", "11", "11.01"));
-    assertThatThrownBy(() -> payIdMode.verify(p)).isInstanceOfSatisfying(RejectedNotification.class,
-        e -> assertThat(e.reason()).isEqualTo(Reason.MALFORMED)).hasMessageContaining("ends in a digit");
-    p.put("param", "qq21x");
-    p.put("sign", payIdMode.sign("ORD7", "qq21x", "1", "11", "11.01"));
+    Map<String, String> p = new HashMap<>(Map.of("payId", "1547130349673", "param", "vone666", "type", "2",
+        "price", "0.1", "reallyPrice", "0.1"));
+    p.put("sign", payIdMode.sign("1547130349673", "vone666", "2", "0.1", "0.1"));
     payIdMode.verify(p);
+  }
+
+  // Issue 40, point 12: absent, the type is refused as malformed (Set.of cannot be asked about null).
+  @Test
+  void anAbsentTypeIsMalformed() {
+    Map<String, String> p = push("10", "10.01", SIGNATURE.sign("P1001", "ORD-1", "", "10", "10.01"));
+    p.remove("type");
+    assertThatThrownBy(() -> SIGNATURE.verify(p)).isInstanceOfSatisfying(RejectedNotification.class,
+        e -> assertThat(e.reason()).isEqualTo(Reason.MALFORMED));
   }
 
   // A sign of payId 12 (param empty) is the sign of payId 1 with param 2: one length for every order number.
