@@ -95,7 +95,8 @@ class StripeEventsSdkTest {
     assertThat(ids(Event.list(window, key(StripeStandIn.KEY)).autoPagingIterable())).containsExactly("evt_14",
         "evt_13", "evt_12", "evt_11", "evt_10", "evt_9", "evt_8", "evt_7", "evt_6", "evt_5");
     EventListParams open = EventListParams.builder().setDeliverySuccess(false).setLimit(4L)
-        .setCreated(EventListParams.Created.builder().setGt(created.get("evt_20")).setLte(created.get("evt_22")).build())
+        .setCreated(EventListParams.Created.builder().setGt(created.get("evt_20")).setLte(created.get("evt_22"))
+            .build())
         .build();
     assertThat(ids(Event.list(open, key(StripeStandIn.KEY)).autoPagingIterable())).containsExactly("evt_22", "evt_21");
     assertThat(ids(Event.list(EventListParams.builder().setCreated(created.get("evt_3")).build(),
@@ -146,16 +147,17 @@ class StripeEventsSdkTest {
       StripeEvents events = new StripeEvents(new GatewayHttp(vertx, Duration.ofSeconds(5), 1024 * 1024), stripe.url(),
           StripeStandIn.KEY);
       long since = System.currentTimeMillis() / 1000 - 3600;
-      StripeEvents.Page first = events.undelivered(since, null).await();
+      long until = System.currentTimeMillis() / 1000 + 1;
+      StripeEvents.Page first = events.undelivered(since, until, null).await();
       assertThat(first.events()).hasSize(StripeEvents.PAGE);
       assertThat(first.hasMore()).isTrue();
-      StripeEvents.Page second = events.undelivered(since, first.last()).await();
+      StripeEvents.Page second = events.undelivered(since, until, first.last()).await();
       assertThat(second.events()).extracting(e -> e.getString("id")).containsExactly("evt_4", "evt_3", "evt_2",
           "evt_1", "evt_0");
       assertThat(second.hasMore()).isFalse();
       GatewayFailure refused = (GatewayFailure) org.assertj.core.api.Assertions.catchThrowable(() ->
           new StripeEvents(new GatewayHttp(vertx, Duration.ofSeconds(5), 1024 * 1024), stripe.url(), "rk_test_other")
-              .undelivered(since, null).await());
+              .undelivered(since, until, null).await());
       assertThat(refused.kind()).isEqualTo(GatewayFailure.Kind.REFUSED);
       assertThat(refused.getMessage()).contains("Events: Read");
     } finally {

@@ -141,12 +141,13 @@ public final class StripeStandIn implements AutoCloseable {
     String after = q.get("starting_after");
     String before = q.get("ending_before");
     if (after != null && before != null) {
-      throw new IllegalArgumentException("You may only specify one of these parameters: ending_before, starting_after.");
+      throw new IllegalArgumentException(
+          "You may only specify one of these parameters: ending_before, starting_after.");
     }
     List<Stored> all = new ArrayList<>(events);
     all.sort(NEWEST_FIRST);
-    Stored cursor = after != null ? find(all, after, "starting_after") : before != null ? find(all, before, "ending_before")
-        : null;
+    Stored cursor = after != null ? find(all, after, "starting_after")
+        : before != null ? find(all, before, "ending_before") : null;
     List<JsonObject> matching = new ArrayList<>();
     for (Stored s : all) {
       boolean beyond = cursor == null || (after != null ? NEWEST_FIRST.compare(s, cursor) > 0
