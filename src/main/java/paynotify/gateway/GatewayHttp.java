@@ -98,7 +98,7 @@ public final class GatewayHttp {
                 + (err.getMessage() == null ? err.getClass().getSimpleName() : err.getMessage()), err)));
   }
 
-  /** {@code url} is a test's stand-in over http on this machine, and the tests allow that ({@link #TEST_LOOPBACK_HTTP}). */
+  /** {@code url} is a test's stand-in over http on this machine, and {@link #TEST_LOOPBACK_HTTP} allows it. */
   static boolean testLoopback(URI url) {
     String host = url.getHost() == null ? "" : url.getHost();
     return Boolean.getBoolean(TEST_LOOPBACK_HTTP) && "http".equals(url.getScheme())

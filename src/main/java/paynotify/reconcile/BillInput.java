@@ -11,8 +11,7 @@ import java.io.InputStream;
  * and in moments, where it would otherwise run the tools out of memory.
  */
 final class BillInput extends FilterInputStream {
-  /** A whole bill, unpacked: a small shop's day is a few MiB (a few hundred bytes a trade), 200,000 rows
-   * about 40. */
+  /** A whole bill, unpacked: a small shop's day is a few MiB (a few hundred bytes a trade), 200,000 rows 40. */
   static final long MAX_BYTES = 256L << 20;
   /** One record and what comes before it: a row is a few hundred bytes, the comments above the header fewer. */
   static final long MAX_RECORD_BYTES = 1L << 20;

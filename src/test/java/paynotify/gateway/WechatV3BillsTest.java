@@ -68,7 +68,7 @@ class WechatV3BillsTest {
     vertx.close().await();
   }
 
-  /** Outside the tests, a download_url that is not https is refused, even this machine's: never fetched in the clear. */
+  /** Outside the tests, a download_url that is not https is refused, even this machine's: never asked in the clear. */
   @Test
   void withoutTheTestPropertyAnHttpDownloadUrlIsRefused() throws Exception {
     standIn.bill(DAY, Files.readAllBytes(SampleBills.WECHAT));

@@ -87,7 +87,7 @@ class BillReadingTest {
         .isInstanceOf(BillFormatException.class).hasMessageContaining("UTF-8");
   }
 
-  /** A zip's entries are bounded once unpacked: one unpacking past 256 MiB (the 汇总 one, only skipped) stops the read. */
+  /** A zip's entries are bounded once unpacked: one past 256 MiB (the 汇总 one, only skipped) stops the read. */
   @Test
   void aZipEntryUnpackingPastTheBoundIsRefused() throws Exception {
     Path bomb = SampleBills.alipayZipWithLargeSummary(dir.resolve("bomb.csv.zip"), 300L << 20);
