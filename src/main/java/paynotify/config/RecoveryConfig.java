@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import paynotify.channel.NotifyChannel;
 import paynotify.channel.Platform;
@@ -26,6 +27,7 @@ import paynotify.gateway.WechatV2Gateway;
 import paynotify.gateway.WechatV3Gateway;
 import paynotify.recovery.RecoverySettings;
 import paynotify.recovery.StripeFeed;
+import paynotify.store.Database;
 import paynotify.store.OrdersTable;
 
 /**
@@ -39,11 +41,11 @@ import paynotify.store.OrdersTable;
  *                 service runs on
  * @param confirming the clients that confirm a bill's row before it is booked (repair book, auto_repair): the same,
  *                 and WeChat Pay v2 whatever recovery.enabled says (its channel's API key is all it needs)
- * @param stripe   Stripe's undelivered events, with a restricted read-only key (stripe.api_key_file); null
- *                 when not set
+ * @param stripe   Stripe's undelivered events, with a restricted read-only key (stripe.api_key_file), how far
+ *                 they were read kept in the database given; null when not set
  */
 public record RecoveryConfig(RecoverySettings settings, List<Function<GatewayHttp, TradeQuery>> clients,
-    List<Function<GatewayHttp, TradeQuery>> confirming, Function<GatewayHttp, StripeFeed> stripe) {
+    List<Function<GatewayHttp, TradeQuery>> confirming, BiFunction<GatewayHttp, Database, StripeFeed> stripe) {
   static final String ALIPAY_GATEWAY = "https://openapi.alipay.com/gateway.do";
   static final String STRIPE_API = "https://api.stripe.com";
   static final String WECHAT_GATEWAY = "https://api.mch.weixin.qq.com";
@@ -58,7 +60,7 @@ public record RecoveryConfig(RecoverySettings settings, List<Function<GatewayHtt
     boolean epayBooks = c.bool("epay.query_books", false);
     URI stripeUrl = url(c, "stripe.api_base", STRIPE_API);
     String stripeKey = c.secret("stripe.api_key");
-    Function<GatewayHttp, StripeFeed> stripe = null;
+    BiFunction<GatewayHttp, Database, StripeFeed> stripe = null;
     List<Function<GatewayHttp, TradeQuery>> clients = new ArrayList<>();
     Function<GatewayHttp, TradeQuery> v3 = null;
     WechatV2Channel v2 = null;
@@ -169,13 +171,14 @@ public record RecoveryConfig(RecoverySettings settings, List<Function<GatewayHtt
    * A restricted key (rk_...) that can only read: a secret key (sk_...) can refund and pay out, and asking for
    * events needs none of that.
    */
-  private static Function<GatewayHttp, StripeFeed> stripe(ConfigReader c, StripeChannel channel, URI url, String key) {
+  private static BiFunction<GatewayHttp, Database, StripeFeed> stripe(ConfigReader c, StripeChannel channel, URI url,
+      String key) {
     if (!key.startsWith("rk_")) {
       throw c.error("stripe.api_key_file", "holds " + (key.startsWith("sk_") ? "a secret key (sk_...), which can"
           + " move money" : "no Stripe API key") + ": create a restricted key (Developers > API keys > Create"
           + " restricted key) with only Events: Read, and give that rk_... key");
     }
-    return http -> new StripeFeed(new StripeEvents(http, url, key), channel);
+    return (http, db) -> new StripeFeed(new StripeEvents(http, url, key), channel, db);
   }
 
   /** Opt-in by its address (epay.gateway_url): the site's aggregator, asked with the key the channel has. */

@@ -82,12 +82,11 @@ public final class AlipayBills implements BillSource {
             + " about 10:00 (Beijing time) on " + date.plusDays(1));
   }
 
-  /** The URL Alipay's signed answer gave, over https unless it is this machine (a test's stand-in). */
+  /** The URL Alipay's signed answer gave, over https (http is upgraded, but for a test's stand-in). */
   private static URI downloadUrl(String text) {
     try {
       URI url = new URI(text == null ? "" : text);
-      String host = url.getHost() == null ? "" : url.getHost();
-      if ("http".equals(url.getScheme()) && !host.equals("127.0.0.1") && !host.equals("localhost")) {
+      if ("http".equals(url.getScheme()) && !GatewayHttp.testLoopback(url)) {
         return new URI("https" + text.substring("http".length()));
       }
       if (!"https".equals(url.getScheme()) && !"http".equals(url.getScheme())) {

@@ -30,6 +30,12 @@ public final class GatewayHttp {
   /** An answer as received: its status, its headers and its body, whole. */
   public record Answer(int status, MultiMap headers, Buffer body) {}
 
+  /**
+   * Set by the tests only, whose stand-ins serve bills over http on this machine: a bill's download URL that a
+   * signed answer gives is asked over https, unless it is this machine's and this is set.
+   */
+  public static final String TEST_LOOPBACK_HTTP = "paynotify.test.loopback_http";
+
   private final Vertx vertx;
   private final HttpClient client;
   private final long timeoutMs;
@@ -90,6 +96,13 @@ public final class GatewayHttp {
         .recover(err -> Future.failedFuture(err instanceof GatewayFailure ? err
             : new GatewayFailure(GatewayFailure.Kind.UNAVAILABLE, where + " failed: "
                 + (err.getMessage() == null ? err.getClass().getSimpleName() : err.getMessage()), err)));
+  }
+
+  /** {@code url} is a test's stand-in over http on this machine, and {@link #TEST_LOOPBACK_HTTP} allows it. */
+  static boolean testLoopback(URI url) {
+    String host = url.getHost() == null ? "" : url.getHost();
+    return Boolean.getBoolean(TEST_LOOPBACK_HTTP) && "http".equals(url.getScheme())
+        && (host.equals("127.0.0.1") || host.equals("localhost"));
   }
 
   /** The body, or a failure once it grows past the cap (the connection is then closed, not reused). */

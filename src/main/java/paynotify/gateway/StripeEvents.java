@@ -44,9 +44,13 @@ public final class StripeEvents {
     this.key = restrictedKey;
   }
 
-  /** The events not delivered, created at or after {@code createdSince} (Unix seconds), after {@code startingAfter}. */
-  public Future<Page> undelivered(long createdSince, String startingAfter) {
-    String query = "delivery_success=false&limit=" + PAGE + "&" + encode("created[gte]") + "=" + createdSince
+  /**
+   * The events not delivered created in [{@code createdFrom}, {@code createdBefore}) (Unix seconds), newest first,
+   * after {@code startingAfter} (null: from the newest).
+   */
+  public Future<Page> undelivered(long createdFrom, long createdBefore, String startingAfter) {
+    String query = "delivery_success=false&limit=" + PAGE + "&" + encode("created[gte]") + "=" + createdFrom + "&"
+        + encode("created[lt]") + "=" + createdBefore
         + (startingAfter == null ? "" : "&starting_after=" + encode(startingAfter));
     MultiMap headers = MultiMap.caseInsensitiveMultiMap()
         .add(HttpHeaders.AUTHORIZATION, "Bearer " + key)

@@ -31,6 +31,8 @@ public final class WechatV2Bills implements BillSource {
   /** The first column of the bill's header line, after an optional BOM. */
   private static final String HEADER = "交易时间";
   private static final String BOM = "\uFEFF";
+  /** What is looked at to tell a bill from WeChat's XML: its first characters. */
+  private static final int HEAD_BYTES = 256;
 
   private final GatewayHttp http;
   private final URI url;
@@ -77,13 +79,14 @@ public final class WechatV2Bills implements BillSource {
     if (Gzip.isGzip(body)) {
       body = Gzip.gunzip(body, PATH + " of " + day);
     }
-    String text = new String(body, StandardCharsets.UTF_8);
-    if (text.stripLeading().startsWith("<")) {
+    // Only the head is read as text: the whole bill decoded would be twice its size again in the tools' heap.
+    String head = new String(body, 0, Math.min(body.length, HEAD_BYTES), StandardCharsets.UTF_8);
+    if (head.stripLeading().startsWith("<")) {
       return refused(date, day, body);
     }
-    if (!(text.startsWith(HEADER) || text.startsWith(BOM + HEADER))) {
+    if (!(head.startsWith(HEADER) || head.startsWith(BOM + HEADER))) {
       throw GatewayFailure.unavailable(PATH + " of " + day + " answered neither a bill nor WeChat's XML: '"
-          + Ids.printable(text.substring(0, Math.min(40, text.length()))) + "'");
+          + Ids.printable(head.substring(0, Math.min(40, head.length()))) + "'");
     }
     return new DayBill(date, mchId + "_" + day + "_ALL.csv", body);
   }

@@ -84,6 +84,9 @@ public final class WechatV3Bills implements BillSource {
     } catch (DecodeException | ClassCastException | IllegalArgumentException | NullPointerException e) {
       return Future.failedFuture(GatewayFailure.unavailable(name() + ": the answer is not a bill's download_url"));
     }
+    if (!"https".equals(url.getScheme()) && !GatewayHttp.testLoopback(url)) { // never shown: it holds a token
+      return Future.failedFuture(GatewayFailure.untrusted(name() + ": the download_url is not https: refused"));
+    }
     String what = "the bill of " + date;
     MultiMap headers = MultiMap.caseInsensitiveMultiMap()
         .add("Accept", "*/*")

@@ -56,10 +56,13 @@ public final class AlipayBill implements Bill {
   public Summary read(RowSink sink) throws BillFormatException {
     String name = file.toString();
     try (InputStream raw = Files.newInputStream(file); ZipInputStream zip = new ZipInputStream(raw, GBK)) {
+      BillInput unpacked = new BillInput(zip); // every entry's bytes count, the skipped ones' too
       for (ZipEntry entry = zip.getNextEntry(); entry != null; entry = zip.getNextEntry()) {
         if (entry.getName().endsWith("_业务明细.csv")) {
-          return readDetail(name + "!" + entry.getName(), zip, sink);
+          unpacked.recordRead();
+          return readDetail(name + "!" + entry.getName(), unpacked, sink);
         }
+        unpacked.skipEntry();
       }
     } catch (ZipException | java.io.EOFException e) {
       throw new BillFormatException(name, 0, null, "not a readable zip (" + e.getMessage() + "): is the download complete?");
@@ -70,7 +73,7 @@ public final class AlipayBill implements Bill {
         "no *_业务明细.csv entry: not an Alipay trade bill zip (pass the .csv.zip as downloaded)");
   }
 
-  private Summary readDetail(String name, InputStream in, RowSink sink) throws IOException, BillFormatException {
+  private Summary readDetail(String name, BillInput in, RowSink sink) throws IOException, BillFormatException {
     long payments = 0;
     long refunds = 0;
     long paymentCents = 0;
@@ -81,6 +84,7 @@ public final class AlipayBill implements Bill {
       Map<String, Integer> col = null;
       LocalDateTime[] window = null;
       for (CSVRecord record : csv) {
+        in.recordRead();
         long line = csv.getCurrentLineNumber();
         if (col == null) { // the header row; the comments above it give the window
           col = BillCsv.columns(record, name, line, REQUIRED);

@@ -74,6 +74,9 @@ final class BillCsv {
   /** A decoding or CSV-syntax failure as a bill error ({@code e} wraps it when thrown by the parser's iterator). */
   static BillFormatException unreadable(String file, Exception e, String charset, String hint) {
     Throwable cause = e instanceof java.io.UncheckedIOException && e.getCause() != null ? e.getCause() : e;
+    if (cause instanceof BillInput.TooLarge) {
+      return new BillFormatException(file, 0, null, cause.getMessage());
+    }
     if (cause instanceof java.nio.charset.CharacterCodingException) {
       return new BillFormatException(file, 0, null, "not " + charset + " text (" + hint + ")");
     }
@@ -83,8 +86,11 @@ final class BillCsv {
     return new BillFormatException(file, 0, null, "malformed CSV: " + cause.getMessage());
   }
 
-  /** The file itself cannot be read (missing, a directory, no permission): one line, no stack trace. */
+  /** The file itself cannot be read (missing, a directory, no permission, past a bound): one line, no stack trace. */
   static BillFormatException cannotRead(String file, IOException e) {
+    if (e instanceof BillInput.TooLarge) {
+      return new BillFormatException(file, 0, null, e.getMessage());
+    }
     String why = e instanceof NoSuchFileException ? "no such file"
         : e instanceof AccessDeniedException ? "permission denied" : e.getMessage();
     return new BillFormatException(file, 0, null, "cannot read the bill (" + why + ")");

@@ -1,7 +1,6 @@
 package paynotify.reconcile;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
@@ -66,11 +65,12 @@ public final class WechatBill implements Bill {
     long totalCents = 0;
     long settlementCents = 0;
     long refundCents = 0;
-    try (InputStream in = Files.newInputStream(file);
+    try (BillInput in = new BillInput(Files.newInputStream(file));
         CSVParser csv = BillCsv.parser(BillCsv.strictReader(in, StandardCharsets.UTF_8), null)) {
       Map<String, Integer> col = null;
       boolean summaryNext = false;
       for (CSVRecord record : csv) {
+        in.recordRead();
         long line = csv.getCurrentLineNumber();
         if (col == null) {
           col = BillCsv.columns(record, name, line, REQUIRED);

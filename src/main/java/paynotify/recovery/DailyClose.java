@@ -32,6 +32,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import paynotify.channel.PlatformTime;
+import paynotify.gateway.GatewayHttp;
 import paynotify.store.Database;
 import paynotify.store.LeaseOwner;
 import paynotify.store.TransientRetry;
@@ -296,6 +297,9 @@ public final class DailyClose {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(JAVA_OPTIONS);
+    if (Boolean.getBoolean(GatewayHttp.TEST_LOOPBACK_HTTP)) { // the tests' stand-ins, reached by the command too
+      command.add("-D" + GatewayHttp.TEST_LOOPBACK_HTTP + "=true");
+    }
     command.addAll(List.of("-cp", System.getProperty("java.class.path"), "paynotify.cli.Main", "reconcile",
         "--channel", channel, "--fetch", "--date", day.toString(), "--record", "--json"));
     if (settings.repair()) {

@@ -7,6 +7,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.slf4j.Logger;
@@ -16,19 +17,31 @@ import paynotify.booking.Outcome;
 import paynotify.channel.NotifyEvent;
 import paynotify.channel.RejectedNotification;
 import paynotify.channel.UnbookableNotification;
+import paynotify.recovery.StripeCursor.Walk;
 
 /**
- * Stripe's events whose webhook delivery has not succeeded, fetched every sweep (those created within
- * max_age) and taken as their webhook would have been: read by the Stripe channel itself, booked through the
- * same booking ({@link FoundPayment}: same keys, a late webhook is a duplicate), a dispute or failed refund
- * recorded as the same anomaly. An event done here is not fetched again by this process; after a restart it
- * is a duplicate, once.
+ * Stripe's events whose webhook delivery has not succeeded (those created within max_age), taken as their
+ * webhook would have been: read by the Stripe channel itself, booked through the same booking
+ * ({@link FoundPayment}: same keys, a late webhook is a duplicate), a dispute or failed refund recorded as the
+ * same anomaly.
+ *
+ * <p>Stripe lists newest first, and an account whose other endpoint always fails keeps its events undelivered:
+ * reading from the top every sweep would never get past them. So the events are read in walks down a window
+ * of their {@code created} ({@link StripeCursor}, in the database): a few pages a sweep, the next sweep (on
+ * whichever instance) going on where this one stopped, the next walk taking what was created since. Every
+ * event within max_age is looked at once; one whose booking fails stops the sweep there, and is looked at again
+ * by the next. An event done here is not taken again by this process.
  */
 final class MissedStripeEvents {
   /** The client's name, in notify_log and the logs. */
   static final String SOURCE = "stripe events";
-  /** At most this many pages (of {@code StripeEvents.PAGE}) a sweep: the rest waits for the next one. */
+  /**
+   * At most this many pages (of {@code StripeEvents.PAGE}) a sweep, more only while one second's events fill
+   * them (a walk stops between seconds): the rest waits for the next sweep.
+   */
   private static final int MAX_PAGES = 5;
+  /** A walk ends this far before now: the newest events are left to their webhook, and to Stripe's list to settle. */
+  private static final long SETTLE_SECONDS = 60;
   private static final int REMEMBERED = 10_000;
   private static final Logger LOG = LoggerFactory.getLogger(MissedStripeEvents.class);
 
@@ -42,6 +55,7 @@ final class MissedStripeEvents {
   private static final Pass NOTHING = new Pass(0, 0, 0);
 
   private final StripeFeed feed;
+  private final StripeCursor cursor;
   private final FoundPayment found;
   private final EventBooking booking;
   private final Duration maxAge;
@@ -56,6 +70,7 @@ final class MissedStripeEvents {
 
   MissedStripeEvents(StripeFeed feed, FoundPayment found, EventBooking booking, Duration maxAge, Clock clock) {
     this.feed = feed;
+    this.cursor = new StripeCursor(feed.db());
     this.found = found;
     this.booking = booking;
     this.maxAge = maxAge;
@@ -63,18 +78,74 @@ final class MissedStripeEvents {
   }
 
   Future<Pass> sweep() {
-    return page(clock.instant().minus(maxAge).getEpochSecond(), null, 1, NOTHING);
+    long now = clock.instant().getEpochSecond();
+    long oldest = now - maxAge.toSeconds();
+    return cursor.read().compose(read -> {
+      Walk walk = read.over(oldest) ? read.next(now - SETTLE_SECONDS) : read;
+      return walk.over(oldest) ? Future.succeededFuture(NOTHING)
+          : new Descent(walk, Math.max(walk.from(), oldest)).page(null);
+    });
   }
 
-  private Future<Pass> page(long since, String after, int n, Pass before) {
-    return feed.events().undelivered(since, after).compose(page -> {
-      Future<Pass> pass = Future.succeededFuture(before);
-      for (JsonObject event : page.events()) {
-        pass = pass.compose(p -> take(event).map(p::plus));
+  /**
+   * One sweep down a walk: every page asks for [{@code from}, {@code before}), the part not taken yet when the
+   * sweep began (fixed, so that {@code starting_after} pages through one list), and the cursor follows each page.
+   */
+  private final class Descent {
+    private final long from;
+    private final long before;
+    private Walk walk;
+    private int pages;
+    private Pass pass = NOTHING;
+
+    Descent(Walk walk, long from) {
+      this.walk = walk;
+      this.from = from;
+      this.before = walk.below();
+    }
+
+    Future<Pass> page(String after) {
+      pages++;
+      return feed.events().undelivered(from, before, after).compose(page -> takeFrom(page.events(), 0)
+          .compose(failed -> {
+            if (failed != null) { // looked at again next sweep: the walk stays above it
+              return moved(walk.takenDownTo(created(failed) + 1)).map(pass);
+            }
+            if (!page.hasMore()) {
+              return moved(walk.done()).map(pass);
+            }
+            if (page.events().isEmpty()) { // "more" and none given: not Stripe's way; nothing is passed
+              return Future.succeededFuture(pass);
+            }
+            long below = created(page.events().get(page.events().size() - 1)) + 1;
+            return moved(walk.takenDownTo(below)).compose(on -> on && (pages < MAX_PAGES || below >= before)
+                ? page(page.last()) : Future.succeededFuture(pass));
+          }));
+    }
+
+    /** Takes the events in turn: the one whose booking failed (the rest of the page is left), or null. */
+    private Future<JsonObject> takeFrom(List<JsonObject> events, int i) {
+      if (i == events.size()) {
+        return Future.succeededFuture();
       }
-      return pass.compose(p -> page.hasMore() && n < MAX_PAGES ? page(since, page.last(), n + 1, p)
-          : Future.succeededFuture(p));
-    });
+      return take(events.get(i)).compose(p -> {
+        pass = pass.plus(p);
+        return p.failed() > 0 ? Future.succeededFuture(events.get(i)) : takeFrom(events, i + 1);
+      });
+    }
+
+    /** Whether the walk is still this sweep's to go on with. */
+    private Future<Boolean> moved(Walk next) {
+      return cursor.move(next).map(row -> {
+        walk = row;
+        return row != null;
+      });
+    }
+
+    /** An event's {@code created}; without one (never from Stripe), the top of the window: the walk passes nothing. */
+    private long created(JsonObject event) {
+      return event.getValue("created") instanceof Number n ? n.longValue() : before - 1;
+    }
   }
 
   /** One event, as its webhook would have been taken; a booking that fails leaves it to the next sweep. */

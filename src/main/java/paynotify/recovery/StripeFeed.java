@@ -2,6 +2,10 @@ package paynotify.recovery;
 
 import paynotify.channel.stripe.StripeChannel;
 import paynotify.gateway.StripeEvents;
+import paynotify.store.Database;
 
-/** Where Stripe's undelivered events come from, and the channel that reads them as their webhooks. */
-public record StripeFeed(StripeEvents events, StripeChannel channel) {}
+/**
+ * Where Stripe's undelivered events come from, the channel that reads them as their webhooks, and the database
+ * that keeps how far they were read (recovery's pool).
+ */
+public record StripeFeed(StripeEvents events, StripeChannel channel, Database db) {}

@@ -148,7 +148,7 @@ public final class PayNotifyServer {
     GatewayHttp stripeApi = rc.stripe() == null ? null : new GatewayHttp(vertx, rc.settings().timeout(), MAX_EVENTS_BYTES);
     Recovery recovery = !asks ? null : new Recovery(recoveryPool, booking, stores.log(), config.orders(), outbox,
         rc.clients().stream().map(client -> client.apply(gateways)).toList(),
-        rc.stripe() == null ? null : rc.stripe().apply(stripeApi), rc.settings());
+        rc.stripe() == null ? null : rc.stripe().apply(stripeApi, recoveryPool), rc.settings());
     Runnable closeRecovery = () -> {
       if (recovery != null) {
         gateways.close();

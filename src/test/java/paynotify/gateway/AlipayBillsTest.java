@@ -19,8 +19,10 @@ import java.time.ZoneOffset;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import paynotify.testsupport.AlipayNotifications;
 import paynotify.testsupport.AlipayStandIn;
+import paynotify.testsupport.LoopbackBillUrls;
 import paynotify.testsupport.PlatformStandIn.Mode;
 import paynotify.testsupport.SampleBills;
 
@@ -28,6 +30,7 @@ import paynotify.testsupport.SampleBills;
  * A day's bill from Alipay's stand-in, which serves the public sample bill as Alipay would: the signed
  * answer's download URL, then the zip; proved by alipay-sdk-java's own request for that URL.
  */
+@ExtendWith(LoopbackBillUrls.class)
 class AlipayBillsTest {
   static final LocalDate DAY = LocalDate.of(2026, 3, 14);
   /** 11:00 on the day after, Beijing time: yesterday's bill is due. */
@@ -42,8 +45,12 @@ class AlipayBillsTest {
     vertx = Vertx.vertx();
     alipay = AlipayStandIn.start();
     alipay.bill(DAY, SampleBills.ALIPAY);
-    bills = new AlipayBills(new GatewayHttp(vertx, Duration.ofSeconds(5), 8 * 1024 * 1024), alipay.url(),
-        AlipayNotifications.APP_ID, MerchantKeyTest.read(alipay.appKeyFile()), AlipayGatewayTest.SIGNATURE, NEXT_MORNING);
+    bills = bills(Duration.ofSeconds(5));
+  }
+
+  AlipayBills bills(Duration timeout) {
+    return new AlipayBills(new GatewayHttp(vertx, timeout, 8 * 1024 * 1024), alipay.url(), AlipayNotifications.APP_ID,
+        MerchantKeyTest.read(alipay.appKeyFile()), AlipayGatewayTest.SIGNATURE, NEXT_MORNING);
   }
 
   @AfterEach
@@ -60,11 +67,20 @@ class AlipayBillsTest {
     assertThat(bill.content()).isEqualTo(Files.readAllBytes(SampleBills.ALIPAY));
   }
 
+  /** Outside the tests, a bill URL over http, even this machine's, is asked over https: never in the clear. */
+  @Test
+  void withoutTheTestPropertyAnHttpBillUrlIsAskedOverHttps() throws Exception {
+    LoopbackBillUrls.without(() -> {
+      GatewayFailure upgraded = AlipayGatewayTest.failure(bills(Duration.ofSeconds(2)).fetch(DAY));
+      assertThat(upgraded.kind()).isEqualTo(GatewayFailure.Kind.UNAVAILABLE);
+      assertThat(upgraded.getMessage()).contains("GET https://127.0.0.1:");
+    });
+    assertThat(alipay.billDownloads()).isZero();
+  }
+
   @Test
   void aBillNotMadeYetIsNotReadyAndAnOldOneNobodyKeepsIsRefused() {
-    GatewayFailure early = AlipayGatewayTest.failure(new AlipayBills(new GatewayHttp(vertx, Duration.ofSeconds(5),
-        1024 * 1024), alipay.url(), AlipayNotifications.APP_ID, MerchantKeyTest.read(alipay.appKeyFile()),
-        AlipayGatewayTest.SIGNATURE, NEXT_MORNING).fetch(DAY.plusDays(1)));
+    GatewayFailure early = AlipayGatewayTest.failure(bills(Duration.ofSeconds(5)).fetch(DAY.plusDays(1)));
     assertThat(early.kind()).isEqualTo(GatewayFailure.Kind.NOT_READY);
     assertThat(early.getMessage()).contains("2026-03-16");
     assertThat(AlipayGatewayTest.failure(bills.fetch(DAY.minusDays(30))).kind()).isEqualTo(GatewayFailure.Kind.REFUSED);

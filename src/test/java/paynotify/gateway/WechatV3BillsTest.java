@@ -15,12 +15,14 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import paynotify.channel.PlatformTime;
 import paynotify.channel.wechat.WechatV3Channel;
 import paynotify.config.AppConfig;
 import paynotify.gateway.GatewayFailure.Kind;
 import paynotify.reconcile.WechatBill;
+import paynotify.testsupport.LoopbackBillUrls;
 import paynotify.testsupport.PlatformStandIn.Mode;
 import paynotify.testsupport.SampleBills;
 import paynotify.testsupport.TestService;
@@ -28,6 +30,7 @@ import paynotify.testsupport.WechatV3Notifications;
 import paynotify.testsupport.WechatV3StandIn;
 
 /** WechatV3Bills against the stand-in, with the platform keys the test service's configuration builds. */
+@ExtendWith(LoopbackBillUrls.class)
 class WechatV3BillsTest {
   private static final LocalDate DAY = LocalDate.of(2026, 3, 14);
 
@@ -63,6 +66,19 @@ class WechatV3BillsTest {
   static void stop() {
     standIn.close();
     vertx.close().await();
+  }
+
+  /** Outside the tests, a download_url that is not https is refused, even this machine's: never asked in the clear. */
+  @Test
+  void withoutTheTestPropertyAnHttpDownloadUrlIsRefused() throws Exception {
+    standIn.bill(DAY, Files.readAllBytes(SampleBills.WECHAT));
+    int before = standIn.billDownloads();
+    LoopbackBillUrls.without(() -> {
+      GatewayFailure refused = failure(bills.fetch(DAY));
+      assertThat(refused.kind()).isEqualTo(Kind.UNTRUSTED);
+      assertThat(refused.getMessage()).contains("https");
+    });
+    assertThat(standIn.billDownloads()).isEqualTo(before);
   }
 
   @Test

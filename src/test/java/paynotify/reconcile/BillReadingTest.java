@@ -87,6 +87,28 @@ class BillReadingTest {
         .isInstanceOf(BillFormatException.class).hasMessageContaining("UTF-8");
   }
 
+  /** A zip's entries are bounded once unpacked: one past 256 MiB (the 汇总 one, only skipped) stops the read. */
+  @Test
+  void aZipEntryUnpackingPastTheBoundIsRefused() throws Exception {
+    Path bomb = SampleBills.alipayZipWithLargeSummary(dir.resolve("bomb.csv.zip"), 300L << 20);
+    assertThat(Files.size(bomb)).isLessThan(2 << 20); // deflate packs a repeated line a thousandfold
+    assertThatThrownBy(() -> new AlipayBill(bomb).read(row -> { })).isInstanceOf(BillFormatException.class)
+        .hasMessageContaining("bomb.csv.zip").hasMessageContaining("256 MiB");
+  }
+
+  /** commons-csv holds a value, and the comment lines before a record, in one buffer: more than 1 MiB is no bill. */
+  @Test
+  void aBlockOfCommentsOrAHugeValueIsRefused() throws Exception {
+    Path comments = SampleBills.alipayZipWithComments(dir.resolve("comments.csv.zip"), 2L << 20);
+    assertThatThrownBy(() -> new AlipayBill(comments).read(row -> { })).isInstanceOf(BillFormatException.class)
+        .hasMessageContaining("comments.csv.zip").hasMessageContaining("1 MiB");
+
+    Path huge = Files.writeString(dir.resolve("1543681851_20260314_ALL.csv"), SampleBills.wechat()
+        .replaceFirst("\"`年度会员,自动续费\"", "\"`" + "x".repeat(2 << 20) + "\""), StandardCharsets.UTF_8);
+    assertThatThrownBy(() -> new WechatBill(huge, null).read(row -> { })).isInstanceOf(BillFormatException.class)
+        .hasMessageContaining("1 MiB");
+  }
+
   @Test
   void truncatedBillsAreRefused() throws Exception {
     String detail = SampleBills.alipayDetail();

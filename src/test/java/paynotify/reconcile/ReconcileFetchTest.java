@@ -9,12 +9,14 @@ import java.time.LocalDate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import paynotify.channel.PlatformTime;
 import paynotify.cli.ExitCode;
 import paynotify.testsupport.AlipayStandIn;
 import paynotify.testsupport.Cli;
 import paynotify.testsupport.DatabaseTestBase;
+import paynotify.testsupport.LoopbackBillUrls;
 import paynotify.testsupport.SampleBills;
 import paynotify.testsupport.TestService;
 import paynotify.testsupport.WechatV2StandIn;
@@ -24,6 +26,7 @@ import paynotify.testsupport.WechatV3StandIn;
  * {@code reconcile --fetch}: the day's bill asked of the platform (Alipay's stand-in serving the sample bill),
  * kept with its SHA-256, and reconciled exactly as {@code --bill} reconciles the same file.
  */
+@ExtendWith(LoopbackBillUrls.class)
 class ReconcileFetchTest extends DatabaseTestBase {
   static final LocalDate DAY = LocalDate.of(2026, 3, 14);
 

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import paynotify.channel.PlatformTime;
 import paynotify.cli.ExitCode;
@@ -27,6 +28,7 @@ import paynotify.recovery.DailyClose.Closed;
 import paynotify.testsupport.AlipayStandIn;
 import paynotify.testsupport.Cli;
 import paynotify.testsupport.DatabaseTestBase;
+import paynotify.testsupport.LoopbackBillUrls;
 import paynotify.testsupport.SampleBills;
 import paynotify.testsupport.TestService;
 import paynotify.testsupport.WechatV2StandIn;
@@ -37,6 +39,7 @@ import paynotify.testsupport.WechatV2StandIn;
  * real process, with the findings of {@code reconcile --bill} on the same file; a bill not made yet is tried again,
  * then given up at noon; two instances close a day once; auto_repair books exactly what is safe, once.
  */
+@ExtendWith(LoopbackBillUrls.class)
 class DailyCloseTest extends DatabaseTestBase {
   static final LocalDate DAY = LocalDate.of(2026, 3, 14);
   static final JsonObject EXPECTED = SampleBills.ANSWER_KEY.getJsonArray("bills").getJsonObject(0)

@@ -4,11 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.vertx.core.json.JsonObject;
+import java.sql.Connection;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import paynotify.config.AppConfig;
+import paynotify.config.AppConfig.DatabaseSettings;
 import paynotify.config.ConfigException;
 import paynotify.testsupport.DatabaseTestBase;
 import paynotify.testsupport.Http;
@@ -99,6 +101,82 @@ class StripeRecoveryTest extends DatabaseTestBase {
     assertThat(stripe.requests()).isEqualTo(3); // 20 + 20 + 5
   }
 
+  /**
+   * Another endpoint on the account (an old site's) that always fails keeps its events undelivered: 160 of
+   * them, newer than our missed payment. A sweep reads at most five pages of 20; the next sweep, on another
+   * instance (nothing remembered in memory), goes on where the walk stopped and reaches ours.
+   */
+  @Test
+  void anotherEndpointsUndeliveredEventsDoNotHideOursBehindThem() {
+    order("MINE");
+    stripe.undelivered(paid("MINE", "pi_MINE"), 3600);
+    for (int i = 0; i < 160; i++) {
+      stripe.undelivered(paid("OLD-SITE-" + i, "pi_OLD_SITE_" + i), 3000 - 10L * i);
+    }
+
+    fetch();
+    assertThat(stripe.requests()).isEqualTo(5);
+    assertThat(db.orderStatus("MINE")).isEqualTo("unpaid");
+
+    service.close();
+    service = TestService.start(db.settings(), stripe.configure(TestService.configuration(new JsonObject()))
+        .put("recovery", new JsonObject().put("enabled", true).put("interval_seconds", 3600)));
+    assertThat(fetch()).isPositive();
+    assertThat(db.orderStatus("MINE")).isEqualTo("paid");
+    assertThat(stripe.requests()).isLessThanOrEqualTo(10);
+
+    // walked through: the next sweep asks about what is new only
+    assertThat(fetch()).isZero();
+    assertThat(stripe.requests()).isLessThanOrEqualTo(11);
+  }
+
+  /** More events in one second than a sweep's pages: that second is read whole, not asked again and again. */
+  @Test
+  void aSecondFullOfEventsDoesNotStopTheWalk() {
+    order("MINE");
+    stripe.undelivered(paid("MINE", "pi_MINE"), 2000);
+    for (int i = 0; i < 130; i++) {
+      stripe.undelivered(paid("OLD-SITE-" + i, "pi_OLD_SITE_" + i), 1000);
+    }
+    for (int sweep = 0; sweep < 3 && !"paid".equals(db.orderStatus("MINE")); sweep++) {
+      fetch();
+    }
+    assertThat(db.orderStatus("MINE")).isEqualTo("paid");
+  }
+
+  /** A booking that fails (the database busy) leaves its event to the next sweep, which books it. */
+  @Test
+  void anEventWhoseBookingFailedIsTakenAgain() throws Exception {
+    service.close();
+    DatabaseSettings s = db.settings();
+    DatabaseSettings oneSecondLockWait = new DatabaseSettings(s.host(), s.port(), s.name(), s.user(), s.password(),
+        s.poolSize(), s.maxWaitQueue(), s.connectTimeout(), 1, s.embeddedDir());
+    service = TestService.start(oneSecondLockWait, stripe.configure(TestService.configuration(new JsonObject()))
+        .put("booking", new JsonObject().put("max_attempts", 1))
+        .put("recovery", new JsonObject().put("enabled", true).put("interval_seconds", 3600)));
+    for (String orderNo : new String[] {"OLDER", "FAILS", "NEWER"}) {
+      order(orderNo);
+    }
+    stripe.undelivered(paid("OLDER", "pi_OLDER"), 900);
+    stripe.undelivered(paid("FAILS", "pi_FAILS"), 600);
+    stripe.undelivered(paid("NEWER", "pi_NEWER"), 300);
+
+    try (Connection holder = db.connect()) { // another transaction holds the payment's key: the booking times out
+      holder.setAutoCommit(false);
+      holder.createStatement().executeUpdate("INSERT INTO idempotent_keys (idem_key, fingerprint)"
+          + " VALUES ('stripe:pay:pi_FAILS', REPEAT('0', 64))");
+      fetch();
+      holder.rollback();
+    }
+    assertThat(db.orderStatus("FAILS")).isEqualTo("unpaid");
+    assertThat(db.orderStatus("NEWER")).isEqualTo("paid");
+
+    fetch();
+    assertThat(db.orderStatus("FAILS")).isEqualTo("paid");
+    assertThat(db.orderStatus("OLDER")).isEqualTo("paid");
+    assertThat(db.payments("pi_FAILS")).isEqualTo(1);
+  }
+
   @Test
   void anUndeliveredRefundIsBookedAsItsWebhookWouldBe() {
     order("R1");
@@ -135,14 +213,17 @@ class StripeRecoveryTest extends DatabaseTestBase {
   }
 
   @Test
-  void stripeDownOrAWrongKeyBooksNothingAndTheNextSweepTakesItUp() {
+  void stripeDownBooksNothingAndTheNextSweepTakesItUp() {
     order("D1");
     stripe.undelivered(paid("D1", "pi_D1"), 300);
     stripe.down(true);
     assertThat(fetch()).isZero();
     stripe.down(false);
     assertThat(fetch()).isEqualTo(1);
+  }
 
+  @Test
+  void aWrongKeyIsRefusedAndBooksNothing() {
     service.close();
     JsonObject wrongKey = stripe.configure(TestService.configuration(new JsonObject()));
     wrongKey.getJsonObject("stripe").put("api_key", "rk_test_not_the_key");

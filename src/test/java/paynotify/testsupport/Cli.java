@@ -20,6 +20,11 @@ public final class Cli {
     return config("test-cli.yaml", "");
   }
 
+  /** The same followed by {@code yaml}, for a tool run in a JVM of its own. */
+  public static Path config(String yaml) {
+    return config("test-cli-process.yaml", yaml);
+  }
+
   /** The same, followed by {@code yaml} (further sections, e.g. forward:). */
   private static Path config(String name, String yaml) {
     var s = TestDatabase.get().settings();

@@ -4,6 +4,7 @@ import io.vertx.core.json.JsonObject;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -12,6 +13,7 @@ import java.util.Map;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipInputStream;
 import java.util.zip.ZipOutputStream;
+import paynotify.channel.Money;
 
 /** The shared sample bills (src/test/resources/bills, a copy of shared/bills) and their local state. */
 public final class SampleBills {
@@ -97,6 +99,62 @@ public final class SampleBills {
     }
     Files.createDirectories(file.getParent());
     return Files.write(file, bytes.toByteArray());
+  }
+
+  /**
+   * A crafted Alipay zip, about a thousandth of {@code bytes}: its detail entry opens with {@code bytes} of
+   * {@code #} comment lines, then holds the sample's detail.
+   */
+  public static Path alipayZipWithComments(Path file, long bytes) throws IOException {
+    try (ZipOutputStream zip = new ZipOutputStream(Files.newOutputStream(file), GBK)) {
+      zip.putNextEntry(new ZipEntry("20888507821268420156_20260314_业务明细.csv"));
+      repeat(zip, "#" + "-".repeat(98) + "\n", bytes);
+      zip.write(alipayDetail().getBytes(GBK));
+      zip.closeEntry();
+    }
+    return file;
+  }
+
+  /**
+   * A crafted Alipay zip, about a thousandth of {@code bytes}: an entry that is not the detail (the 汇总 one,
+   * which is skipped) unpacks to {@code bytes}, then the sample's detail entry.
+   */
+  public static Path alipayZipWithLargeSummary(Path file, long bytes) throws IOException {
+    try (ZipOutputStream zip = new ZipOutputStream(Files.newOutputStream(file), GBK)) {
+      zip.putNextEntry(new ZipEntry("20888507821268420156_20260314_业务明细(汇总).csv"));
+      repeat(zip, "#".repeat(99) + "\n", bytes);
+      zip.closeEntry();
+      zip.putNextEntry(new ZipEntry("20888507821268420156_20260314_业务明细.csv"));
+      zip.write(alipayDetail().getBytes(GBK));
+      zip.closeEntry();
+    }
+    return file;
+  }
+
+  private static void repeat(OutputStream out, String line, long bytes) throws IOException {
+    byte[] block = line.repeat(655).getBytes(GBK);
+    for (long written = 0; written < bytes; written += block.length) {
+      out.write(block);
+    }
+  }
+
+  /**
+   * A WeChat ALL bill of about {@code bytes}: the sample's header, payments like its first row (each a trade of
+   * its own, 29.90), and the summary that adds them up.
+   */
+  public static byte[] wechatOfSize(long bytes) throws IOException {
+    String[] sample = wechat().split("\n");
+    String row = sample[1];
+    String trade = "4200002527202603146264603784";
+    StringBuilder bill = new StringBuilder(sample[0]).append('\n');
+    int rows = 0;
+    while (bill.length() * 1.1 < bytes) { // a few of the header's characters are 3 bytes in UTF-8
+      bill.append(row.replace(trade, String.format("42000025272026031%011d", rows++))).append('\n');
+    }
+    String total = Money.format(2990L * rows);
+    bill.append("总交易单数,应结订单总金额,退款总金额,充值券退款总金额,手续费总金额,订单总金额,申请退款总金额\n`").append(rows)
+        .append(",`").append(total).append(",`0.00,`0.00,`0.00,`").append(total).append(",`0.00\n");
+    return bill.toString().getBytes(StandardCharsets.UTF_8);
   }
 
   public static String wechat() throws IOException {

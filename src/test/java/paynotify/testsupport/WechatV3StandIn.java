@@ -31,6 +31,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import paynotify.channel.wechat.WechatV3Signature;
@@ -65,6 +66,7 @@ public final class WechatV3StandIn extends CountingStandIn {
   private final Set<LocalDate> billsNotReady = ConcurrentHashMap.newKeySet();
   /** The files behind the download_urls given, by token. */
   private final Map<String, byte[]> downloads = new ConcurrentHashMap<>();
+  private final AtomicInteger billDownloads = new AtomicInteger();
   private volatile boolean tamperedBills;
   private volatile String answerMchId = WechatV3Notifications.MCH_ID;
   private volatile String answerOutTradeNo;
@@ -201,6 +203,11 @@ public final class WechatV3StandIn extends CountingStandIn {
     billsNotReady.add(date);
   }
 
+  /** How many times a bill's file was downloaded. */
+  public int billDownloads() {
+    return billDownloads.get();
+  }
+
   /** The files downloaded from now on differ from the bill whose SHA1 the signed answer gives (one byte). */
   public void tamperedBills(boolean tampered) {
     tamperedBills = tampered;
@@ -270,6 +277,7 @@ public final class WechatV3StandIn extends CountingStandIn {
     if (method.equals("GET") && path.equals(TRADE_BILL)) {
       tradeBill(request);
     } else if (method.equals("GET") && path.equals(DOWNLOAD)) {
+      billDownloads.incrementAndGet();
       byte[] file = downloads.get(form(request.query()).getOrDefault("token", ""));
       if (file == null) {
         answer(request, 400, error("INVALID_REQUEST", "下载地址已失效"));
