@@ -16,8 +16,8 @@ import paynotify.reconcile.Finding;
  * refused: its sender was not who it said.
  */
 final class AlertMessages {
-  /** An order or trade number shown as it is: a sane length, and of these characters. */
-  private static final Pattern SHOWN_ID = Pattern.compile("[A-Za-z0-9_.:#|-]{1,64}");
+  /** An order or trade number shown as it is: a sane length, and of these characters (no dot: a domain is a link). */
+  private static final Pattern SHOWN_ID = Pattern.compile("[A-Za-z0-9_:#|-]{1,64}");
   /** An address as notify_log keeps it (IPv4 or IPv6); X-Forwarded-For behind a proxy may hold anything else. */
   private static final Pattern ADDRESS = Pattern.compile("[0-9A-Fa-f:.]{2,45}");
 
