@@ -76,6 +76,14 @@ public enum AnomalyKind {
       + " for its path, a CDN or WAF in front that blocks or challenges the platform's POST, and the TLS certificate"
       + " (docs/operations.md: recovery)"),
   /**
+   * An event recovery found (one of Stripe's undelivered events) whose booking failed in sweep after sweep: an error,
+   * not a verdict (the database refused it, an orders mapping the statement cannot match). Nothing of it was booked;
+   * recovery went on past it and takes it no more. Recorded once per event.
+   */
+  BOOKING_FAILED("nothing was booked: fix the error the detail names (the log has every try), then have the platform"
+      + " send the event again (Stripe: Workbench, Webhooks, your endpoint, the event, Resend), which books it; or"
+      + " fulfil the order by hand"),
+  /**
    * A platform whose answer is not signed (epay's order query) says an unpaid order is paid: not booked, as
    * anyone able to answer in its place could say so (epay.query_books: true books it).
    */

@@ -88,6 +88,7 @@ final class UnbookableAnomalies {
       case CHARGEBACK_REVERSED -> AnomalyKind.CHARGEBACK_REVERSED;
       case DISPUTE -> AnomalyKind.DISPUTE;
       case REFUND_FAILED -> AnomalyKind.REFUND_FAILED;
+      case BOOKING_FAILED -> AnomalyKind.BOOKING_FAILED;
       case UNBOOKED_REFUND -> AnomalyKind.UNBOOKED_REFUND;
       case NOT_OUR_NUMBER -> AnomalyKind.NOT_OUR_NUMBER;
     };

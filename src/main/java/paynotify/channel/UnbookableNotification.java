@@ -31,6 +31,8 @@ public final class UnbookableNotification extends RuntimeException {
     DISPUTE,
     /** A refund that failed or was canceled: the buyer did not get the money back after all. */
     REFUND_FAILED,
+    /** Found by recovery, and its booking failed in sweep after sweep (an error, not a verdict): given up. */
+    BOOKING_FAILED,
     /** A refund made (or failed) at the platform that paynotify does not book (虎皮椒's RD and UD). */
     UNBOOKED_REFUND,
     /** A payment or refund naming an order number not written as orders.out_trade_no writes the site's. */

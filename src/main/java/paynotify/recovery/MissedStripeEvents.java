@@ -12,11 +12,14 @@ import java.util.Map;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import paynotify.booking.AnomalyKind;
 import paynotify.booking.EventBooking;
 import paynotify.booking.Outcome;
 import paynotify.channel.NotifyEvent;
+import paynotify.channel.Platform;
 import paynotify.channel.RejectedNotification;
 import paynotify.channel.UnbookableNotification;
+import paynotify.channel.UnbookableNotification.Problem;
 import paynotify.recovery.StripeCursor.Walk;
 
 /**
@@ -29,8 +32,11 @@ import paynotify.recovery.StripeCursor.Walk;
  * reading from the top every sweep would never get past them. So the events are read in walks down a window
  * of their {@code created} ({@link StripeCursor}, in the database): a few pages a sweep, the next sweep (on
  * whichever instance) going on where this one stopped, the next walk taking what was created since. Every
- * event within max_age is looked at once; one whose booking fails stops the sweep there, and is looked at again
- * by the next. An event done here is not taken again by this process.
+ * event within max_age is looked at at least once; one whose booking fails stops the sweep there, and is looked at
+ * again by the next, up to {@value #TRIES} sweeps: then it is given up, a booking_failed anomaly for a human, and the
+ * walk goes on past it, so that one event that never books cannot hold every other back until max_age. Each instance
+ * counts the tries it made (a restart counts anew); the anomaly's key makes it one whoever gives up first. An event
+ * done here (or given up) is not taken again by this process.
  */
 final class MissedStripeEvents {
   /** The client's name, in notify_log and the logs. */
@@ -42,6 +48,12 @@ final class MissedStripeEvents {
   private static final int MAX_PAGES = 5;
   /** A walk ends this far before now: the newest events are left to their webhook, and to Stripe's list to settle. */
   private static final long SETTLE_SECONDS = 60;
+  /**
+   * Sweeps an event's booking may fail in before it is given up: fewer, and a database busy for a minute or two would
+   * need a human; no limit, and an event that never books (an orders mapping the statement cannot match) would keep the
+   * walk above it, and every newer walk waiting, until it is older than max_age.
+   */
+  private static final int TRIES = 3;
   private static final int REMEMBERED = 10_000;
   private static final Logger LOG = LoggerFactory.getLogger(MissedStripeEvents.class);
 
@@ -60,13 +72,9 @@ final class MissedStripeEvents {
   private final EventBooking booking;
   private final Duration maxAge;
   private final Clock clock;
-  private final Set<String> done = Collections.synchronizedSet(Collections.newSetFromMap(
-      new LinkedHashMap<String, Boolean>() {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
-          return size() > REMEMBERED;
-        }
-      }));
+  private final Set<String> done = Collections.newSetFromMap(remembered());
+  /** In how many sweeps each event's booking failed, here. */
+  private final Map<String, Integer> failures = remembered();
 
   MissedStripeEvents(StripeFeed feed, FoundPayment found, EventBooking booking, Duration maxAge, Clock clock) {
     this.feed = feed;
@@ -75,6 +83,16 @@ final class MissedStripeEvents {
     this.booking = booking;
     this.maxAge = maxAge;
     this.clock = clock;
+  }
+
+  /** The last {@value #REMEMBERED} events put, across threads. */
+  private static <V> Map<String, V> remembered() {
+    return Collections.synchronizedMap(new LinkedHashMap<String, V>() {
+      @Override
+      protected boolean removeEldestEntry(Map.Entry<String, V> eldest) {
+        return size() > REMEMBERED;
+      }
+    });
   }
 
   Future<Pass> sweep() {
@@ -163,7 +181,7 @@ final class MissedStripeEvents {
         done.add(id);
         LOG.warn("{} {}: {}", SOURCE, id, r.detail());
         return new Pass(1, 0, 0);
-      }).otherwise(err -> new Pass(1, 0, 1));
+      }).recover(err -> failed(event, id, u.orderNo(), u.tradeNo(), u.amountCents(), err));
     } catch (RejectedNotification r) {
       done.add(id);
       LOG.warn("{} {}: not ours, not booked: {}", SOURCE, id, r.getMessage());
@@ -172,8 +190,36 @@ final class MissedStripeEvents {
     return found.book(SOURCE, read, body, true).map(r -> {
       done.add(id);
       return new Pass(1, r.outcome() == Outcome.PROCESSED || r.outcome() == Outcome.ANOMALY ? 1 : 0, 0);
-    }).otherwise(err -> {
-      LOG.warn("{} {}: not booked now, taken again next sweep: {}", SOURCE, id, err.toString());
+    }).recover(err -> failed(event, id, read.orderNo(), read.tradeNo(), read.amountCents(), err));
+  }
+
+  /**
+   * An event not taken now, for {@code err}: taken again by the next sweep (the walk stays above it), until it has
+   * failed in {@link #TRIES}: then given up, a booking_failed anomaly naming it, and the walk goes on past it (once
+   * that is committed: nothing is passed silently).
+   */
+  private Future<Pass> failed(JsonObject event, String id, String orderNo, String tradeNo, Long amountCents,
+      Throwable err) {
+    int tries = failures.merge(id, 1, Integer::sum);
+    if (tries < TRIES) {
+      LOG.warn("{} {}: not booked now (try {} of {}), taken again next sweep: {}", SOURCE, id, tries, TRIES,
+          err.toString());
+      return Future.succeededFuture(new Pass(1, 0, 1));
+    }
+    String type = event.getValue("type") instanceof String s ? s : "no type";
+    UnbookableNotification givenUp = new UnbookableNotification(Problem.BOOKING_FAILED, Platform.STRIPE, id, orderNo,
+        tradeNo, amountCents, "Stripe event " + id + " (" + type + (orderNo == null ? "" : ", order " + orderNo)
+        + ") not booked: its booking failed in " + tries + " sweeps, recovery went on past it. The last error: "
+        + (err.getMessage() == null ? err.toString() : err.getMessage()));
+    return booking.recordUnbookable(givenUp, event.toBuffer()).map(r -> {
+      done.add(id);
+      failures.remove(id);
+      LOG.warn("{} {}: given up, a {} anomaly: {}", SOURCE, id, AnomalyKind.BOOKING_FAILED.code(),
+          givenUp.getMessage());
+      return new Pass(1, 0, 0);
+    }).otherwise(notRecorded -> {
+      LOG.warn("{} {}: not booked, and its anomaly not recorded now; taken again next sweep: {}", SOURCE, id,
+          notRecorded.toString());
       return new Pass(1, 0, 1);
     });
   }

@@ -37,6 +37,7 @@ class StripeRecoveryTest extends DatabaseTestBase {
   void stop() {
     service.close();
     stripe.close();
+    db.update("DROP TRIGGER IF EXISTS stripe_refuse_payment");
   }
 
   /** Made an hour ago: before the events the tests have Stripe create for it. */
@@ -175,6 +176,46 @@ class StripeRecoveryTest extends DatabaseTestBase {
     assertThat(db.orderStatus("FAILS")).isEqualTo("paid");
     assertThat(db.orderStatus("OLDER")).isEqualTo("paid");
     assertThat(db.payments("pi_FAILS")).isEqualTo(1);
+  }
+
+  /**
+   * An event whose booking always fails (a trigger refuses its payment, as a database or a mapping that never takes
+   * it would) is taken again by the next two sweeps, then passed by the third as a booking_failed anomaly naming it:
+   * neither the older events of its walk nor the newer ones after it wait behind it until max_age.
+   */
+  @Test
+  void anEventWhoseBookingAlwaysFailsBecomesAnAnomalyAndHoldsNothingBack() {
+    for (String orderNo : new String[] {"OLDER", "FAILS", "NEWER"}) {
+      order(orderNo);
+    }
+    long now = System.currentTimeMillis() / 1000;
+    // a walk begun twenty minutes ago, nothing of it taken yet: [now - 1 h, now - 20 min)
+    db.update("INSERT INTO stripe_events_cursor (id, walk_from, walk_below, walk_to, version, updated_at)"
+        + " VALUES (1, ?, ?, ?, 0, UTC_TIMESTAMP(3))", now - 3600, now - 1200, now - 1200);
+    stripe.undelivered(paid("OLDER", "pi_OLDER"), 2400);
+    stripe.undelivered(paid("FAILS", "pi_FAILS"), 1800);
+    stripe.undelivered(paid("NEWER", "pi_NEWER"), 600);
+    db.update("CREATE TRIGGER stripe_refuse_payment BEFORE INSERT ON payments FOR EACH ROW IF NEW.trade_no ="
+        + " 'pi_FAILS' THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'payment refused by a trigger'; END IF");
+
+    fetch();
+    fetch();
+    assertThat(db.orderStatus("OLDER")).as("held above the failing event: taken again, not passed yet")
+        .isEqualTo("unpaid");
+    assertThat(db.count("SELECT COUNT(*) FROM anomalies WHERE kind = 'booking_failed'")).isZero();
+
+    assertThat(fetch()).as("the third failure: passed, the rest of the walk taken").isEqualTo(1);
+    assertThat(db.orderStatus("OLDER")).isEqualTo("paid");
+    assertThat(db.string("SELECT CONCAT(channel, ' ', order_no, ' ', trade_no) FROM anomalies"
+        + " WHERE kind = 'booking_failed'")).isEqualTo("stripe FAILS pi_FAILS");
+    assertThat(db.string("SELECT detail FROM anomalies WHERE kind = 'booking_failed'"))
+        .contains("evt_pi_FAILS", "checkout.session.completed", "order FAILS", "payment refused by a trigger");
+
+    assertThat(fetch()).as("the next walk").isEqualTo(1);
+    assertThat(db.orderStatus("NEWER")).isEqualTo("paid");
+    assertThat(db.orderStatus("FAILS")).isEqualTo("unpaid");
+    assertThat(db.payments("pi_FAILS")).isZero();
+    assertThat(db.count("SELECT COUNT(*) FROM anomalies WHERE kind = 'booking_failed'")).isEqualTo(1);
   }
 
   @Test
