@@ -34,7 +34,10 @@ final class OrdersConfig {
         name(c, "orders.columns.status", d.columns().status()),
         optionalName(c, "orders.columns.paid_at", d.columns().paidAt()),
         optionalName(c, "orders.columns.channel", d.columns().channel()),
-        optionalName(c, "orders.columns.trade_no", d.columns().tradeNo()));
+        optionalName(c, "orders.columns.trade_no", d.columns().tradeNo()),
+        // "": the site's table has none; then no order is asked about by age and a payment found is booked
+        // without checking that it was made after its order
+        optionalName(c, "orders.columns.created_at", d.columns().createdAt()));
     distinct(c, "orders.columns", "order_no", columns.orderNo(), "amount", columns.amount(),
         "status", columns.status(), "paid_at", columns.paidAt(), "channel", columns.channel(),
         "trade_no", columns.tradeNo());

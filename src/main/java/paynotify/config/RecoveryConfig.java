@@ -104,12 +104,7 @@ public record RecoveryConfig(RecoverySettings settings, List<Function<GatewayHtt
       throw c.error("recovery.close_unpaid_after_minutes", "set, but orders.status_values.closed is empty: the site"
           + " has no closed status to move the order to");
     }
-    // "": the site's table has none; then no order is asked about by age and a payment found is booked without
-    // checking that it was made after its order
-    String createdAt = c.optional("orders.columns.created_at", "created_at");
-    if (createdAt != null && !OrdersTable.identifier(createdAt)) {
-      throw c.error("orders.columns.created_at", "'" + createdAt + "' is not a plain column name");
-    }
+    String createdAt = orders.columns().createdAt();
     if (enabled && createdAt == null) {
       throw c.error("recovery.enabled", "true, but orders.columns.created_at is empty: the sweeper takes unpaid"
           + " orders by their age; map the site's creation-time column");

@@ -42,8 +42,12 @@ public final class OrdersTable {
     }
   }
 
-  /** The mapped columns; paidAt, channel and tradeNo are null when the table has none. */
-  public record Columns(String orderNo, String amount, String status, String paidAt, String channel, String tradeNo) {}
+  /**
+   * The mapped columns; paidAt, channel, tradeNo and createdAt are null when the table has none. createdAt, the
+   * order's creation time, is only read: the sweeper's age of an order, and no payment found older than its order.
+   */
+  public record Columns(String orderNo, String amount, String status, String paidAt, String channel, String tradeNo,
+      String createdAt) {}
 
   /** The status values as the site stores them; partiallyRefunded and refunded null: left alone. */
   public record StatusValues(String unpaid, String paid, String closed, String partiallyRefunded, String refunded) {
@@ -94,7 +98,8 @@ public final class OrdersTable {
    */
   public static OrdersTable byDefault() {
     return new OrdersTable("orders",
-        new Columns("order_no", "amount_cents", "status", "paid_at", "channel", "trade_no"), AmountUnit.CENTS,
+        new Columns("order_no", "amount_cents", "status", "paid_at", "channel", "trade_no", "created_at"),
+        AmountUnit.CENTS,
         new StatusValues("unpaid", "paid", "closed", "partially_refunded", "refunded"));
   }
 

@@ -26,7 +26,10 @@ class SiteTableEdgesTest extends DatabaseTestBase {
     db.update("DROP TABLE IF EXISTS edge_orders");
   }
 
-  /** A service on edge_orders (no trade columns, 0 unpaid / 1 paid), with {@code more} merged over its settings. */
+  /**
+   * A service on edge_orders (no trade columns, no creation time, 0 unpaid / 1 paid), with {@code more} merged over
+   * its settings.
+   */
   private static TestService service(String orderNo, String paidAt, JsonObject more) {
     return service(db.settings(), orderNo, paidAt, more);
   }
@@ -35,7 +38,7 @@ class SiteTableEdgesTest extends DatabaseTestBase {
     return TestService.start(at, new JsonObject().put("orders", new JsonObject()
         .put("table", "edge_orders")
         .put("columns", new JsonObject().put("order_no", orderNo).put("amount", "fee").put("status", "st")
-            .put("paid_at", paidAt).put("channel", "").put("trade_no", ""))
+            .put("paid_at", paidAt).put("channel", "").put("trade_no", "").put("created_at", ""))
         .put("amount_unit", "cents") // fee holds cents (1000 is 10.00): required with columns.amount
         .put("status_values", new JsonObject().put("unpaid", 0).put("paid", 1).put("closed", "")
             .put("partially_refunded", "").put("refunded", ""))).mergeIn(more, true));

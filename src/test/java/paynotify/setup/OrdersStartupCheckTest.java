@@ -12,8 +12,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import paynotify.cli.ExitCode;
 import paynotify.testsupport.ChannelFixture;
+import paynotify.testsupport.Cli;
 import paynotify.testsupport.DatabaseTestBase;
 import paynotify.testsupport.Http;
+import paynotify.testsupport.SampleBills;
 import paynotify.testsupport.ServiceProcess;
 import paynotify.testsupport.SiteTable;
 
@@ -54,6 +56,43 @@ class OrdersStartupCheckTest extends DatabaseTestBase {
     db.update("ALTER TABLE " + dujiaoka.table() + " DROP INDEX idx_order_sn,"
         + " ADD UNIQUE KEY uk_sn_email (order_sn, email), ADD KEY idx_order_sn (order_sn)");
     refused(dujiaoka.overrides(), "orders.columns.order_no");
+  }
+
+  /**
+   * Issue 40's review: the default created_at is asked outside recovery too (repair book, auto_repair, check,
+   * Stripe's missed events). A table without it, or with the time as an INT of seconds (create_time), stops the
+   * start naming the key, the table and what to set, instead of failing every payment found later (1054) or
+   * comparing nonsense.
+   */
+  @ParameterizedTest(name = "created_at: {0}")
+  @CsvSource({", table site_pay_orders has no column created_at",
+      "create_time, column site_pay_orders.create_time is int"})
+  void aCreationTimeColumnMissingOrNotATimeStopsTheStart(String column, String what) throws Exception {
+    payStatus.create();
+    refused(payStatus.overridesWith("columns.created_at", column), "orders.columns.created_at: " + what,
+        "DATETIME or TIMESTAMP", "or to \"\" when the table has none");
+  }
+
+  /** created_at: "" (the table has none): it starts, and the log says that the paid-before-order check is off. */
+  @Test
+  void aTableWithoutACreationTimeStartsSayingThatPaymentsFoundAreNotCheckedAgainstIt() throws Exception {
+    payStatus.create();
+    try (ServiceProcess p = ServiceProcess.start(db.settings(), payStatus.overrides(), dir)) {
+      p.awaitHealth(200, Duration.ofSeconds(60));
+      assertThat(p.awaitLogLine("orders.columns.created_at", Duration.ofSeconds(10))).contains("WARN")
+          .contains("is not mapped").contains("without checking that it was made after its order was created");
+    }
+  }
+
+  /** The tools check the table as the start does (CliDatabase): repair book names the key, no 1054 on the way. */
+  @Test
+  void theToolsRefuseATableWithoutTheCreationTimeToo() {
+    payStatus.create();
+    String orders = "orders: " + payStatus.overridesWith("columns.created_at", null).getJsonObject("orders").encode();
+    Cli.Result r = Cli.runConfigured(orders, "repair", "book", "--channel", "alipay", "--bill",
+        SampleBills.ALIPAY.toString(), "--trade-no", "2026031422001477480730061433");
+    assertThat(r.exit()).as(r.err()).isEqualTo(ExitCode.UNUSABLE);
+    assertThat(r.err()).contains("orders.columns.created_at: table site_pay_orders has no column created_at");
   }
 
   /** An old shop's MyISAM table cannot roll an order back with a booking that failed after marking it paid. */

@@ -58,7 +58,7 @@ public record SiteTable(String shape, TestDatabase db, String createTable, Strin
   /**
    * A hand-written shop's table: a numeric pay_status (0 unpaid, 1 paid, 2 closed, 3 partially
    * refunded, 4 refunded), the amount in fen, the platform's trade number and payment time under
-   * names of its own, no channel column.
+   * names of its own, no channel column, its creation time an INT of seconds (not mapped: no time column).
    */
   public static SiteTable payStatus(TestDatabase db) {
     return new SiteTable("pay_status", db, """
@@ -81,7 +81,7 @@ public record SiteTable(String shape, TestDatabase db, String createTable, Strin
             .put("table", "site_pay_orders")
             .put("columns", new JsonObject().put("order_no", "out_trade_no").put("amount", "total_fee")
                 .put("status", "pay_status").put("paid_at", "pay_time").put("channel", "")
-                .put("trade_no", "transaction_id"))
+                .put("trade_no", "transaction_id").put("created_at", "")) // create_time: seconds, not a time
             .put("amount_unit", "cents")
             .put("status_values", new JsonObject().put("unpaid", 0).put("paid", 1).put("closed", 2)
                 .put("partially_refunded", 3).put("refunded", 4)),
@@ -89,7 +89,7 @@ public record SiteTable(String shape, TestDatabase db, String createTable, Strin
   }
 
   /**
-   * A table that records only a status (no trade_no, channel or paid_at column), refunds mapped: which
+   * A table that records only a status (no trade_no, channel, paid_at or created_at column), refunds mapped: which
    * trade paid an order is then known from paynotify's payments.moved_order alone.
    */
   public static SiteTable statusOnly(TestDatabase db) {
@@ -100,7 +100,8 @@ public record SiteTable(String shape, TestDatabase db, String createTable, Strin
         new JsonObject()
             .put("table", "shop_orders")
             .put("columns", new JsonObject().put("order_no", "out_trade_no").put("amount", "total_fee")
-                .put("status", "pay_status").put("paid_at", "").put("channel", "").put("trade_no", ""))
+                .put("status", "pay_status").put("paid_at", "").put("channel", "").put("trade_no", "")
+                .put("created_at", ""))
             .put("amount_unit", "cents")
             .put("status_values", new JsonObject().put("unpaid", 0).put("paid", 1).put("closed", 2)
                 .put("partially_refunded", 3).put("refunded", 4)),

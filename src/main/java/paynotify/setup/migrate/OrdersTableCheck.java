@@ -27,8 +27,9 @@ import paynotify.store.OrdersTable.StatusValues;
  * booking needs of it, each problem one line naming the key to fix: the table and every mapped
  * column exist, the order number is a UNIQUE key on its own (else one payment could mark several
  * orders paid), the amount column holds the configured unit exactly, and each status value fits
- * the status column, the trade column is text (its length goes to the OrdersTable). Status values stored in the table that map to nothing are only a warning:
- * booking leaves such orders alone and says so.
+ * the status column, the trade column is text (its length goes to the OrdersTable), the creation time is a time.
+ * Status values stored in the table that map to nothing are only a warning: booking leaves such orders alone and
+ * says so.
  */
 final class OrdersTableCheck {
   private static final Logger LOG = LoggerFactory.getLogger(OrdersTableCheck.class);
@@ -103,6 +104,7 @@ final class OrdersTableCheck {
       throw problem("orders.columns.paid_at", column(paidAt) + " is " + paidAt.columnType()
           + ", not DATETIME or TIMESTAMP: set paid_at to \"\" to leave it alone");
     }
+    createdAt(table, mapped.createdAt());
     text("orders.columns.channel", channel, CHANNEL_LENGTH);
     tradeNo(tradeNo);
     statusValues(status);
@@ -148,10 +150,15 @@ final class OrdersTableCheck {
   }
 
   private Column column(Map<String, Column> table, String key, String name) {
+    return column(table, key, name, "");
+  }
+
+  /** @param advice what to set, after the columns the table has */
+  private Column column(Map<String, Column> table, String key, String name, String advice) {
     Column column = table.get(name.toLowerCase(Locale.ROOT)); // column names are case-insensitive in MySQL
     if (column == null) {
       throw problem("orders.columns." + key, "table " + orders.table() + " has no column " + name + " (it has "
-          + String.join(", ", table.values().stream().map(Column::name).toList()) + ")");
+          + String.join(", ", table.values().stream().map(Column::name).toList()) + ")" + advice);
     }
     return column;
   }
@@ -184,6 +191,26 @@ final class OrdersTableCheck {
           + (orders.unit() == OrdersTable.AmountUnit.CENTS
               ? "cents: orders.amount_unit cents needs an integer column (yuan: a DECIMAL(*,2) one)"
               : "yuan exactly: orders.amount_unit yuan needs a DECIMAL(*,2) column (cents: an integer one)"));
+    }
+  }
+
+  /**
+   * The order's creation time is read wherever a payment is found (repair book, auto_repair, check, Stripe's
+   * missed events: no payment older than its order) and by the sweeper (an order's age), recovery on or not. Its
+   * default applies to a site that never wrote the key, so the message says what to set. An INT of seconds since
+   * 1970 compares with a time as nonsense, and a DATE makes an order of 23:00 look 23 hours old.
+   */
+  private void createdAt(Map<String, Column> table, String name) {
+    if (name == null) {
+      return; // the paid-before-order check is off: the start's log says so
+    }
+    String advice = ": set orders.columns.created_at to the column that holds an order's creation time (DATETIME or"
+        + " TIMESTAMP), or to \"\" when the table has none (then a payment found in a bill is booked without checking"
+        + " that it was made after its order, and recovery.enabled cannot be true)";
+    Column column = column(table, "created_at", name, advice);
+    if (!TIMES.contains(column.dataType())) {
+      throw problem("orders.columns.created_at", column(column) + " is " + column.columnType()
+          + ", not DATETIME or TIMESTAMP" + advice);
     }
   }
 
