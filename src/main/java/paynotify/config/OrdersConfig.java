@@ -40,7 +40,7 @@ final class OrdersConfig {
         optionalName(c, "orders.columns.created_at", d.columns().createdAt()));
     distinct(c, "orders.columns", "order_no", columns.orderNo(), "amount", columns.amount(),
         "status", columns.status(), "paid_at", columns.paidAt(), "channel", columns.channel(),
-        "trade_no", columns.tradeNo());
+        "trade_no", columns.tradeNo(), "created_at", columns.createdAt());
     if (columns.channel() != null && columns.tradeNo() == null) {
       throw c.error("orders.columns.channel", "a channel column without orders.columns.trade_no names no trade:"
           + " map trade_no too, or set channel to \"\"");

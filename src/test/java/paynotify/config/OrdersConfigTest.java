@@ -117,6 +117,9 @@ class OrdersConfigTest {
         "app.yaml: orders.status_values.closed: '0' is already orders.status_values.unpaid");
     refused("{\"orders\": {\"columns\": {\"trade_no\": \"order_no\"}}}",
         "app.yaml: orders.columns.trade_no: 'order_no' is already orders.columns.order_no");
+    // a booking writes paid_at: on the creation time, it would make every order look paid before it existed
+    refused("{\"orders\": {\"columns\": {\"created_at\": \"paid_at\"}}}",
+        "app.yaml: orders.columns.created_at: 'paid_at' is already orders.columns.paid_at");
   }
 
   @Test
