@@ -26,6 +26,7 @@ public final class AlertTexts {
       zh("unreadable_notification", "无法读取的通知", "在 notify_log 里看通知原文，并在平台网站上核对交易"),
       zh("payment_without_order", "付款没有指明订单", "在平台网站上按买家、金额、时间找到订单并发货，或退款"),
       zh("price_shift", "实付金额偏离订单价格", "到 V免签 后台和收款手机上核对：买家确实付了就手动发货（或调大 vmq.max_price_shift），否则没有收到钱"),
+      zh("ambiguous_payment", "V免签 通知可读作两个订单的付款", "到 V免签 后台按 payId 查这笔付款的 param 和金额：手动把付款的那个订单标记为已付并发货；另一个订单没有收到这笔钱"),
       zh("unbooked_payment", "未记账的付款类型", "在平台网站上核对：若是为订单付款，手动发货，否则退款"),
       zh("unbooked_refund", "平台上的退款未记账", "到平台后台查这笔退款：买家已收到退款就在网站上手动标记已退款（不要发货）；退款失败则订单仍是已付"),
       zh("chargeback_reversed", "拒付已撤销", "钱已回到你这边：订单仍显示已退款，如需要请重新发货"),

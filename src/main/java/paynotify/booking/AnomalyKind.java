@@ -50,10 +50,18 @@ public enum AnomalyKind {
   /**
    * V免签: the buyer paid {@code reallyPrice}, further from the order's {@code price} than vmq.max_price_shift (a
    * busy V免签 shifting many cents, or a notification whose prices were re-split under the same sign), or a
-   * {@code price} that is not the order's amount: not booked, no payment kept (its payId left free for the real one).
+   * {@code price} that is not the amount of the order it names, whatever the order's status, or an order the site
+   * does not have: not booked, no payment kept (its payId left free for the real one).
    */
   PRICE_SHIFT("look the payment up in V免签's admin and the phone's collection app: if the buyer paid, fulfil the"
       + " order by hand (or raise vmq.max_price_shift for the next ones), else nothing was paid"),
+  /**
+   * V免签 with the order in param: the signed message reads as a payment of the order it names and, split another
+   * way under the same sign, of another order that waits unpaid for exactly that price. Either could be the one
+   * paid: nothing booked, no payment kept (its payId left free).
+   */
+  AMBIGUOUS_PAYMENT("look the payId up in V免签's admin (its order list shows the param and price it was paid"
+      + " for): mark that one of the two orders paid by hand and fulfil it; the other was not paid by it"),
   /** A completed payment for an order, of a type paynotify does not book (PayPal: subscr_payment, merch_pmt, ...). */
   UNBOOKED_PAYMENT("check the payment on the platform's website: fulfil the order by hand if it pays for it,"
       + " or refund it"),

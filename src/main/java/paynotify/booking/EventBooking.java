@@ -84,7 +84,8 @@ public final class EventBooking {
     return switch (event.kind()) {
       case PAYMENT -> settleRacedRefunds(event, transaction.book(event, payments))
           .compose(booked -> unbookable.resolveWaiting(event, booked))
-          // an amount its platform's signature does not bind to the order, and not the order's: rolled back
+          // an amount its platform's sign does not bind to the order and not the order's, or a sign that pays
+          // another waiting order as well (V免签): rolled back
           .recover(err -> err instanceof UnbookableNotification u ? unbookable.record(u, event.orderNo(), null)
               : Future.failedFuture(err));
       case REFUND -> settleRacedRefunds(event, transaction.book(event, refunds));

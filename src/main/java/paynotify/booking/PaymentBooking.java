@@ -10,12 +10,16 @@ import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.RowSet;
 import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
+import java.util.List;
 import java.util.Locale;
 import paynotify.booking.Anomalies.Anomaly;
+import paynotify.channel.Money;
 import paynotify.channel.NotifyEvent;
+import paynotify.channel.NotifyEvent.Reading;
 import paynotify.channel.UnbookableNotification;
 import paynotify.channel.UnbookableNotification.Problem;
 import paynotify.store.OrdersTable;
+import paynotify.store.OrdersTable.Order;
 import paynotify.store.OrdersTable.PaidMove;
 
 /**
@@ -23,6 +27,9 @@ import paynotify.store.OrdersTable.PaidMove;
  * that arrived before it, settled. When the order did not move, the locked order says why (an
  * anomaly, booked with the payment: the money is real). Only uk_trade_no finds a repeat here.
  * The payment.succeeded it tells says what those refunds paid back, and whether to deliver.
+ * Where the platform's sign does not bind the amount to the order (V免签), a payment that is not of
+ * its order's own amount, and one whose sign also pays another order waiting, roll back instead: an
+ * anomaly without a payment row ({@link UnbookableNotification}).
  */
 final class PaymentBooking implements BookingTransaction.Writes {
   private final OrdersTable orders;
@@ -35,6 +42,14 @@ final class PaymentBooking implements BookingTransaction.Writes {
 
   @Override
   public Future<BookingResult> apply(SqlConnection conn, NotifyEvent e, String key) {
+    Future<BookingResult> booked = book(conn, e, key);
+    // V免签 with the order in param: the sign also reads as payments of other orders. Only then more reads (every
+    // other event's statements stay as they are), and last: no read view opens before the locking statements.
+    return e.otherReadings().isEmpty() ? booked : booked.transform(done -> done.succeeded()
+        || done.cause() instanceof UnbookableNotification ? unambiguous(conn, e).compose(v -> booked) : booked);
+  }
+
+  private Future<BookingResult> book(SqlConnection conn, NotifyEvent e, String key) {
     Future<RowSet<Row>> payment = BookingTransaction.insert(conn, INSERT_PAYMENT,
         Tuple.of(e.platform().code(), e.tradeNo(), e.orderNo(), e.amountCents(), e.paidAt(), e.detail()), Layer.TRADE);
     boolean foreign = e.foreignCurrency() != null; // its amount is not the order's: never marks it paid
@@ -135,8 +150,8 @@ final class PaymentBooking implements BookingTransaction.Writes {
             .compose(marked -> outbox.payment(conn, e))
             .map(new Judged(new BookingResult(Outcome.PROCESSED, verdict.detail()), true));
       }
-      if (verdict.anomaly() == AnomalyKind.AMOUNT_MISMATCH && !e.platform().signsAmountToOrder()) {
-        return Future.failedFuture(unsignedAmount(e, verdict)); // rolled back: no payment, its trade left free
+      if (!e.platform().signsAmountToOrder() && !PaymentVerdict.paysDue(found, e)) {
+        return Future.failedFuture(unsignedAmount(e, found)); // rolled back: no payment, its trade left free
       }
       return anomaly(conn, e, key, verdict.anomaly(), verdict.detail());
     });
@@ -144,15 +159,46 @@ final class PaymentBooking implements BookingTransaction.Writes {
 
   /**
    * Review N1: where the signature does not bind the amount to its fields (V免签), a price that is not the order's
-   * may be the digits of another value read as a price (createOrder's sign, sent through the buyer's browser, signs
-   * the same string short of reallyPrice). Not a payment, and not kept: a row under its payId would make the buyer's
-   * real payment of the order a conflict.
+   * (whatever its status), or an order the site does not have, may be the digits of other values read anew
+   * (createOrder's sign, sent through the buyer's browser, signs the same string short of reallyPrice). Not a
+   * payment, and not kept: a row under its payId would make the buyer's real payment of the order a conflict, and
+   * tell the owner to refund money nobody paid.
    */
-  private static UnbookableNotification unsignedAmount(NotifyEvent e, PaymentVerdict verdict) {
+  private static UnbookableNotification unsignedAmount(NotifyEvent e, Order order) {
+    String named = order == null ? "order " + e.orderNo() + ", which this site does not have"
+        : "order " + e.orderNo() + " (" + order.storedStatus() + ", for " + PaymentVerdict.due(order) + ")";
     return new UnbookableNotification(Problem.PRICE_SHIFT, e.platform(), e.tradeNo(), e.orderNo(), e.tradeNo(),
-        e.amountCents(), verdict.detail() + "; not booked, no payment kept (" + e.platform().code() + "'s sign does"
-            + " not bind a value to its field, so only the order's own amount is a payment; the order's real payment"
+        e.amountCents(), e.platform().code() + " trade " + e.tradeNo() + " says " + Money.format(e.amountCents())
+            + " was paid for " + named + "; not booked, no payment kept (" + e.platform().code() + "'s sign does not"
+            + " bind a value to its field, so only an order's own amount is a payment; a real payment of the order"
             + " books when it comes): " + e.detail());
+  }
+
+  /**
+   * A sign that also reads as a payment of another order waiting for that very amount: either could be the one
+   * paid, and only V免签's own records tell which. Nothing kept, so that neither order is paid by the wrong money.
+   */
+  private Future<Void> unambiguous(SqlConnection conn, NotifyEvent e) {
+    List<Reading> readings = e.otherReadings();
+    List<Future<Order>> found = readings.stream().map(r -> orders.find(conn, r.orderNo(), false)).toList();
+    return Future.all(found).compose(all -> {
+      for (int i = 0; i < readings.size(); i++) {
+        if (PaymentVerdict.waitsFor(found.get(i).result(), readings.get(i).amountCents())) {
+          return Future.failedFuture(ambiguous(e, readings.get(i)));
+        }
+      }
+      return Future.succeededFuture();
+    });
+  }
+
+  private static UnbookableNotification ambiguous(NotifyEvent e, Reading other) {
+    return new UnbookableNotification(Problem.AMBIGUOUS_PAYMENT, e.platform(), e.tradeNo(), e.orderNo(), e.tradeNo(),
+        e.amountCents(), e.platform().code() + " trade " + e.tradeNo() + " came as a payment of order " + e.orderNo()
+            + " (" + Money.format(e.amountCents()) + "), and its sign, which covers the values without separators,"
+            + " reads as well as a payment of order " + other.orderNo() + " (" + Money.format(other.amountCents())
+            + "), which waits unpaid for that amount: either could be the one paid; not booked, no payment kept."
+            + " Look the trade up in V免签's admin: mark paid by hand the order whose param and price it shows: "
+            + e.detail());
   }
 
   /** The payment is booked (the money is real) with an anomaly for a human. */

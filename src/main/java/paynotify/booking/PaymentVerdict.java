@@ -3,13 +3,16 @@ package paynotify.booking;
 import paynotify.channel.Money;
 import paynotify.channel.NotifyEvent;
 import paynotify.store.OrdersTable.Order;
+import paynotify.store.OrdersTable.OrderStatus;
 
 /**
  * What a new payment (no payments row had its trade) does to its order, decided from the order as
  * it is now (locked while booking; as read, for a repair's dry run): it moves it from unpaid to
  * paid, finds it already marked paid by this very trade (the old notify.php during the cutover), or
  * is an anomaly a human must look at. Never a duplicate: only the payments row says that. The
- * payment itself is real money and is kept either way.
+ * payment itself is real money and is kept either way, except where its platform's sign does not bind the amount
+ * to the order ({@code Platform.signsAmountToOrder}): there one of another amount than the order's, or of no order,
+ * is not kept (PaymentBooking).
  *
  * @param markedByThisTrade the order was found paid by this trade outside paynotify: this payment is its payer
  */
@@ -46,11 +49,25 @@ public record PaymentVerdict(AnomalyKind anomaly, String detail, boolean movesOr
   }
 
   private static boolean dueIsPaid(Order order, NotifyEvent e) {
-    return order.amountCents() != null && order.amountCents() == e.amountCents();
+    return dueIs(order, e.amountCents());
+  }
+
+  private static boolean dueIs(Order order, long amountCents) {
+    return order.amountCents() != null && order.amountCents() == amountCents;
+  }
+
+  /** Whether {@code e} pays the order's own amount (whatever its status); never when there is no order. */
+  static boolean paysDue(Order order, NotifyEvent e) {
+    return order != null && dueIsPaid(order, e);
+  }
+
+  /** Whether the order waits unpaid for exactly {@code amountCents}: a payment of it would mark it paid. */
+  static boolean waitsFor(Order order, long amountCents) {
+    return order != null && order.status() == OrderStatus.UNPAID && dueIs(order, amountCents);
   }
 
   /** What the order is for; a site's NULL amount is no amount, never a match. */
-  private static String due(Order order) {
+  static String due(Order order) {
     return order.amountCents() == null ? "no amount (NULL)" : Money.format(order.amountCents());
   }
 

@@ -85,6 +85,7 @@ final class UnbookableAnomalies {
       case PAYMENT_WITHOUT_ORDER, INTENT_WITHOUT_ORDER -> AnomalyKind.PAYMENT_WITHOUT_ORDER;
       case UNBOOKED_PAYMENT -> AnomalyKind.UNBOOKED_PAYMENT;
       case PRICE_SHIFT -> AnomalyKind.PRICE_SHIFT;
+      case AMBIGUOUS_PAYMENT -> AnomalyKind.AMBIGUOUS_PAYMENT;
       case CHARGEBACK_REVERSED -> AnomalyKind.CHARGEBACK_REVERSED;
       case DISPUTE -> AnomalyKind.DISPUTE;
       case REFUND_FAILED -> AnomalyKind.REFUND_FAILED;

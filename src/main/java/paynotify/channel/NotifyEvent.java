@@ -1,6 +1,7 @@
 package paynotify.channel;
 
 import java.time.LocalDateTime;
+import java.util.List;
 
 /**
  * A verified notification, normalised: what every channel hands to booking.
@@ -21,6 +22,9 @@ import java.time.LocalDateTime;
  *                      where the operator allowed it; the site is told {@code "livemode": false}
  * @param detail        what else the platform said of a payment that its row keeps (payments.detail, a
  *                      small JSON object: the crypto amount and chain transaction of a USDT payment), else null
+ * @param otherReadings the payments of other orders the same signed message reads as (V免签, whose sign covers its
+ *                      values concatenated), which booking checks against the orders waiting; empty for every
+ *                      other channel
  */
 public record NotifyEvent(
     Platform platform,
@@ -33,36 +37,46 @@ public record NotifyEvent(
     Refund refund,
     String foreignCurrency,
     boolean testMode,
-    String detail) {
+    String detail,
+    List<Reading> otherReadings) {
+
+  /** A payment of order {@code orderNo} (as the platform writes it until booking translates it) of that amount. */
+  public record Reading(String orderNo, long amountCents) {}
 
   /** In the site's currency, live money. */
   public NotifyEvent(Platform platform, EventKind kind, String orderNo, String tradeNo, long amountCents,
       LocalDateTime paidAt, String platformStatus, Refund refund) {
-    this(platform, kind, orderNo, tradeNo, amountCents, paidAt, platformStatus, refund, null, false, null);
+    this(platform, kind, orderNo, tradeNo, amountCents, paidAt, platformStatus, refund, null, false, null, List.of());
   }
 
   /** The same event, paid in {@code currency}, which is not the site's. */
   public NotifyEvent inForeignCurrency(String currency) {
     return new NotifyEvent(platform, kind, orderNo, tradeNo, amountCents, paidAt, platformStatus, refund, currency,
-        testMode, detail);
+        testMode, detail, otherReadings);
   }
 
   /** The same event, about the site's order {@code siteOrderNo} (the platform wrote it with a prefix or suffix). */
   public NotifyEvent withOrderNo(String siteOrderNo) {
     return new NotifyEvent(platform, kind, siteOrderNo, tradeNo, amountCents, paidAt, platformStatus, refund,
-        foreignCurrency, testMode, detail);
+        foreignCurrency, testMode, detail, otherReadings);
   }
 
   /** The same event, in the platform's test mode (sandbox money). */
   public NotifyEvent inTestMode() {
     return new NotifyEvent(platform, kind, orderNo, tradeNo, amountCents, paidAt, platformStatus, refund,
-        foreignCurrency, true, detail);
+        foreignCurrency, true, detail, otherReadings);
   }
 
   /** The same event, with what its payment row keeps besides the booking's fields ({@code detail}). */
   public NotifyEvent withDetail(String paymentDetail) {
     return new NotifyEvent(platform, kind, orderNo, tradeNo, amountCents, paidAt, platformStatus, refund,
-        foreignCurrency, testMode, paymentDetail);
+        foreignCurrency, testMode, paymentDetail, otherReadings);
+  }
+
+  /** The same event, which its signed message also reads as {@code readings}. */
+  public NotifyEvent withOtherReadings(List<Reading> readings) {
+    return new NotifyEvent(platform, kind, orderNo, tradeNo, amountCents, paidAt, platformStatus, refund,
+        foreignCurrency, testMode, detail, List.copyOf(readings));
   }
 
   /**

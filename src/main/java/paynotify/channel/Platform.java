@@ -60,7 +60,7 @@ public enum Platform {
    * Whether its signature binds a notification's amount to its order. V免签's does not: MD5 over the values
    * concatenated without a separator, under which a price's digits can be read into its neighbours' (and the
    * createOrder sign the buyer is sent is the same string short of one value). So there, an amount that is not its
-   * order's is no payment.
+   * order's, or one for no order, is no payment.
    */
   public boolean signsAmountToOrder() {
     return this != VMQ;

@@ -25,6 +25,8 @@ public final class UnbookableNotification extends RuntimeException {
     UNBOOKED_PAYMENT,
     /** A V免签 payment whose reallyPrice is further from its price than vmq.max_price_shift allows. */
     PRICE_SHIFT,
+    /** A V免签 payment whose sign also reads as a payment of another order waiting for that price. */
+    AMBIGUOUS_PAYMENT,
     /** A chargeback decided for the merchant, after its reversal was booked as a refund. */
     CHARGEBACK_REVERSED,
     /** The buyer disputes a payment with the bank. */

@@ -1,7 +1,10 @@
 package paynotify.store;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.regex.Pattern;
 import paynotify.channel.NotifyEvent;
+import paynotify.channel.NotifyEvent.Reading;
 
 /**
  * How the site's order number is written where the platforms see it (out_trade_no, client_reference_id,
@@ -62,12 +65,25 @@ public record OrderNumbers(String prefix, String suffix) {
         && outTradeNo.startsWith(prefix) && outTradeNo.endsWith(suffix);
   }
 
-  /** {@code event} under the site's order number; null when the order it names is not the site's. */
+  /**
+   * {@code event} under the site's order number, and its other readings under theirs (one not written so names no
+   * order of this site: dropped); null when the order it names is not the site's.
+   */
   public NotifyEvent toSite(NotifyEvent event) {
     if (event.orderNo() == null) { // a refund that names only its trade: booked by the trade
       return event;
     }
     String orderNo = toSite(event.orderNo());
-    return orderNo == null ? null : orderNo.equals(event.orderNo()) ? event : event.withOrderNo(orderNo);
+    if (orderNo == null || this == AS_IS) {
+      return orderNo == null ? null : event;
+    }
+    List<Reading> readings = new ArrayList<>();
+    for (Reading other : event.otherReadings()) {
+      String otherNo = toSite(other.orderNo());
+      if (otherNo != null) {
+        readings.add(new Reading(otherNo, other.amountCents()));
+      }
+    }
+    return event.withOrderNo(orderNo).withOtherReadings(readings);
   }
 }

@@ -217,10 +217,11 @@ class VmqHttpTest extends ServiceTestBase {
   }
 
   // With the order in param, the string N . 1 . 11 . 11 also reads N11 . 1 . 1 . 1: whoever holds the payment of
-  // order N (11.00) could send it as a payment of order N11 (1.00). Two readings naming two orders: refused, both.
-  // With vmq.order_pattern of one length, N11 is no order number, and N's payment books.
+  // order N (11.00) could send it as a payment of order N11 (1.00). With both waiting for those prices, either could
+  // be the one paid: nothing booked, an anomaly naming both, each message answered (V免签 never retries). With
+  // vmq.order_pattern of one length, N11 is no order number, and N's payment books.
   @Test
-  void aSignThatAlsoReadsAsAnotherOrderIsRefusedUnlessThePatternRulesItOut() {
+  void aSignThatAlsoPaysAnotherWaitingOrderIsAnAnomalyUnlessThePatternRulesItOut() {
     db.insertOrder("N", 1100);
     db.insertOrder("N11", 100);
     Map<String, String> paysN = VmqNotifications.signed(VmqNotifications.payment("P11", "N", "11", "11"),
@@ -228,9 +229,12 @@ class VmqHttpTest extends ServiceTestBase {
     Map<String, String> paysN11 = VmqNotifications.payment("P11", "N11", "1", "1");
     paysN11.put("sign", paysN.get("sign"));
     assertThat(VmqNotifications.sign(paysN11, VmqNotifications.KEY)).isEqualTo(paysN.get("sign"));
-    assertRefused(VmqNotifications.get(paysN11), 400);
-    assertRefused(VmqNotifications.get(paysN), 400);
+    assertThat(service.send(VmqNotifications.get(paysN11))).isEqualTo(new Reply(200, "success"));
+    assertThat(service.send(VmqNotifications.get(paysN))).isEqualTo(new Reply(200, "success"));
+    assertThat(db.orderStatus("N")).isEqualTo("unpaid");
     assertThat(db.orderStatus("N11")).isEqualTo("unpaid");
+    assertThat(db.payments("P11")).isZero();
+    assertThat(db.count("SELECT COUNT(*) FROM idempotent_keys WHERE idem_key = 'vmq:pay:P11'")).isZero();
 
     try (TestService oneLength = TestService.start(TestDatabase.get().settings(),
         new JsonObject().put("vmq", new JsonObject().put("order_pattern", "[A-Z]")))) {
@@ -238,6 +242,61 @@ class VmqHttpTest extends ServiceTestBase {
     }
     assertThat(db.orderStatus("N")).isEqualTo("paid");
     assertThat(db.orderStatus("N11")).isEqualTo("unpaid");
+  }
+
+  // dujiaoka's param: 16 random letters and digits. ...P . 1 . 19.9 . 19.9 also reads ...P1 . 1 . 9.91 . 9.9, and
+  // ...P . 1 . 11 . 11 reads ...P11 . 1 . 1 . 1: other order numbers, but no order of this site waits for them, so
+  // the genuine payment books, without vmq.order_pattern.
+  @Test
+  void aDujiaokaPaymentWhoseSignAlsoReadsAsAnotherOrderNumberBooks() {
+    String[][] payments = {{"ABCDEFGHIJKLMNOP", "19.9", "1990"}, {"QRSTUVWXYZ123456", "11", "1100"}};
+    for (String[] p : payments) {
+      db.insertOrder(p[0], Long.parseLong(p[2]));
+      assertThat(service.send(VmqNotifications.signed(VmqNotifications.payment("T" + p[0], p[0], p[1], p[1]))))
+          .as(p[0]).isEqualTo(new Reply(200, "success"));
+      assertThat(db.orderStatus(p[0])).as(p[0]).isEqualTo("paid");
+    }
+    assertThat(db.count("SELECT COUNT(*) FROM anomalies")).isZero();
+  }
+
+  // The same payment of ...P (11.00) while order ...P11 waits for 1.00, which the same sign also pays: V免签 says
+  // which one it was. Nothing booked, the payId's key left free, an anomaly that names both.
+  @Test
+  void aDujiaokaPaymentWhoseOtherReadingPaysAWaitingOrderIsAnAnomalyNamingBoth() {
+    db.insertOrder("ABCDEFGHIJKLMNOP", 1100);
+    db.insertOrder("ABCDEFGHIJKLMNOP11", 100);
+    assertThat(service.send(VmqNotifications.signed(VmqNotifications.payment("T20", "ABCDEFGHIJKLMNOP", "11",
+        "11")))).isEqualTo(new Reply(200, "success"));
+    assertThat(db.column("SELECT status FROM orders ORDER BY order_no")).containsExactly("unpaid", "unpaid");
+    assertThat(db.payments("T20")).isZero();
+    assertThat(db.count("SELECT COUNT(*) FROM idempotent_keys WHERE idem_key = 'vmq:pay:T20'")).isZero();
+    assertThat(db.string("SELECT CONCAT(kind, ' ', order_no, ' ', trade_no) FROM anomalies"))
+        .isEqualTo("ambiguous_payment ABCDEFGHIJKLMNOP T20");
+    assertThat(db.string("SELECT detail FROM anomalies")).contains("ABCDEFGHIJKLMNOP11").contains("1.00")
+        .contains("11.00");
+  }
+
+  // Review N1 again: a price that is not the order's keeps no payment whatever the order's status, and no order is
+  // no payment either (a re-split createOrder sign, or another site's number): no row, the trade's key left free.
+  @Test
+  void anUnknownOrderOrAPaidOrdersOtherPriceKeepsNoPayment() {
+    db.insertOrder("V21A", 1000);
+    db.update("UPDATE orders SET status = 'paid', channel = 'vmq', trade_no = 'P21-first' WHERE order_no = 'V21A'");
+    assertThat(service.send(VmqNotifications.signed(VmqNotifications.payment("P21", "V21A", "1", "1"))))
+        .isEqualTo(new Reply(200, "success"));
+    assertThat(service.send(VmqNotifications.signed(VmqNotifications.payment("P22", "V22A", "10", "10"))))
+        .isEqualTo(new Reply(200, "success"));
+    assertThat(db.count("SELECT COUNT(*) FROM payments")).isZero();
+    assertThat(db.count("SELECT COUNT(*) FROM idempotent_keys WHERE idem_key IN ('vmq:pay:P21', 'vmq:pay:P22')"))
+        .isZero();
+    assertThat(db.column("SELECT CONCAT(order_no, ' ', trade_no, ' ', amount_cents) FROM anomalies ORDER BY trade_no"))
+        .containsExactly("V21A P21 100", "V22A P22 1000");
+
+    // The order's own price on a paid order is real money: a second payment, kept.
+    assertThat(service.send(VmqNotifications.signed(VmqNotifications.payment("P23", "V21A", "10", "10"))))
+        .isEqualTo(new Reply(200, "success"));
+    assertThat(db.payments("P23")).isEqualTo(1);
+    assertThat(db.string("SELECT kind FROM anomalies WHERE trade_no = 'P23'")).isEqualTo("second_payment");
   }
 
   // Issue 40, point 5: signed, but its payId is empty (the trade): an anomaly that names the order param names.

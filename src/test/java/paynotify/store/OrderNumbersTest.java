@@ -3,7 +3,12 @@ package paynotify.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
+import paynotify.channel.EventKind;
+import paynotify.channel.NotifyEvent;
+import paynotify.channel.NotifyEvent.Reading;
+import paynotify.channel.Platform;
 
 /** orders.out_trade_no: a fixed prefix and suffix around the site's number, and only that. */
 class OrderNumbersTest {
@@ -33,6 +38,17 @@ class OrderNumbersTest {
     assertThat(n.written("shop1:1001")).isFalse();
     assertThat(n.written("shop1:-pay")).isFalse();
     assertThat(OrderNumbers.AS_IS.written("1001")).isTrue();
+  }
+
+  /** V免签's other readings of one sign name orders as its order does: translated alike, or no order of the site. */
+  @Test
+  void theOtherReadingsOfAnEventAreTranslatedLikeItsOrder() {
+    NotifyEvent paid = new NotifyEvent(Platform.VMQ, EventKind.PAYMENT, "AN", "P1", 1100, null, "paid")
+        .withOtherReadings(List.of(new Reading("AN11", 100), new Reading("A", 1111)));
+    NotifyEvent site = OrderNumbers.of("A{order_no}").toSite(paid);
+    assertThat(site.orderNo()).isEqualTo("N");
+    assertThat(site.otherReadings()).containsExactly(new Reading("N11", 100));
+    assertThat(OrderNumbers.AS_IS.toSite(paid)).isSameAs(paid);
   }
 
   @Test

@@ -71,8 +71,9 @@ public interface ChannelFixture {
   }
 
   /**
-   * Whether its signature binds the amount to the order, so that a payment of another amount is kept (real
-   * money, with an anomaly). V免签's does not: an amount that is not the order's keeps no payment (price_shift).
+   * Whether its signature binds the amount to the order, so that a payment of another amount, or of an unknown order,
+   * is kept (real money, with an anomaly). V免签's does not: an amount that is not the order's, or no order, keeps no
+   * payment (price_shift).
    */
   default boolean keepsAPaymentOfAnotherAmount() {
     return true;

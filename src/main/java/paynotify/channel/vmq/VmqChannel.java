@@ -4,7 +4,6 @@ import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.Predicate;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
@@ -30,8 +29,9 @@ import paynotify.channel.UnbookableNotification.Problem;
  * site's integration sends it ({@code vmq.order_field}). The server shifts {@code reallyPrice} by a few cents to
  * tell concurrent buyers apart: the order is compared with {@code price} (booking keeps no payment of a price that
  * is not the order's: {@link Platform#signsAmountToOrder}), reallyPrice is kept beside it, and one further from it
- * than {@code vmq.max_price_shift} is not booked but an anomaly. A sign that also reads as a payment of another
- * order ({@link VmqReadings}) is refused: either could be the one paid.
+ * than {@code vmq.max_price_shift} is not booked but an anomaly. A verified sign is never refused: the payments
+ * of other orders it also reads as ({@link VmqReadings}) go with the event, and booking, which sees the orders,
+ * decides whether one of them could be the one paid.
  */
 public final class VmqChannel implements PlainTextReplies {
   private static final Logger LOG = LoggerFactory.getLogger(VmqChannel.class);
@@ -55,7 +55,7 @@ public final class VmqChannel implements PlainTextReplies {
   private final VmqSignature signature;
   private final OrderField orderField;
   private final long maxShiftCents;
-  /** What another reading's param must be to name an order: an id, in vmq.order_pattern. */
+  /** What another reading's param must be to name an order: an id, in vmq.order_pattern (where set). */
   private final Predicate<String> orderNumber;
 
   /** @param orderPattern what every order number matches in full (vmq.order_pattern), null when not set */
@@ -112,16 +112,6 @@ public final class VmqChannel implements PlainTextReplies {
               + " of price " + Money.format(priceCents) + ", further apart than vmq.max_price_shift "
               + Money.format(maxShiftCents) + ": not booked");
     }
-    if (orderField == OrderField.PARAM) { // with the order in payId, every reading names the same order
-      Set<String> orders = VmqReadings.params(params.getOrDefault("param", ""), params.get("type"),
-          params.get("price"), params.get("reallyPrice"), maxShiftCents, orderNumber);
-      orders.remove(orderNo);
-      if (!orders.isEmpty()) {
-        throw RejectedNotification.malformed("the sign of this payment of order " + orderNo + " also reads as a"
-            + " payment of order " + Ids.printable(orders.iterator().next()) + " (V免签 signs its values without"
-            + " separators): either could be the one paid; set vmq.order_pattern to your order numbers' one length");
-      }
-    }
     if (orderField == OrderField.PAY_ID && VmqReadings.forgeable(params.getOrDefault("param", ""))) {
       LOG.warn("vmq payId {}: your site sends param '{}', which ends in 1 or 2 and a price's first characters: the"
           + " createOrder sign of such a param, which the buyer's browser is sent, also signs a payment of its order;"
@@ -130,7 +120,10 @@ public final class VmqChannel implements PlainTextReplies {
     }
     String detail = new JsonObject().put("reallyPrice", params.get("reallyPrice")).put("type", params.get("type"))
         .encode();
-    return new NotifyEvent(Platform.VMQ, EventKind.PAYMENT, orderNo, tradeNo, priceCents, PlatformTime.now(), "paid")
-        .withDetail(detail);
+    NotifyEvent paid = new NotifyEvent(Platform.VMQ, EventKind.PAYMENT, orderNo, tradeNo, priceCents,
+        PlatformTime.now(), "paid").withDetail(detail);
+    // With the order in payId, every reading names the same order; in param, booking checks the others'.
+    return orderField == OrderField.PAY_ID ? paid : paid.withOtherReadings(VmqReadings.others(orderNo,
+        params.get("type"), params.get("price"), params.get("reallyPrice"), maxShiftCents, orderNumber));
   }
 }

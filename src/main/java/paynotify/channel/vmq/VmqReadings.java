@@ -1,10 +1,12 @@
 package paynotify.channel.vmq;
 
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.function.Predicate;
 import java.util.regex.Pattern;
 import paynotify.channel.Money;
+import paynotify.channel.NotifyEvent.Reading;
 import paynotify.channel.RejectedNotification;
 
 /**
@@ -13,7 +15,7 @@ import paynotify.channel.RejectedNotification;
  * of that string that a server could have sent: a type of 1 or 2 and two plain prices above zero within
  * vmq.max_price_shift of each other. They are few: a price has at most 16 characters, so only the last 33
  * characters can move. A reading with another price names the same order (its booking compares the amount with
- * the order's); one with another param names another order when the order is in param.
+ * the order's); one with another param names another order when the order is in param, which booking checks.
  */
 final class VmqReadings {
   /** The longest price {@link Money} reads: 13 digits, a dot and 2 decimals. */
@@ -25,16 +27,17 @@ final class VmqReadings {
   private VmqReadings() {}
 
   /**
-   * The params of the readings of {@code param . type . price . reallyPrice} (the one received among them) that
-   * {@code order} accepts as an order number.
+   * The readings of {@code param . type . price . reallyPrice} with another param that {@code order} accepts as an
+   * order number: that param and the price it would book (readings with the received param name the same order).
    */
-  static Set<String> params(String param, String type, String price, String reallyPrice, long maxShiftCents,
+  static List<Reading> others(String param, String type, String price, String reallyPrice, long maxShiftCents,
       Predicate<String> order) {
     String signed = param + type + price + reallyPrice;
-    Set<String> params = new LinkedHashSet<>();
+    Set<Reading> readings = new LinkedHashSet<>();
     for (int at = Math.max(0, signed.length() - 1 - 2 * LONGEST_PRICE); at + 3 <= signed.length(); at++) {
       String otherParam = signed.substring(0, at);
-      if (!VmqSignature.TYPES.contains(signed.substring(at, at + 1)) || !order.test(otherParam)) {
+      if (at == param.length() || !VmqSignature.TYPES.contains(signed.substring(at, at + 1))
+          || !order.test(otherParam)) {
         continue;
       }
       String prices = signed.substring(at + 1);
@@ -42,11 +45,11 @@ final class VmqReadings {
         long otherPrice = cents(prices.substring(0, cut));
         long otherPaid = cents(prices.substring(cut));
         if (otherPrice > 0 && otherPaid > 0 && Math.abs(otherPaid - otherPrice) <= maxShiftCents) {
-          params.add(otherParam);
+          readings.add(new Reading(otherParam, otherPrice));
         }
       }
     }
-    return params;
+    return List.copyOf(readings);
   }
 
   /**
