@@ -95,8 +95,7 @@ public final class Recovery {
     this.outbox = outbox;
     this.queries = List.copyOf(queries);
     this.settings = settings;
-    this.found = new FoundPayment(FoundPayment.QUERY, booking, log, db, outbox,
-        new PaidBeforeOrder(db, orders, settings.createdAt()));
+    this.found = new FoundPayment(FoundPayment.QUERY, booking, log, db, outbox, orders, settings.createdAt());
     Duration longest = settings.timeout().multipliedBy(2L * (queries.size() + 2));
     this.lease = longest.compareTo(MIN_LEASE) > 0 ? longest : MIN_LEASE;
     this.stripe = stripe == null ? null
