@@ -45,7 +45,7 @@ final class CheckCommand extends CommandSupport {
       PlatformClients clients = PlatformClients.asking(vertx, c);
       try {
         EventBooking booking = new EventBooking(vertx, stores, c.booking(), c.orders(), PayNotifyServer.outbox(c));
-        Recovery recovery = new Recovery(pool, booking, stores.log(), c.orders(), PayNotifyServer.outbox(c),
+        Recovery recovery = new Recovery(vertx, pool, booking, stores.log(), c.orders(), PayNotifyServer.outbox(c),
             clients.all(), null, c.recovery().settings()); // one order: Stripe events are the sweeper's
         CheckAnswer answer = recovery.check(orderNo).await();
         out().println(json ? answer.toJson().encode() : answer.state().code() + ": " + answer.detail());

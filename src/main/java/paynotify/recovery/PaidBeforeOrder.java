@@ -34,11 +34,6 @@ final class PaidBeforeOrder {
     this.statement = createdAt == null ? null : orders.createdAfterPayment(createdAt);
   }
 
-  /** Whether payments are checked at all (orders.columns.created_at is mapped). */
-  public boolean checks() {
-    return statement != null;
-  }
-
   /**
    * Null when {@code payment} may be booked on its order as far as times go (paid after the order was created,
    * within the skew, not a payment, no such order, booked already, or the check is off); else why not, naming both
