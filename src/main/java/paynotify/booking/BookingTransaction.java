@@ -19,8 +19,9 @@ import paynotify.store.TransientRetry;
 /**
  * The ONE transaction every payment and refund is booked in, and the read before it:
  * <ol>
- *   <li>a committed key with the same fingerprint is proof of a committed booking: duplicate
- *       (another fingerprint: conflict). This read ({@link CommittedReads}, outside the
+ *   <li>a committed key with the same fingerprint is proof of a committed booking, or of a payment
+ *       found refunded at the platform that must not be booked (recovery's paid_then_refunded):
+ *       duplicate (another fingerprint: conflict). This read ({@link CommittedReads}, outside the
  *       transaction) only answers repeats cheaply; it decides no race. When it cannot answer, a key
  *       this process saw committed ({@link BookedKeys}) is answered 503 ({@link RepeatNotChecked}),
  *       any other goes on,

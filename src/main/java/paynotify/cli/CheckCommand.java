@@ -17,12 +17,16 @@ import picocli.CommandLine.Parameters;
 /**
  * check: asks the order's platform now, books what it says was paid (through the booking a notification
  * goes through), and says the order's state, as {@code POST /orders/{no}/check} on the admin listener does.
+ * For the owner at a shell: each run is a process with a query budget of its own, so a site's return page
+ * asks the admin listener, whose budget holds every page's checks.
  */
 @Command(name = "check", mixinStandardHelpOptions = true,
     description = "Ask the platform about an order now, book what it says was paid, print the order's state "
         + "(paid, unpaid, closed, partially_refunded, refunded, unknown); only paid is to be fulfilled. Exit 0: paid;"
         + " 1: anything else (unpaid, closed, refunded in full or in part, unknown); "
-        + "2: unusable configuration (no platform can be asked); 3: database failure.")
+        + "2: unusable configuration (no platform can be asked); 3: database failure. For you at a shell: a site's"
+        + " return page asks POST /orders/{order_no}/check on the admin listener (each run of this command has a"
+        + " query budget of its own, so runs from pages would be held to no recovery.max_queries_per_minute).")
 final class CheckCommand extends CommandSupport {
   @Parameters(index = "0", paramLabel = "ORDER_NO", description = "the site's order number (out_trade_no)")
   String orderNo;
@@ -45,7 +49,7 @@ final class CheckCommand extends CommandSupport {
       PlatformClients clients = PlatformClients.asking(vertx, c);
       try {
         EventBooking booking = new EventBooking(vertx, stores, c.booking(), c.orders(), PayNotifyServer.outbox(c));
-        Recovery recovery = new Recovery(pool, booking, stores.log(), c.orders(), PayNotifyServer.outbox(c),
+        Recovery recovery = new Recovery(vertx, pool, booking, stores.log(), c.orders(), PayNotifyServer.outbox(c),
             clients.all(), null, c.recovery().settings()); // one order: Stripe events are the sweeper's
         CheckAnswer answer = recovery.check(orderNo).await();
         out().println(json ? answer.toJson().encode() : answer.state().code() + ": " + answer.detail());

@@ -19,7 +19,6 @@ import paynotify.reconcile.Bill;
 import paynotify.reconcile.BillFormatException;
 import paynotify.reconcile.BillRow;
 import paynotify.recovery.FoundPayment;
-import paynotify.recovery.PaidBeforeOrder;
 import paynotify.recovery.TradeConfirmation;
 import paynotify.server.PayNotifyServer;
 import paynotify.server.StandaloneBooking;
@@ -75,7 +74,7 @@ final class RepairBookCommand extends CommandSupport {
       EventBooking booking = cli.booking();
       String createdAt = c.recovery().settings().createdAt();
       FoundPayment found = new FoundPayment(FoundPayment.REPAIR, booking, cli.stores().log(), cli.stores().db(),
-          PayNotifyServer.outbox(c), new PaidBeforeOrder(cli.stores().db(), c.orders(), createdAt));
+          PayNotifyServer.outbox(c), c.orders(), createdAt);
       TradeQuery query = clients.of(event.platform());
       boolean confirmable = query != null && query.books();
       String notChecked = createdAt != null ? null : "orders.columns.created_at is not mapped: not checked that it was"

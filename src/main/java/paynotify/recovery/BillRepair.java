@@ -68,8 +68,7 @@ public final class BillRepair implements FindingSink {
     this.booking = booking;
     this.query = query;
     this.numbers = orders.numbers();
-    this.found = new FoundPayment(FoundPayment.BILL, booking, stores.log(), stores.db(), outbox,
-        new PaidBeforeOrder(stores.db(), orders, createdAt));
+    this.found = new FoundPayment(FoundPayment.BILL, booking, stores.log(), stores.db(), outbox, orders, createdAt);
     this.platform = platform;
     this.source = platform.code() + " bill " + day;
   }

@@ -3,6 +3,7 @@ package paynotify.recovery;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.sqlclient.Tuple;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import org.slf4j.Logger;
@@ -12,6 +13,7 @@ import paynotify.booking.Anomalies.Anomaly;
 import paynotify.booking.AnomalyKind;
 import paynotify.booking.BookingResult;
 import paynotify.booking.EventBooking;
+import paynotify.booking.Fingerprint;
 import paynotify.booking.Outcome;
 import paynotify.booking.SiteEvents;
 import paynotify.channel.EventKind;
@@ -22,6 +24,9 @@ import paynotify.gateway.TradeQuery;
 import paynotify.store.Database;
 import paynotify.store.NotifyLog;
 import paynotify.store.NotifyLog.Trace;
+import paynotify.store.OrderNumbers;
+import paynotify.store.OrdersTable;
+import paynotify.store.SqlQueries;
 
 /**
  * A payment a platform's answer reported, booked exactly as its notification would be: the same event,
@@ -34,7 +39,8 @@ import paynotify.store.NotifyLog.Trace;
  *
  * <p>Every payment found passes here, and some are not booked but an anomaly for a human, once per trade: one
  * paid before its order was created ({@link PaidBeforeOrder}), one the platform says was refunded since, one an
- * unsigned answer reports.
+ * unsigned answer reports. Each anomaly names the site's order, as a booking does, not the number the platform
+ * was asked with (orders.out_trade_no).
  */
 public final class FoundPayment {
   /** notify_log.channel of a booking found by asking. */
@@ -51,17 +57,22 @@ public final class FoundPayment {
   private final NotifyLog log;
   private final Database db;
   private final SiteEvents outbox;
+  private final OrderNumbers numbers;
   private final PaidBeforeOrder paidBefore;
 
-  /** @param logChannel {@link #QUERY}, {@link #BILL} or {@link #REPAIR} */
+  /**
+   * @param logChannel {@link #QUERY}, {@link #BILL} or {@link #REPAIR}
+   * @param createdAt  the site's column of an order's creation time; null when not mapped
+   */
   public FoundPayment(String logChannel, EventBooking booking, NotifyLog log, Database db, SiteEvents outbox,
-      PaidBeforeOrder paidBefore) {
+      OrdersTable orders, String createdAt) {
     this.logChannel = logChannel;
     this.booking = booking;
     this.log = log;
     this.db = db;
     this.outbox = outbox;
-    this.paidBefore = paidBefore;
+    this.numbers = orders.numbers();
+    this.paidBefore = new PaidBeforeOrder(db, orders, createdAt);
   }
 
   /**
@@ -74,7 +85,8 @@ public final class FoundPayment {
   public Future<BookingResult> book(String source, NotifyEvent payment, byte[] body, boolean evidence) {
     Trace trace = new Trace(logChannel, source, Buffer.buffer(body == null ? new byte[0] : body));
     return paidBefore.refusal(payment).compose(early -> early != null
-        ? notBooked(trace, payment, AnomalyKind.PAID_BEFORE_ORDER, early + ": not booked")
+        // no key taken: a clock or database.time_zone set wrong would make every genuine notification a duplicate
+        ? notBooked(trace, payment, AnomalyKind.PAID_BEFORE_ORDER, early + ": not booked", false)
             .map(new BookingResult(Outcome.IGNORED, "not booked: " + early + " (a paid_before_order anomaly)"))
         : booking.book(payment).transform(booked -> booked(trace, source, payment, evidence, booked)));
   }
@@ -98,7 +110,7 @@ public final class FoundPayment {
       return Future.succeededFuture(result);
     }
     LOG.warn("{} order {}: paid at the platform, no notification came; found so and booked: {}", source,
-        payment.orderNo(), result.detail());
+        site(payment).orderNo(), result.detail());
     return callbackMissing(source, payment).map(result);
   }
 
@@ -109,41 +121,59 @@ public final class FoundPayment {
   Future<Void> unsigned(TradeQuery query, TradeAnswer answer) {
     NotifyEvent payment = answer.payment();
     return notBooked(trace(query, answer), payment, AnomalyKind.QUERY_SAYS_PAID, query.name() + " says order "
-        + payment.orderNo() + " is paid (trade " + payment.tradeNo() + "), but its answers are not signed: not booked");
+        + site(payment).orderNo() + " is paid (trade " + payment.tradeNo() + "), but its answers are not signed: not"
+        + " booked", false);
   }
 
   /**
    * A payment the platform says was refunded since (WeChat REFUND, Alipay TRADE_CLOSED after it was paid): not
-   * booked, as the answer does not say how much went back; an anomaly for a human, once per trade.
+   * booked, as the answer does not say how much went back; an anomaly for a human, once per trade. Its key is taken
+   * with the anomaly: the payment's own notification, retried after the refund (WeChat for about 24 h, Alipay 25 h),
+   * is then a duplicate, answered success and not booked.
    */
   public Future<Void> refunded(TradeQuery query, TradeAnswer answer) {
     NotifyEvent payment = answer.payment();
     return notBooked(trace(query, answer), payment, AnomalyKind.PAID_THEN_REFUNDED, query.name() + " says order "
-        + payment.orderNo() + " was paid (trade " + payment.tradeNo() + ", " + Money.format(payment.amountCents())
-        + "), then refunded (" + answer.platformStatus() + "): not booked");
+        + site(payment).orderNo() + " was paid (trade " + payment.tradeNo() + ", " + Money.format(payment.amountCents())
+        + "), then refunded (" + answer.platformStatus() + "): not booked, nor will its notification be", true);
   }
 
   private Trace trace(TradeQuery query, TradeAnswer answer) {
     return new Trace(logChannel, query.name(), Buffer.buffer(answer.body() == null ? new byte[0] : answer.body()));
   }
 
-  /** {@code payment} not booked: its notify_log row (outcome anomaly), a WARN, and the anomaly, once per trade. */
-  private Future<Void> notBooked(Trace trace, NotifyEvent payment, AnomalyKind kind, String why) {
+  /**
+   * {@code payment} not booked: its notify_log row (outcome anomaly), a WARN, and the anomaly, once per trade. With
+   * {@code takeKey}, the anomaly's transaction takes the payment's idempotency key as its booking would (the same
+   * key, and the fingerprint of the payment under the site's number, as {@link EventBooking} books it): its
+   * notification is then a duplicate. A key there already (booked meanwhile, or taken before) is left as it is.
+   */
+  private Future<Void> notBooked(Trace trace, NotifyEvent payment, AnomalyKind kind, String why, boolean takeKey) {
+    NotifyEvent site = site(payment);
     log.record(trace, Outcome.ANOMALY.code(), payment.idempotencyKey(), kind.code() + ": " + why);
     LOG.warn("{}; an anomaly ({}) to check", why, kind.code());
-    Anomaly anomaly = new Anomaly(kind.code(), payment.platform().code(), payment.orderNo(), payment.tradeNo(),
+    Anomaly anomaly = new Anomaly(kind.code(), payment.platform().code(), site.orderNo(), payment.tradeNo(),
         payment.amountCents(), why + ". " + kind.action(), kind.code() + ":" + payment.idempotencyKey());
-    return db.inTransaction(conn -> Anomalies.record(conn, anomaly, !payment.testMode(), outbox)).mapEmpty();
+    return db.inTransaction(conn -> Future.all(Anomalies.record(conn, anomaly, !payment.testMode(), outbox),
+        takeKey ? conn.preparedQuery(SqlQueries.TAKE_KEY).execute(Tuple.of(site.idempotencyKey(),
+            Fingerprint.of(site))) : Future.succeededFuture())).mapEmpty();
+  }
+
+  /** {@code payment} under the site's order number; as the platform wrote it when that is not the site's. */
+  private NotifyEvent site(NotifyEvent payment) {
+    NotifyEvent site = numbers.toSite(payment);
+    return site != null ? site : payment;
   }
 
   /** Booked is booked: an anomaly that cannot be written now is logged, and the next one will say it. */
   private Future<Void> callbackMissing(String source, NotifyEvent payment) {
     String kind = AnomalyKind.CALLBACK_MISSING.code();
     String platform = payment.platform().code();
-    String detail = "order " + payment.orderNo() + " (trade " + payment.tradeNo() + ") was paid, but no " + platform
+    String orderNo = site(payment).orderNo();
+    String detail = "order " + orderNo + " (trade " + payment.tradeNo() + ") was paid, but no " + platform
         + " notification for it reached paynotify: found by " + source + " and booked. "
         + AnomalyKind.CALLBACK_MISSING.action();
-    Anomaly anomaly = new Anomaly(kind, platform, payment.orderNo(), payment.tradeNo(), payment.amountCents(), detail,
+    Anomaly anomaly = new Anomaly(kind, platform, orderNo, payment.tradeNo(), payment.amountCents(), detail,
         kind + ":" + platform + ":" + LocalDate.now(BEIJING));
     return db.inTransaction(conn -> Anomalies.record(conn, anomaly, !payment.testMode(), outbox))
         .recover(err -> {

@@ -18,7 +18,7 @@ import paynotify.store.OrdersTable;
  * difference are the two clocks disagreeing, not an earlier order. Off where orders.columns.created_at is not
  * mapped.
  */
-public final class PaidBeforeOrder {
+final class PaidBeforeOrder {
   /** How far the platform's clock and the site's may disagree. */
   static final Duration CLOCK_SKEW = Duration.ofMinutes(5);
   private static final DateTimeFormatter SECONDS = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
@@ -28,15 +28,10 @@ public final class PaidBeforeOrder {
   private final String statement;
 
   /** @param createdAt the site's column of an order's creation time; null when not mapped (the check is off) */
-  public PaidBeforeOrder(Database db, OrdersTable orders, String createdAt) {
+  PaidBeforeOrder(Database db, OrdersTable orders, String createdAt) {
     this.db = db;
     this.orders = orders;
     this.statement = createdAt == null ? null : orders.createdAfterPayment(createdAt);
-  }
-
-  /** Whether payments are checked at all (orders.columns.created_at is mapped). */
-  public boolean checks() {
-    return statement != null;
   }
 
   /**
@@ -44,7 +39,7 @@ public final class PaidBeforeOrder {
    * within the skew, not a payment, no such order, booked already, or the check is off); else why not, naming both
    * times and the trade, for the anomaly and the operator.
    */
-  public Future<String> refusal(NotifyEvent payment) {
+  Future<String> refusal(NotifyEvent payment) {
     String orderNo = orders.numbers().toSite(payment.orderNo());
     if (statement == null || payment.kind() != EventKind.PAYMENT || payment.paidAt() == null || orderNo == null) {
       return Future.succeededFuture(null);

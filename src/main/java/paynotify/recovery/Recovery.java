@@ -41,6 +41,7 @@ import paynotify.store.LeaseOwner;
 import paynotify.store.NotifyLog;
 import paynotify.store.OrdersTable;
 import paynotify.store.OrdersTable.OrderStatus;
+import paynotify.store.TransientRetry;
 
 /**
  * Goes and gets what never arrived: asks the platforms about the site's unpaid orders whose notification
@@ -65,6 +66,8 @@ public final class Recovery {
   private static final Duration HOURLY_PHASE = Duration.ofHours(1);
   /** A check of an order asked about less than this ago is answered from that question. */
   private static final Duration CHECK_COOLDOWN = Duration.ofSeconds(15);
+  /** How often a check's claim is tried when it loses a race to another transaction. */
+  private static final int CLAIM_ATTEMPTS = 3;
   /** order_checks.last_state of a question no platform answered usably. */
   private static final String NO_ANSWER = "no answer";
 
@@ -81,6 +84,7 @@ public final class Recovery {
   private final String dueForCheck;
   private final String ageOf;
   private final QueryBudget budget;
+  private final TransientRetry retry;
   private boolean sweeping;
 
   /**
@@ -88,15 +92,14 @@ public final class Recovery {
    * @param queries the platforms that can be asked, in the order they are tried for an order of unknown platform
    * @param stripe  Stripe's undelivered events, fetched every sweep; null when stripe.api_key_file is not set
    */
-  public Recovery(Database db, EventBooking booking, NotifyLog log, OrdersTable orders, SiteEvents outbox,
-      List<TradeQuery> queries, StripeFeed stripe, RecoverySettings settings) {
+  public Recovery(Vertx vertx, Database db, EventBooking booking, NotifyLog log, OrdersTable orders,
+      SiteEvents outbox, List<TradeQuery> queries, StripeFeed stripe, RecoverySettings settings) {
     this.db = db;
     this.orders = orders;
     this.outbox = outbox;
     this.queries = List.copyOf(queries);
     this.settings = settings;
-    this.found = new FoundPayment(FoundPayment.QUERY, booking, log, db, outbox,
-        new PaidBeforeOrder(db, orders, settings.createdAt()));
+    this.found = new FoundPayment(FoundPayment.QUERY, booking, log, db, outbox, orders, settings.createdAt());
     Duration longest = settings.timeout().multipliedBy(2L * (queries.size() + 2));
     this.lease = longest.compareTo(MIN_LEASE) > 0 ? longest : MIN_LEASE;
     this.stripe = stripe == null ? null
@@ -106,6 +109,7 @@ public final class Recovery {
     this.dueForCheck = settings.createdAt() == null ? null : orders.dueForCheck(settings.createdAt());
     this.ageOf = orders.ageOf(settings.createdAt());
     this.budget = new QueryBudget(settings.queriesPerMinute());
+    this.retry = new TransientRetry(vertx, CLAIM_ATTEMPTS);
   }
 
   /** Whether the sweeper runs (recovery.enabled); {@link #check} works either way. */
@@ -444,9 +448,9 @@ public final class Recovery {
           }
           if (order.ageSeconds() == null) {
             return Future.succeededFuture(new CheckAnswer(orderNo, State.UNPAID, null, "not asked: the order's age"
-                + " is not known (orders.columns.created_at is not mapped), so a payment found could not be told"
-                + " from another order's of the same number and would not be booked: look it up at the platform,"
-                + " then paynotify repair book"));
+                + " is not known (no orders.columns.created_at, or none on this order), so a payment found could not"
+                + " be told from another order's of the same number and would not be booked: look it up at the"
+                + " platform, then paynotify repair book"));
           }
           if (order.ageSeconds() > settings.maxAge().toSeconds()) {
             return Future.succeededFuture(new CheckAnswer(orderNo, State.UNPAID, null, "not asked: the order is"
@@ -458,10 +462,12 @@ public final class Recovery {
                 + " spent their share of recovery.max_queries_per_minute; ask again in a few seconds"));
           }
           // two transactions: INSERT IGNORE share-locks the row it finds, and two checks each holding that lock
-          // while waiting to UPDATE would deadlock
-          return db.inTransaction(conn -> conn.preparedQuery(ADD_ORDER_CHECK).execute(Tuple.of(orderNo)))
-              .compose(added -> db.inTransaction(conn -> conn.preparedQuery(CLAIM_ORDER_CHECK)
-                  .execute(Tuple.of(orderNo, CHECK_COOLDOWN.toSeconds()))))
+          // while waiting to UPDATE would deadlock; each run again when it loses a race all the same (a deadlock
+          // on Galera's certification, a lock waited out), so that the return page gets its answer
+          return retry.run(() -> db.inTransaction(conn -> conn.preparedQuery(ADD_ORDER_CHECK)
+                  .execute(Tuple.of(orderNo))))
+              .compose(added -> retry.run(() -> db.inTransaction(conn -> conn.preparedQuery(CLAIM_ORDER_CHECK)
+                  .execute(Tuple.of(orderNo, CHECK_COOLDOWN.toSeconds())))))
               .compose(claimed -> {
                 if (claimed.rowCount() == 1) {
                   return askNow(orderNo, order);

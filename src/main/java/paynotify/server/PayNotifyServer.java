@@ -146,7 +146,7 @@ public final class PayNotifyServer {
         : Pools.connect(vertx, db.withPool(RECOVERY_POOL, db.maxWaitQueue()), "recovery", Isolation.READ_COMMITTED);
     GatewayHttp gateways = !asks ? null : new GatewayHttp(vertx, rc.settings().timeout(), MAX_ANSWER_BYTES);
     GatewayHttp stripeApi = rc.stripe() == null ? null : new GatewayHttp(vertx, rc.settings().timeout(), MAX_EVENTS_BYTES);
-    Recovery recovery = !asks ? null : new Recovery(recoveryPool, booking, stores.log(), config.orders(), outbox,
+    Recovery recovery = !asks ? null : new Recovery(vertx, recoveryPool, booking, stores.log(), config.orders(), outbox,
         rc.clients().stream().map(client -> client.apply(gateways)).toList(),
         rc.stripe() == null ? null : rc.stripe().apply(stripeApi, recoveryPool), rc.settings());
     Runnable closeRecovery = () -> {

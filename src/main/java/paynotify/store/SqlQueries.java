@@ -34,6 +34,13 @@ public final class SqlQueries {
   public static final String SELECT_KEY_FINGERPRINT =
       "SELECT fingerprint FROM idempotent_keys WHERE idem_key = ?";
 
+  // A payment a platform says was refunded since (paid_then_refunded), in its anomaly's transaction: its key,
+  // with the fingerprint its booking would write, so that its notification, retried later, is a duplicate and
+  // books nothing. A key there already (booked meanwhile, taken before) stays; a booking racing it waits on the
+  // row, as a second copy does. Binds: key, fingerprint.
+  public static final String TAKE_KEY =
+      "INSERT IGNORE INTO idempotent_keys (idem_key, fingerprint) VALUES (?, ?)";
+
   // Layer 2, one row per platform trade (uk_trade_no); still guards after the key is purged.
   public static final String INSERT_PAYMENT =
       "INSERT INTO payments (channel, trade_no, order_no, amount_cents, paid_at, detail) VALUES (?, ?, ?, ?, ?, ?)";

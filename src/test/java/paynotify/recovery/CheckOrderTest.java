@@ -3,11 +3,15 @@ package paynotify.recovery;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vertx.core.json.JsonObject;
+import java.sql.Connection;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -16,6 +20,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
 import paynotify.cli.ExitCode;
+import paynotify.config.AppConfig.DatabaseSettings;
 import paynotify.testsupport.AlipayStandIn;
 import paynotify.testsupport.Cli;
 import paynotify.testsupport.DatabaseTestBase;
@@ -135,6 +140,64 @@ class CheckOrderTest extends DatabaseTestBase {
       assertThat(answer.getBoolean("fulfil")).isFalse();
       assertThat(alipay.queries("RF1")).isZero();
     }
+  }
+
+  // A site whose creation column may be empty on an order (played here by paid_at, NULL while unpaid): the check
+  // cannot tell the order's age, says so, and does not ask.
+  @Test
+  void anOrderWithoutACreationTimeIsAnsweredFromTheTableSayingWhy() {
+    try (AlipayStandIn alipay = AlipayStandIn.start(); TestService service = TestService.start(db.settings(),
+        alipay.configure(TestService.configuration(new JsonObject()
+            .put("orders", new JsonObject().put("columns", new JsonObject().put("created_at", "paid_at")))
+            .put("recovery", new JsonObject().put("enabled", true).put("interval_seconds", 3600)))))) {
+      order("N1");
+      alipay.paid("N1", "2026120422001400081", "88.88");
+
+      CheckAnswer answer = service.server().recovery().check("N1").await();
+
+      assertThat(answer.state()).isEqualTo(CheckAnswer.State.UNPAID);
+      assertThat(answer.detail()).startsWith("not asked: the order's age is not known (no orders.columns.created_at,"
+          + " or none on this order)");
+      assertThat(alipay.queries("N1")).isZero();
+    }
+  }
+
+  // Two checks of one order meet on its order_checks row: on Galera the loser of a certification conflict gets a
+  // deadlock (1213), elsewhere it may wait out innodb_lock_wait_timeout (1205). Either way its claim is run again
+  // and the return page gets its answer, not an error. Played with a lock held past a one-second timeout: a real
+  // deadlock on these one-statement transactions cannot be provoked on cue, and TransientRetry takes 1205 and 1213
+  // alike.
+  @Test
+  void aCheckWhoseClaimWaitsOutALockClaimsAgain() throws Exception {
+    DatabaseSettings s = db.settings();
+    DatabaseSettings oneSecond = new DatabaseSettings(s.host(), s.port(), s.name(), s.user(), s.password(),
+        s.poolSize(), s.maxWaitQueue(), s.connectTimeout(), 1, s.embeddedDir(), s.security(), s.timeZone());
+    try (AlipayStandIn alipay = AlipayStandIn.start(); TestService service = TestService.start(oneSecond,
+        alipay.configure(TestService.configuration(new JsonObject()
+            .put("recovery", new JsonObject().put("enabled", true).put("interval_seconds", 3600)))));
+        Connection otherCheck = db.connect(); Statement sql = otherCheck.createStatement()) {
+      order("L1");
+      alipay.waiting("L1");
+      otherCheck.setAutoCommit(false);
+      sql.executeUpdate("INSERT INTO order_checks (order_no, next_check_at, created_at)"
+          + " VALUES ('L1', UTC_TIMESTAMP(3), UTC_TIMESTAMP(3))"); // not committed: the row is locked
+      long waits = rowLockWaits();
+
+      CompletableFuture<CheckAnswer> check = service.server().recovery().check("L1").toCompletionStage()
+          .toCompletableFuture();
+      while (rowLockWaits() < waits + 2 && !check.isDone()) { // waited out once, and waiting again
+        Thread.sleep(20);
+      }
+      otherCheck.rollback();
+
+      assertThat(check.get(10, TimeUnit.SECONDS).state()).isEqualTo(CheckAnswer.State.UNPAID);
+      assertThat(alipay.queries("L1")).isEqualTo(1);
+    }
+  }
+
+  private static long rowLockWaits() {
+    return db.count("SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS"
+        + " WHERE VARIABLE_NAME = 'INNODB_ROW_LOCK_WAITS'");
   }
 
   /** The service with its admin listener on {@code admin}, asking {@code platform}; the sweeper's timer far away. */

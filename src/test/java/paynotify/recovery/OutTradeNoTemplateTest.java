@@ -3,12 +3,15 @@ package paynotify.recovery;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vertx.core.json.JsonObject;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import paynotify.testsupport.AlipayNotifications;
 import paynotify.testsupport.AlipayStandIn;
 import paynotify.testsupport.DatabaseTestBase;
+import paynotify.testsupport.EpayStandIn;
 import paynotify.testsupport.Http;
 import paynotify.testsupport.TestService;
 
@@ -18,25 +21,33 @@ import paynotify.testsupport.TestService;
  */
 class OutTradeNoTemplateTest extends DatabaseTestBase {
   AlipayStandIn alipay;
+  EpayStandIn epay;
   TestService service;
 
   @BeforeEach
   void start() {
     alipay = AlipayStandIn.start();
-    service = TestService.start(db.settings(), alipay.configure(TestService.configuration(new JsonObject()
+    epay = EpayStandIn.start();
+    JsonObject config = TestService.configuration(new JsonObject()
         .put("orders", new JsonObject().put("out_trade_no", "{order_no}-pay"))
-        .put("recovery", new JsonObject().put("enabled", true).put("interval_seconds", 3600)))));
+        .put("recovery", new JsonObject().put("enabled", true).put("interval_seconds", 3600)));
+    service = TestService.start(db.settings(), epay.configure(alipay.configure(config)));
   }
 
   @AfterEach
   void stop() {
     service.close();
     alipay.close();
+    epay.close();
   }
 
   void order(String orderNo) {
-    db.update("INSERT INTO orders (order_no, amount_cents, channel, created_at) VALUES (?, 8888, 'alipay',"
-        + " CONVERT_TZ(NOW(3), @@session.time_zone, '+08:00') - INTERVAL 300 SECOND)", orderNo);
+    order(orderNo, "alipay");
+  }
+
+  void order(String orderNo, String channel) {
+    db.update("INSERT INTO orders (order_no, amount_cents, channel, created_at) VALUES (?, 8888, ?,"
+        + " CONVERT_TZ(NOW(3), @@session.time_zone, '+08:00') - INTERVAL 300 SECOND)", orderNo, channel);
   }
 
   @Test
@@ -75,5 +86,35 @@ class OutTradeNoTemplateTest extends DatabaseTestBase {
         .containsExactly("not_our_number TP3 T-TP3");
     service.awaitLogRecorded();
     assertThat(db.outcomes("alipay:pay:T-TP3")).isEqualTo("anomaly");
+  }
+
+  // What a found payment leaves for a human names the site's order, as its booking does: "TP4-pay" is the platform's
+  // word for it, and no order of the site's. And the refunded trade's key, taken under the site's number, makes its
+  // late notification the duplicate it is (under the platform's number it would be a conflict).
+  @Test
+  void theAnomaliesOfFoundPaymentsNameTheSitesOrder() {
+    order("TP4");
+    alipay.paid("TP4-pay", "2026120422001400204", "88.88");
+    alipay.refunded("TP4-pay");
+    order("TP5");
+    alipay.paid("TP5-pay", "2026120422001400205", "88.88");
+    alipay.paidAt("TP5-pay", LocalDateTime.now(ZoneOffset.ofHours(8)).minusDays(1)); // a number handed out again
+    order("TP6");
+    alipay.paid("TP6-pay", "2026120422001400206", "88.88"); // older than min_age, not notified: callbacks missing
+    order("TP7", "epay");
+    epay.paid("TP7-pay", "2026120412000100207", "88.88"); // unsigned
+
+    assertThat(service.server().recovery().sweepOnce().await().asked()).isEqualTo(4);
+
+    assertThat(db.column("SELECT CONCAT(kind, ' ', order_no) FROM anomalies ORDER BY kind")).containsExactly(
+        "callback_missing TP6", "paid_before_order TP5", "paid_then_refunded TP4", "query_says_paid TP7");
+    assertThat(db.string("SELECT detail FROM anomalies WHERE kind = 'paid_then_refunded'")).contains("order TP4 ");
+    Http.Reply late = service.postAlipay(AlipayNotifications.signedBody(
+        AlipayNotifications.payment("TP4-pay", "2026120422001400204", "88.88")));
+    assertThat(late.body()).isEqualTo("success");
+    assertThat(db.orderStatus("TP4")).isEqualTo("unpaid");
+    assertThat(db.count("SELECT COUNT(*) FROM anomalies WHERE kind = 'conflict'")).isZero();
+    service.awaitLogRecorded();
+    assertThat(db.outcomes("alipay:pay:2026120422001400204")).isEqualTo("anomaly,duplicate");
   }
 }

@@ -174,7 +174,7 @@ class RecoveryTest extends DatabaseTestBase {
     CheckAnswer answer = service.server().recovery().check("NC1").await();
 
     assertThat(answer.state()).isEqualTo(CheckAnswer.State.UNPAID);
-    assertThat(answer.detail()).contains("orders.columns.created_at is not mapped");
+    assertThat(answer.detail()).contains("no orders.columns.created_at");
     assertThat(alipay.queries("NC1")).isZero();
     assertThat(db.payments("2026120422001400121")).isZero();
   }
