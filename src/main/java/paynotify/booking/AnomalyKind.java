@@ -89,8 +89,9 @@ public enum AnomalyKind {
    * recovery went on past it and takes it no more. Recorded once per event.
    */
   BOOKING_FAILED("nothing was booked: fix the error the detail names (the log has every try), then have the platform"
-      + " send the event again (Stripe: Workbench, Webhooks, your endpoint, the event, Resend), which books it; or"
-      + " fulfil the order by hand"),
+      + " send the event again (Stripe: Workbench, Webhooks, your endpoint, the event, Resend), which books it (and"
+      + " resolves this). Stripe retries on its own for days: before fulfilling the order by hand, check it is not"
+      + " paid by now"),
   /**
    * A platform whose answer is not signed (epay's order query) says an unpaid order is paid: not booked, as
    * anyone able to answer in its place could say so (epay.query_books: true books it).

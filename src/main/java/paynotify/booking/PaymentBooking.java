@@ -167,7 +167,8 @@ final class PaymentBooking implements BookingTransaction.Writes {
   private static UnbookableNotification unsignedAmount(NotifyEvent e, Order order) {
     String named = order == null ? "order " + e.orderNo() + ", which this site does not have"
         : "order " + e.orderNo() + " (" + order.storedStatus() + ", for " + PaymentVerdict.due(order) + ")";
-    return new UnbookableNotification(Problem.PRICE_SHIFT, e.platform(), e.tradeNo(), e.orderNo(), e.tradeNo(),
+    return new UnbookableNotification(order == null ? Problem.UNKNOWN_ORDER : Problem.PRICE_SHIFT, e.platform(),
+        e.tradeNo(), e.orderNo(), e.tradeNo(),
         e.amountCents(), e.platform().code() + " trade " + e.tradeNo() + " says " + Money.format(e.amountCents())
             + " was paid for " + named + "; not booked, no payment kept (" + e.platform().code() + "'s sign does not"
             + " bind a value to its field, so only an order's own amount is a payment; a real payment of the order"

@@ -62,15 +62,17 @@ final class UnbookableAnomalies {
 
   /**
    * After {@code payment} was booked: the payment_without_order its PaymentIntent left while it waited for
-   * its Session is resolved now, not only at the next periodic check. Booked is booked: a failure here only
+   * its Session is resolved now, not only at the next periodic check, and so is a booking_failed that recovery
+   * left for the trade (told "check the order first": now it is booked). Booked is booked: a failure here only
    * leaves it to that check.
    */
   Future<BookingResult> resolveWaiting(NotifyEvent payment, BookingResult booked) {
     if (payment.platform() != Platform.STRIPE || booked.outcome() == Outcome.DUPLICATE) {
       return Future.succeededFuture(booked);
     }
-    String key = dedupeKey(AnomalyKind.PAYMENT_WITHOUT_ORDER, payment.platform(), payment.tradeNo());
-    return db.inTransaction(conn -> conn.preparedQuery(RESOLVE_WITHOUT_ORDER).execute(Tuple.of(key)))
+    String waiting = dedupeKey(AnomalyKind.PAYMENT_WITHOUT_ORDER, payment.platform(), payment.tradeNo());
+    String givenUp = dedupeKey(AnomalyKind.BOOKING_FAILED, payment.platform(), payment.tradeNo());
+    return db.inTransaction(conn -> conn.preparedQuery(RESOLVE_WITHOUT_ORDER).execute(Tuple.of(waiting, givenUp)))
         .map(booked).otherwise(booked);
   }
 
@@ -86,6 +88,7 @@ final class UnbookableAnomalies {
       case UNBOOKED_PAYMENT -> AnomalyKind.UNBOOKED_PAYMENT;
       case PRICE_SHIFT -> AnomalyKind.PRICE_SHIFT;
       case AMBIGUOUS_PAYMENT -> AnomalyKind.AMBIGUOUS_PAYMENT;
+      case UNKNOWN_ORDER -> AnomalyKind.UNKNOWN_ORDER;
       case CHARGEBACK_REVERSED -> AnomalyKind.CHARGEBACK_REVERSED;
       case DISPUTE -> AnomalyKind.DISPUTE;
       case REFUND_FAILED -> AnomalyKind.REFUND_FAILED;

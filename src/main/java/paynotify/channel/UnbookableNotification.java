@@ -27,6 +27,8 @@ public final class UnbookableNotification extends RuntimeException {
     PRICE_SHIFT,
     /** A V免签 payment whose sign also reads as a payment of another order waiting for that price. */
     AMBIGUOUS_PAYMENT,
+    /** A V免签 payment of an order the site does not have: not kept, as its sign binds no value to its field. */
+    UNKNOWN_ORDER,
     /** A chargeback decided for the merchant, after its reversal was booked as a refund. */
     CHARGEBACK_REVERSED,
     /** The buyer disputes a payment with the bank. */

@@ -135,7 +135,7 @@ public final class FoundPayment {
     NotifyEvent payment = answer.payment();
     return notBooked(trace(query, answer), payment, AnomalyKind.PAID_THEN_REFUNDED, query.name() + " says order "
         + site(payment).orderNo() + " was paid (trade " + payment.tradeNo() + ", " + Money.format(payment.amountCents())
-        + "), then refunded (" + answer.platformStatus() + "): not booked, nor will its notification be", true);
+        + "), then refunded (" + answer.platformStatus() + ")", true);
   }
 
   private Trace trace(TradeQuery query, TradeAnswer answer) {
@@ -146,17 +146,21 @@ public final class FoundPayment {
    * {@code payment} not booked: its notify_log row (outcome anomaly), a WARN, and the anomaly, once per trade. With
    * {@code takeKey}, the anomaly's transaction takes the payment's idempotency key as its booking would (the same
    * key, and the fingerprint of the payment under the site's number, as {@link EventBooking} books it): its
-   * notification is then a duplicate. A key there already (booked meanwhile, or taken before) is left as it is.
+   * notification is then a duplicate. A key there already (booked meanwhile, or taken before) is left as it is, and
+   * the anomaly says so.
    */
   private Future<Void> notBooked(Trace trace, NotifyEvent payment, AnomalyKind kind, String why, boolean takeKey) {
     NotifyEvent site = site(payment);
     log.record(trace, Outcome.ANOMALY.code(), payment.idempotencyKey(), kind.code() + ": " + why);
     LOG.warn("{}; an anomaly ({}) to check", why, kind.code());
-    Anomaly anomaly = new Anomaly(kind.code(), payment.platform().code(), site.orderNo(), payment.tradeNo(),
-        payment.amountCents(), why + ". " + kind.action(), kind.code() + ":" + payment.idempotencyKey());
-    return db.inTransaction(conn -> Future.all(Anomalies.record(conn, anomaly, !payment.testMode(), outbox),
-        takeKey ? conn.preparedQuery(SqlQueries.TAKE_KEY).execute(Tuple.of(site.idempotencyKey(),
-            Fingerprint.of(site))) : Future.succeededFuture())).mapEmpty();
+    return db.inTransaction(conn -> (takeKey ? conn.preparedQuery(SqlQueries.TAKE_KEY)
+            .execute(Tuple.of(site.idempotencyKey(), Fingerprint.of(site))).map(taken -> taken.rowCount() == 1)
+            : Future.succeededFuture(true))
+        .compose(keyTaken -> Anomalies.record(conn, new Anomaly(kind.code(), payment.platform().code(),
+            site.orderNo(), payment.tradeNo(), payment.amountCents(), why + (!takeKey ? ""
+                : keyTaken ? ": not booked, nor will its notification be"
+                : ": its notification booked it meanwhile (the site may have delivered it)") + ". " + kind.action(),
+            kind.code() + ":" + payment.idempotencyKey()), !payment.testMode(), outbox))).mapEmpty();
   }
 
   /** {@code payment} under the site's order number; as the platform wrote it when that is not the site's. */

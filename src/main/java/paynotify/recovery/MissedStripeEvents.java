@@ -207,7 +207,9 @@ final class MissedStripeEvents {
       return Future.succeededFuture(new Pass(1, 0, 1));
     }
     String type = event.getValue("type") instanceof String s ? s : "no type";
-    UnbookableNotification givenUp = new UnbookableNotification(Problem.BOOKING_FAILED, Platform.STRIPE, id, orderNo,
+    // named by its trade where it has one: the trade's later booking (Stripe retries for days) resolves it
+    UnbookableNotification givenUp = new UnbookableNotification(Problem.BOOKING_FAILED, Platform.STRIPE,
+        tradeNo != null ? tradeNo : id, orderNo,
         tradeNo, amountCents, "Stripe event " + id + " (" + type + (orderNo == null ? "" : ", order " + orderNo)
         + ") not booked: its booking failed in " + tries + " sweeps, recovery went on past it. The last error: "
         + (err.getMessage() == null ? err.toString() : err.getMessage()));

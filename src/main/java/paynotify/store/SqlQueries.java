@@ -135,10 +135,12 @@ public final class SqlQueries {
           + " WHERE NOT EXISTS (SELECT 1 FROM payments WHERE channel = ? AND trade_no = ?)";
 
   // ... resolved at once when its Checkout Session books the trade (a booking of its own, after the
-  // payment's commit; what it misses, the statement below catches). Binds: the anomaly's dedupe key.
+  // payment's commit; what it misses, the statement below catches); so is the booking_failed of a missed
+  // event of that trade that recovery gave up on (Stripe's own retry booked it since). Binds: the two
+  // anomalies' dedupe keys.
   public static final String RESOLVE_WITHOUT_ORDER =
-      "UPDATE anomalies SET resolved_at = NOW(3), resolution_note = 'its trade was booked by a notification naming"
-          + " the order' WHERE dedupe_key = ? AND resolved_at IS NULL";
+      "UPDATE anomalies SET resolved_at = NOW(3), resolution_note = 'its trade was booked since, by a notification"
+          + " naming the order' WHERE dedupe_key IN (?, ?) AND resolved_at IS NULL";
 
   // ... resolved once a notification naming the order booked its trade. Binds: the kind.
   public static final String RESOLVE_BOOKED_WITHOUT_ORDER =

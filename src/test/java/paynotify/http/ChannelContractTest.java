@@ -113,7 +113,7 @@ class ChannelContractTest extends ServiceTestBase {
       assertBookedWithAnomaly(ch, "T-C7u", "unknown_order", "anomaly");
     } else { // no order, no amount of its own: nothing kept, as for another amount
       assertThat(db.payments("T-C7u")).isZero();
-      assertThat(anomalyKinds("T-C7u")).isEqualTo("price_shift");
+      assertThat(anomalyKinds("T-C7u")).isEqualTo("unknown_order");
     }
   }
 

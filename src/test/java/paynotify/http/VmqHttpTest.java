@@ -289,8 +289,8 @@ class VmqHttpTest extends ServiceTestBase {
     assertThat(db.count("SELECT COUNT(*) FROM payments")).isZero();
     assertThat(db.count("SELECT COUNT(*) FROM idempotent_keys WHERE idem_key IN ('vmq:pay:P21', 'vmq:pay:P22')"))
         .isZero();
-    assertThat(db.column("SELECT CONCAT(order_no, ' ', trade_no, ' ', amount_cents) FROM anomalies ORDER BY trade_no"))
-        .containsExactly("V21A P21 100", "V22A P22 1000");
+    assertThat(db.column("SELECT CONCAT(kind, ' ', order_no, ' ', trade_no, ' ', amount_cents) FROM anomalies"
+        + " ORDER BY trade_no")).containsExactly("price_shift V21A P21 100", "unknown_order V22A P22 1000");
 
     // The order's own price on a paid order is real money: a second payment, kept.
     assertThat(service.send(VmqNotifications.signed(VmqNotifications.payment("P23", "V21A", "10", "10"))))

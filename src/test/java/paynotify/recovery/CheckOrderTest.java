@@ -148,7 +148,7 @@ class CheckOrderTest extends DatabaseTestBase {
   void anOrderWithoutACreationTimeIsAnsweredFromTheTableSayingWhy() {
     try (AlipayStandIn alipay = AlipayStandIn.start(); TestService service = TestService.start(db.settings(),
         alipay.configure(TestService.configuration(new JsonObject()
-            .put("orders", new JsonObject().put("columns", new JsonObject().put("created_at", "paid_at")))
+            .put("orders", new JsonObject().put("columns", new JsonObject().put("paid_at", "").put("created_at", "paid_at")))
             .put("recovery", new JsonObject().put("enabled", true).put("interval_seconds", 3600)))))) {
       order("N1");
       alipay.paid("N1", "2026120422001400081", "88.88");

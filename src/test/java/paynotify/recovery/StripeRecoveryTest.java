@@ -216,6 +216,13 @@ class StripeRecoveryTest extends DatabaseTestBase {
     assertThat(db.orderStatus("FAILS")).isEqualTo("unpaid");
     assertThat(db.payments("pi_FAILS")).isZero();
     assertThat(db.count("SELECT COUNT(*) FROM anomalies WHERE kind = 'booking_failed'")).isEqualTo(1);
+
+    // the cause fixed, Stripe's own retry of the webhook books it, and the anomaly is over
+    db.update("DROP TRIGGER stripe_refuse_payment");
+    assertThat(service.send(StripeNotifications.signed(paid("FAILS", "pi_FAILS"))).status()).isEqualTo(200);
+    assertThat(db.orderStatus("FAILS")).isEqualTo("paid");
+    assertThat(db.count("SELECT COUNT(*) FROM anomalies WHERE kind = 'booking_failed' AND resolved_at IS NULL"))
+        .isZero();
   }
 
   @Test
