@@ -89,6 +89,13 @@ class StartupValidationTest {
     refused("paypal:\n  receiver_email: seller@example.com\n", "paypal.currency: missing");
   }
 
+  // Issue 40, N11: no epusdt callback names its fiat; the one it is booked in is said, and must be one
+  @Test
+  void epusdtCurrencyIsACurrencyCode() throws Exception {
+    refused("epusdt:\n  currency: USDT\n", Map.of("PAYNOTIFY_EPUSDT_TOKEN", "an-epusdt-token-of-the-site"),
+        "epusdt.currency: 'USDT' is not a three-letter currency code such as CNY");
+  }
+
   @Test
   void paypalOrderFieldMustBeInvoiceOrCustom() throws Exception {
     refused("paypal:\n  receiver_id: SELLER7QJKLMN\n  currency: USD\n  order_field: memo\n",
