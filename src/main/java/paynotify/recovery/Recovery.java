@@ -66,7 +66,7 @@ public final class Recovery {
   private static final Duration HOURLY_PHASE = Duration.ofHours(1);
   /** A check of an order asked about less than this ago is answered from that question. */
   private static final Duration CHECK_COOLDOWN = Duration.ofSeconds(15);
-  /** How often a check's claim is tried when it loses a race to another transaction. */
+  /** How often a claim (a check's or the sweeper's) is tried when it loses a race to another transaction. */
   private static final int CLAIM_ATTEMPTS = 3;
   /** order_checks.last_state of a question no platform answered usably. */
   private static final String NO_ANSWER = "no answer";
@@ -241,17 +241,20 @@ public final class Recovery {
 
   /** Null when another instance holds the order now. */
   private Future<Asked> claimAndAsk(String orderNo, String channel, boolean closeDue) {
-    return db.inTransaction(conn -> conn.preparedQuery(ADD_ORDER_CHECK).execute(Tuple.of(orderNo))
-            .compose(added -> conn.preparedQuery(LEASE_ORDER_CHECK).execute(Tuple.of(owner, lease.toSeconds(), orderNo)))
+    // two transactions, as a check's claim: two instances sweeping at once would deadlock on the INSERT
+    // IGNOREs' share locks; the loser of any race is run again, so the rest of its sweep goes on
+    return retry.run(() -> db.inTransaction(conn -> conn.preparedQuery(ADD_ORDER_CHECK).execute(Tuple.of(orderNo))))
+        .compose(added -> retry.run(() -> db.inTransaction(conn -> conn.preparedQuery(LEASE_ORDER_CHECK)
+            .execute(Tuple.of(owner, lease.toSeconds(), orderNo))
             .compose(leased -> leased.rowCount() != 1 ? Future.succeededFuture((Integer) null)
                 : conn.preparedQuery(ORDER_CHECK_ATTEMPTS).execute(Tuple.of(orderNo))
-                    .map(rows -> rows.iterator().next().getInteger(0))))
+                    .map(rows -> rows.iterator().next().getInteger(0))))))
         .compose(attempts -> attempts == null ? Future.succeededFuture(null)
-            : ask(new Question(orderNo, platformOf(channel), closeDue, true)).compose(asked -> db.inTransaction(conn ->
-                    asked.ours() ? conn.preparedQuery(ORDER_NOT_CHECKED)
+            : ask(new Question(orderNo, platformOf(channel), closeDue, true)).compose(asked -> retry.run(() ->
+                    db.inTransaction(conn -> asked.ours() ? conn.preparedQuery(ORDER_NOT_CHECKED)
                         .execute(Tuple.of(Backoff.after(0).toSeconds(), orderNo, owner))
                     : conn.preparedQuery(ORDER_CHECKED).execute(Tuple.of(asked.lastState(),
-                        Backoff.after(attempts).toSeconds(), asked.done(), orderNo, owner)))
+                        Backoff.after(attempts).toSeconds(), asked.done(), orderNo, owner))))
                 .map(asked)));
   }
 

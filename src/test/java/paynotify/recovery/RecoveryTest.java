@@ -380,6 +380,25 @@ class RecoveryTest extends DatabaseTestBase {
   }
 
   @Test
+  void twoInstancesSweepingTheSameOrdersAtOnceBothFinish() {
+    // Both claim each order at the same moment: a claim that loses the race (a deadlock between the two
+    // INSERT IGNOREs' share locks and the leases' UPDATEs) is run again, not the end of the sweep.
+    try (TestService second = TestService.start(db.settings(), recovery(new JsonObject().put("max_queries_per_minute", 1000)))) {
+      service.close();
+      service = TestService.start(db.settings(), recovery(new JsonObject().put("max_queries_per_minute", 1000)));
+      for (int round = 0; round < 4; round++) {
+        for (int i = 0; i < 40; i++) {
+          order("BOTH" + round + "_" + i, 300);
+          alipay.waiting("BOTH" + round + "_" + i);
+        }
+        var a = service.server().recovery().sweepOnce();
+        var b = second.server().recovery().sweepOnce();
+        assertThat(a.await().asked() + b.await().asked()).as("round " + round).isEqualTo(40);
+      }
+    }
+  }
+
+  @Test
   void checkAnswersTheOrdersStateAfterBookingWhatWasFound() {
     order("K1", 300);
     alipay.waiting("K1");
