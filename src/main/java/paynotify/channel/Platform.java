@@ -66,6 +66,25 @@ public enum Platform {
     return this != VMQ;
   }
 
+  /**
+   * Whether it delivers a notification answered failure again. epusdt (and BEpusdt, GMWalletApp's) sends once and
+   * marks the callback done whatever the answer; V免签's app pushes once per payment: a booking refused while
+   * the database refuses writes is then lost to the site unless the owner looks.
+   */
+  public boolean retries() {
+    return this != EPUSDT && this != VMQ;
+  }
+
+  /** The platforms that never deliver a refused notification again, in declaration order. */
+  public static java.util.List<Platform> withoutRetries() {
+    return java.util.Arrays.stream(values()).filter(p -> !p.retries()).toList();
+  }
+
+  /** Its name for people: the code, and V免签's Chinese name beside it. */
+  public String label() {
+    return this == VMQ ? "V免签 (vmq)" : code;
+  }
+
   /** The platform stored as {@code code}. */
   public static Platform of(String code) {
     for (Platform p : values()) {

@@ -35,4 +35,31 @@ public final class DbErrors {
         && (db.getErrorCode() == DEADLOCK || db.getErrorCode() == LOCK_WAIT_TIMEOUT
             || db.getErrorCode() == SNAPSHOT_CONFLICT);
   }
+
+  /**
+   * Why the database refuses to write, when {@code err} says it does ("disk full (1114)"), for the owner; null
+   * for anything else (a bad statement, a lost race, a dead server). A full disk: 1114 (table full), 1021 (disk
+   * full, waiting), 3 (error writing file), or errno 28 (ENOSPC) in the text of 1030 or of an error that is no
+   * server's answer; read-only: 1290 (--read-only), 1836 (a read-only transaction); 1040 (too many
+   * connections); out of memory: 1037, 1041.
+   */
+  public static String refusal(Throwable err) {
+    if (err instanceof DatabaseException db) {
+      int code = db.getErrorCode();
+      return switch (code) {
+        case 1114, 1021, 3 -> "disk full (" + code + ")";
+        case 1030 -> noSpace(db) ? "disk full (1030)" : null;
+        case 1290, 1836 -> "read-only (" + code + ")";
+        case 1040 -> "too many connections (1040)";
+        case 1037, 1041 -> "out of memory (" + code + ")";
+        default -> null;
+      };
+    }
+    return err != null && noSpace(err) ? "disk full (no space left on device)" : null;
+  }
+
+  private static boolean noSpace(Throwable err) {
+    String text = String.valueOf(err.getMessage());
+    return text.contains("No space left on device") || text.contains("errno: 28") || text.contains("error 28");
+  }
 }
