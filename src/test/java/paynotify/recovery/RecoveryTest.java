@@ -160,7 +160,7 @@ class RecoveryTest extends DatabaseTestBase {
         .isEqualTo(1);
   }
 
-  /** S1: orders.columns.created_at: "" (the site's table has none): a check asks, but books nothing it cannot age. */
+  /** S1: orders.columns.created_at: "" (the site's table has none): a check neither asks nor books an order it cannot age. */
   @Test
   void withoutACreationColumnACheckNeitherAsksNorBooks() {
     service.close();
