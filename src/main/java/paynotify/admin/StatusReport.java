@@ -25,6 +25,8 @@ import paynotify.forward.ForwardRelay;
 import paynotify.recovery.DailyCloseSettings;
 import paynotify.store.Database;
 import paynotify.store.SqlQueries;
+import paynotify.store.WriteRefusals;
+import paynotify.store.WriteRefusals.Refusing;
 
 /**
  * What /status, /status.json and {@code paynotify status} show: read from the database, one JSON object
@@ -41,9 +43,11 @@ public final class StatusReport {
    *                  (over retention.rejected_rows_per_second); null for the command line
    * @param daily     reconcile.daily, whose closes are shown (off: {@link DailyCloseSettings#off()})
    * @param clock     when a close is late: the clock DailyClose closes by (Clock.systemUTC(); a test's own)
+   * @param refusing  whether the database refuses writes now (the running service's {@link WriteRefusals}); null
+   *                  for the command line, which asks the service's /health ({@link #withWrites})
    */
   public record Context(List<String> channels, Instant startedAt, ForwardRelay relay,
-      LongSupplier refusedUnrecorded, DailyCloseSettings daily, Clock clock) {}
+      LongSupplier refusedUnrecorded, DailyCloseSettings daily, Clock clock, Supplier<Refusing> refusing) {}
 
   /** Open anomalies and refused notifications listed; the count says how many there are in all. */
   static final int ANOMALIES_SHOWN = 20;
@@ -120,10 +124,38 @@ public final class StatusReport {
     return () -> read.get().map(r -> withLive(r.copy(), context));
   }
 
-  /** What each request reads for itself: the service's uptime and the refused requests counted, not written. */
+  /**
+   * What each request reads for itself: the service's uptime, the refused requests counted, not written, and whether
+   * the database refuses writes.
+   */
   private static JsonObject withLive(JsonObject report, Context context) {
-    return report.put("paynotify", paynotify(context.startedAt())).put("refused_unrecorded",
+    report.put("paynotify", paynotify(context.startedAt())).put("refused_unrecorded",
         context.refusedUnrecorded() == null ? null : context.refusedUnrecorded().getAsLong());
+    if (context.refusing() == null) {
+      return report;
+    }
+    Refusing r = context.refusing().get();
+    return withWrites(report, r == null ? new JsonObject().put("refusing", false) : new JsonObject()
+        .put("refusing", true).put("reason", r.reason()).put("since", r.since().toString()).put("refused", r.refused()));
+  }
+
+  /**
+   * {@code writes} ({@code refusing}; while true its {@code reason}, {@code since} as an ISO instant and, when known,
+   * {@code refused}) as the report's {@code database_writes}; while the database refuses writes, the first line of
+   * the attention list, with what to do. Nothing can be booked meanwhile: nothing else is as urgent.
+   */
+  public static JsonObject withWrites(JsonObject report, JsonObject writes) {
+    report.put("database_writes", writes);
+    if (writes.getBoolean("refusing", false)) {
+      String reason = writes.getString("reason");
+      String since = LocalDateTime.ofInstant(Instant.parse(writes.getString("since")), PlatformTime.BEIJING).format(TIME);
+      Long refused = writes.getLong("refused");
+      JsonArray attention = new JsonArray().add("the database refuses writes since " + since + " Beijing time ("
+          + reason + ")" + (refused == null ? "" : ": " + refused + " notifications answered failure")
+          + "; what to do: " + WriteRefusals.whatToDo(reason));
+      report.put("attention", attention.addAll(report.getJsonArray("attention", new JsonArray())));
+    }
+    return report;
   }
 
   /** All but the service's own uptime and version. */

@@ -1,27 +1,39 @@
 package paynotify.cli;
 
 import io.vertx.core.Vertx;
+import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import paynotify.admin.StatusReport;
 import paynotify.channel.NotifyChannel;
 import paynotify.forward.ForwardRelay;
+import paynotify.http.HttpSettings;
 import paynotify.server.Pools;
 import paynotify.store.Database;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * status: what /status shows, in the terminal, from the database alone (the service running or not).
- * Exit 1 while anomalies are open, so that cron can mail it.
+ * status: what /status shows, in the terminal, from the database (the service running or not), and from the running
+ * service's /health whether the database refuses its writes. Exit 1 while anomalies are open, 3 while the database
+ * refuses writes, so that cron can mail it.
  */
 @Command(name = "status", mixinStandardHelpOptions = true,
     description = "Channels and their last notification, today's payments, open anomalies (with what to do), "
-        + "the last rejected or failed notifications, the forward queue. Exit 0: nothing open; 1: anomalies "
-        + "open; 2: unusable configuration or database unreachable; 3: database failure.")
+        + "the last rejected or failed notifications, the forward queue, and whether the running service's database "
+        + "refuses writes. Exit 0: nothing open; 1: anomalies open; 2: unusable configuration or database "
+        + "unreachable; 3: database failure, or the database refuses the service's writes.")
 final class StatusCommand extends CommandSupport {
+  private static final Duration HEALTH_WAIT = Duration.ofSeconds(2);
+
   @Option(names = "--json", description = "the report as JSON (the fields of /status.json)")
   boolean json;
 
@@ -36,9 +48,16 @@ final class StatusCommand extends CommandSupport {
       try {
         List<String> channels = db.config().channels().enabled().stream().map(NotifyChannel::endpoint).toList();
         JsonObject report = StatusReport.collect(database, new StatusReport.Context(channels, null, relay, null,
-            db.config().bills().daily(), Clock.systemUTC())).await();
+            db.config().bills().daily(), Clock.systemUTC(), null)).await();
+        JsonObject writes = serviceWrites(db.config().http());
+        if (writes != null) {
+          StatusReport.withWrites(report, writes);
+        }
         out().println(json ? report.encodePrettily() : text(report));
         out().flush();
+        if (writes != null && writes.getBoolean("refusing")) {
+          return ExitCode.DATABASE; // nothing can be booked: worse than anything open
+        }
         return report.getJsonObject("anomalies").getLong("open") > 0 ? ExitCode.FOUND : 0;
       } finally {
         if (relay != null) {
@@ -47,6 +66,33 @@ final class StatusCommand extends CommandSupport {
         database.close().await();
         vertx.close().await();
       }
+    }
+  }
+
+  /**
+   * What the running service's /health says of the database's writes (only the service knows: its bookings are
+   * refused), asked on its configured listener (loopback when it listens on every address), 2 s at most:
+   * {@code {"refusing": true, "reason": ..., "since": ...}} while /health says the database refuses writes,
+   * {@code {"refusing": false}} when it answers otherwise; null when no service answers (not running: nothing said).
+   */
+  private static JsonObject serviceWrites(HttpSettings http) {
+    String host = http.host() == null || http.host().isBlank() || "0.0.0.0".equals(http.host())
+        || "::".equals(http.host()) ? "127.0.0.1" : http.host();
+    URI health = URI.create("http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + http.port() + "/health");
+    HttpClient client = HttpClient.newBuilder().connectTimeout(HEALTH_WAIT).build();
+    try {
+      HttpResponse<String> answer = client.send(HttpRequest.newBuilder(health).timeout(HEALTH_WAIT).GET().build(),
+          HttpResponse.BodyHandlers.ofString());
+      JsonObject body = new JsonObject(answer.body());
+      return answer.statusCode() == 503 && "database refuses writes".equals(body.getString("status"))
+          ? new JsonObject().put("refusing", true).put("reason", body.getString("reason"))
+              .put("since", body.getString("since"))
+          : new JsonObject().put("refusing", false);
+    } catch (IOException | DecodeException | ClassCastException e) {
+      return null; // not running, or something else on that port
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return null;
     }
   }
 

@@ -8,10 +8,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import paynotify.admin.AdminVerticle;
 import paynotify.admin.DatabaseGauges;
 import paynotify.admin.Monitoring;
 import paynotify.admin.StatusReport;
+import paynotify.alert.RefusalAlerts;
 import paynotify.booking.EventBooking;
 import paynotify.booking.SiteEvents;
 import paynotify.booking.check.OrderlessPaymentCheck;
@@ -36,7 +38,9 @@ import paynotify.store.Isolation;
 import paynotify.store.KeyPurge;
 import paynotify.store.NotifyLog;
 import paynotify.store.RejectedLog;
+import paynotify.store.RefusalEpisode;
 import paynotify.store.Stores;
+import paynotify.store.WriteRefusals;
 
 /**
  * The running service on one Vert.x instance: the database pool, the notify verticle (one
@@ -71,13 +75,14 @@ public final class PayNotifyServer {
   private final Runnable closeRecovery;
   private final DailyClose dailyClose;
   private final Alerting alerting;
+  private final WriteRefusals refusals;
   private volatile Long housekeepingTimer; // set by open()
   private volatile Long recoveryTimer; // set by open() when the sweeper is on
 
   private PayNotifyServer(Vertx vertx, Stores stores, String deploymentId, int port, Readiness readiness,
       Duration purgeInterval, KeyPurge purge, PendingRefundCheck pendingRefunds,
       OrderlessPaymentCheck orderlessPayments, ForwardRelay relay, AdminVerticle admin, Recovery recovery,
-      Runnable closeRecovery, DailyClose dailyClose, Alerting alerting) {
+      Runnable closeRecovery, DailyClose dailyClose, Alerting alerting, WriteRefusals refusals) {
     this.vertx = vertx;
     this.stores = stores;
     this.db = stores.db();
@@ -94,6 +99,15 @@ public final class PayNotifyServer {
     this.closeRecovery = closeRecovery;
     this.dailyClose = dailyClose;
     this.alerting = alerting;
+    this.refusals = refusals;
+  }
+
+  /**
+   * Where an episode of refused writes is kept once it is over (after its alert): logged.
+   */
+  private static void keepEnded(RefusalEpisode episode) {
+    LOG.warn("the database refused writes from {} to {} ({}): {} notifications answered failure {}", episode.since(),
+        episode.until(), episode.reason(), episode.refused(), episode.refusedByEndpoint());
   }
 
   /** Starts on an already migrated database; fails if it does not answer. */
@@ -136,9 +150,6 @@ public final class PayNotifyServer {
     metrics.countLogDrops("notifications", stores.log(), NotifyLog::droppedTotal);
     metrics.countLogDrops("rejected", stores.rejected(), RejectedLog::droppedTotal);
     metrics.countUnrecorded(stores.rejected(), RejectedLog::unrecorded);
-    // Once, here: the uptime counts from the start, not from each request.
-    StatusReport.Context status = new StatusReport.Context(endpoints, Instant.now(), relay,
-        stores.rejected()::unrecordedTotal, config.bills().daily(), Clock.systemUTC());
     // Recovery's own small pool and HTTP client: a slow platform never holds a booking's connection.
     RecoveryConfig rc = config.recovery();
     boolean asks = !rc.clients().isEmpty() || rc.stripe() != null;
@@ -164,6 +175,18 @@ public final class PayNotifyServer {
           + " (docs/operations.md, Recovery)");
     }
     Alerting alerting = Alerting.of(vertx, db, config);
+    RefusalAlerts told = alerting == null ? null : new RefusalAlerts(alerting.alerts(), config.channels().platforms());
+    Consumer<RefusalEpisode> ended = told == null ? PayNotifyServer::keepEnded
+        : ((Consumer<RefusalEpisode>) told::ended).andThen(PayNotifyServer::keepEnded);
+    WriteRefusals refusals = new WriteRefusals(vertx, database, WriteRefusals.Timing.DEFAULT, Clock.systemUTC(),
+        refusing -> {
+          if (told != null) {
+            told.opened(refusing);
+          }
+        }, ended);
+    // Once, here: the uptime counts from the start, not from each request.
+    StatusReport.Context status = new StatusReport.Context(endpoints, Instant.now(), relay,
+        stores.rejected()::unrecordedTotal, config.bills().daily(), Clock.systemUTC(), refusals::refusing);
     DailyClose dailyClose = !config.bills().daily().enabled() ? null
         : new DailyClose(vertx, database, config.bills().daily(), config.bills().dir(), Clock.systemUTC());
     AdminVerticle admin = config.admin() == null ? null : new AdminVerticle(config.admin(), monitoring.registry(),
@@ -174,7 +197,7 @@ public final class PayNotifyServer {
     return vertx.deployVerticle(() -> {
           NotifyVerticle verticle = new NotifyVerticle(config.http(), config.channels().enabled(),
               config.channels().disabled(), booking, stores.log(), stores.rejected(), readiness,
-              relay == null ? null : relay::backlog, metrics);
+              relay == null ? null : relay::backlog, metrics, refusals);
           first.compareAndSet(null, verticle);
           return verticle;
         }, new DeploymentOptions().setInstances(config.httpInstances()))
@@ -184,7 +207,7 @@ public final class PayNotifyServer {
             new KeyPurge(vertx, database, r.keys(), r.notifyLog(), r.rejected(), r.deliveredEvents(), r.batchSize()),
             new PendingRefundCheck(database, config.orders(), outbox, r.keys()),
             new OrderlessPaymentCheck(database, outbox, ORDERLESS_PAYMENT_WAIT), relay, admin, recovery,
-            closeRecovery, dailyClose, alerting))
+            closeRecovery, dailyClose, alerting, refusals))
         .onFailure(err -> {
           closeRecovery.run();
           if (alerting != null) {
@@ -269,6 +292,11 @@ public final class PayNotifyServer {
     return alerting;
   }
 
+  /** Whether the database refuses writes now. */
+  public WriteRefusals writeRefusals() {
+    return refusals;
+  }
+
   /** Null when forwarding is off. */
   public ForwardRelay forwardRelay() {
     return relay;
@@ -279,6 +307,7 @@ public final class PayNotifyServer {
    * then closes the pool.
    */
   public Future<Void> stop() {
+    refusals.stop(); // an episode still open is told and kept as it stands, while alerts are still sent
     if (housekeepingTimer != null) {
       vertx.cancelTimer(housekeepingTimer);
     }

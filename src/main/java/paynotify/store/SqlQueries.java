@@ -290,6 +290,12 @@ public final class SqlQueries {
 
   public static final String PING = "SELECT 1";
 
+  // WriteRefusals' probe, rolled back: does the database take a write that needs new space? Its body (60 KB, bound
+  // by the caller) goes to pages of its own, so a full disk refuses it as it refuses a booking (1114), and a
+  // read-only server refuses any write (1290). Nobody reads the row: it never commits. Binds: body_bytes, raw_body.
+  public static final String WRITE_PROBE =
+      "INSERT INTO notify_log (channel, outcome, body_bytes, raw_body) VALUES ('probe', 'probe', ?, ?)";
+
   // The operator's view of anomalies (command line).
   public static final String LIST_ANOMALIES =
       "SELECT id, created_at, kind, channel, order_no, trade_no, amount_cents, detail, resolved_at, resolution_note"

@@ -11,6 +11,7 @@ import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -26,6 +27,7 @@ import paynotify.channel.Platform;
 import paynotify.config.AppConfig;
 import paynotify.server.Pools;
 import paynotify.store.Stores;
+import paynotify.store.WriteRefusals;
 import paynotify.testsupport.DatabaseTestBase;
 import paynotify.testsupport.Http;
 import paynotify.testsupport.Http.Reply;
@@ -122,7 +124,8 @@ class NotifyFateBugTest extends DatabaseTestBase {
     Readiness readiness = new Readiness();
     readiness.markReady();
     NotifyVerticle verticle = new NotifyVerticle(config.http(), List.of(new BugChannel(check)), Map.of(), booking,
-        stores.log(), stores.rejected(), readiness, null, new NotifyMetrics(registry, List.of("bug")));
+        stores.log(), stores.rejected(), readiness, null, new NotifyMetrics(registry, List.of("bug")),
+        new WriteRefusals(vertx, stores.db(), WriteRefusals.Timing.DEFAULT, Clock.systemUTC(), r -> {}, e -> {}));
     vertx.deployVerticle(verticle).await();
     return verticle.actualPort();
   }

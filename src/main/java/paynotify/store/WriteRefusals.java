@@ -1,0 +1,330 @@
+package paynotify.store;
+
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.sqlclient.Tuple;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Whether the database refuses writes now ({@link DbErrors#refusal}: a full disk, read-only, no connection left, no
+ * memory): what /health, the status and the owner's alerts say while bookings cannot commit. One per service,
+ * told by every event loop's requests ({@link #refused}, {@link #succeeded}: in memory, no statement).
+ *
+ * <p>One refusal is a suspicion, not an outage (one statement may hit a table's limit, a write may race a
+ * failover). It is confirmed by a second refusal within {@link Timing#confirmWithin} of the first, whatever
+ * committed between (on a full disk a small write may still fit in a page), or by a probe write refused: the first
+ * refusal asks for one {@link Timing#probeAfter} later. Under load the second refusal comes within milliseconds.
+ * Confirmed, the episode is open: {@link #refusing()} says since when and why. While it lasts a probe runs every
+ * {@link Timing#probeEvery}; it closes (/health 200 again) once nothing was refused for {@link Timing#closeAfter}
+ * and a write committed since (a booking or a probe), and is over after {@link Timing#overAfter} without a
+ * refusal: then the ended episode is handed on. A refusal while it closes reopens it: one episode, told once.
+ */
+public final class WriteRefusals {
+  private static final Logger LOG = LoggerFactory.getLogger(WriteRefusals.class);
+  /**
+   * The probe's body: more than fits beside other rows, so that InnoDB stores it on pages of its own (an off-page
+   * BLOB) and a full disk refuses it as it refuses a booking (1114), where a small row might still fit a page.
+   */
+  private static final int PROBE_BYTES = 60_000;
+
+  /**
+   * How refusals become an episode and how it ends (tests give shorter ones).
+   *
+   * @param confirmWithin a second refusal within this of the first confirms it
+   * @param probeAfter    the first refusal's probe runs this much later
+   * @param probeEvery    while the episode lasts, a probe this often
+   * @param closeAfter    no refusal for this long, and a write committed: /health 200 again
+   * @param overAfter     no refusal for this long: the episode is over and told
+   * @param tick          how often the times above are looked at
+   */
+  public record Timing(Duration confirmWithin, Duration probeAfter, Duration probeEvery, Duration closeAfter,
+      Duration overAfter, Duration tick) {
+    public static final Timing DEFAULT = new Timing(Duration.ofMinutes(1), Duration.ofSeconds(1),
+        Duration.ofSeconds(2), Duration.ofSeconds(5), Duration.ofSeconds(20), Duration.ofMillis(250));
+  }
+
+  /**
+   * The open episode as it stands.
+   *
+   * @param reason            the first refusal's, e.g. {@code disk full (1114)}
+   * @param since             the first refusal
+   * @param refused           notifications answered failure because of it so far
+   * @param refusedByEndpoint those by endpoint
+   */
+  public record Refusing(String reason, Instant since, long refused, Map<String, Long> refusedByEndpoint) {}
+
+  private enum State { CLEAR, SUSPECTED, OPEN, CLOSING }
+
+  private final Vertx vertx;
+  private final Supplier<Future<Void>> probe;
+  private final Timing timing;
+  private final Clock clock;
+  private final Consumer<Refusing> opened;
+  private final Consumer<RefusalEpisode> ended;
+  // Guarded by this; state is read without the lock by succeeded(), the booking path's one look.
+  private volatile State state = State.CLEAR;
+  private String reason;
+  private Instant since;
+  private Instant lastRefused;
+  private Instant lastWritten;
+  private Instant nextProbe;
+  private boolean probing;
+  private long refused;
+  private final Map<String, Long> byEndpoint = new LinkedHashMap<>();
+  private Long timer;
+
+  /**
+   * @param db     the booking pool: the probe writes where the bookings do
+   * @param opened told once an episode is confirmed (the owner's alert)
+   * @param ended  told once an episode is over (the owner's alert, and where it is kept)
+   */
+  public WriteRefusals(Vertx vertx, Database db, Timing timing, Clock clock, Consumer<Refusing> opened,
+      Consumer<RefusalEpisode> ended) {
+    this(vertx, () -> probeWrite(db), timing, clock, opened, ended);
+  }
+
+  WriteRefusals(Vertx vertx, Supplier<Future<Void>> probe, Timing timing, Clock clock, Consumer<Refusing> opened,
+      Consumer<RefusalEpisode> ended) {
+    this.vertx = vertx;
+    this.probe = probe;
+    this.timing = timing;
+    this.clock = clock;
+    this.opened = opened;
+    this.ended = ended;
+  }
+
+  /**
+   * A write that needs new space, rolled back: no row is ever seen (only an AUTO_INCREMENT id is spent). The empty
+   * transaction after the ROLLBACK commits nothing.
+   */
+  private static Future<Void> probeWrite(Database db) {
+    return db.inTransaction(conn -> conn.preparedQuery(SqlQueries.WRITE_PROBE)
+            .execute(Tuple.of(PROBE_BYTES, Buffer.buffer(new byte[PROBE_BYTES])))
+            .compose(inserted -> conn.query("ROLLBACK").execute()))
+        .mapEmpty();
+  }
+
+  /** A notification answered failure because of {@code err}; nothing happens when it is no refusal. */
+  public void refused(String endpoint, Throwable err) {
+    String why = DbErrors.refusal(err);
+    if (why == null) {
+      return;
+    }
+    List<Runnable> then;
+    synchronized (this) {
+      then = refusedNow(why, endpoint, clock.instant());
+    }
+    then.forEach(Runnable::run);
+  }
+
+  /** A booking committed: the database writes (an in-memory look while there is no refusal to weigh). */
+  public void succeeded() {
+    if (state == State.CLEAR) {
+      return;
+    }
+    synchronized (this) {
+      lastWritten = clock.instant();
+    }
+  }
+
+  /** The open episode; null while there is none (nothing refused, one refusal not confirmed, or closing). */
+  public synchronized Refusing refusing() {
+    return state != State.OPEN ? null : new Refusing(reason, since, refused, Map.copyOf(byEndpoint));
+  }
+
+  /** Ends an episode that is open or closing, as it stands (the service stops). */
+  public void stop() {
+    RefusalEpisode episode;
+    synchronized (this) {
+      episode = state == State.OPEN || state == State.CLOSING ? episode() : null;
+      clear();
+    }
+    if (episode != null) {
+      LOG.warn("stopping while the database refused writes since {}: the episode ends here", episode.since());
+      ended.accept(episode);
+    }
+  }
+
+  /**
+   * A refusal at {@code now}, of a notification of {@code endpoint} (null: the probe's, not counted): what to tell
+   * once the lock is released. Called holding the lock.
+   */
+  private List<Runnable> refusedNow(String why, String endpoint, Instant now) {
+    List<Runnable> then = new ArrayList<>();
+    if (state == State.CLEAR || state == State.SUSPECTED && now.isAfter(since.plus(timing.confirmWithin()))) {
+      suspect(why, now); // an earlier one alone stands for nothing: a suspicion of its own starts
+      count(endpoint);
+      return then;
+    }
+    count(endpoint);
+    switch (state) {
+      case SUSPECTED -> open(now, then);
+      case OPEN -> lastRefused = now;
+      case CLOSING -> {
+        LOG.error("the database refuses writes again ({}): the episode since {} goes on", why, since);
+        state = State.OPEN;
+        lastRefused = now;
+      }
+      default -> throw new IllegalStateException("cleared above");
+    }
+    return then;
+  }
+
+  private void count(String endpoint) {
+    if (endpoint != null) {
+      refused++;
+      byEndpoint.merge(endpoint, 1L, Long::sum);
+    }
+  }
+
+  private void suspect(String why, Instant now) {
+    LOG.warn("the database refused a write ({}): asking it again with a probe", why);
+    reason = why;
+    since = now;
+    lastRefused = now;
+    lastWritten = null;
+    refused = 0;
+    byEndpoint.clear();
+    nextProbe = now.plus(timing.probeAfter());
+    state = State.SUSPECTED;
+    if (timer == null) {
+      timer = vertx.setPeriodic(timing.tick().toMillis(), id -> tick());
+    }
+  }
+
+  private void open(Instant now, List<Runnable> then) {
+    state = State.OPEN;
+    lastRefused = now;
+    Refusing r = new Refusing(reason, since, refused, Map.copyOf(byEndpoint));
+    LOG.error("the database refuses writes since {} ({}): notifications are answered failure until it writes again"
+        + " ({})", since, reason, whatToDo(reason));
+    then.add(() -> opened.accept(r));
+  }
+
+  /** Looks at the times (the timer's work; a test's at will): the probe it started, or a completed future. */
+  Future<Void> tick() {
+    Instant now = clock.instant();
+    RefusalEpisode over = null;
+    boolean probeNow = false;
+    synchronized (this) {
+      switch (state) {
+        case CLEAR -> {
+          return Future.succeededFuture();
+        }
+        case SUSPECTED -> {
+          if (now.isAfter(since.plus(timing.confirmWithin()))) {
+            LOG.info("the database's refusal ({}) was not confirmed within {} s: one statement, not an outage",
+                reason, timing.confirmWithin().toSeconds());
+            clear();
+            return Future.succeededFuture();
+          }
+        }
+        case OPEN -> {
+          if (quietFor(now, timing.closeAfter()) && lastWritten != null && lastWritten.isAfter(lastRefused)) {
+            LOG.info("the database writes again (no refusal since {}): /health answers 200", lastRefused);
+            state = State.CLOSING;
+          }
+        }
+        case CLOSING -> {
+          if (quietFor(now, timing.overAfter())) {
+            over = episode();
+            clear();
+          }
+        }
+      }
+      if (over == null && !probing && !now.isBefore(nextProbe)) {
+        probing = true;
+        nextProbe = now.plus(timing.probeEvery());
+        probeNow = true;
+      }
+    }
+    if (over != null) {
+      ended.accept(over);
+      return Future.succeededFuture();
+    }
+    return probeNow ? runProbe() : Future.succeededFuture();
+  }
+
+  private Future<Void> runProbe() {
+    Future<Void> probed;
+    try {
+      probed = probe.get();
+    } catch (RuntimeException e) {
+      probed = Future.failedFuture(e);
+    }
+    // a probe that hangs (a rollback waiting for a page) must not keep the next from running
+    return probed.timeout(timing.probeEvery().multipliedBy(2).toMillis(), TimeUnit.MILLISECONDS)
+        .transform(done -> {
+          String why = done.failed() ? DbErrors.refusal(done.cause()) : null;
+          List<Runnable> then = List.of();
+          synchronized (this) {
+            probing = false;
+            if (state == State.CLEAR) {
+              return Future.succeededFuture();
+            }
+            if (done.succeeded()) {
+              lastWritten = clock.instant();
+            } else if (why != null) {
+              then = state == State.SUSPECTED ? confirmedByProbe() : refusedNow(why, null, clock.instant());
+            }
+          }
+          then.forEach(Runnable::run);
+          return Future.succeededFuture();
+        });
+  }
+
+  private List<Runnable> confirmedByProbe() {
+    List<Runnable> then = new ArrayList<>();
+    open(clock.instant(), then);
+    return then;
+  }
+
+  private boolean quietFor(Instant now, Duration quiet) {
+    return !now.isBefore(lastRefused.plus(quiet));
+  }
+
+  private RefusalEpisode episode() {
+    return new RefusalEpisode(reason, since, lastRefused, refused, Map.copyOf(byEndpoint));
+  }
+
+  private void clear() {
+    state = State.CLEAR;
+    reason = null;
+    since = null;
+    lastRefused = null;
+    lastWritten = null;
+    refused = 0;
+    byEndpoint.clear();
+    if (timer != null) {
+      vertx.cancelTimer(timer);
+      timer = null;
+    }
+  }
+
+  /** What the owner does about {@code reason} ({@link DbErrors#refusal}'s), in English: the status's words. */
+  public static String whatToDo(String reason) {
+    if (reason.startsWith("disk full")) {
+      return "free disk space on the database server (df -h: binary logs, old backups, the general log)";
+    }
+    if (reason.startsWith("read-only")) {
+      return "SET GLOBAL read_only=OFF on the database, or point database.host at the primary if this server is"
+          + " a replica now";
+    }
+    if (reason.startsWith("too many connections")) {
+      return "raise the database's max_connections, or find what holds its connections (SHOW PROCESSLIST)";
+    }
+    return "free memory on the database server (or lower innodb_buffer_pool_size), restart it if it stays so";
+  }
+}

@@ -1,0 +1,218 @@
+package paynotify.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.mysqlclient.MySQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import paynotify.store.WriteRefusals.Refusing;
+import paynotify.store.WriteRefusals.Timing;
+
+/**
+ * The threshold and the life of an episode on a clock the test moves: one refusal is a suspicion, a second within the
+ * minute or a refused probe confirms it; it closes once nothing was refused for 5 s and a write committed, and is over
+ * (told once, with its counts) after 20 s; a refusal while it closes reopens the same episode.
+ */
+class WriteRefusalsTest {
+  static final Instant T0 = Instant.parse("2026-12-06T04:00:00Z");
+  static final MySQLException FULL = new MySQLException("The table 'idempotent_keys' is full", 1114, "HY000");
+  static final MySQLException READ_ONLY = new MySQLException(
+      "The MariaDB server is running with the --read-only option so it cannot execute this statement", 1290, "HY000");
+
+  final Vertx vertx = Vertx.vertx();
+  final Settable clock = new Settable();
+  final List<Refusing> opened = new ArrayList<>();
+  final List<RefusalEpisode> ended = new ArrayList<>();
+  /** What the next probe answers. */
+  Supplier<Future<Void>> probeAnswer = Future::succeededFuture;
+  int probes;
+  final WriteRefusals refusals = new WriteRefusals(vertx, () -> {
+    probes++;
+    return probeAnswer.get();
+  }, new Timing(Duration.ofMinutes(1), Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(5),
+      Duration.ofSeconds(20), Duration.ofHours(1)), clock, opened::add, ended::add); // no timer tick: the test ticks
+
+  @AfterEach
+  void close() {
+    vertx.close().await();
+  }
+
+  @Test
+  void oneRefusalIsASuspicionNotAnOutage() {
+    refusals.refused("alipay", FULL);
+
+    assertThat(refusals.refusing()).isNull();
+    clock.at(Duration.ofSeconds(1));
+    refusals.tick().await(); // the probe writes: no confirmation
+    assertThat(probes).isEqualTo(1);
+    clock.at(Duration.ofSeconds(61));
+    refusals.tick().await();
+    refusals.refused("alipay", FULL); // a minute later: a suspicion of its own
+
+    assertThat(refusals.refusing()).isNull();
+    assertThat(opened).isEmpty();
+    assertThat(ended).isEmpty();
+  }
+
+  @Test
+  void aSecondRefusalWithinTheMinuteOpensTheEpisodeAtOnce() {
+    refusals.refused("alipay", FULL);
+    clock.at(Duration.ofSeconds(40));
+    refusals.succeeded(); // a small write may still fit: it does not clear the suspicion
+    refusals.refused("epusdt", FULL);
+
+    assertThat(refusals.refusing()).isEqualTo(new Refusing("disk full (1114)", T0, 2,
+        Map.of("alipay", 1L, "epusdt", 1L)));
+    assertThat(opened).containsExactly(refusals.refusing());
+  }
+
+  @Test
+  void aRefusedProbeConfirmsTheFirstRefusal() {
+    probeAnswer = () -> Future.failedFuture(READ_ONLY);
+    refusals.refused("vmq", READ_ONLY);
+    clock.at(Duration.ofMillis(999));
+    refusals.tick().await();
+    assertThat(probes).isZero();
+    clock.at(Duration.ofSeconds(1));
+    refusals.tick().await();
+
+    assertThat(refusals.refusing()).isEqualTo(new Refusing("read-only (1290)", T0, 1, Map.of("vmq", 1L)));
+    assertThat(opened).hasSize(1);
+  }
+
+  @Test
+  void otherErrorsAreNoRefusal() {
+    refusals.refused("alipay", new MySQLException("Deadlock found", 1213, "40001"));
+    refusals.refused("alipay", new MySQLException("Deadlock found", 1213, "40001"));
+
+    assertThat(refusals.refusing()).isNull();
+    assertThat(refusals.tick().await()).isNull();
+    assertThat(probes).isZero();
+  }
+
+  @Test
+  void itClosesAfterFiveQuietSecondsWithAWriteAndIsOverAfterTwenty() {
+    open();
+    clock.at(Duration.ofSeconds(14));
+    refusals.succeeded();
+    clock.at(Duration.ofSeconds(15).minusMillis(1));
+    refusals.tick().await();
+    assertThat(refusals.refusing()).as("not yet 5 s quiet").isNotNull();
+    clock.at(Duration.ofSeconds(15));
+    refusals.tick().await();
+    assertThat(refusals.refusing()).as("closing: /health 200").isNull();
+    clock.at(Duration.ofSeconds(30).minusMillis(1));
+    refusals.tick().await();
+    assertThat(ended).isEmpty();
+    clock.at(Duration.ofSeconds(30));
+    refusals.tick().await();
+
+    assertThat(ended).containsExactly(new RefusalEpisode("disk full (1114)", T0, T0.plusSeconds(10), 3,
+        Map.of("alipay", 2L, "epusdt", 1L)));
+    assertThat(opened).hasSize(1);
+    refusals.tick().await();
+    assertThat(ended).hasSize(1);
+  }
+
+  @Test
+  void quietWithoutAnyWriteStaysOpen() {
+    probeAnswer = () -> Future.failedFuture(new IllegalStateException("Connection refused")); // neither way
+    open();
+    clock.at(Duration.ofSeconds(60));
+    refusals.tick().await();
+
+    assertThat(refusals.refusing()).isNotNull();
+  }
+
+  @Test
+  void aSucceedingProbeClosesItWithoutTraffic() {
+    open();
+    clock.at(Duration.ofSeconds(15));
+    refusals.tick().await(); // the probe writes
+    refusals.tick().await();
+
+    assertThat(refusals.refusing()).isNull();
+  }
+
+  @Test
+  void aRefusalWhileClosingReopensTheSameEpisode() {
+    open();
+    clock.at(Duration.ofSeconds(15));
+    refusals.succeeded();
+    refusals.tick().await();
+    assertThat(refusals.refusing()).isNull();
+    clock.at(Duration.ofSeconds(20));
+    refusals.refused("wechat_v3", FULL);
+
+    assertThat(refusals.refusing()).isEqualTo(new Refusing("disk full (1114)", T0, 4,
+        Map.of("alipay", 2L, "epusdt", 1L, "wechat_v3", 1L)));
+    assertThat(opened).as("told once").hasSize(1);
+    clock.at(Duration.ofSeconds(40));
+    refusals.succeeded();
+    refusals.tick().await();
+    refusals.tick().await();
+    assertThat(ended).singleElement().satisfies(e -> assertThat(e.until()).isEqualTo(T0.plusSeconds(20)));
+  }
+
+  @Test
+  void stopEndsAnOpenEpisodeAsItStands() {
+    open();
+    refusals.stop();
+
+    assertThat(ended).containsExactly(new RefusalEpisode("disk full (1114)", T0, T0.plusSeconds(10), 3,
+        Map.of("alipay", 2L, "epusdt", 1L)));
+    assertThat(refusals.refusing()).isNull();
+  }
+
+  @Test
+  void stopTellsNothingOfASuspicion() {
+    refusals.refused("alipay", FULL);
+    refusals.stop();
+
+    assertThat(ended).isEmpty();
+  }
+
+  /** Open since T0 (alipay, epusdt), a third refusal at 10 s; the clock at 10 s. */
+  private void open() {
+    refusals.refused("alipay", FULL);
+    clock.at(Duration.ofSeconds(3));
+    refusals.refused("epusdt", FULL);
+    clock.at(Duration.ofSeconds(10));
+    refusals.refused("alipay", FULL);
+    assertThat(refusals.refusing()).isNotNull();
+  }
+
+  static final class Settable extends Clock {
+    private volatile Instant now = T0;
+
+    void at(Duration sinceT0) {
+      now = T0.plus(sinceT0);
+    }
+
+    @Override
+    public Instant instant() {
+      return now;
+    }
+
+    @Override
+    public ZoneId getZone() {
+      return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(ZoneId zone) {
+      return this;
+    }
+  }
+}
