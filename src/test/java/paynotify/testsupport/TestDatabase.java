@@ -100,6 +100,11 @@ public final class TestDatabase {
     return new TestDatabase(settings, settings.jdbcUrl() + "&sessionVariables=wsrep_sync_wait=1");
   }
 
+  /** The test database on another server of the test's own ({@link KillableMariaDb}), schema made there. */
+  public static TestDatabase on(DatabaseSettings settings) {
+    return new TestDatabase(settings);
+  }
+
   /** Another database on the same server, empty (no migration run): for tests of the migrations themselves. */
   public TestDatabase scratch(String name) {
     DatabaseSettings scratch = settings(settings.host(), settings.port(), name, settings.password());

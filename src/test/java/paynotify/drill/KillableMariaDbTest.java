@@ -1,0 +1,44 @@
+package paynotify.drill;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import paynotify.testsupport.KillableMariaDb;
+import paynotify.testsupport.TestDatabase;
+
+/** The drills' server does what they rely on: survives a SIGKILL with its data, fills its tmpfs, frees it. */
+@Tag("drill")
+class KillableMariaDbTest {
+
+  @Test
+  void killedServerStartsAgainWithItsCommittedRows() {
+    try (KillableMariaDb server = KillableMariaDb.onTmpfs(256 * KillableMariaDb.MB)) {
+      TestDatabase db = server.database();
+      db.insertOrder("K1", 100);
+      server.kill();
+      assertFalse(server.isRunning());
+      server.start();
+      assertEquals(1, db.count("SELECT COUNT(*) FROM orders WHERE order_no = ?", "K1"));
+    }
+  }
+
+  @Test
+  void fullDiskRefusesWritesUntilFreed() {
+    try (KillableMariaDb server = KillableMariaDb.onTmpfs(256 * KillableMariaDb.MB)) {
+      TestDatabase db = server.database();
+      assertTrue(server.fillDisk() > 0);
+      IllegalStateException refused = assertThrows(IllegalStateException.class, () -> {
+        for (int i = 0; i < 20_000; i++) { // a few rows may still fit in pages already allocated
+          db.insertOrder("F" + i, 100);
+        }
+      });
+      assertTrue(String.valueOf(refused.getCause()).contains("is full"), String.valueOf(refused.getCause()));
+      server.freeDisk();
+      db.insertOrder("AFTER", 100);
+    }
+  }
+}
