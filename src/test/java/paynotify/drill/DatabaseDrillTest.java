@@ -1,0 +1,236 @@
+package paynotify.drill;
+
+import static java.util.stream.Collectors.counting;
+import static java.util.stream.Collectors.groupingBy;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.vertx.core.json.JsonObject;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import paynotify.config.AppConfig.DatabaseSettings;
+import paynotify.drill.HealthSamples.Sample;
+import paynotify.testsupport.Http.Reply;
+import paynotify.testsupport.KillableMariaDb;
+import paynotify.testsupport.TestDatabase;
+
+/**
+ * The incident paynotify was born from (issue 41), played under load: a MariaDB server of the test's own with its
+ * data on a 256 MB tmpfs, the service on it as a user without SUPER (as a site's database user is), signed Alipay
+ * payments at 200/s each delivered until answered success, as Alipay delivers them. The disk filled for 3 s; filled
+ * until MariaDB dies of it (or is killed at 8 s), then started again; read_only=ON for 3 s. Each drill: nothing
+ * answered success is missing, no order paid twice, /health 503 with the reason while it lasts, the owner told
+ * when it starts and when it ends, the episode in the attention list afterwards, the pools at rest. Each prints one
+ * line of what it saw (docs/development.md, the drill group).
+ */
+@Tag("drill")
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class DatabaseDrillTest {
+  private static final int PER_SECOND = 200;
+  private static final Duration DELIVERED_WITHIN = Duration.ofSeconds(60);
+  /** The episode is over 20 s after the last refusal (WriteRefusals), then told: with the alert's gathering, 45 s. */
+  private static final Duration ENDED_WITHIN = Duration.ofSeconds(45);
+  private static final String USER = "paynotify_drill";
+
+  private static KillableMariaDb server;
+  private static TestDatabase db;
+  private static DatabaseSettings serviceUser;
+
+  @BeforeAll
+  static void startServer() {
+    server = KillableMariaDb.onTmpfs(256 * KillableMariaDb.MB);
+    db = server.database();
+    // The service as a site's database user: every right on its database, none over the server (no SUPER, no
+    // READ_ONLY ADMIN), so read_only holds for it.
+    server.execute("CREATE USER '" + USER + "'@'127.0.0.1' IDENTIFIED BY 'drill-password'",
+        "GRANT ALL PRIVILEGES ON " + TestDatabase.NAME + ".* TO '" + USER + "'@'127.0.0.1'");
+    DatabaseSettings root = server.settings();
+    serviceUser = new DatabaseSettings(root.host(), root.port(), root.name(), USER, "drill-password", root.poolSize(),
+        root.maxWaitQueue(), root.connectTimeout(), root.lockWaitSeconds(), null);
+  }
+
+  @AfterAll
+  static void stopServer() {
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  @Test
+  @Order(1)
+  void aDiskFullForThreeSecondsUnderLoad() throws Exception {
+    try (Drill drill = Drill.start(db, serviceUser)) {
+      drill.load("DA", 1600, PER_SECOND);
+      Thread.sleep(2000);
+      long filled = System.nanoTime();
+      server.fillDisk();
+      long full = System.nanoTime();
+      Thread.sleep(1000);
+      List<Reply> noRetry = drill.sendNoRetryOnce();
+      Thread.sleep(2000);
+      List<String> attentionDuring = drill.attention();
+      server.freeDisk();
+      long freed = System.nanoTime();
+
+      Episode episode = Episode.of(drill, filled, full, freed);
+      drill.awaitDelivered(DELIVERED_WITHIN);
+      String ended = drill.awaitAlert(WRITES_AGAIN, ENDED_WITHIN);
+      episode.report("(a) disk full 3 s", drill, attentionDuring, ended);
+
+      episode.assertRefused("disk full (1114)", attentionDuring);
+      episode.assertNothingLostOrDoubled(drill);
+      episode.assertTold(drill, "Database refuses writes: disk full (1114)", ended);
+      episode.assertAfterwards(drill, noRetry, "disk full (1114)");
+    }
+  }
+
+  @Test
+  @Order(2)
+  void aDiskFullLongerThanMariaDbSurvivesThenStartedAgain() throws Exception {
+    try (Drill drill = Drill.start(db, serviceUser)) {
+      drill.load("DB", 3000, PER_SECOND);
+      Thread.sleep(2000);
+      long filled = System.nanoTime();
+      server.fillDisk();
+      long full = System.nanoTime();
+      Thread.sleep(1000);
+      List<Reply> noRetry = drill.sendNoRetryOnce();
+      // MariaDB 10.11 and 11.4 abort by themselves (~5.5 s full: a rollback that needs a page it cannot have);
+      // one that does not is killed at 8 s, as an owner's restart would end it.
+      boolean aborted = server.awaitExit(Duration.ofSeconds(7));
+      long down = System.nanoTime();
+      if (!aborted) {
+        server.kill();
+      }
+      Thread.sleep(1000);
+      server.freeDisk();
+      server.start();
+      long restarted = System.nanoTime();
+
+      Episode episode = Episode.of(drill, filled, full, down);
+      drill.awaitDelivered(DELIVERED_WITHIN);
+      String ended = drill.awaitAlert(WRITES_AGAIN, ENDED_WITHIN);
+      episode.report("(b) disk full until MariaDB " + (aborted ? "aborted" : "was killed") + " after "
+          + (down - full) / 1_000_000 + " ms, started again in " + (restarted - down) / 1_000_000 + " ms", drill,
+          List.of(), ended);
+
+      episode.assertRefused("disk full (1114)", null);
+      episode.assertNothingLostOrDoubled(drill);
+      episode.assertTold(drill, "Database refuses writes: disk full (1114)", ended);
+      episode.assertAfterwards(drill, noRetry, "disk full (1114)");
+    }
+  }
+
+  @Test
+  @Order(3)
+  void readOnlyForAUserWithoutSuperUnderLoad() throws Exception {
+    try (Drill drill = Drill.start(db, serviceUser)) {
+      drill.load("DC", 1400, PER_SECOND);
+      Thread.sleep(2000);
+      long on = System.nanoTime();
+      server.execute("SET GLOBAL read_only = ON");
+      Thread.sleep(1000);
+      List<Reply> noRetry = drill.sendNoRetryOnce();
+      Thread.sleep(2000);
+      List<String> attentionDuring = drill.attention();
+      server.execute("SET GLOBAL read_only = OFF");
+      long off = System.nanoTime();
+
+      Episode episode = Episode.of(drill, on, on, off);
+      drill.awaitDelivered(DELIVERED_WITHIN);
+      String ended = drill.awaitAlert(WRITES_AGAIN, ENDED_WITHIN);
+      episode.report("(c) read_only=ON 3 s", drill, attentionDuring, ended);
+
+      episode.assertRefused("read-only (1290)", attentionDuring);
+      episode.assertNothingLostOrDoubled(drill);
+      episode.assertTold(drill, "Database refuses writes: read-only (1290)", ended);
+      episode.assertAfterwards(drill, noRetry, "read-only (1290)");
+    }
+  }
+
+  /** The end alert's title (AlertMessages, en), then "N notifications were refused between T1 and T2 ...". */
+  private static final String WRITES_AGAIN = "Database writes again";
+
+  /**
+   * One drill's episode: when the trouble began ({@code startNanos}: the fill or the SET began; {@code fullNanos}:
+   * the disk was full) and ended, and what /health answered meanwhile.
+   */
+  private record Episode(long startNanos, long fullNanos, long endNanos, List<Sample> during) {
+    static Episode of(Drill drill, long startNanos, long fullNanos, long endNanos) {
+      return new Episode(startNanos, fullNanos, endNanos, drill.health().between(startNanos, endNanos));
+    }
+
+    /** The first refusal's answer: 503 with the reason, within 2 s of the disk full (the issue's bound). */
+    Sample firstRefusal() {
+      return during.stream().filter(s -> s.status() == 503 && s.body().contains("database refuses writes"))
+          .findFirst().orElse(null);
+    }
+
+    void report(String what, Drill drill, List<String> attentionDuring, String ended) throws Exception {
+      AtLeastOnceLoad load = drill.load();
+      Sample first = firstRefusal();
+      Map<String, Long> bodies = during.stream().collect(groupingBy(Sample::toString, TreeMap::new, counting()));
+      System.out.printf("drill %s: /health during %s (first refusal %s ms after the disk was full), %d samples:"
+              + " %s; %d notifications, %d tries (%s), %d answered failure and sent again, %d gave up, longest"
+              + " answer %d ms; booked %d, lost %d, doubled %d; alerts %s; attention during %s; attention after %s;"
+              + " pools at rest %s%n",
+          what, first, first == null ? "-" : String.valueOf((first.atNanos() - fullNanos) / 1_000_000),
+          during.size(), bodies, load.sent(), load.tries(), load.statuses(), load.failureAnswers(), load.gaveUp(),
+          load.longestAnswer().toMillis(), drill.booked(), drill.lost(), drill.doubled(), drill.alertTitles(),
+          attentionDuring, drill.attention(), drill.awaitPoolsAtRest(Duration.ofSeconds(15)));
+      if (ended == null) {
+        System.out.println("drill " + what + ": no end alert; the messages received: " + drill.alerts());
+      }
+    }
+
+    void assertRefused(String reason, List<String> attentionDuring) {
+      Sample first = firstRefusal();
+      assertThat(first).as("/health 503 \"database refuses writes\" while it lasted; answered: %s", during)
+          .isNotNull();
+      JsonObject body = new JsonObject(first.body());
+      assertThat(body.getString("status")).isEqualTo("database refuses writes");
+      assertThat(body.getString("reason")).isEqualTo(reason);
+      assertThat(body.getString("since")).isNotBlank();
+      assertThat((first.atNanos() - fullNanos) / 1_000_000).as("ms from the disk full to /health 503")
+          .isLessThanOrEqualTo(2000 + HealthSamples.EVERY_MILLIS);
+      if (attentionDuring != null) {
+        assertThat(attentionDuring).as("/status.json's attention while it lasted").isNotEmpty();
+        assertThat(attentionDuring.get(0)).startsWith("the database refuses writes since").contains(reason);
+      }
+    }
+
+    void assertNothingLostOrDoubled(Drill drill) {
+      AtLeastOnceLoad load = drill.load();
+      assertThat(load.failureAnswers()).as("notifications answered failure while it lasted").isPositive();
+      assertThat(load.gaveUp()).as("notifications never answered success").isZero();
+      assertThat(drill.lost()).as("answered success, no payment row").isZero();
+      assertThat(drill.doubled()).as("orders with two payment rows").isZero();
+      assertThat(drill.booked()).as("every order paid once").isEqualTo(load.sent());
+    }
+
+    /** The owner told: the start (its title, e.g. "Database refuses writes: disk full (1114)") and the end. */
+    void assertTold(Drill drill, String title, String ended) {
+      assertThat(drill.alerts()).as("the start alert (database_refuses_writes)").anySatisfy(a -> assertThat(a)
+          .startsWith(title));
+      assertThat(ended).as("the end alert (database_writes_again)").isNotNull();
+    }
+
+    /** Afterwards: /health 200, the epusdt orders refused during (epusdt never sends again) named, the pools at rest. */
+    void assertAfterwards(Drill drill, List<Reply> noRetry, String reason) throws Exception {
+      assertThat(drill.health().first(200, endNanos)).as("/health 200 again afterwards").isNotNull();
+      assertThat(noRetry).as("epusdt's notifications while it lasted").noneMatch(Drill::noRetrySuccess);
+      assertThat(drill.attention()).as("/status.json's attention after the episode").anySatisfy(a -> assertThat(a)
+          .startsWith("database refused writes between").contains(reason).contains(drill.noRetryOrders()));
+      assertThat(drill.awaitPoolsAtRest(Duration.ofSeconds(15))).as("the pools at rest").allSatisfy(
+          (figure, value) -> assertThat(value).as(figure).isZero());
+    }
+  }
+}

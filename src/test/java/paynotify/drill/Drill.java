@@ -1,0 +1,203 @@
+package paynotify.drill;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.IntStream;
+import paynotify.alert.ServiceStandIn;
+import paynotify.config.AppConfig.DatabaseSettings;
+import paynotify.testsupport.ChannelFixture;
+import paynotify.testsupport.Http.Reply;
+import paynotify.testsupport.ServiceProcess;
+import paynotify.testsupport.TestDatabase;
+import paynotify.testsupport.TestService;
+
+/**
+ * One drill's service and what watches it: the real service (its own, so that each drill's alerts are its first of
+ * their kind), a WeCom robot stand-in as its alert target, its admin listener for /status.json and /metrics,
+ * /health sampled, and the load of {@link AtLeastOnceLoad}. The tables are read as root through {@code db}.
+ */
+final class Drill implements AutoCloseable {
+  private static final String TOKEN = "admin-token-of-the-database-drills";
+  private static final HttpClient CLIENT = HttpClient.newHttpClient();
+  /** The pools' figures in /metrics: a pool's connections in use and the requests waiting for one. */
+  private static final Pattern POOL_FIGURE =
+      Pattern.compile("^(vertx_pool_in_use|vertx_pool_queue_pending)\\{([^}]*pool_type=\"sql\"[^}]*)} (\\S+)$",
+          Pattern.MULTILINE);
+
+  /** The site's other channel: epusdt, which never sends a notification again once it was answered failure. */
+  private static final ChannelFixture EPUSDT = ChannelFixture.epusdt();
+  private static final int NO_RETRY_ORDERS = 3;
+
+  private final TestDatabase db;
+  private final ServiceStandIn wecom;
+  private final int adminPort;
+  private final TestService service;
+  private final HealthSamples health;
+  private AtLeastOnceLoad load;
+  private String prefix;
+
+  private Drill(TestDatabase db, DatabaseSettings serviceUser) throws IOException {
+    this.db = db;
+    wecom = ServiceStandIn.start(r -> ServiceStandIn.Reply.json(new JsonObject().put("errcode", 0).put("errmsg", "ok")));
+    adminPort = ServiceProcess.freePort();
+    service = TestService.start(serviceUser, new JsonObject()
+        .put("admin", new JsonObject().put("port", adminPort).put("token", TOKEN))
+        .put("alerts", new JsonObject().put("language", "en")
+            .put("wecom", new JsonObject().put("webhook_url", wecom.url("/cgi-bin/webhook/send?key=DRILL").toString()))));
+    health = HealthSamples.start(service.port());
+  }
+
+  static Drill start(TestDatabase db, DatabaseSettings serviceUser) throws IOException {
+    return new Drill(db, serviceUser);
+  }
+
+  /**
+   * Inserts {@code orders} unpaid orders {@code prefix0...} and starts delivering their payments at {@code perSecond};
+   * and a few unpaid epusdt orders ({@link #noRetryOrders}), paid by {@link #sendNoRetryOnce}.
+   */
+  void load(String prefix, int orders, int perSecond) {
+    this.prefix = prefix;
+    db.update("INSERT INTO orders (order_no, amount_cents) SELECT CONCAT(?, seq), ? FROM seq_0_to_" + (orders - 1),
+        prefix, AtLeastOnceLoad.CENTS);
+    db.update("INSERT INTO orders (order_no, amount_cents, channel) SELECT CONCAT(?, seq), ?, 'epusdt' FROM seq_0_to_"
+        + (NO_RETRY_ORDERS - 1), "EP" + prefix, AtLeastOnceLoad.CENTS);
+    load = AtLeastOnceLoad.start(service.port(), prefix, orders, perSecond);
+  }
+
+  /** The epusdt orders of this drill. */
+  List<String> noRetryOrders() {
+    return IntStream.range(0, NO_RETRY_ORDERS).mapToObj(i -> "EP" + prefix + i).toList();
+  }
+
+  /** Their payments' notifications, each sent once as epusdt sends it (never again): the replies. */
+  List<Reply> sendNoRetryOnce() throws Exception {
+    List<Reply> replies = new ArrayList<>();
+    for (String order : noRetryOrders()) {
+      replies.add(service.send(EPUSDT.payment(order, "T-" + order, AtLeastOnceLoad.CENTS, 0)));
+    }
+    return replies;
+  }
+
+  /** Whether epusdt took the reply as success (then it sends nothing more). */
+  static boolean noRetrySuccess(Reply reply) {
+    return EPUSDT.success().test(reply);
+  }
+
+  AtLeastOnceLoad load() {
+    return load;
+  }
+
+  HealthSamples health() {
+    return health;
+  }
+
+  /** Waits until every payment of the load was answered success (Alipay's retries included), or fails. */
+  void awaitDelivered(Duration within) throws InterruptedException {
+    assertThat(load.awaitDelivered(within)).as("every notification answered within %s", within).isTrue();
+    service.awaitLogRecorded();
+  }
+
+  /** Notifications answered success whose payment row is not there. */
+  long lost() {
+    Set<String> booked = new HashSet<>(db.column("SELECT trade_no FROM payments WHERE trade_no LIKE ?",
+        AtLeastOnceLoad.trades(prefix)));
+    return load.answeredSuccess().stream().filter(t -> !booked.contains(t)).count();
+  }
+
+  /** Orders with two payment rows: the seed's duplicate check (reconcile's ORDERS_PAID_TWICE). */
+  long doubled() {
+    return db.count("SELECT COUNT(*) FROM (SELECT order_no FROM payments GROUP BY order_no HAVING COUNT(*) > 1) d");
+  }
+
+  long booked() {
+    return db.count("SELECT COUNT(*) FROM payments WHERE order_no LIKE ?", prefix + "%");
+  }
+
+  /** What the owner's group received so far (each message's text). */
+  List<String> alerts() {
+    return wecom.received().stream().map(r -> r.json().getJsonObject("markdown").getString("content")).toList();
+  }
+
+  /** Waits for a message containing {@code text}, {@code within} at most; returns it, null when none came. */
+  String awaitAlert(String text, Duration within) throws InterruptedException {
+    long deadline = System.nanoTime() + within.toNanos();
+    do {
+      for (String alert : alerts()) {
+        if (alert.contains(text)) {
+          return alert;
+        }
+      }
+      Thread.sleep(200);
+    } while (System.nanoTime() < deadline);
+    return null;
+  }
+
+  /** /status.json's attention list. */
+  List<String> attention() throws IOException, InterruptedException {
+    HttpResponse<String> r = admin("/status.json");
+    assertThat(r.statusCode()).as("/status.json: %s", r.body()).isEqualTo(200);
+    JsonArray attention = new JsonObject(r.body()).getJsonArray("attention");
+    return attention.stream().map(String::valueOf).toList();
+  }
+
+  /** Each SQL pool's connections in use and requests waiting, as /metrics says now. */
+  Map<String, Double> poolFigures() throws IOException, InterruptedException {
+    HttpResponse<String> r = admin("/metrics");
+    assertThat(r.statusCode()).isEqualTo(200);
+    Map<String, Double> figures = new TreeMap<>();
+    Matcher m = POOL_FIGURE.matcher(r.body());
+    while (m.find()) {
+      figures.put(m.group(1) + "{" + m.group(2) + "}", Double.parseDouble(m.group(3)));
+    }
+    assertThat(figures).as("the pools' figures in /metrics").isNotEmpty();
+    return figures;
+  }
+
+  /** Waits until every pool figure reads 0 (at rest: nothing in use, nothing waiting), {@code within} at most. */
+  Map<String, Double> awaitPoolsAtRest(Duration within) throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + within.toNanos();
+    Map<String, Double> figures = poolFigures();
+    while (figures.values().stream().anyMatch(v -> v != 0) && System.nanoTime() < deadline) {
+      Thread.sleep(500);
+      figures = poolFigures();
+    }
+    return figures;
+  }
+
+  private HttpResponse<String> admin(String path) throws IOException, InterruptedException {
+    return CLIENT.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + adminPort + path))
+        .timeout(Duration.ofSeconds(10)).header("Authorization", "Bearer " + TOKEN).GET().build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  /** The first line of each message: its title, for the drill's printed line. */
+  List<String> alertTitles() {
+    return alerts().stream().map(a -> a.lines().findFirst().orElse("")).toList();
+  }
+
+  @Override
+  public void close() {
+    if (load != null) {
+      load.close();
+    }
+    health.close();
+    service.close();
+    wecom.close();
+  }
+}
