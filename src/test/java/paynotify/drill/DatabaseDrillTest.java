@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -55,6 +56,16 @@ class DatabaseDrillTest {
     DatabaseSettings root = server.settings();
     serviceUser = new DatabaseSettings(root.host(), root.port(), root.name(), USER, "drill-password", root.poolSize(),
         root.maxWaitQueue(), root.connectTimeout(), root.lockWaitSeconds(), null);
+  }
+
+  /** Whatever a drill left (one that failed half-way): the space freed, the server running and writable. */
+  @AfterEach
+  void serverBack() {
+    server.freeDisk();
+    if (!server.isRunning()) {
+      server.start();
+    }
+    server.execute("SET GLOBAL read_only = OFF");
   }
 
   @AfterAll

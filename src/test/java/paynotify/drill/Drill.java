@@ -148,10 +148,15 @@ final class Drill implements AutoCloseable {
     return null;
   }
 
-  /** /status.json's attention list. */
+  /**
+   * /status.json's attention list; when it is not available, one line saying what it answered instead (a drill
+   * goes on to free the disk: the assertions say it afterwards).
+   */
   List<String> attention() throws IOException, InterruptedException {
     HttpResponse<String> r = admin("/status.json");
-    assertThat(r.statusCode()).as("/status.json: %s", r.body()).isEqualTo(200);
+    if (r.statusCode() != 200) {
+      return List.of("/status.json answered " + r.statusCode() + ": " + r.body().strip());
+    }
     JsonArray attention = new JsonObject(r.body()).getJsonArray("attention");
     return attention.stream().map(String::valueOf).toList();
   }
