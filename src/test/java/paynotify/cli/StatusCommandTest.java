@@ -2,7 +2,10 @@ package paynotify.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.sun.net.httpserver.HttpServer;
 import io.vertx.core.json.JsonObject;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 import paynotify.booking.AnomalyKind;
 import paynotify.testsupport.Cli;
@@ -53,5 +56,46 @@ class StatusCommandTest extends DatabaseTestBase {
         .isEqualTo(AnomalyKind.SECOND_PAYMENT.action());
     assertThat(report.getJsonObject("forward").getString("state")).isEqualTo("off");
     assertThat(report.getJsonObject("paynotify").getValue("uptime_seconds")).isNull();
+  }
+
+  /**
+   * The running service's /health (a local server plays it) says the database refuses writes: that is the first
+   * line, with what to do, and exit 3, above the open anomaly's 1.
+   */
+  @Test
+  void aServiceWhoseDatabaseRefusesWritesIsExitThreeAndTheFirstLine() throws Exception {
+    db.update("INSERT INTO anomalies (kind, channel, order_no, detail, dedupe_key)"
+        + " VALUES ('unknown_order', 'alipay', 'O-8', 'no such order', 'k8')");
+    HttpServer service = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 4);
+    byte[] health = new JsonObject().put("status", "database refuses writes").put("reason", "read-only (1290)")
+        .put("since", "2026-12-06T04:00:03.250Z").encode().getBytes(StandardCharsets.UTF_8);
+    service.createContext("/health", exchange -> {
+      exchange.getResponseHeaders().add("Content-Type", "application/json");
+      exchange.sendResponseHeaders(503, health.length);
+      exchange.getResponseBody().write(health);
+      exchange.close();
+    });
+    service.start();
+    try {
+      String http = "http:\n  host: 0.0.0.0\n  port: " + service.getAddress().getPort() + "\n";
+
+      Cli.Result r = Cli.runConfigured(http, "status");
+
+      assertThat(r.exit()).as(r.err()).isEqualTo(ExitCode.DATABASE);
+      assertThat(r.out()).contains("\nATTENTION: the database refuses writes since 2026-12-06 12:00:03 Beijing time"
+          + " (read-only (1290)); what to do: SET GLOBAL read_only=OFF on the database, or point database.host at the"
+          + " primary if this server is a replica now\nATTENTION: 1 open anomaly\n");
+
+      Cli.Result json = Cli.runConfigured(http, "status", "--json");
+      assertThat(json.exit()).isEqualTo(ExitCode.DATABASE);
+      assertThat(new JsonObject(json.out()).getJsonObject("database_writes")).isEqualTo(new JsonObject()
+          .put("refusing", true).put("reason", "read-only (1290)").put("since", "2026-12-06T04:00:03.250Z"));
+    } finally {
+      service.stop(0);
+    }
+
+    Cli.Result stopped = Cli.runConfigured("http:\n  port: " + service.getAddress().getPort() + "\n", "status");
+    assertThat(stopped.exit()).as("no service answers: nothing said of the writes").isEqualTo(1);
+    assertThat(stopped.out()).doesNotContain("refuses writes");
   }
 }
