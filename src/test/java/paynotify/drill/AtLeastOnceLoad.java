@@ -50,6 +50,7 @@ final class AtLeastOnceLoad implements AutoCloseable {
   private final Map<Integer, Delivery> deliveries = new ConcurrentHashMap<>();
   private final AtomicInteger inFlight = new AtomicInteger();
   private final AtomicLong longestAnswerNanos = new AtomicLong();
+  private final AtomicLong firstFailureNanos = new AtomicLong();
 
   private AtLeastOnceLoad(int port, String prefix, int orders) {
     this.port = port;
@@ -105,11 +106,26 @@ final class AtLeastOnceLoad implements AutoCloseable {
     d.statuses.merge(reply.status(), 1, Integer::sum);
     if (ALIPAY.success().test(reply)) {
       d.successNanos = System.nanoTime();
-    } else if (System.nanoTime() - d.firstSentNanos > GIVE_UP_AFTER.toNanos()) {
+      return;
+    }
+    firstFailureNanos.compareAndSet(0, System.nanoTime());
+    if (System.nanoTime() - d.firstSentNanos > GIVE_UP_AFTER.toNanos()) {
       d.gaveUp = true;
     } else {
       sender.schedule(() -> send(i, d), RETRY_AFTER.toMillis(), TimeUnit.MILLISECONDS);
     }
+  }
+
+  /**
+   * Waits for the first answer that was not success (the database's first refusal, as the platform sees it),
+   * {@code within} at most: when it came (System.nanoTime), 0 when none did.
+   */
+  long awaitFirstFailure(Duration within) throws InterruptedException {
+    long deadline = System.nanoTime() + within.toNanos();
+    while (firstFailureNanos.get() == 0 && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+    return firstFailureNanos.get();
   }
 
   /** Waits until every order was sent and each is answered success or given up, {@code within} at most. */

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -40,6 +41,8 @@ class DatabaseDrillTest {
   /** The episode is over 20 s after the last refusal (WriteRefusals), then told: with the alert's gathering, 45 s. */
   private static final Duration ENDED_WITHIN = Duration.ofSeconds(45);
   private static final String USER = "paynotify_drill";
+  /** /status.json asked during an episode: its answer this soon, or that it gave none. */
+  private static final Duration STATUS_WITHIN = Duration.ofMillis(1500);
 
   private static KillableMariaDb server;
   private static TestDatabase db;
@@ -83,23 +86,23 @@ class DatabaseDrillTest {
       Thread.sleep(2000);
       long filled = System.nanoTime();
       server.fillDisk();
-      long full = System.nanoTime();
+      long full = firstRefusal(drill);
       Thread.sleep(1000);
-      List<Reply> noRetry = drill.sendNoRetryOnce();
-      Thread.sleep(2000);
-      List<String> attentionDuring = drill.attention();
+      CompletableFuture<List<Reply>> noRetry = drill.sendNoRetryOnce();
+      CompletableFuture<List<String>> attentionDuring = drill.attention(STATUS_WITHIN);
+      sleepUntil(full, Duration.ofSeconds(3));
       server.freeDisk();
       long freed = System.nanoTime();
 
       Episode episode = Episode.of(drill, filled, full, freed);
       drill.awaitDelivered(DELIVERED_WITHIN);
       String ended = drill.awaitAlert(WRITES_AGAIN, ENDED_WITHIN);
-      episode.report("(a) disk full 3 s", drill, attentionDuring, ended);
+      episode.report("(a) disk full 3 s", drill, attentionDuring.join(), ended);
 
-      episode.assertRefused("disk full (1114)", attentionDuring);
+      episode.assertRefused("disk full (1114)", attentionDuring.join());
       episode.assertNothingLostOrDoubled(drill);
       episode.assertTold(drill, "Database refuses writes: disk full (1114)", ended);
-      episode.assertAfterwards(drill, noRetry, "disk full (1114)");
+      episode.assertAfterwards(drill, noRetry.join(), "disk full (1114)");
     }
   }
 
@@ -111,12 +114,12 @@ class DatabaseDrillTest {
       Thread.sleep(2000);
       long filled = System.nanoTime();
       server.fillDisk();
-      long full = System.nanoTime();
+      long full = firstRefusal(drill);
       Thread.sleep(1000);
-      List<Reply> noRetry = drill.sendNoRetryOnce();
+      CompletableFuture<List<Reply>> noRetry = drill.sendNoRetryOnce();
       // MariaDB 10.11 and 11.4 abort by themselves (~5.5 s full: a rollback that needs a page it cannot have);
       // one that does not is killed at 8 s, as an owner's restart would end it.
-      boolean aborted = server.awaitExit(Duration.ofSeconds(7));
+      boolean aborted = server.awaitExit(Duration.ofNanos(full + Duration.ofSeconds(8).toNanos() - System.nanoTime()));
       long down = System.nanoTime();
       if (!aborted) {
         server.kill();
@@ -136,7 +139,7 @@ class DatabaseDrillTest {
       episode.assertRefused("disk full (1114)", null);
       episode.assertNothingLostOrDoubled(drill);
       episode.assertTold(drill, "Database refuses writes: disk full (1114)", ended);
-      episode.assertAfterwards(drill, noRetry, "disk full (1114)");
+      episode.assertAfterwards(drill, noRetry.join(), "disk full (1114)");
     }
   }
 
@@ -146,24 +149,43 @@ class DatabaseDrillTest {
     try (Drill drill = Drill.start(db, serviceUser)) {
       drill.load("DC", 1400, PER_SECOND);
       Thread.sleep(2000);
-      long on = System.nanoTime();
+      long set = System.nanoTime();
       server.execute("SET GLOBAL read_only = ON");
+      long on = firstRefusal(drill);
       Thread.sleep(1000);
-      List<Reply> noRetry = drill.sendNoRetryOnce();
-      Thread.sleep(2000);
-      List<String> attentionDuring = drill.attention();
+      CompletableFuture<List<Reply>> noRetry = drill.sendNoRetryOnce();
+      CompletableFuture<List<String>> attentionDuring = drill.attention(STATUS_WITHIN);
+      sleepUntil(on, Duration.ofSeconds(3));
       server.execute("SET GLOBAL read_only = OFF");
       long off = System.nanoTime();
 
-      Episode episode = Episode.of(drill, on, on, off);
+      Episode episode = Episode.of(drill, set, on, off);
       drill.awaitDelivered(DELIVERED_WITHIN);
       String ended = drill.awaitAlert(WRITES_AGAIN, ENDED_WITHIN);
-      episode.report("(c) read_only=ON 3 s", drill, attentionDuring, ended);
+      episode.report("(c) read_only=ON 3 s", drill, attentionDuring.join(), ended);
 
-      episode.assertRefused("read-only (1290)", attentionDuring);
+      episode.assertRefused("read-only (1290)", attentionDuring.join());
       episode.assertNothingLostOrDoubled(drill);
       episode.assertTold(drill, "Database refuses writes: read-only (1290)", ended);
-      episode.assertAfterwards(drill, noRetry, "read-only (1290)");
+      episode.assertAfterwards(drill, noRetry.join(), "read-only (1290)");
+    }
+  }
+
+  /**
+   * When the platform got its first failure answer (System.nanoTime): the drill's episode is timed from there. A full
+   * disk refuses once InnoDB needs a page its files have not got spare; a read-only server at once.
+   */
+  private static long firstRefusal(Drill drill) throws InterruptedException {
+    long first = drill.load().awaitFirstFailure(Duration.ofSeconds(10));
+    assertThat(first).as("a failure answer within 10 s (the database refusing the load's bookings)").isPositive();
+    return first;
+  }
+
+  /** Sleeps until {@code after} past {@code fromNanos} (System.nanoTime): the drill's times, whatever ran between. */
+  private static void sleepUntil(long fromNanos, Duration after) throws InterruptedException {
+    long left = fromNanos + after.toNanos() - System.nanoTime();
+    if (left > 0) {
+      Thread.sleep(left / 1_000_000, (int) (left % 1_000_000));
     }
   }
 
@@ -172,7 +194,8 @@ class DatabaseDrillTest {
 
   /**
    * One drill's episode: when the trouble began ({@code startNanos}: the fill or the SET began; {@code fullNanos}:
-   * the disk was full) and ended, and what /health answered meanwhile.
+   * the first failure answer, the database's first refusal as the platform saw it) and ended, and what /health
+   * answered meanwhile.
    */
   private record Episode(long startNanos, long fullNanos, long endNanos, List<Sample> during) {
     static Episode of(Drill drill, long startNanos, long fullNanos, long endNanos) {
@@ -189,7 +212,7 @@ class DatabaseDrillTest {
       AtLeastOnceLoad load = drill.load();
       Sample first = firstRefusal();
       Map<String, Long> bodies = during.stream().collect(groupingBy(Sample::toString, TreeMap::new, counting()));
-      System.out.printf("drill %s: /health during %s (first refusal %s ms after the disk was full), %d samples:"
+      System.out.printf("drill %s: /health during %s (%s ms after the first failure answer), %d samples:"
               + " %s; %d notifications, %d tries (%s), %d answered failure and sent again, %d gave up, longest"
               + " answer %d ms; booked %d, lost %d, doubled %d; alerts %s; attention during %s; attention after %s;"
               + " pools at rest %s%n",
@@ -210,7 +233,7 @@ class DatabaseDrillTest {
       assertThat(body.getString("status")).isEqualTo("database refuses writes");
       assertThat(body.getString("reason")).isEqualTo(reason);
       assertThat(body.getString("since")).isNotBlank();
-      assertThat((first.atNanos() - fullNanos) / 1_000_000).as("ms from the disk full to /health 503")
+      assertThat((first.atNanos() - fullNanos) / 1_000_000).as("ms from the first failure answer to /health 503")
           .isLessThanOrEqualTo(2000 + HealthSamples.EVERY_MILLIS);
       if (attentionDuring != null) {
         assertThat(attentionDuring).as("/status.json's attention while it lasted").isNotEmpty();

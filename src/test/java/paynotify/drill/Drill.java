@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.IntStream;
@@ -85,13 +86,17 @@ final class Drill implements AutoCloseable {
     return IntStream.range(0, NO_RETRY_ORDERS).mapToObj(i -> "EP" + prefix + i).toList();
   }
 
-  /** Their payments' notifications, each sent once as epusdt sends it (never again): the replies. */
-  List<Reply> sendNoRetryOnce() throws Exception {
-    List<Reply> replies = new ArrayList<>();
+  /**
+   * Their payments' notifications, each sent once as epusdt sends it (never again): the replies, when they come (a
+   * booking may hang while the disk is full; the drill's times go on).
+   */
+  CompletableFuture<List<Reply>> sendNoRetryOnce() throws Exception {
+    List<CompletableFuture<Reply>> replies = new ArrayList<>();
     for (String order : noRetryOrders()) {
-      replies.add(service.send(EPUSDT.payment(order, "T-" + order, AtLeastOnceLoad.CENTS, 0)));
+      replies.add(service.sendAsync(EPUSDT.payment(order, "T-" + order, AtLeastOnceLoad.CENTS, 0)));
     }
-    return replies;
+    return CompletableFuture.allOf(replies.toArray(CompletableFuture[]::new))
+        .thenApply(all -> replies.stream().map(CompletableFuture::join).toList());
   }
 
   /** Whether epusdt took the reply as success (then it sends nothing more). */
@@ -152,18 +157,30 @@ final class Drill implements AutoCloseable {
    * /status.json's attention list; when it is not available, one line saying what it answered instead (a drill
    * goes on to free the disk: the assertions say it afterwards).
    */
-  List<String> attention() throws IOException, InterruptedException {
-    HttpResponse<String> r = admin("/status.json");
-    if (r.statusCode() != 200) {
-      return List.of("/status.json answered " + r.statusCode() + ": " + r.body().strip());
-    }
-    JsonArray attention = new JsonObject(r.body()).getJsonArray("attention");
-    return attention.stream().map(String::valueOf).toList();
+  List<String> attention() {
+    return attention(Duration.ofSeconds(10)).join();
+  }
+
+  /**
+   * The same asked now without waiting: a drill frees the disk on time whatever the status read does (a read that
+   * hangs while the disk is full would keep it full past what MariaDB survives).
+   */
+  CompletableFuture<List<String>> attention(Duration within) {
+    return admin("/status.json", within).handle((r, err) -> {
+      if (err != null) {
+        return List.of("/status.json not answered within " + within.toMillis() + " ms: " + err);
+      }
+      if (r.statusCode() != 200) {
+        return List.of("/status.json answered " + r.statusCode() + ": " + r.body().strip());
+      }
+      JsonArray attention = new JsonObject(r.body()).getJsonArray("attention");
+      return attention.stream().map(String::valueOf).toList();
+    });
   }
 
   /** Each SQL pool's connections in use and requests waiting, as /metrics says now. */
-  Map<String, Double> poolFigures() throws IOException, InterruptedException {
-    HttpResponse<String> r = admin("/metrics");
+  Map<String, Double> poolFigures() {
+    HttpResponse<String> r = admin("/metrics", Duration.ofSeconds(10)).join();
     assertThat(r.statusCode()).isEqualTo(200);
     Map<String, Double> figures = new TreeMap<>();
     Matcher m = POOL_FIGURE.matcher(r.body());
@@ -175,7 +192,7 @@ final class Drill implements AutoCloseable {
   }
 
   /** Waits until every pool figure reads 0 (at rest: nothing in use, nothing waiting), {@code within} at most. */
-  Map<String, Double> awaitPoolsAtRest(Duration within) throws IOException, InterruptedException {
+  Map<String, Double> awaitPoolsAtRest(Duration within) throws InterruptedException {
     long deadline = System.nanoTime() + within.toNanos();
     Map<String, Double> figures = poolFigures();
     while (figures.values().stream().anyMatch(v -> v != 0) && System.nanoTime() < deadline) {
@@ -185,9 +202,9 @@ final class Drill implements AutoCloseable {
     return figures;
   }
 
-  private HttpResponse<String> admin(String path) throws IOException, InterruptedException {
-    return CLIENT.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + adminPort + path))
-        .timeout(Duration.ofSeconds(10)).header("Authorization", "Bearer " + TOKEN).GET().build(),
+  private CompletableFuture<HttpResponse<String>> admin(String path, Duration within) {
+    return CLIENT.sendAsync(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + adminPort + path))
+        .timeout(within).header("Authorization", "Bearer " + TOKEN).GET().build(),
         HttpResponse.BodyHandlers.ofString());
   }
 
