@@ -7,10 +7,13 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import java.util.stream.Stream;
 import paynotify.admin.AdminVerticle;
 import paynotify.admin.DatabaseGauges;
+import paynotify.admin.PoolGauges;
 import paynotify.admin.Monitoring;
 import paynotify.admin.StatusReport;
 import paynotify.alert.RefusalAlerts;
@@ -138,9 +141,10 @@ public final class PayNotifyServer {
     SiteEvents outbox = outbox(config);
     EventBooking booking = new EventBooking(vertx, stores, config.booking(), config.orders(), outbox);
     // The relay's own small pool: the site being down or slow never takes a booking's connection.
-    ForwardRelay relay = config.forward() == null ? null
-        : new ForwardRelay(vertx, Pools.connect(vertx, db.withPool(RELAY_POOL + config.forward().endpoints().size(),
-            db.maxWaitQueue()), "forward-relay", Isolation.READ_COMMITTED), config.forward());
+    Database relayPool = config.forward() == null ? null : Pools.connect(vertx,
+        db.withPool(RELAY_POOL + config.forward().endpoints().size(), db.maxWaitQueue()), "forward-relay",
+        Isolation.READ_COMMITTED);
+    ForwardRelay relay = relayPool == null ? null : new ForwardRelay(vertx, relayPool, config.forward());
     Readiness readiness = new Readiness();
     AtomicReference<NotifyVerticle> first = new AtomicReference<>();
     AppConfig.Retention r = config.retention();
@@ -187,6 +191,12 @@ public final class PayNotifyServer {
     // Once, here: the uptime counts from the start, not from each request.
     StatusReport.Context status = new StatusReport.Context(endpoints, Instant.now(), relay,
         stores.rejected()::unrecordedTotal, config.bills().daily(), Clock.systemUTC(), refusals::refusing);
+    if (monitoring.registry() != null) {
+      PoolGauges.register(monitoring.registry(), stores.reads().counts());
+      Stream.of(database, stores.logPool(), stores.status(), relayPool, recoveryPool,
+              alerting == null ? null : alerting.pool())
+          .filter(Objects::nonNull).forEach(pool -> PoolGauges.register(monitoring.registry(), pool.counts()));
+    }
     DailyClose dailyClose = !config.bills().daily().enabled() ? null
         : new DailyClose(vertx, database, config.bills().daily(), config.bills().dir(), Clock.systemUTC());
     AdminVerticle admin = config.admin() == null ? null : new AdminVerticle(config.admin(), monitoring.registry(),

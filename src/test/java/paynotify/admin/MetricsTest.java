@@ -99,7 +99,9 @@ class MetricsTest extends DatabaseTestBase {
         .contains("jvm_memory_used_bytes");
     // each database pool under its own name (unnamed, they shared one and only the first was reported)
     for (String pool : new String[] {"booking", "committed-reads", "notify-log", "status"}) {
-      assertThat(metrics).as(pool).containsPattern("vertx_pool_in_use\\{pool_name=\"" + pool + "\",pool_type=\"sql\"}");
+      assertThat(metrics).as(pool).containsPattern("paynotify_db_pool_in_use\\{pool=\"" + pool + "\"}")
+          .containsPattern("paynotify_db_pool_waiting\\{pool=\"" + pool + "\"}")
+          .containsPattern("vertx_pool_usage_seconds_count\\{pool_name=\"" + pool + "\",pool_type=\"sql\"}");
     }
     assertThat(metrics).doesNotContain("pool_name=\"__vertx.DEFAULT\",pool_type=\"sql\"");
     // Cardinality: no order number or trade id in any label.
