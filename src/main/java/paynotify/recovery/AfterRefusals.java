@@ -53,7 +53,7 @@ public final class AfterRefusals {
 
   /**
    * @param db       where the site's orders are read (the status pool)
-   * @param endpoints the enabled endpoints ({@link NotifyChannel#endpoint()}) and their platforms
+   * @param endpoints the enabled endpoints and their platforms ({@link #endpoints})
    * @param settings  recovery's: what the site's channel column's values mean
    * @param recovery  asks the window's orders first; null when no platform can be asked
    */
@@ -74,6 +74,13 @@ public final class AfterRefusals {
     boolean allLost = settings.onlyPlatform() != null && !settings.onlyPlatform().retries();
     this.lostValues = allLost || orders.columns().channel() == null ? null : settings.platformOf().entrySet().stream()
         .filter(e -> lost.contains(e.getValue())).map(Map.Entry::getKey).sorted().toList();
+  }
+
+  /** The enabled channels' endpoints and their platforms, as the constructor takes them. */
+  public static Map<String, Platform> endpoints(List<NotifyChannel> enabled) {
+    Map<String, Platform> endpoints = new LinkedHashMap<>();
+    enabled.forEach(c -> endpoints.put(c.endpoint(), c.platform()));
+    return endpoints;
   }
 
   /** An episode is over (WriteRefusals' consumer): kept, and its window's orders asked about first. */

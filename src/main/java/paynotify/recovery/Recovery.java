@@ -185,13 +185,13 @@ public final class Recovery {
    * A window the database refused writes in: notifications of its orders may have been answered failure, and a
    * platform that does not deliver again (or not soon) leaves them unpaid. So its unpaid orders that a platform
    * can be asked about are the first of the next sweeps, each asked once whatever its back-off says (then it goes
-   * back to its back-off), newest first. Nothing without orders.columns.created_at or a platform to ask.
+   * back to its back-off), newest first. Nothing when the sweeper is off (then nothing would take the window).
    *
    * @param from the first refusal less a little (an order made just before may be paid in it)
    * @param to   the last refusal
    */
   public void askFirst(Instant from, Instant to) {
-    if (inWindowForCheck != null && !queries.isEmpty()) {
+    if (settings.enabled() && inWindowForCheck != null && !queries.isEmpty()) {
       first.add(new Window(utc(from), utc(to), utc(Instant.now())));
     }
   }

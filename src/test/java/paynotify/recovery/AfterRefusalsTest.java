@@ -168,4 +168,13 @@ class AfterRefusalsTest extends DatabaseTestBase {
     assertThat(report.getJsonArray("attention").getList()).singleElement().asString()
         .startsWith("the database refused writes from ").endsWith("): E1");
   }
+
+  /** WriteRefusals' consumer: the ended episode is written (then read back as the lines above). */
+  @Test
+  void anEndedEpisodeIsKept() throws Exception {
+    after(OrdersTable.byDefault(), ENDPOINTS).ended(episode());
+
+    assertThat(db.countWithin(Duration.ofSeconds(10), 1, "SELECT COUNT(*) FROM write_refusals WHERE refused = 5"
+        + " AND reason = 'disk full (1114)'")).isEqualTo(1);
+  }
 }
