@@ -209,6 +209,8 @@ public final class Recovery {
   /** The windows' orders still to ask about first, up to a sweep's; a window with none left is done. */
   private Future<List<Due>> firstOfWindows(long closeAfter) {
     List<Due> due = new ArrayList<>();
+    LocalDateTime past = utc(Instant.now().minus(settings.maxAge()));
+    first.removeIf(w -> w.to().isBefore(past)); // none of its orders would be asked about any more
     Future<Void> all = Future.succeededFuture();
     for (Window w : first) {
       all = all.compose(v -> due.size() >= settings.perSweep() ? Future.succeededFuture() : db.inTransaction(conn -> {
@@ -222,6 +224,10 @@ public final class Recovery {
           first.remove(w);
         }
         rows.forEach(r -> due.add(due(r, w.given())));
+        return (Void) null;
+      }).otherwise(err -> { // the due orders' sweep goes on; the window is tried again next sweep
+        LOG.warn("recovery: the orders made from {} to {} (UTC), when the database refused writes, not read now: {}",
+            w.from(), w.to(), err.toString());
         return null;
       }));
     }
