@@ -22,6 +22,7 @@ import paynotify.channel.Money;
 import paynotify.channel.Platform;
 import paynotify.channel.PlatformTime;
 import paynotify.forward.ForwardRelay;
+import paynotify.recovery.AfterRefusals;
 import paynotify.recovery.DailyCloseSettings;
 import paynotify.store.Database;
 import paynotify.store.SqlQueries;
@@ -45,9 +46,21 @@ public final class StatusReport {
    * @param clock     when a close is late: the clock DailyClose closes by (Clock.systemUTC(); a test's own)
    * @param refusing  whether the database refuses writes now (the running service's {@link WriteRefusals}); null
    *                  for the command line, which asks the service's /health ({@link #withWrites})
+   * @param afterRefusals the last day's times the database refused writes, for the attention list; null: none read
    */
   public record Context(List<String> channels, Instant startedAt, ForwardRelay relay,
-      LongSupplier refusedUnrecorded, DailyCloseSettings daily, Clock clock, Supplier<Refusing> refusing) {}
+      LongSupplier refusedUnrecorded, DailyCloseSettings daily, Clock clock, Supplier<Refusing> refusing,
+      AfterRefusals afterRefusals) {
+    public Context(List<String> channels, Instant startedAt, ForwardRelay relay, LongSupplier refusedUnrecorded,
+        DailyCloseSettings daily, Clock clock, Supplier<Refusing> refusing) {
+      this(channels, startedAt, relay, refusedUnrecorded, daily, clock, refusing, null);
+    }
+
+    public Context(List<String> channels, Instant startedAt, ForwardRelay relay, LongSupplier refusedUnrecorded,
+        DailyCloseSettings daily, Clock clock) {
+      this(channels, startedAt, relay, refusedUnrecorded, daily, clock, null, null);
+    }
+  }
 
   /** Open anomalies and refused notifications listed; the count says how many there are in all. */
   static final int ANOMALIES_SHOWN = 20;
@@ -180,7 +193,16 @@ public final class StatusReport {
         : context.relay().backlog().map(b -> {
           r.getJsonObject("forward").mergeIn(b.json());
           return r;
-        })).map(r -> r.put("attention", attention(r)));
+        })).map(r -> r.put("attention", attention(r))).compose(r -> afterRefusals(context, r));
+  }
+
+  /** The attention list's lines of the last day's times the database refused writes (orders to check). */
+  private static Future<JsonObject> afterRefusals(Context context, JsonObject report) {
+    return context.afterRefusals() == null ? Future.succeededFuture(report) : context.afterRefusals().attention()
+        .map(lines -> {
+          lines.forEach(report.getJsonArray("attention")::add);
+          return report;
+        });
   }
 
   private static Future<Void> server(SqlConnection conn, JsonObject report) {
