@@ -36,10 +36,9 @@ import paynotify.testsupport.TestService;
 final class Drill implements AutoCloseable {
   private static final String TOKEN = "admin-token-of-the-database-drills";
   private static final HttpClient CLIENT = HttpClient.newHttpClient();
-  /** The pools' figures in /metrics: a pool's connections in use and the requests waiting for one. */
+  /** The pools' figures in /metrics (admin/PoolGauges): each pool's connections in use and requests waiting. */
   private static final Pattern POOL_FIGURE =
-      Pattern.compile("^(vertx_pool_in_use|vertx_pool_queue_pending)\\{([^}]*pool_type=\"sql\"[^}]*)} (\\S+)$",
-          Pattern.MULTILINE);
+      Pattern.compile("^(paynotify_db_pool_in_use|paynotify_db_pool_waiting)\\{([^}]*)} (\\S+)$", Pattern.MULTILINE);
 
   /** The site's other channel: epusdt, which never sends a notification again once it was answered failure. */
   private static final ChannelFixture EPUSDT = ChannelFixture.epusdt();
