@@ -13,6 +13,7 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.LongSupplier;
@@ -161,14 +162,27 @@ public final class StatusReport {
     report.put("database_writes", writes);
     if (writes.getBoolean("refusing", false)) {
       String reason = writes.getString("reason");
-      String since = LocalDateTime.ofInstant(Instant.parse(writes.getString("since")), PlatformTime.BEIJING).format(TIME);
       Long refused = writes.getLong("refused");
-      JsonArray attention = new JsonArray().add("the database refuses writes since " + since + " Beijing time ("
-          + reason + ")" + (refused == null ? "" : ": " + refused + " notifications answered failure")
+      JsonArray attention = new JsonArray().add("the database refuses writes" + since(writes.getString("since"))
+          + " (" + (reason == null ? "reason not given" : reason) + ")"
+          + (refused == null ? "" : ": " + refused + " notifications answered failure")
           + "; what to do: " + WriteRefusals.whatToDo(reason));
       report.put("attention", attention.addAll(report.getJsonArray("attention", new JsonArray())));
     }
     return report;
+  }
+
+  /**
+   * " since T Beijing time" for an ISO instant; nothing when there is none to read (a /health answered by another
+   * version, or by something else on that port, must not stop the status from being told).
+   */
+  private static String since(String iso) {
+    try {
+      return iso == null ? "" : " since " + LocalDateTime.ofInstant(Instant.parse(iso), PlatformTime.BEIJING)
+          .format(TIME) + " Beijing time";
+    } catch (DateTimeParseException e) {
+      return "";
+    }
   }
 
   /** All but the service's own uptime and version. */

@@ -244,8 +244,14 @@ final class AlertMessages {
     if (reason.startsWith("disk full")) {
       return "清理数据库服务器的磁盘空间（df -h：binlog、旧备份、general log）。";
     }
+    if (reason.equals("read-only (1836)")) {
+      return "MariaDB 以 innodb_read_only 运行：去掉这个选项后重启 MariaDB。";
+    }
+    if (reason.equals("read-only (1792)")) {
+      return "在数据库上执行 SET GLOBAL transaction_read_only=OFF（MariaDB 11.1 之前为 tx_read_only），并从其配置中删去。";
+    }
     if (reason.startsWith("read-only")) {
-      return "在数据库上执行 SET GLOBAL read_only=OFF；若这台已变成从库，把 database.host 指向主库。";
+      return "若 SHOW REPLICA STATUS 为空（这台是主库）：执行 SET GLOBAL read_only=OFF；否则把 database.host 指向主库。";
     }
     if (reason.startsWith("too many connections")) {
       return "调大数据库的 max_connections，或查出占着连接的程序（SHOW PROCESSLIST）。";

@@ -49,11 +49,13 @@ final class StatusCommand extends CommandSupport {
         List<String> channels = db.config().channels().enabled().stream().map(NotifyChannel::endpoint).toList();
         JsonObject report = StatusReport.collect(database, new StatusReport.Context(channels, null, relay, null,
             db.config().bills().daily(), Clock.systemUTC(), null)).await();
-        JsonObject writes = serviceWrites(db.config().http());
+        String service = serviceAddress(db.config().http());
+        JsonObject writes = serviceWrites(service);
         if (writes != null) {
           StatusReport.withWrites(report, writes);
         }
-        out().println(json ? report.encodePrettily() : text(report));
+        out().println(json ? report.encodePrettily() : writes != null ? text(report)
+            : text(report) + "\nno service answered on " + service + " (not running?)\n");
         out().flush();
         if (writes != null && writes.getBoolean("refusing")) {
           return ExitCode.DATABASE; // nothing can be booked: worse than anything open
@@ -75,10 +77,8 @@ final class StatusCommand extends CommandSupport {
    * {@code {"refusing": true, "reason": ..., "since": ...}} while /health says the database refuses writes,
    * {@code {"refusing": false}} when it answers otherwise; null when no service answers (not running: nothing said).
    */
-  private static JsonObject serviceWrites(HttpSettings http) {
-    String host = http.host() == null || http.host().isBlank() || "0.0.0.0".equals(http.host())
-        || "::".equals(http.host()) ? "127.0.0.1" : http.host();
-    URI health = URI.create("http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + http.port() + "/health");
+  private static JsonObject serviceWrites(String service) {
+    URI health = URI.create("http://" + service + "/health");
     HttpClient client = HttpClient.newBuilder().connectTimeout(HEALTH_WAIT).build();
     try {
       HttpResponse<String> answer = client.send(HttpRequest.newBuilder(health).timeout(HEALTH_WAIT).GET().build(),
@@ -94,6 +94,13 @@ final class StatusCommand extends CommandSupport {
       Thread.currentThread().interrupt();
       return null;
     }
+  }
+
+  /** host:port of the service's listener, loopback when it listens on every address. */
+  private static String serviceAddress(HttpSettings http) {
+    String host = http.host() == null || http.host().isBlank() || "0.0.0.0".equals(http.host())
+        || "::".equals(http.host()) ? "127.0.0.1" : http.host();
+    return (host.contains(":") ? "[" + host + "]" : host) + ":" + http.port();
   }
 
   /** The page's sections as plain lines; what needs a person first. */

@@ -180,14 +180,16 @@ public final class PayNotifyServer {
     }
     Alerting alerting = Alerting.of(vertx, db, config);
     RefusalAlerts told = alerting == null ? null : new RefusalAlerts(alerting.alerts(), config.channels().platforms());
-    Consumer<RefusalEpisode> ended = told == null ? PayNotifyServer::keepEnded
-        : ((Consumer<RefusalEpisode>) told::ended).andThen(PayNotifyServer::keepEnded);
     WriteRefusals refusals = new WriteRefusals(vertx, database, WriteRefusals.Timing.DEFAULT, Clock.systemUTC(),
         refusing -> {
           if (told != null) {
             told.opened(refusing);
           }
-        }, ended);
+        }, episode -> {
+          if (told != null) {
+            told.ended(episode);
+          }
+        }, PayNotifyServer::keepEnded);
     // Once, here: the uptime counts from the start, not from each request.
     StatusReport.Context status = new StatusReport.Context(endpoints, Instant.now(), relay,
         stores.rejected()::unrecordedTotal, config.bills().daily(), Clock.systemUTC(), refusals::refusing);
@@ -317,7 +319,7 @@ public final class PayNotifyServer {
    * then closes the pool.
    */
   public Future<Void> stop() {
-    refusals.stop(); // an episode still open is told and kept as it stands, while alerts are still sent
+    refusals.stop(); // an episode still open is kept as it stands (no alert: whether it writes again is not known)
     if (housekeepingTimer != null) {
       vertx.cancelTimer(housekeepingTimer);
     }

@@ -291,8 +291,9 @@ public final class SqlQueries {
   public static final String PING = "SELECT 1";
 
   // WriteRefusals' probe, rolled back: does the database take a write that needs new space? Its body (60 KB, bound
-  // by the caller) goes to pages of its own, so a full disk refuses it as it refuses a booking (1114), and a
-  // read-only server refuses any write (1290). Nobody reads the row: it never commits. Binds: body_bytes, raw_body.
+  // by the caller) wants pages of its own: refused, it shows a full disk (1114) or a read-only server (1290); taken,
+  // only that notify_log found room (a booking's pages may not: it never ends a disk-full episode). Nobody reads the
+  // row: it never commits. Binds: body_bytes, raw_body.
   public static final String WRITE_PROBE =
       "INSERT INTO notify_log (channel, outcome, body_bytes, raw_body) VALUES ('probe', 'probe', ?, ?)";
 

@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -25,17 +24,22 @@ import org.slf4j.LoggerFactory;
  * <p>One refusal is a suspicion, not an outage (one statement may hit a table's limit, a write may race a
  * failover). It is confirmed by a second refusal within {@link Timing#confirmWithin} of the first, whatever
  * committed between (on a full disk a small write may still fit in a page), or by a probe write refused: the first
- * refusal asks for one {@link Timing#probeAfter} later. Under load the second refusal comes within milliseconds.
+ * refusal asks for one {@link Timing#probeAfter} later. Under load the second refusal comes within milliseconds; on a
+ * quiet shop the platform's retry (Alipay's after 4 and 10 minutes) is the second, hence 10 minutes.
  * Confirmed, the episode is open: {@link #refusing()} says since when and why. While it lasts a probe runs every
- * {@link Timing#probeEvery}; it closes (/health 200 again) once nothing was refused for {@link Timing#closeAfter}
- * and a write committed since (a booking or a probe), and is over after {@link Timing#overAfter} without a
- * refusal: then the ended episode is handed on. A refusal while it closes reopens it: one episode, told once.
+ * {@link Timing#probeEvery} (one at a time); it closes (/health 200 again) once nothing was refused for
+ * {@link Timing#closeAfter} and a write committed since, and is over after {@link Timing#overAfter} without a
+ * refusal: then the owner is told and the ended episode handed on. A refusal while it closes reopens it: one episode,
+ * told once. On a full disk only a committed booking (or anomaly) counts as a write: the probe's row may fit where a
+ * booking's index pages do not, so its success shows nothing. A refused probe no longer counts once a booking
+ * committed after the last refused booking: the bookings say more than the probe.
  */
 public final class WriteRefusals {
   private static final Logger LOG = LoggerFactory.getLogger(WriteRefusals.class);
   /**
-   * The probe's body: more than fits beside other rows, so that InnoDB stores it on pages of its own (an off-page
-   * BLOB) and a full disk refuses it as it refuses a booking (1114), where a small row might still fit a page.
+   * The probe's body: more than fits beside other rows, so that InnoDB wants new pages for it (an off-page BLOB) and,
+   * refused, it shows the disk full (1114) or the server read-only (1290). Taken, it shows only that notify_log found
+   * room: a booking's idempotent_keys and payments pages may still find none (hence it ends no disk-full episode).
    */
   private static final int PROBE_BYTES = 60_000;
 
@@ -51,7 +55,7 @@ public final class WriteRefusals {
    */
   public record Timing(Duration confirmWithin, Duration probeAfter, Duration probeEvery, Duration closeAfter,
       Duration overAfter, Duration tick) {
-    public static final Timing DEFAULT = new Timing(Duration.ofMinutes(1), Duration.ofSeconds(1),
+    public static final Timing DEFAULT = new Timing(Duration.ofMinutes(10), Duration.ofSeconds(1),
         Duration.ofSeconds(2), Duration.ofSeconds(5), Duration.ofSeconds(20), Duration.ofMillis(250));
   }
 
@@ -72,36 +76,42 @@ public final class WriteRefusals {
   private final Timing timing;
   private final Clock clock;
   private final Consumer<Refusing> opened;
+  private final Consumer<RefusalEpisode> writesAgain;
   private final Consumer<RefusalEpisode> ended;
   // Guarded by this; state is read without the lock by succeeded(), the booking path's one look.
   private volatile State state = State.CLEAR;
   private String reason;
   private Instant since;
-  private Instant lastRefused;
-  private Instant lastWritten;
+  private Instant lastRefused; // a booking's or a probe's
+  private Instant lastBookingRefused;
+  private Instant lastWritten; // a write that may close the episode: a booking, or (not on a full disk) a probe
+  private Instant lastBooked;
   private Instant nextProbe;
   private boolean probing;
+  private boolean stopped;
   private long refused;
   private final Map<String, Long> byEndpoint = new LinkedHashMap<>();
   private Long timer;
 
   /**
    * @param db     the booking pool: the probe writes where the bookings do
-   * @param opened told once an episode is confirmed (the owner's alert)
-   * @param ended  told once an episode is over (the owner's alert, and where it is kept)
+   * @param opened      told once an episode is confirmed (the owner's alert)
+   * @param writesAgain told once an episode is over because the database writes again (the owner's alert)
+   * @param ended       told of every ended episode, over or cut short by {@link #stop} (where it is kept)
    */
   public WriteRefusals(Vertx vertx, Database db, Timing timing, Clock clock, Consumer<Refusing> opened,
-      Consumer<RefusalEpisode> ended) {
-    this(vertx, () -> probeWrite(db), timing, clock, opened, ended);
+      Consumer<RefusalEpisode> writesAgain, Consumer<RefusalEpisode> ended) {
+    this(vertx, () -> probeWrite(db), timing, clock, opened, writesAgain, ended);
   }
 
   WriteRefusals(Vertx vertx, Supplier<Future<Void>> probe, Timing timing, Clock clock, Consumer<Refusing> opened,
-      Consumer<RefusalEpisode> ended) {
+      Consumer<RefusalEpisode> writesAgain, Consumer<RefusalEpisode> ended) {
     this.vertx = vertx;
     this.probe = probe;
     this.timing = timing;
     this.clock = clock;
     this.opened = opened;
+    this.writesAgain = writesAgain;
     this.ended = ended;
   }
 
@@ -124,6 +134,9 @@ public final class WriteRefusals {
     }
     List<Runnable> then;
     synchronized (this) {
+      if (stopped) {
+        return; // the service stops: no probe, no timer on a closing pool
+      }
       then = refusedNow(why, endpoint, clock.instant());
     }
     then.forEach(Runnable::run);
@@ -136,6 +149,7 @@ public final class WriteRefusals {
     }
     synchronized (this) {
       lastWritten = clock.instant();
+      lastBooked = lastWritten;
     }
   }
 
@@ -144,15 +158,23 @@ public final class WriteRefusals {
     return state != State.OPEN ? null : new Refusing(reason, since, refused, Map.copyOf(byEndpoint));
   }
 
-  /** Ends an episode that is open or closing, as it stands (the service stops). */
+  /**
+   * Ends an episode that is open or closing, as it stands, at its last refusal (the service stops): handed on to be
+   * kept, but no "writes again" alert: whether it does is not known. Refusals after it are not looked at.
+   */
   public void stop() {
     RefusalEpisode episode;
+    boolean open;
     synchronized (this) {
-      episode = state == State.OPEN || state == State.CLOSING ? episode() : null;
+      stopped = true;
+      open = state == State.OPEN;
+      episode = open || state == State.CLOSING ? episode() : null;
       clear();
     }
     if (episode != null) {
-      LOG.warn("stopping while the database refused writes since {}: the episode ends here", episode.since());
+      LOG.warn("paynotify stopped while the database {} writes ({}, since {}): the episode is kept as ending at its"
+          + " last refusal, {}", open ? "refused" : "had just stopped refusing", episode.reason(), episode.since(),
+          episode.until());
       ended.accept(episode);
     }
   }
@@ -163,6 +185,9 @@ public final class WriteRefusals {
    */
   private List<Runnable> refusedNow(String why, String endpoint, Instant now) {
     List<Runnable> then = new ArrayList<>();
+    if (endpoint != null) {
+      lastBookingRefused = now;
+    }
     if (state == State.CLEAR || state == State.SUSPECTED && now.isAfter(since.plus(timing.confirmWithin()))) {
       suspect(why, now); // an earlier one alone stands for nothing: a suspicion of its own starts
       count(endpoint);
@@ -195,6 +220,7 @@ public final class WriteRefusals {
     since = now;
     lastRefused = now;
     lastWritten = null;
+    lastBooked = null;
     refused = 0;
     byEndpoint.clear();
     nextProbe = now.plus(timing.probeAfter());
@@ -251,6 +277,7 @@ public final class WriteRefusals {
       }
     }
     if (over != null) {
+      writesAgain.accept(over);
       ended.accept(over);
       return Future.succeededFuture();
     }
@@ -264,25 +291,39 @@ public final class WriteRefusals {
     } catch (RuntimeException e) {
       probed = Future.failedFuture(e);
     }
-    // a probe that hangs (a rollback waiting for a page) must not keep the next from running
-    return probed.timeout(timing.probeEvery().multipliedBy(2).toMillis(), TimeUnit.MILLISECONDS)
-        .transform(done -> {
-          String why = done.failed() ? DbErrors.refusal(done.cause()) : null;
-          List<Runnable> then = List.of();
-          synchronized (this) {
-            probing = false;
-            if (state == State.CLEAR) {
-              return Future.succeededFuture();
-            }
-            if (done.succeeded()) {
-              lastWritten = clock.instant();
-            } else if (why != null) {
-              then = state == State.SUSPECTED ? confirmedByProbe() : refusedNow(why, null, clock.instant());
-            }
-          }
-          then.forEach(Runnable::run);
+    // Until it completes, no other: a probe that hangs (a rollback waiting for a page) holds one connection, not one
+    // more every probeEvery. The bookings still confirm and close the episode meanwhile.
+    return probed.transform(done -> {
+      String why = done.failed() ? DbErrors.refusal(done.cause()) : null;
+      List<Runnable> then = List.of();
+      synchronized (this) {
+        probing = false;
+        if (state == State.CLEAR) {
           return Future.succeededFuture();
-        });
+        }
+        if (done.succeeded()) {
+          if (!diskFull(reason)) {
+            lastWritten = clock.instant();
+          }
+        } else if (why != null) {
+          if (state == State.SUSPECTED) {
+            then = confirmedByProbe();
+          } else if (!bookedSinceRefused()) {
+            then = refusedNow(why, null, clock.instant());
+          }
+        }
+      }
+      then.forEach(Runnable::run);
+      return Future.succeededFuture();
+    });
+  }
+
+  private boolean bookedSinceRefused() {
+    return lastBooked != null && lastBooked.isAfter(lastBookingRefused);
+  }
+
+  private static boolean diskFull(String reason) {
+    return reason.startsWith("disk full");
   }
 
   private List<Runnable> confirmedByProbe() {
@@ -304,7 +345,9 @@ public final class WriteRefusals {
     reason = null;
     since = null;
     lastRefused = null;
+    lastBookingRefused = null;
     lastWritten = null;
+    lastBooked = null;
     refused = 0;
     byEndpoint.clear();
     if (timer != null) {
@@ -315,16 +358,29 @@ public final class WriteRefusals {
 
   /** What the owner does about {@code reason} ({@link DbErrors#refusal}'s), in English: the status's words. */
   public static String whatToDo(String reason) {
-    if (reason.startsWith("disk full")) {
+    if (reason == null) {
+      return "see docs/operations.md, The database refuses writes";
+    }
+    if (diskFull(reason)) {
       return "free disk space on the database server (df -h: binary logs, old backups, the general log)";
     }
+    if (reason.equals("read-only (1836)")) {
+      return "MariaDB runs with innodb_read_only: restart it without that option";
+    }
+    if (reason.equals("read-only (1792)")) {
+      return "SET GLOBAL transaction_read_only=OFF on the database (tx_read_only before MariaDB 11.1), and take it"
+          + " out of its configuration";
+    }
     if (reason.startsWith("read-only")) {
-      return "SET GLOBAL read_only=OFF on the database, or point database.host at the primary if this server is"
-          + " a replica now";
+      return "if SHOW REPLICA STATUS is empty (this server is the primary): SET GLOBAL read_only=OFF; otherwise point"
+          + " database.host at the primary";
     }
     if (reason.startsWith("too many connections")) {
       return "raise the database's max_connections, or find what holds its connections (SHOW PROCESSLIST)";
     }
-    return "free memory on the database server (or lower innodb_buffer_pool_size), restart it if it stays so";
+    if (reason.startsWith("out of memory")) {
+      return "free memory on the database server (or lower innodb_buffer_pool_size), restart it if it stays so";
+    }
+    return whatToDo(null);
   }
 }

@@ -63,7 +63,8 @@ class DatabaseRefusesWritesTest extends DatabaseTestBase {
       assertThat(status.getJsonObject("database_writes").getBoolean("refusing")).isTrue();
       assertThat(status.getJsonObject("database_writes").getLong("refused")).isEqualTo(2);
       assertThat(status.getJsonArray("attention").getString(0)).startsWith("the database refuses writes since ")
-          .contains("(read-only (1290)): 2 notifications answered failure; what to do: SET GLOBAL read_only=OFF");
+          .contains("(read-only (1290)): 2 notifications answered failure; what to do: if SHOW REPLICA STATUS is empty"
+              + " (this server is the primary): SET GLOBAL read_only=OFF");
 
       List<String> started = awaitMessages(wecom, 1);
       assertThat(started.get(0)).startsWith("数据库拒绝写入：只读 (1290)\n").contains("已有 2 条通知回了失败（alipay 2）")

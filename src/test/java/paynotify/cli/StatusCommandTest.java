@@ -83,8 +83,8 @@ class StatusCommandTest extends DatabaseTestBase {
 
       assertThat(r.exit()).as(r.err()).isEqualTo(ExitCode.DATABASE);
       assertThat(r.out()).contains("\nATTENTION: the database refuses writes since 2026-12-06 12:00:03 Beijing time"
-          + " (read-only (1290)); what to do: SET GLOBAL read_only=OFF on the database, or point database.host at the"
-          + " primary if this server is a replica now\nATTENTION: 1 open anomaly\n");
+          + " (read-only (1290)); what to do: if SHOW REPLICA STATUS is empty (this server is the primary): SET GLOBAL"
+          + " read_only=OFF; otherwise point database.host at the primary\nATTENTION: 1 open anomaly\n");
 
       Cli.Result json = Cli.runConfigured(http, "status", "--json");
       assertThat(json.exit()).isEqualTo(ExitCode.DATABASE);
@@ -96,6 +96,29 @@ class StatusCommandTest extends DatabaseTestBase {
 
     Cli.Result stopped = Cli.runConfigured("http:\n  port: " + service.getAddress().getPort() + "\n", "status");
     assertThat(stopped.exit()).as("no service answers: nothing said of the writes").isEqualTo(1);
-    assertThat(stopped.out()).doesNotContain("refuses writes");
+    assertThat(stopped.out()).doesNotContain("refuses writes")
+        .contains("\nno service answered on 127.0.0.1:" + service.getAddress().getPort() + " (not running?)\n");
+  }
+
+  /** A 503 that says the database refuses writes but not since when nor why (another version): said, no crash. */
+  @Test
+  void aRefusalWithoutSinceOrReasonIsStillSaid() throws Exception {
+    HttpServer service = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 4);
+    byte[] health = new JsonObject().put("status", "database refuses writes").encode().getBytes(StandardCharsets.UTF_8);
+    service.createContext("/health", exchange -> {
+      exchange.sendResponseHeaders(503, health.length);
+      exchange.getResponseBody().write(health);
+      exchange.close();
+    });
+    service.start();
+    try {
+      Cli.Result r = Cli.runConfigured("http:\n  port: " + service.getAddress().getPort() + "\n", "status");
+
+      assertThat(r.exit()).as(r.err()).isEqualTo(ExitCode.DATABASE);
+      assertThat(r.out()).contains("\nATTENTION: the database refuses writes (reason not given); what to do: see"
+          + " docs/operations.md, The database refuses writes\n");
+    } finally {
+      service.stop(0);
+    }
   }
 }

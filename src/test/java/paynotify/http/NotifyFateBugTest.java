@@ -125,7 +125,8 @@ class NotifyFateBugTest extends DatabaseTestBase {
     readiness.markReady();
     NotifyVerticle verticle = new NotifyVerticle(config.http(), List.of(new BugChannel(check)), Map.of(), booking,
         stores.log(), stores.rejected(), readiness, null, new NotifyMetrics(registry, List.of("bug")),
-        new WriteRefusals(vertx, stores.db(), WriteRefusals.Timing.DEFAULT, Clock.systemUTC(), r -> {}, e -> {}));
+        new WriteRefusals(vertx, stores.db(), WriteRefusals.Timing.DEFAULT, Clock.systemUTC(), r -> {}, e -> {},
+            e -> {}));
     vertx.deployVerticle(verticle).await();
     return verticle.actualPort();
   }

@@ -27,10 +27,24 @@ class DbErrorsTest {
   }
 
   @Test
+  void writeAndCommitErrorsAreAFullDiskOnlyWithErrno28() {
+    assertThat(DbErrors.refusal(error(1026, "Error writing file './ib_logfile0' (errno: 28 \"No space left on device\")")))
+        .isEqualTo("disk full (1026)");
+    assertThat(DbErrors.refusal(error(1180, "Got error 28 \"No space left on device\" during COMMIT")))
+        .isEqualTo("disk full (1180)");
+    assertThat(DbErrors.refusal(error(1878, "Temporary file write failure: errno: 28"))).isEqualTo("disk full (1878)");
+    assertThat(DbErrors.refusal(error(1026, "Error writing file './x' (errno: 5 \"Input/output error\")"))).isNull();
+    assertThat(DbErrors.refusal(error(1180, "Got error 280 during COMMIT"))).isNull();
+    assertThat(DbErrors.refusal(error(1878, "Temporary file write failure"))).isNull();
+  }
+
+  @Test
   void readOnlyTooManyConnectionsAndOutOfMemory() {
     assertThat(DbErrors.refusal(error(1290, "The MariaDB server is running with the --read-only option")))
         .isEqualTo("read-only (1290)");
     assertThat(DbErrors.refusal(error(1836, "Running in read-only mode"))).isEqualTo("read-only (1836)");
+    assertThat(DbErrors.refusal(error(1792, "Cannot execute statement in a READ ONLY transaction")))
+        .isEqualTo("read-only (1792)");
     assertThat(DbErrors.refusal(error(1040, "Too many connections"))).isEqualTo("too many connections (1040)");
     assertThat(DbErrors.refusal(error(1037, "Out of memory; restart server"))).isEqualTo("out of memory (1037)");
     assertThat(DbErrors.refusal(error(1041, "Out of memory; check if mysqld"))).isEqualTo("out of memory (1041)");

@@ -3,6 +3,7 @@ package paynotify.store;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.mysqlclient.MySQLException;
 import java.time.Clock;
@@ -20,9 +21,10 @@ import paynotify.store.WriteRefusals.Refusing;
 import paynotify.store.WriteRefusals.Timing;
 
 /**
- * The threshold and the life of an episode on a clock the test moves: one refusal is a suspicion, a second within the
- * minute or a refused probe confirms it; it closes once nothing was refused for 5 s and a write committed, and is over
- * (told once, with its counts) after 20 s; a refusal while it closes reopens the same episode.
+ * The threshold and the life of an episode on a clock the test moves, with the service's timing: one refusal is a
+ * suspicion, a second within 10 minutes or a refused probe confirms it; it closes once nothing was refused for 5 s
+ * and a write committed (on a full disk a booking, not the probe), and is over (told once, with its counts) after
+ * 20 s; a refusal while it closes reopens the same episode.
  */
 class WriteRefusalsTest {
   static final Instant T0 = Instant.parse("2026-12-06T04:00:00Z");
@@ -33,15 +35,21 @@ class WriteRefusalsTest {
   final Vertx vertx = Vertx.vertx();
   final Settable clock = new Settable();
   final List<Refusing> opened = new ArrayList<>();
+  final List<RefusalEpisode> writesAgain = new ArrayList<>();
   final List<RefusalEpisode> ended = new ArrayList<>();
   /** What the next probe answers. */
   Supplier<Future<Void>> probeAnswer = Future::succeededFuture;
   int probes;
-  final WriteRefusals refusals = new WriteRefusals(vertx, () -> {
-    probes++;
-    return probeAnswer.get();
-  }, new Timing(Duration.ofMinutes(1), Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(5),
-      Duration.ofSeconds(20), Duration.ofHours(1)), clock, opened::add, ended::add); // no timer tick: the test ticks
+  final WriteRefusals refusals = refusals(Timing.DEFAULT);
+
+  /** On {@code timing} but for the timer: the test ticks. */
+  private WriteRefusals refusals(Timing timing) {
+    return new WriteRefusals(vertx, () -> {
+      probes++;
+      return probeAnswer.get();
+    }, new Timing(timing.confirmWithin(), timing.probeAfter(), timing.probeEvery(), timing.closeAfter(),
+        timing.overAfter(), Duration.ofHours(1)), clock, opened::add, writesAgain::add, ended::add);
+  }
 
   @AfterEach
   void close() {
@@ -56,9 +64,9 @@ class WriteRefusalsTest {
     clock.at(Duration.ofSeconds(1));
     refusals.tick().await(); // the probe writes: no confirmation
     assertThat(probes).isEqualTo(1);
-    clock.at(Duration.ofSeconds(61));
+    clock.at(Duration.ofMinutes(10).plusSeconds(1));
     refusals.tick().await();
-    refusals.refused("alipay", FULL); // a minute later: a suspicion of its own
+    refusals.refused("alipay", FULL); // 10 minutes later: a suspicion of its own
 
     assertThat(refusals.refusing()).isNull();
     assertThat(opened).isEmpty();
@@ -66,9 +74,9 @@ class WriteRefusalsTest {
   }
 
   @Test
-  void aSecondRefusalWithinTheMinuteOpensTheEpisodeAtOnce() {
+  void aSecondRefusalWithinTenMinutesOpensTheEpisodeAtOnce() {
     refusals.refused("alipay", FULL);
-    clock.at(Duration.ofSeconds(40));
+    clock.at(Duration.ofMinutes(9)); // a quiet shop: Alipay's retry, 4 and 10 minutes after the first try
     refusals.succeeded(); // a small write may still fit: it does not clear the suspicion
     refusals.refused("epusdt", FULL);
 
@@ -120,6 +128,7 @@ class WriteRefusalsTest {
 
     assertThat(ended).containsExactly(new RefusalEpisode("disk full (1114)", T0, T0.plusSeconds(10), 3,
         Map.of("alipay", 2L, "epusdt", 1L)));
+    assertThat(writesAgain).isEqualTo(ended);
     assertThat(opened).hasSize(1);
     refusals.tick().await();
     assertThat(ended).hasSize(1);
@@ -136,13 +145,85 @@ class WriteRefusalsTest {
   }
 
   @Test
-  void aSucceedingProbeClosesItWithoutTraffic() {
-    open();
+  void aSucceedingProbeClosesAReadOnlyEpisodeWithoutTraffic() {
+    open(READ_ONLY);
     clock.at(Duration.ofSeconds(15));
     refusals.tick().await(); // the probe writes
     refusals.tick().await();
 
     assertThat(refusals.refusing()).isNull();
+  }
+
+  @Test
+  void aSucceedingProbeNeverEndsADiskFullEpisode() {
+    open(); // the probe's row may fit where a booking's pages do not: only a booking says the disk writes again
+    for (int s = 12; s <= 60; s += 2) {
+      clock.at(Duration.ofSeconds(s));
+      refusals.tick().await();
+    }
+
+    assertThat(probes).isGreaterThan(1);
+    assertThat(refusals.refusing()).isNotNull();
+    assertThat(ended).isEmpty();
+    clock.at(Duration.ofSeconds(61));
+    refusals.succeeded();
+    clock.at(Duration.ofSeconds(81));
+    refusals.tick().await(); // closing
+    refusals.tick().await(); // over
+    assertThat(writesAgain).hasSize(1);
+  }
+
+  @Test
+  void aRefusedProbeDoesNotKeepItOpenOnceABookingCommittedAfterTheLastRefusedOne() {
+    probeAnswer = () -> Future.failedFuture(FULL);
+    open();
+    clock.at(Duration.ofSeconds(11));
+    refusals.succeeded();
+    clock.at(Duration.ofSeconds(12));
+    refusals.tick().await(); // refused: the bookings say more
+
+    clock.at(Duration.ofSeconds(15));
+    refusals.tick().await();
+    assertThat(refusals.refusing()).isNull();
+    clock.at(Duration.ofSeconds(30));
+    refusals.tick().await();
+    assertThat(writesAgain).singleElement().satisfies(e -> assertThat(e.until()).isEqualTo(T0.plusSeconds(10)));
+  }
+
+  @Test
+  void aRefusedProbeKeepsItOpenWhileNoBookingCommitted() {
+    probeAnswer = () -> Future.failedFuture(FULL);
+    open();
+    clock.at(Duration.ofSeconds(12));
+    refusals.tick().await();
+    clock.at(Duration.ofSeconds(13));
+    refusals.succeeded(); // before the probe's refusal: it stays the last word until 17 s
+    clock.at(Duration.ofSeconds(16));
+    refusals.tick().await();
+
+    assertThat(refusals.refusing()).isNotNull();
+  }
+
+  @Test
+  void oneProbeAtATimeEvenWhenItNeverCompletes() {
+    Promise<Void> hanging = Promise.promise();
+    probeAnswer = hanging::future;
+    WriteRefusals quick = refusals(new Timing(Duration.ofMinutes(10), Duration.ofMillis(10), Duration.ofMillis(10),
+        Duration.ofSeconds(5), Duration.ofSeconds(20), Duration.ofHours(1)));
+    quick.refused("alipay", FULL);
+    clock.at(Duration.ofSeconds(1));
+    quick.tick(); // never completes
+    for (int s = 2; s <= 5; s++) {
+      sleep(50); // real time: longer than any timeout put on a probe of 10 ms
+      clock.at(Duration.ofSeconds(s));
+      quick.tick();
+    }
+    assertThat(probes).isEqualTo(1);
+
+    hanging.fail(FULL);
+    clock.at(Duration.ofSeconds(6));
+    quick.tick().await();
+    assertThat(probes).isEqualTo(2);
   }
 
   @Test
@@ -166,13 +247,28 @@ class WriteRefusalsTest {
   }
 
   @Test
-  void stopEndsAnOpenEpisodeAsItStands() {
+  void stopKeepsAnOpenEpisodeAsItStandsWithoutSayingItWritesAgain() {
     open();
+    clock.at(Duration.ofSeconds(11));
     refusals.stop();
 
     assertThat(ended).containsExactly(new RefusalEpisode("disk full (1114)", T0, T0.plusSeconds(10), 3,
         Map.of("alipay", 2L, "epusdt", 1L)));
+    assertThat(writesAgain).as("not known").isEmpty();
     assertThat(refusals.refusing()).isNull();
+  }
+
+  @Test
+  void refusalsAfterStopAreNotLookedAt() {
+    refusals.stop();
+    refusals.refused("alipay", FULL);
+    refusals.refused("alipay", FULL);
+    clock.at(Duration.ofSeconds(1));
+    refusals.tick().await();
+
+    assertThat(probes).as("no probe on a closing pool").isZero();
+    assertThat(refusals.refusing()).isNull();
+    assertThat(opened).isEmpty();
   }
 
   @Test
@@ -183,14 +279,27 @@ class WriteRefusalsTest {
     assertThat(ended).isEmpty();
   }
 
-  /** Open since T0 (alipay, epusdt), a third refusal at 10 s; the clock at 10 s. */
+  /** Open since T0 (alipay, epusdt), a third refusal at 10 s, for a full disk; the clock at 10 s. */
   private void open() {
-    refusals.refused("alipay", FULL);
+    open(FULL);
+  }
+
+  private void open(Throwable why) {
+    refusals.refused("alipay", why);
     clock.at(Duration.ofSeconds(3));
-    refusals.refused("epusdt", FULL);
+    refusals.refused("epusdt", why);
     clock.at(Duration.ofSeconds(10));
-    refusals.refused("alipay", FULL);
+    refusals.refused("alipay", why);
     assertThat(refusals.refusing()).isNotNull();
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError(e);
+    }
   }
 
   static final class Settable extends Clock {
