@@ -8,8 +8,10 @@ import java.util.List;
 import paynotify.admin.StatusReport;
 import paynotify.channel.NotifyChannel;
 import paynotify.forward.ForwardRelay;
+import paynotify.recovery.AfterRefusals;
 import paynotify.server.Pools;
 import paynotify.store.Database;
+import paynotify.store.RefusalEpisodes;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -35,8 +37,11 @@ final class StatusCommand extends CommandSupport {
           : new ForwardRelay(vertx, Pools.connect(vertx, db.settings()), db.config().forward());
       try {
         List<String> channels = db.config().channels().enabled().stream().map(NotifyChannel::endpoint).toList();
+        AfterRefusals afterRefusals = new AfterRefusals(new RefusalEpisodes(vertx, database), database,
+            db.config().orders(), AfterRefusals.endpoints(db.config().channels().enabled()),
+            db.config().recovery().settings(), null, Clock.systemUTC());
         JsonObject report = StatusReport.collect(database, new StatusReport.Context(channels, null, relay, null,
-            db.config().bills().daily(), Clock.systemUTC())).await();
+            db.config().bills().daily(), Clock.systemUTC(), afterRefusals)).await();
         out().println(json ? report.encodePrettily() : text(report));
         out().flush();
         return report.getJsonObject("anomalies").getLong("open") > 0 ? ExitCode.FOUND : 0;
