@@ -16,8 +16,10 @@ import paynotify.admin.StatusReport;
 import paynotify.channel.NotifyChannel;
 import paynotify.forward.ForwardRelay;
 import paynotify.http.HttpSettings;
+import paynotify.recovery.AfterRefusals;
 import paynotify.server.Pools;
 import paynotify.store.Database;
+import paynotify.store.RefusalEpisodes;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -47,8 +49,11 @@ final class StatusCommand extends CommandSupport {
           : new ForwardRelay(vertx, Pools.connect(vertx, db.settings()), db.config().forward());
       try {
         List<String> channels = db.config().channels().enabled().stream().map(NotifyChannel::endpoint).toList();
+        AfterRefusals afterRefusals = new AfterRefusals(new RefusalEpisodes(vertx, database), database,
+            db.config().orders(), AfterRefusals.endpoints(db.config().channels().enabled()),
+            db.config().recovery().settings(), null, Clock.systemUTC());
         JsonObject report = StatusReport.collect(database, new StatusReport.Context(channels, null, relay, null,
-            db.config().bills().daily(), Clock.systemUTC(), null)).await();
+            db.config().bills().daily(), Clock.systemUTC(), null, afterRefusals)).await();
         String service = serviceAddress(db.config().http());
         JsonObject writes = serviceWrites(service);
         if (writes != null) {

@@ -25,6 +25,7 @@ import paynotify.channel.NotifyChannel;
 import paynotify.config.AppConfig;
 import paynotify.config.RecoveryConfig;
 import paynotify.gateway.GatewayHttp;
+import paynotify.recovery.AfterRefusals;
 import paynotify.recovery.CheckAnswer;
 import paynotify.recovery.DailyClose;
 import paynotify.recovery.Recovery;
@@ -40,8 +41,8 @@ import paynotify.store.Database;
 import paynotify.store.Isolation;
 import paynotify.store.KeyPurge;
 import paynotify.store.NotifyLog;
+import paynotify.store.RefusalEpisodes;
 import paynotify.store.RejectedLog;
-import paynotify.store.RefusalEpisode;
 import paynotify.store.Stores;
 import paynotify.store.WriteRefusals;
 
@@ -103,14 +104,6 @@ public final class PayNotifyServer {
     this.dailyClose = dailyClose;
     this.alerting = alerting;
     this.refusals = refusals;
-  }
-
-  /**
-   * Where an episode of refused writes is kept once it is over (after its alert): logged.
-   */
-  private static void keepEnded(RefusalEpisode episode) {
-    LOG.warn("the database refused writes from {} to {} ({}): {} notifications answered failure {}", episode.since(),
-        episode.until(), episode.reason(), episode.refused(), episode.refusedByEndpoint());
   }
 
   /** Starts on an already migrated database; fails if it does not answer. */
@@ -180,6 +173,10 @@ public final class PayNotifyServer {
     }
     Alerting alerting = Alerting.of(vertx, db, config);
     RefusalAlerts told = alerting == null ? null : new RefusalAlerts(alerting.alerts(), config.channels().platforms());
+    // An episode over: kept in write_refusals (the status' and the daily close's), its window's orders asked first.
+    AfterRefusals afterRefusals = new AfterRefusals(new RefusalEpisodes(vertx, stores.status()), stores.status(),
+        config.orders(), AfterRefusals.endpoints(config.channels().enabled()), rc.settings(), recovery,
+        Clock.systemUTC());
     WriteRefusals refusals = new WriteRefusals(vertx, database, WriteRefusals.Timing.DEFAULT, Clock.systemUTC(),
         refusing -> {
           if (told != null) {
@@ -189,10 +186,11 @@ public final class PayNotifyServer {
           if (told != null) {
             told.ended(episode);
           }
-        }, PayNotifyServer::keepEnded);
+        }, afterRefusals::ended);
     // Once, here: the uptime counts from the start, not from each request.
     StatusReport.Context status = new StatusReport.Context(endpoints, Instant.now(), relay,
-        stores.rejected()::unrecordedTotal, config.bills().daily(), Clock.systemUTC(), refusals::refusing);
+        stores.rejected()::unrecordedTotal, config.bills().daily(), Clock.systemUTC(), refusals::refusing,
+        afterRefusals);
     if (monitoring.registry() != null) {
       PoolGauges.register(monitoring.registry(), stores.reads().counts());
       Stream.of(database, stores.logPool(), stores.status(), relayPool, recoveryPool,

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import paynotify.booking.AnomalyKind;
 import paynotify.testsupport.Cli;
 import paynotify.testsupport.DatabaseTestBase;
+import paynotify.testsupport.EpusdtNotifications;
 
 /** `paynotify status`: the report in the terminal, the service not running; exit 1 while anomalies are open. */
 class StatusCommandTest extends DatabaseTestBase {
@@ -120,5 +121,22 @@ class StatusCommandTest extends DatabaseTestBase {
     } finally {
       service.stop(0);
     }
+  }
+
+  /** Issue 41: a time the database refused writes an epusdt notification names the unpaid epusdt orders of then. */
+  @Test
+  void theUnpaidOrdersOfATimeTheDatabaseRefusedWritesAreNamed() {
+    db.update("INSERT INTO orders (order_no, amount_cents, channel, created_at) VALUES ('E-1', 100, 'epusdt', "
+        + NOW + " - INTERVAL 250 SECOND)");
+    db.update("INSERT INTO write_refusals (started_at, ended_at, reason, refused, by_endpoint, created_at) VALUES"
+        + " (UTC_TIMESTAMP(3) - INTERVAL 300 SECOND, UTC_TIMESTAMP(3) - INTERVAL 200 SECOND, 'disk full (1114)', 2,"
+        + " '{\"epusdt\": 2}', UTC_TIMESTAMP(3))");
+
+    Cli.Result r = Cli.runConfigured("epusdt:\n  token: \"" + EpusdtNotifications.TOKEN + "\"\n  pid: \""
+        + EpusdtNotifications.PID + "\"\n", "status");
+
+    assertThat(r.out()).as(r.err()).containsPattern("ATTENTION: the database refused writes from .* \\(Beijing time;"
+        + " disk full \\(1114\\)\\): 2 notifications answered failure, 2 of them from epusdt, which never deliver"
+        + " again: check these unpaid orders of that window \\(created .*\\): E-1\n");
   }
 }

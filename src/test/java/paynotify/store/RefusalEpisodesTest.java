@@ -2,7 +2,9 @@ package paynotify.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import java.sql.Connection;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -10,6 +12,7 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import paynotify.config.AppConfig.DatabaseSettings;
 import paynotify.server.Pools;
 import paynotify.testsupport.DatabaseTestBase;
 
@@ -49,5 +52,31 @@ class RefusalEpisodesTest extends DatabaseTestBase {
     assertThat(db.string("SELECT DATE_FORMAT(started_at, '%Y-%m-%dT%H:%i:%s.%fZ') FROM write_refusals"
         + " WHERE refused = 37"))
         .isEqualTo(last.since().toString().replace("Z", "000Z"));
+  }
+
+  /**
+   * Right after an outage the database may still refuse, or keep the write waiting: a write that fails so is tried
+   * again a while later. Here a lock another transaction holds (every insert into the table waits on it) runs the
+   * first tries out of time (1205, a second each), then goes.
+   */
+  @Test
+  void aWriteThatFailsForAWhileIsTriedAgainUntilTheDatabaseTakesIt() throws Exception {
+    DatabaseSettings s = db.settings();
+    Database waiting = Pools.connect(vertx, new DatabaseSettings(s.host(), s.port(), s.name(), s.user(),
+        s.password(), 2, 16, Duration.ofSeconds(5), 1, null));
+    RefusalEpisode episode = new RefusalEpisode("disk full (1114)", Instant.now().minusSeconds(60),
+        Instant.now().minusSeconds(30), 2, Map.of("epusdt", 2L));
+    try (Connection holder = db.connect()) {
+      holder.setAutoCommit(false);
+      holder.createStatement().executeQuery("SELECT * FROM write_refusals FOR UPDATE"); // the table's whole range
+      Future<Void> written = new RefusalEpisodes(vertx, waiting, Duration.ofMillis(200)).record(episode);
+      Thread.sleep(3000); // two tries out of time
+      assertThat(db.count("SELECT COUNT(*) FROM write_refusals")).isZero();
+      holder.rollback();
+      written.await();
+      assertThat(db.count("SELECT COUNT(*) FROM write_refusals WHERE refused = 2")).isEqualTo(1);
+    } finally {
+      waiting.close().await();
+    }
   }
 }
