@@ -30,6 +30,21 @@ public final class DbErrors {
         : err instanceof ClosedConnectionException;
   }
 
+  /**
+   * The database could not be reached, or its connection died during the statement (the server down or restarting,
+   * the network): not a refusal by itself, but while the database refuses writes, a notification lost to it is one
+   * more the owner may have to look for.
+   */
+  public static boolean isUnreachable(Throwable err) {
+    for (Throwable t = err; t != null; t = t.getCause()) {
+      if (t instanceof java.net.ConnectException || t instanceof ClosedConnectionException
+          || t instanceof CountedPool.ConnectionLost) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   public static boolean isDuplicateKey(Throwable err) {
     return err instanceof DatabaseException db && db.getErrorCode() == DUPLICATE_KEY;
   }

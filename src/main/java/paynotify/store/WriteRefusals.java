@@ -130,6 +130,9 @@ public final class WriteRefusals {
   public void refused(String endpoint, Throwable err) {
     String why = DbErrors.refusal(err);
     if (why == null) {
+      if (endpoint != null && state != State.CLEAR && DbErrors.isUnreachable(err)) {
+        unreachable(endpoint);
+      }
       return;
     }
     List<Runnable> then;
@@ -140,6 +143,25 @@ public final class WriteRefusals {
       then = refusedNow(why, endpoint, clock.instant());
     }
     then.forEach(Runnable::run);
+  }
+
+  /**
+   * A notification lost to a database that died or cannot be reached while it refused writes (MariaDB aborts on a
+   * full disk): counted in the episode, whose window the owner is sent to look at, and the episode is not over while
+   * it lasts. It confirms nothing by itself.
+   */
+  private void unreachable(String endpoint) {
+    synchronized (this) {
+      if (stopped || state == State.CLEAR) {
+        return;
+      }
+      count(endpoint);
+      if (state != State.SUSPECTED) {
+        lastBookingRefused = clock.instant();
+        lastRefused = lastBookingRefused;
+        state = State.OPEN;
+      }
+    }
   }
 
   /** A booking committed: the database writes (an in-memory look while there is no refusal to weigh). */

@@ -269,7 +269,7 @@ class DatabaseDrillTest {
           .mapToObj(drill.noRetryOrders()::get).toList();
       if (!refused.isEmpty()) {
         assertThat(drill.attention()).as("/status.json's attention after the episode").anySatisfy(a -> assertThat(a)
-            .startsWith("database refused writes between").contains(reason).contains(refused));
+            .startsWith("the database refused writes from").contains(reason).contains(refused));
       }
       assertThat(drill.awaitPoolsAtRest(Duration.ofSeconds(15))).as("the pools at rest").allSatisfy(
           (figure, value) -> assertThat(value).as(figure).isZero());

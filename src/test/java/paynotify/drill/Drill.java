@@ -75,8 +75,10 @@ final class Drill implements AutoCloseable {
     this.prefix = prefix;
     db.update("INSERT INTO orders (order_no, amount_cents) SELECT CONCAT(?, seq), ? FROM seq_0_to_" + (orders - 1),
         prefix, AtLeastOnceLoad.CENTS);
-    db.update("INSERT INTO orders (order_no, amount_cents, channel) SELECT CONCAT(?, seq), ?, 'epusdt' FROM seq_0_to_"
-        + (NO_RETRY_ORDERS - 1), "EP" + prefix, AtLeastOnceLoad.CENTS);
+    // made now by the service's clock (Beijing time), as a buyer's order right before paying: in the episode's window
+    db.update("INSERT INTO orders (order_no, amount_cents, channel, created_at) SELECT CONCAT(?, seq), ?, 'epusdt',"
+        + " CONVERT_TZ(NOW(3), @@session.time_zone, '+08:00') FROM seq_0_to_" + (NO_RETRY_ORDERS - 1), "EP" + prefix,
+        AtLeastOnceLoad.CENTS);
     load = AtLeastOnceLoad.start(service.port(), prefix, orders, perSecond);
   }
 

@@ -6,6 +6,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.mysqlclient.MySQLException;
+import java.net.ConnectException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -132,6 +133,32 @@ class WriteRefusalsTest {
     assertThat(opened).hasSize(1);
     refusals.tick().await();
     assertThat(ended).hasSize(1);
+  }
+
+  /**
+   * MariaDB aborts on a full disk: what is lost to the dead server while the episode lasts is counted in it (epusdt's
+   * notification is one the owner must look for), and keeps it from closing; before any refusal it is no episode.
+   */
+  @Test
+  void notificationsLostToADeadServerDuringAnEpisodeAreCountedInIt() {
+    ConnectException down = new ConnectException("Connection refused");
+    refusals.refused("epusdt", down);
+    assertThat(refusals.refusing()).as("a server down alone: /health says database unavailable").isNull();
+    open();
+    clock.at(Duration.ofSeconds(14));
+    refusals.succeeded();
+    clock.at(Duration.ofSeconds(20));
+    refusals.refused("epusdt", new RuntimeException("wrapped", down));
+    refusals.tick().await();
+    assertThat(refusals.refusing()).as("a notification lost meanwhile keeps it open").isNotNull();
+    clock.at(Duration.ofSeconds(21));
+    refusals.succeeded();
+    clock.at(Duration.ofSeconds(46));
+    refusals.tick().await();
+    refusals.tick().await();
+
+    assertThat(ended).containsExactly(new RefusalEpisode("disk full (1114)", T0, T0.plusSeconds(20), 4,
+        Map.of("alipay", 2L, "epusdt", 2L)));
   }
 
   @Test
