@@ -14,10 +14,13 @@ import paynotify.store.CountedPool;
  * vertx-micrometer-metrics' {@code vertx_pool_in_use} and {@code vertx_pool_queue_pending} of the SQL pools, which
  * Vert.x 5.0.7 leaves counting waits and uses that ended when connections failed (after MariaDB was killed under
  * load: 861 "pending" at rest, nothing waiting): a figure that is wrong after an outage is worse than none, so those
- * two are not published (see {@link #hideVertxFigures}). Its other pool figures (queue time, usage) stay.
+ * two are not published, nor {@code vertx_pool_ratio} (in use / max size: computed from the same wrong count; see
+ * {@link #hideVertxFigures}). Its other SQL pool figures stay: {@code vertx_pool_queue_time_seconds},
+ * {@code vertx_pool_usage_seconds} and {@code vertx_pool_completed_total}, counted when a wait or use ends.
  */
 public final class PoolGauges {
-  private static final Set<String> WRONG_AFTER_FAILURES = Set.of("vertx_pool_in_use", "vertx_pool_queue_pending");
+  private static final Set<String> WRONG_AFTER_FAILURES = Set.of("vertx_pool_in_use", "vertx_pool_queue_pending",
+      "vertx_pool_ratio");
 
   private PoolGauges() {}
 
@@ -31,7 +34,7 @@ public final class PoolGauges {
     }
   }
 
-  /** The filter, set on the registry before Vert.x registers its meters, that leaves out its two SQL pool figures. */
+  /** The filter, set on the registry before Vert.x registers its meters, that leaves out its three SQL pool figures. */
   static MeterFilter hideVertxFigures() {
     return new MeterFilter() {
       @Override

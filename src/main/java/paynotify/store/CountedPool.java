@@ -19,8 +19,9 @@ import org.slf4j.LoggerFactory;
  * transaction's future waited until the request timeout (10 s) and its connection stayed lent; and its own pool
  * figures (vertx_pool_in_use, vertx_pool_queue_pending) kept counting uses and waits that had ended (in use 4 and
  * 525 waiting at rest). Here a use fails with {@link ConnectionLost} the moment its connection closes, and the
- * figures {@link #inUse} and {@link #waiting} are counted where the use begins and ends. Cost per use: two counter
- * updates, a promise and two handlers set on the connection; no statement.
+ * figures {@link #inUse} and {@link #waiting} are counted where the use begins and ends. Cost per use: four atomic
+ * counter updates (waiting and in use, each up and down), one promise, a close handler set and cleared and an
+ * exception handler set on the connection; no statement, no round trip.
  */
 public final class CountedPool {
   private static final Logger LOG = LoggerFactory.getLogger(CountedPool.class);
@@ -39,7 +40,7 @@ public final class CountedPool {
 
   /** The connection closed (the server died, or the network) while a use of it had not ended: its outcome is unknown. */
   public static final class ConnectionLost extends VertxException {
-    ConnectionLost(String pool) {
+    public ConnectionLost(String pool) {
       super("the database connection closed during its use (pool " + pool + "): what it did is unknown", true);
     }
   }
@@ -66,7 +67,7 @@ public final class CountedPool {
     Future<T> done;
     try {
       done = work.apply(conn);
-    } catch (RuntimeException e) {
+    } catch (Throwable e) { // an Error too: the use must end, or inUse stays counted for good
       done = Future.failedFuture(e);
     }
     done.onComplete(ar -> {

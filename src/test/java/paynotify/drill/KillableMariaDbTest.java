@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import paynotify.testsupport.KillableMariaDb;
@@ -40,5 +43,32 @@ class KillableMariaDbTest {
       server.freeDisk();
       db.insertOrder("AFTER", 100);
     }
+  }
+
+  /**
+   * A fork killed mid-drill leaves its server running and its tmpfs mounted: the next server's start finds them
+   * by the dead JVM's pid in the directory and removes them.
+   */
+  @Test
+  void theNextServerSweepsWhatADeadJvmLeft() throws Exception {
+    try (KillableMariaDb abandoned = KillableMariaDb.onTmpfs(256 * KillableMariaDb.MB)) {
+      Path dir = abandoned.log().getParent();
+      Process gone = new ProcessBuilder("true").start();
+      assertTrue(gone.waitFor(10, TimeUnit.SECONDS));
+      Files.writeString(dir.resolve("owner.pid"), Long.toString(gone.pid())); // as if its JVM had died
+      assertTrue(mounted(dir.resolve("disk")));
+
+      try (KillableMariaDb next = KillableMariaDb.onDisk()) {
+        assertTrue(next.isRunning());
+        assertFalse(abandoned.isRunning(), "the abandoned server was killed");
+        assertFalse(mounted(dir.resolve("disk")), "its tmpfs unmounted");
+        assertFalse(Files.exists(dir), "its files removed");
+      }
+    } // its close() finds nothing left to do
+  }
+
+  private static boolean mounted(Path mountPoint) throws Exception {
+    return Files.readAllLines(Path.of("/proc/mounts")).stream()
+        .anyMatch(line -> line.split(" ")[1].equals(mountPoint.toString()));
   }
 }

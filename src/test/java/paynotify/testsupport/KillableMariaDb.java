@@ -24,6 +24,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import paynotify.config.AppConfig.DatabaseSettings;
@@ -53,6 +54,9 @@ public final class KillableMariaDb implements AutoCloseable {
   /** -Dpaynotify.drill.required=true: a server that cannot run fails the test instead of skipping it. */
   public static final String REQUIRED = "paynotify.drill.required";
   private static final Path ROOT = Path.of("target", "killable-mariadb").toAbsolutePath();
+  /** In each server's directory: the JVM that made it, and the server's own pid (--pid-file), for the sweep. */
+  private static final String OWNER = "owner.pid";
+  private static final String PID_FILE = "mariadbd.pid";
   private static final Duration READY_WITHIN = Duration.ofMinutes(2); // crash recovery on a busy 2-core machine
   /**
    * Small InnoDB files, so that a tmpfs of a few hundred MB holds the server (the 11.4 defaults: a 96 MB
@@ -66,8 +70,9 @@ public final class KillableMariaDb implements AutoCloseable {
   private final Path disk;
   private final boolean tmpfs;
   private final int port;
-  private Process process;
-  private DatabaseSettings settings;
+  private volatile Process process; // volatile: the shutdown hook reads it
+  /** Kills the server and unmounts its tmpfs should the JVM end without {@link #close} (a failed fork, ^C). */
+  private final Thread onExit;
 
   private KillableMariaDb(Binaries binaries, Path dir, boolean tmpfs, int port) {
     this.binaries = binaries;
@@ -75,6 +80,7 @@ public final class KillableMariaDb implements AutoCloseable {
     this.disk = dir.resolve("disk");
     this.tmpfs = tmpfs;
     this.port = port;
+    this.onExit = new Thread(this::abandon, "killable-mariadb-exit");
   }
 
   /** A server with its data on the ordinary disk (under target), installed and started. */
@@ -97,11 +103,14 @@ public final class KillableMariaDb implements AutoCloseable {
     Path dir;
     try {
       Files.createDirectories(ROOT);
+      sweepAbandoned();
       dir = Files.createTempDirectory(ROOT, "server-");
+      Files.writeString(dir.resolve(OWNER), Long.toString(ProcessHandle.current().pid()));
     } catch (IOException e) {
       throw new IllegalStateException("cannot make a directory under " + ROOT, e);
     }
     KillableMariaDb server = new KillableMariaDb(Binaries.unpacked(), dir, tmpfsBytes > 0, freePort());
+    Runtime.getRuntime().addShutdownHook(server.onExit);
     try {
       if (tmpfsBytes > 0) {
         server.mount(tmpfsBytes);
@@ -112,6 +121,38 @@ public final class KillableMariaDb implements AutoCloseable {
     } catch (RuntimeException | Error e) {
       server.close();
       throw e;
+    }
+  }
+
+  /**
+   * Removes what a JVM that ended without {@link #close} left (a fork killed by a timeout, kill -9): its server,
+   * still running as an orphan (found by its pid file), its tmpfs and its files. Directories of a JVM still alive
+   * (this one's, another fork's) are left alone.
+   */
+  private static void sweepAbandoned() throws IOException {
+    List<Path> servers;
+    try (Stream<Path> list = Files.list(ROOT)) {
+      servers = list.filter(p -> p.getFileName().toString().startsWith("server-")).toList();
+    }
+    for (Path stale : servers) {
+      if (pidIn(stale.resolve(OWNER)).flatMap(ProcessHandle::of).filter(ProcessHandle::isAlive).isPresent()) {
+        continue;
+      }
+      pidIn(stale.resolve(PID_FILE)).flatMap(ProcessHandle::of)
+          .filter(p -> p.info().command().orElse("").endsWith("mariadbd")).ifPresent(p -> {
+            p.destroyForcibly();
+            p.onExit().join();
+          });
+      unmount(stale.resolve("disk"));
+      deleteTree(stale);
+    }
+  }
+
+  private static Optional<Long> pidIn(Path file) {
+    try {
+      return Optional.of(Long.parseLong(Files.readString(file).trim()));
+    } catch (IOException | NumberFormatException e) {
+      return Optional.empty(); // none: never started, or its owner died before writing it
     }
   }
 
@@ -182,7 +223,8 @@ public final class KillableMariaDb implements AutoCloseable {
     }
     List<String> command = new ArrayList<>(List.of(binaries.server.toString(), "--no-defaults", "--console",
         "--basedir=" + binaries.base, "--datadir=" + data(), "--tmpdir=" + tmp(), "--port=" + port,
-        "--socket=" + dir.resolve("mariadbd.sock"), "--bind-address=127.0.0.1", "--user=root",
+        "--socket=" + dir.resolve("mariadbd.sock"), "--pid-file=" + dir.resolve(PID_FILE),
+        "--bind-address=127.0.0.1", "--user=root",
         "--max_allowed_packet=64M", "--character-set-server=utf8mb4"));
     command.addAll(SMALL);
     ProcessBuilder builder = new ProcessBuilder(command).directory(binaries.base.toFile()).redirectErrorStream(true)
@@ -361,17 +403,53 @@ public final class KillableMariaDb implements AutoCloseable {
     return disk.resolve("filler");
   }
 
-  /** Kills the server, unmounts the tmpfs and removes the server's files. */
+  /** Kills the server, unmounts the tmpfs and removes the server's files (the last two also when the kill fails). */
   @Override
   public synchronized void close() {
-    kill();
-    if (tmpfs) {
-      String out = run(List.of("umount", disk.toString()));
-      if (!out.startsWith("exit 0\n")) {
-        run(List.of("umount", "-l", disk.toString())); // busy: detach now, freed when the last file closes
+    try {
+      kill();
+    } finally {
+      if (tmpfs) {
+        unmount(disk);
+      }
+      deleteTree(dir);
+      try {
+        Runtime.getRuntime().removeShutdownHook(onExit);
+      } catch (IllegalStateException shuttingDown) {
+        // the hook runs, or ran: what it does is done here already
       }
     }
-    deleteTree(dir);
+  }
+
+  /** The shutdown hook: no waiting, no deleting (the next create() sweeps the files); the process and the mount. */
+  private void abandon() {
+    Process current = process;
+    if (current != null) {
+      current.destroyForcibly();
+    }
+    if (tmpfs) {
+      run(List.of("umount", "-l", disk.toString()));
+    }
+  }
+
+  /** Unmounts a tmpfs, detaching it if busy (freed when its last file closes); nothing if none is mounted there. */
+  private static void unmount(Path mountPoint) {
+    if (!isMounted(mountPoint)) {
+      return;
+    }
+    String out = run(List.of("umount", mountPoint.toString()));
+    if (!out.startsWith("exit 0\n")) {
+      run(List.of("umount", "-l", mountPoint.toString()));
+    }
+  }
+
+  private static boolean isMounted(Path mountPoint) {
+    try {
+      return Files.readAllLines(Path.of("/proc/mounts")).stream()
+          .anyMatch(line -> line.split(" ")[1].equals(mountPoint.toString()));
+    } catch (IOException e) {
+      return true; // cannot tell: umount says
+    }
   }
 
   private static void deleteTree(Path dir) {
