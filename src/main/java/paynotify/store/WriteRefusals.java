@@ -28,11 +28,14 @@ import org.slf4j.LoggerFactory;
  * quiet shop the platform's retry (Alipay's after 4 and 10 minutes) is the second, hence 10 minutes.
  * Confirmed, the episode is open: {@link #refusing()} says since when and why. While it lasts a probe runs every
  * {@link Timing#probeEvery} (one at a time); it closes (/health 200 again) once nothing was refused for
- * {@link Timing#closeAfter} and a write committed since, and is over after {@link Timing#overAfter} without a
- * refusal: then the owner is told and the ended episode handed on. A refusal while it closes reopens it: one episode,
- * told once. On a full disk only a committed booking (or anomaly) counts as a write: the probe's row may fit where a
- * booking's index pages do not, so its success shows nothing. A refused probe no longer counts once a booking
- * committed after the last refused booking: the bookings say more than the probe.
+ * {@link Timing#closeAfter} and a write committed since (a booking or a probe), and is over after
+ * {@link Timing#overAfter} without a refusal: then the owner is told and the ended episode handed on. A refusal while
+ * it closes reopens it: one episode, told once. A full disk is judged apart: the probe's row may fit where a booking's
+ * index pages do not, so a probe says little. Its episode closes on a booking (or anomaly) committed since the last
+ * refused one, or on {@value #PROBES_THAT_CLOSE} probes written in a row (without them a backend its load balancer
+ * dropped for the 503, or a quiet shop, would get no traffic to close it with); it is over only once a booking
+ * committed after the last refused one: nothing else proves the bookings fit. A refused probe no longer counts once a
+ * booking committed after the last refused booking: the bookings say more than the probe.
  */
 public final class WriteRefusals {
   private static final Logger LOG = LoggerFactory.getLogger(WriteRefusals.class);
@@ -42,6 +45,8 @@ public final class WriteRefusals {
    * room: a booking's idempotent_keys and payments pages may still find none (hence it ends no disk-full episode).
    */
   private static final int PROBE_BYTES = 60_000;
+  /** Probes written in a row that close a full disk's episode without traffic (one may be luck: a page freed). */
+  static final int PROBES_THAT_CLOSE = 3;
 
   /**
    * How refusals become an episode and how it ends (tests give shorter ones).
@@ -86,6 +91,7 @@ public final class WriteRefusals {
   private Instant lastBookingRefused;
   private Instant lastWritten; // a write that may close the episode: a booking, or (not on a full disk) a probe
   private Instant lastBooked;
+  private int probesWritten; // in a row, since the last refusal
   private Instant nextProbe;
   private boolean probing;
   private boolean stopped;
@@ -156,6 +162,7 @@ public final class WriteRefusals {
         return;
       }
       count(endpoint);
+      probesWritten = 0;
       if (state != State.SUSPECTED) {
         lastBookingRefused = clock.instant();
         lastRefused = lastBookingRefused;
@@ -216,6 +223,7 @@ public final class WriteRefusals {
       return then;
     }
     count(endpoint);
+    probesWritten = 0;
     switch (state) {
       case SUSPECTED -> open(now, then);
       case OPEN -> lastRefused = now;
@@ -243,6 +251,7 @@ public final class WriteRefusals {
     lastRefused = now;
     lastWritten = null;
     lastBooked = null;
+    probesWritten = 0;
     refused = 0;
     byEndpoint.clear();
     nextProbe = now.plus(timing.probeAfter());
@@ -280,13 +289,13 @@ public final class WriteRefusals {
           }
         }
         case OPEN -> {
-          if (quietFor(now, timing.closeAfter()) && lastWritten != null && lastWritten.isAfter(lastRefused)) {
+          if (quietFor(now, timing.closeAfter()) && mayClose()) {
             LOG.info("the database writes again (no refusal since {}): /health answers 200", lastRefused);
             state = State.CLOSING;
           }
         }
         case CLOSING -> {
-          if (quietFor(now, timing.overAfter())) {
+          if (quietFor(now, timing.overAfter()) && (!diskFull(reason) || bookedSinceRefused())) {
             over = episode();
             clear();
           }
@@ -324,10 +333,14 @@ public final class WriteRefusals {
           return Future.succeededFuture();
         }
         if (done.succeeded()) {
+          probesWritten++;
           if (!diskFull(reason)) {
             lastWritten = clock.instant();
           }
-        } else if (why != null) {
+        } else {
+          probesWritten = 0;
+        }
+        if (why != null) {
           if (state == State.SUSPECTED) {
             then = confirmedByProbe();
           } else if (!bookedSinceRefused()) {
@@ -338,6 +351,18 @@ public final class WriteRefusals {
       then.forEach(Runnable::run);
       return Future.succeededFuture();
     });
+  }
+
+  /**
+   * Whether a write says the database writes again: any write since the last refusal; on a full disk a booking since
+   * the last refused one, or {@link #PROBES_THAT_CLOSE} probes in a row (no traffic comes to a backend its load
+   * balancer dropped, nor to a quiet shop).
+   */
+  private boolean mayClose() {
+    if (diskFull(reason)) {
+      return bookedSinceRefused() || probesWritten >= PROBES_THAT_CLOSE;
+    }
+    return lastWritten != null && lastWritten.isAfter(lastRefused);
   }
 
   private boolean bookedSinceRefused() {
@@ -370,6 +395,7 @@ public final class WriteRefusals {
     lastBookingRefused = null;
     lastWritten = null;
     lastBooked = null;
+    probesWritten = 0;
     refused = 0;
     byEndpoint.clear();
     if (timer != null) {

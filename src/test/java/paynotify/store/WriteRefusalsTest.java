@@ -24,8 +24,9 @@ import paynotify.store.WriteRefusals.Timing;
 /**
  * The threshold and the life of an episode on a clock the test moves, with the service's timing: one refusal is a
  * suspicion, a second within 10 minutes or a refused probe confirms it; it closes once nothing was refused for 5 s
- * and a write committed (on a full disk a booking, not the probe), and is over (told once, with its counts) after
- * 20 s; a refusal while it closes reopens the same episode.
+ * and a write committed (a booking or a probe; on a full disk a booking since the last refused one, or three probes
+ * written in a row), and is over (told once, with its counts) after 20 s (on a full disk only once a booking
+ * committed after the last refused one); a refusal while it closes reopens the same episode.
  */
 class WriteRefusalsTest {
   static final Instant T0 = Instant.parse("2026-12-06T04:00:00Z");
@@ -181,23 +182,71 @@ class WriteRefusalsTest {
     assertThat(refusals.refusing()).isNull();
   }
 
+  /**
+   * A load balancer that drops a 503 backend, or a quiet shop, sends no booking: three probes written in a row close a
+   * full disk's episode (/health 200 again), but the probe's row may fit where a booking's pages do not: only a booking
+   * committed after the last refused one says the disk writes again, and ends it.
+   */
   @Test
-  void aSucceedingProbeNeverEndsADiskFullEpisode() {
-    open(); // the probe's row may fit where a booking's pages do not: only a booking says the disk writes again
-    for (int s = 12; s <= 60; s += 2) {
+  void threeProbesInARowCloseADiskFullEpisodeButOnlyABookingEndsIt() {
+    open();
+    for (int s = 12; s <= 16; s += 2) {
+      clock.at(Duration.ofSeconds(s));
+      refusals.tick().await(); // probes 1 to 3 write
+    }
+    assertThat(refusals.refusing()).as("the third probe's answer is looked at by the next tick").isNotNull();
+    clock.at(Duration.ofSeconds(17));
+    refusals.tick().await();
+    assertThat(probes).isEqualTo(3);
+    assertThat(refusals.refusing()).as("closing: /health 200").isNull();
+    for (int s = 18; s <= 60; s += 2) {
       clock.at(Duration.ofSeconds(s));
       refusals.tick().await();
     }
+    assertThat(ended).as("no booking proved the disk writes").isEmpty();
+    assertThat(refusals.refusing()).isNull();
 
-    assertThat(probes).isGreaterThan(1);
-    assertThat(refusals.refusing()).isNotNull();
-    assertThat(ended).isEmpty();
     clock.at(Duration.ofSeconds(61));
     refusals.succeeded();
-    clock.at(Duration.ofSeconds(81));
-    refusals.tick().await(); // closing
-    refusals.tick().await(); // over
-    assertThat(writesAgain).hasSize(1);
+    refusals.tick().await();
+    assertThat(writesAgain).singleElement().satisfies(e -> assertThat(e.until()).isEqualTo(T0.plusSeconds(10)));
+    assertThat(ended).isEqualTo(writesAgain);
+  }
+
+  @Test
+  void aProbeThatFailsBreaksTheRow() {
+    List<Future<Void>> answers = new ArrayList<>(List.of(Future.succeededFuture(), Future.succeededFuture(),
+        Future.failedFuture(new IllegalStateException("Connection refused")), Future.succeededFuture(),
+        Future.succeededFuture()));
+    probeAnswer = () -> answers.isEmpty() ? Future.succeededFuture() : answers.remove(0);
+    open();
+    for (int s = 12; s <= 21; s += 2) {
+      clock.at(Duration.ofSeconds(s));
+      refusals.tick().await(); // ok, ok, failed, ok, ok
+    }
+    assertThat(probes).isEqualTo(5);
+    assertThat(refusals.refusing()).as("two in a row since the failure").isNotNull();
+    clock.at(Duration.ofSeconds(22));
+    refusals.tick().await(); // the third in a row
+    clock.at(Duration.ofSeconds(23));
+    refusals.tick().await();
+    assertThat(refusals.refusing()).isNull();
+  }
+
+  @Test
+  void aRefusalWhileAFullDiskClosesOnProbesReopensIt() {
+    open();
+    for (int s = 12; s <= 18; s += 2) {
+      clock.at(Duration.ofSeconds(s));
+      refusals.tick().await();
+    }
+    assertThat(refusals.refusing()).isNull();
+    clock.at(Duration.ofSeconds(19));
+    refusals.refused("alipay", FULL);
+
+    assertThat(refusals.refusing()).isEqualTo(new Refusing("disk full (1114)", T0, 4,
+        Map.of("alipay", 3L, "epusdt", 1L)));
+    assertThat(opened).as("told once").hasSize(1);
   }
 
   @Test
