@@ -150,7 +150,7 @@ final class NotifyFate {
       return finish(Outcome.ERROR, () -> keepers.rejected().log(endpoint, endpoint
           + " replied failure so the platform retries: " + repeat.getMessage(), null), retry);
     }
-    keepers.refusals().refused(endpoint, err);
+    keepers.refusals().refused(endpoint, channel.platform(), keepers.booking().siteOrderNo(event.orderNo()), err);
     return finish(Outcome.ERROR, () -> {
       LOG.error("{} {} not booked, replied failure so the platform retries: {}", endpoint, event.idempotencyKey(),
           err.toString());
@@ -166,7 +166,8 @@ final class NotifyFate {
     String endpoint = channel.endpoint();
     return keepers.booking().recordUnbookable(why, trace.body()).transform(recorded -> {
       if (recorded.failed()) {
-        keepers.refusals().refused(endpoint, recorded.cause());
+        keepers.refusals().refused(endpoint, channel.platform(), keepers.booking().siteOrderNo(why.orderNo()),
+            recorded.cause());
         return Future.succeededFuture(finish(Outcome.ERROR, () -> {
           keepers.log().record(trace, Outcome.ERROR.code(), null, recorded.cause().toString());
           LOG.error("{} genuine notification not recorded, replied failure so the platform retries: {}", endpoint,

@@ -9,12 +9,15 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import paynotify.channel.Platform;
 
 /**
  * Whether the database refuses writes now ({@link DbErrors#refusal}: a full disk, read-only, no connection left, no
@@ -36,6 +39,11 @@ import org.slf4j.LoggerFactory;
  * dropped for the 503, or a quiet shop, would get no traffic to close it with); it is over only once a booking
  * committed after the last refused one: nothing else proves the bookings fit. A refused probe no longer counts once a
  * booking committed after the last refused booking: the bookings say more than the probe.
+ *
+ * <p>Each episode keeps the order numbers of the notifications it refused from platforms that never deliver again
+ * ({@link Platform#retries()}: epusdt, V免签), those lost to a dead server meanwhile too, each once, the first
+ * {@link RefusalEpisode#LOST_ORDERS_KEPT}: the orders the owner must look at. The booking path pays nothing for it:
+ * only a refused notification is looked at.
  */
 public final class WriteRefusals {
   private static final Logger LOG = LoggerFactory.getLogger(WriteRefusals.class);
@@ -76,6 +84,9 @@ public final class WriteRefusals {
 
   private enum State { CLEAR, SUSPECTED, OPEN, CLOSING }
 
+  /** A notification answered failure: counted by endpoint, its order kept when its platform never delivers again. */
+  private record Lost(String endpoint, Platform platform, String orderNo) {}
+
   private final Vertx vertx;
   private final Supplier<Future<Void>> probe;
   private final Timing timing;
@@ -97,6 +108,7 @@ public final class WriteRefusals {
   private boolean stopped;
   private long refused;
   private final Map<String, Long> byEndpoint = new LinkedHashMap<>();
+  private final Set<String> lostOrders = new LinkedHashSet<>(); // the first LOST_ORDERS_KEPT
   private Long timer;
 
   /**
@@ -132,12 +144,19 @@ public final class WriteRefusals {
         .mapEmpty();
   }
 
-  /** A notification answered failure because of {@code err}; nothing happens when it is no refusal. */
-  public void refused(String endpoint, Throwable err) {
+  /**
+   * A verified notification of {@code endpoint} answered failure because of {@code err}; nothing happens when it is
+   * no refusal.
+   *
+   * @param platform whose notification it was: one that never delivers again has its order kept
+   * @param orderNo  the site's order it names, null when it names none (or it is not known)
+   */
+  public void refused(String endpoint, Platform platform, String orderNo, Throwable err) {
     String why = DbErrors.refusal(err);
+    Lost lost = new Lost(endpoint, platform, orderNo);
     if (why == null) {
-      if (endpoint != null && state != State.CLEAR && DbErrors.isUnreachable(err)) {
-        unreachable(endpoint);
+      if (state != State.CLEAR && DbErrors.isUnreachable(err)) {
+        unreachable(lost);
       }
       return;
     }
@@ -146,7 +165,7 @@ public final class WriteRefusals {
       if (stopped) {
         return; // the service stops: no probe, no timer on a closing pool
       }
-      then = refusedNow(why, endpoint, clock.instant());
+      then = refusedNow(why, lost, clock.instant());
     }
     then.forEach(Runnable::run);
   }
@@ -156,12 +175,12 @@ public final class WriteRefusals {
    * full disk): counted in the episode, whose window the owner is sent to look at, and the episode is not over while
    * it lasts. It confirms nothing by itself.
    */
-  private void unreachable(String endpoint) {
+  private void unreachable(Lost lost) {
     synchronized (this) {
       if (stopped || state == State.CLEAR) {
         return;
       }
-      count(endpoint);
+      count(lost);
       probesWritten = 0;
       if (state != State.SUSPECTED) {
         lastBookingRefused = clock.instant();
@@ -209,20 +228,20 @@ public final class WriteRefusals {
   }
 
   /**
-   * A refusal at {@code now}, of a notification of {@code endpoint} (null: the probe's, not counted): what to tell
-   * once the lock is released. Called holding the lock.
+   * A refusal at {@code now}, of a notification (null: the probe's, not counted): what to tell once the lock is
+   * released. Called holding the lock.
    */
-  private List<Runnable> refusedNow(String why, String endpoint, Instant now) {
+  private List<Runnable> refusedNow(String why, Lost lost, Instant now) {
     List<Runnable> then = new ArrayList<>();
-    if (endpoint != null) {
+    if (lost != null) {
       lastBookingRefused = now;
     }
     if (state == State.CLEAR || state == State.SUSPECTED && now.isAfter(since.plus(timing.confirmWithin()))) {
       suspect(why, now); // an earlier one alone stands for nothing: a suspicion of its own starts
-      count(endpoint);
+      count(lost);
       return then;
     }
-    count(endpoint);
+    count(lost);
     probesWritten = 0;
     switch (state) {
       case SUSPECTED -> open(now, then);
@@ -237,10 +256,14 @@ public final class WriteRefusals {
     return then;
   }
 
-  private void count(String endpoint) {
-    if (endpoint != null) {
+  private void count(Lost lost) {
+    if (lost != null) {
       refused++;
-      byEndpoint.merge(endpoint, 1L, Long::sum);
+      byEndpoint.merge(lost.endpoint(), 1L, Long::sum);
+      if (lost.orderNo() != null && lost.platform() != null && !lost.platform().retries()
+          && lostOrders.size() < RefusalEpisode.LOST_ORDERS_KEPT) {
+        lostOrders.add(lost.orderNo());
+      }
     }
   }
 
@@ -254,6 +277,7 @@ public final class WriteRefusals {
     probesWritten = 0;
     refused = 0;
     byEndpoint.clear();
+    lostOrders.clear();
     nextProbe = now.plus(timing.probeAfter());
     state = State.SUSPECTED;
     if (timer == null) {
@@ -384,7 +408,7 @@ public final class WriteRefusals {
   }
 
   private RefusalEpisode episode() {
-    return new RefusalEpisode(reason, since, lastRefused, refused, Map.copyOf(byEndpoint));
+    return new RefusalEpisode(reason, since, lastRefused, refused, Map.copyOf(byEndpoint), List.copyOf(lostOrders));
   }
 
   private void clear() {
@@ -398,6 +422,7 @@ public final class WriteRefusals {
     probesWritten = 0;
     refused = 0;
     byEndpoint.clear();
+    lostOrders.clear();
     if (timer != null) {
       vertx.cancelTimer(timer);
       timer = null;

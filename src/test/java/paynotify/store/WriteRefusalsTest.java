@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import paynotify.channel.Platform;
 import paynotify.store.WriteRefusals.Refusing;
 import paynotify.store.WriteRefusals.Timing;
 
@@ -60,7 +61,7 @@ class WriteRefusalsTest {
 
   @Test
   void oneRefusalIsASuspicionNotAnOutage() {
-    refusals.refused("alipay", FULL);
+    refusals.refused("alipay", Platform.ALIPAY, null, FULL);
 
     assertThat(refusals.refusing()).isNull();
     clock.at(Duration.ofSeconds(1));
@@ -68,7 +69,7 @@ class WriteRefusalsTest {
     assertThat(probes).isEqualTo(1);
     clock.at(Duration.ofMinutes(10).plusSeconds(1));
     refusals.tick().await();
-    refusals.refused("alipay", FULL); // 10 minutes later: a suspicion of its own
+    refusals.refused("alipay", Platform.ALIPAY, null, FULL); // 10 minutes later: a suspicion of its own
 
     assertThat(refusals.refusing()).isNull();
     assertThat(opened).isEmpty();
@@ -77,10 +78,10 @@ class WriteRefusalsTest {
 
   @Test
   void aSecondRefusalWithinTenMinutesOpensTheEpisodeAtOnce() {
-    refusals.refused("alipay", FULL);
+    refusals.refused("alipay", Platform.ALIPAY, null, FULL);
     clock.at(Duration.ofMinutes(9)); // a quiet shop: Alipay's retry, 4 and 10 minutes after the first try
     refusals.succeeded(); // a small write may still fit: it does not clear the suspicion
-    refusals.refused("epusdt", FULL);
+    refusals.refused("epusdt", Platform.EPUSDT, null, FULL);
 
     assertThat(refusals.refusing()).isEqualTo(new Refusing("disk full (1114)", T0, 2,
         Map.of("alipay", 1L, "epusdt", 1L)));
@@ -90,7 +91,7 @@ class WriteRefusalsTest {
   @Test
   void aRefusedProbeConfirmsTheFirstRefusal() {
     probeAnswer = () -> Future.failedFuture(READ_ONLY);
-    refusals.refused("vmq", READ_ONLY);
+    refusals.refused("vmq", Platform.VMQ, null, READ_ONLY);
     clock.at(Duration.ofMillis(999));
     refusals.tick().await();
     assertThat(probes).isZero();
@@ -103,8 +104,8 @@ class WriteRefusalsTest {
 
   @Test
   void otherErrorsAreNoRefusal() {
-    refusals.refused("alipay", new MySQLException("Deadlock found", 1213, "40001"));
-    refusals.refused("alipay", new MySQLException("Deadlock found", 1213, "40001"));
+    refusals.refused("alipay", Platform.ALIPAY, null, new MySQLException("Deadlock found", 1213, "40001"));
+    refusals.refused("alipay", Platform.ALIPAY, null, new MySQLException("Deadlock found", 1213, "40001"));
 
     assertThat(refusals.refusing()).isNull();
     assertThat(refusals.tick().await()).isNull();
@@ -143,13 +144,13 @@ class WriteRefusalsTest {
   @Test
   void notificationsLostToADeadServerDuringAnEpisodeAreCountedInIt() {
     ConnectException down = new ConnectException("Connection refused");
-    refusals.refused("epusdt", down);
+    refusals.refused("epusdt", Platform.EPUSDT, null, down);
     assertThat(refusals.refusing()).as("a server down alone: /health says database unavailable").isNull();
     open();
     clock.at(Duration.ofSeconds(14));
     refusals.succeeded();
     clock.at(Duration.ofSeconds(20));
-    refusals.refused("epusdt", new RuntimeException("wrapped", down));
+    refusals.refused("epusdt", Platform.EPUSDT, null, new RuntimeException("wrapped", down));
     refusals.tick().await();
     assertThat(refusals.refusing()).as("a notification lost meanwhile keeps it open").isNotNull();
     clock.at(Duration.ofSeconds(21));
@@ -242,7 +243,7 @@ class WriteRefusalsTest {
     }
     assertThat(refusals.refusing()).isNull();
     clock.at(Duration.ofSeconds(19));
-    refusals.refused("alipay", FULL);
+    refusals.refused("alipay", Platform.ALIPAY, null, FULL);
 
     assertThat(refusals.refusing()).isEqualTo(new Refusing("disk full (1114)", T0, 4,
         Map.of("alipay", 3L, "epusdt", 1L)));
@@ -286,7 +287,7 @@ class WriteRefusalsTest {
     probeAnswer = hanging::future;
     WriteRefusals quick = refusals(new Timing(Duration.ofMinutes(10), Duration.ofMillis(10), Duration.ofMillis(10),
         Duration.ofSeconds(5), Duration.ofSeconds(20), Duration.ofHours(1)));
-    quick.refused("alipay", FULL);
+    quick.refused("alipay", Platform.ALIPAY, null, FULL);
     clock.at(Duration.ofSeconds(1));
     quick.tick(); // never completes
     for (int s = 2; s <= 5; s++) {
@@ -310,7 +311,7 @@ class WriteRefusalsTest {
     refusals.tick().await();
     assertThat(refusals.refusing()).isNull();
     clock.at(Duration.ofSeconds(20));
-    refusals.refused("wechat_v3", FULL);
+    refusals.refused("wechat_v3", Platform.WECHAT, null, FULL);
 
     assertThat(refusals.refusing()).isEqualTo(new Refusing("disk full (1114)", T0, 4,
         Map.of("alipay", 2L, "epusdt", 1L, "wechat_v3", 1L)));
@@ -320,6 +321,45 @@ class WriteRefusalsTest {
     refusals.tick().await();
     refusals.tick().await();
     assertThat(ended).singleElement().satisfies(e -> assertThat(e.until()).isEqualTo(T0.plusSeconds(20)));
+  }
+
+  /**
+   * epusdt and V免签 never deliver a refused notification again: the episode names their orders (once each, the first
+   * 20), those lost to a dead server meanwhile too; Alipay's come again, and a notification that names no order adds
+   * none.
+   */
+  @Test
+  void theOrdersOfPlatformsThatNeverDeliverAgainAreKeptOnceEachAtMostTwenty() {
+    refusals.refused("alipay", Platform.ALIPAY, "A-1", FULL);
+    refusals.refused("epusdt", Platform.EPUSDT, "E-1", FULL);
+    refusals.refused("epusdt", Platform.EPUSDT, "E-1", FULL);
+    refusals.refused("vmq", Platform.VMQ, "V-1", READ_ONLY);
+    refusals.refused("vmq", Platform.VMQ, null, FULL);
+    refusals.refused("epusdt", Platform.EPUSDT, "E-2", new ConnectException("Connection refused"));
+    for (int i = 3; i <= 30; i++) {
+      refusals.refused("epusdt", Platform.EPUSDT, "E-" + i, FULL);
+    }
+    refusals.stop();
+
+    List<String> expected = new ArrayList<>(List.of("E-1", "V-1", "E-2"));
+    for (int i = 3; i <= 19; i++) {
+      expected.add("E-" + i);
+    }
+    assertThat(ended).singleElement().satisfies(e -> {
+      assertThat(e.lostOrders()).hasSize(RefusalEpisode.LOST_ORDERS_KEPT).isEqualTo(expected);
+      assertThat(e.refused()).isEqualTo(34);
+    });
+  }
+
+  @Test
+  void aSuspicionNotConfirmedLeavesNoOrderToTheNextEpisode() {
+    refusals.refused("epusdt", Platform.EPUSDT, "E-OLD", FULL);
+    clock.at(Duration.ofMinutes(11));
+    refusals.refused("epusdt", Platform.EPUSDT, "E-NEW", FULL); // a suspicion of its own: the old one was no outage
+    refusals.refused("epusdt", Platform.EPUSDT, "E-NEXT", FULL);
+    refusals.stop();
+
+    assertThat(ended).singleElement().satisfies(e -> assertThat(e.lostOrders()).containsExactly("E-NEW", "E-NEXT"));
   }
 
   @Test
@@ -337,8 +377,8 @@ class WriteRefusalsTest {
   @Test
   void refusalsAfterStopAreNotLookedAt() {
     refusals.stop();
-    refusals.refused("alipay", FULL);
-    refusals.refused("alipay", FULL);
+    refusals.refused("alipay", Platform.ALIPAY, null, FULL);
+    refusals.refused("alipay", Platform.ALIPAY, null, FULL);
     clock.at(Duration.ofSeconds(1));
     refusals.tick().await();
 
@@ -349,7 +389,7 @@ class WriteRefusalsTest {
 
   @Test
   void stopTellsNothingOfASuspicion() {
-    refusals.refused("alipay", FULL);
+    refusals.refused("alipay", Platform.ALIPAY, null, FULL);
     refusals.stop();
 
     assertThat(ended).isEmpty();
@@ -361,11 +401,11 @@ class WriteRefusalsTest {
   }
 
   private void open(Throwable why) {
-    refusals.refused("alipay", why);
+    refusals.refused("alipay", Platform.ALIPAY, null, why);
     clock.at(Duration.ofSeconds(3));
-    refusals.refused("epusdt", why);
+    refusals.refused("epusdt", Platform.EPUSDT, null, why);
     clock.at(Duration.ofSeconds(10));
-    refusals.refused("alipay", why);
+    refusals.refused("alipay", Platform.ALIPAY, null, why);
     assertThat(refusals.refusing()).isNotNull();
   }
 
