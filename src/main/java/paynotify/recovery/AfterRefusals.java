@@ -102,14 +102,25 @@ public final class AfterRefusals {
     return endpoints;
   }
 
-  /** An episode is over (WriteRefusals' consumer): kept, and its window's orders asked about first. */
-  public void ended(RefusalEpisode episode) {
+  /**
+   * An episode is over (WriteRefusals' consumer): kept, and its window's orders asked about first. Once kept, the
+   * attention lines are read again at the next request, not up to {@link #CACHED_FOR} later: this instance's own
+   * episode shows at once (another instance's within a minute).
+   *
+   * @return done when written, or failed when it could not be (logged)
+   */
+  public Future<Void> ended(RefusalEpisode episode) {
     LOG.info("the database refused writes from {} to {} ({}): {} notification(s) answered failure {}",
         episode.since(), episode.until(), episode.reason(), episode.refused(), episode.refusedByEndpoint());
-    episodes.record(episode); // logs itself when it cannot be written
+    Future<Void> kept = episodes.record(episode).onSuccess(v -> forget());
     if (recovery != null) {
       recovery.askFirst(episode.since().minus(BEFORE), episode.until());
     }
+    return kept;
+  }
+
+  private synchronized void forget() {
+    last = null;
   }
 
   /**

@@ -200,7 +200,10 @@ class AfterRefusalsTest extends DatabaseTestBase {
         .endsWith(" (and more: 1000 or more in all)");
   }
 
-  /** The status page is loaded again and again: the lines are read once a minute, not on every load. */
+  /**
+   * The status page is loaded again and again: the lines are read once a minute, not on every load, but at once
+   * after this instance kept an episode.
+   */
   @Test
   void theLinesAreReadAgainOnlyAMinuteLater() {
     Instant[] at = {Instant.now()};
@@ -229,6 +232,10 @@ class AfterRefusalsTest extends DatabaseTestBase {
     assertThat(after.attention().await()).isEmpty();
     at[0] = at[0].plusSeconds(1);
     assertThat(after.attention().await()).hasSize(1);
+    // one this instance saw end shows at once (the status read during the outage cached none)
+    after.ended(new RefusalEpisode("read-only (1290)", now.minusSeconds(100), now.minusSeconds(50), 1,
+        Map.of("vmq", 1L))).await();
+    assertThat(after.attention().await()).hasSize(2);
   }
 
   /** /status.json, /status and paynotify status: the lines end the attention list (the report fails without). */
