@@ -10,6 +10,9 @@ CREATE TABLE write_refusals (
   reason      VARCHAR(128)  NOT NULL,                -- the first refusal's, e.g. disk full (1114)
   refused     INT           NOT NULL,                -- notifications answered failure because of it
   by_endpoint TEXT          NOT NULL,                -- JSON: {"alipay": 30, "epusdt": 7}
+  lost_orders TEXT          NOT NULL,                -- JSON: ["EP1", "EP2"], '[]' when none: the orders named by
+                                                     -- refused notifications of platforms that never deliver
+                                                     -- again (epusdt, V免签), at most 20
   created_at  DATETIME(3)   NOT NULL,
   KEY idx_write_refusals_ended (ended_at)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;

@@ -174,7 +174,8 @@ public final class PayNotifyServer {
     Alerting alerting = Alerting.of(vertx, db, config);
     RefusalAlerts told = alerting == null ? null : new RefusalAlerts(alerting.alerts(), config.channels().platforms());
     // An episode over: kept in write_refusals (the status' and the daily close's), its window's orders asked first.
-    AfterRefusals afterRefusals = new AfterRefusals(new RefusalEpisodes(vertx, stores.status()), stores.status(),
+    // Written on the booking pool (the status pool's two connections are /health's), read on the status pool.
+    AfterRefusals afterRefusals = new AfterRefusals(new RefusalEpisodes(vertx, database), stores.status(),
         config.orders(), AfterRefusals.endpoints(config.channels().enabled()), rc.settings(), recovery,
         Clock.systemUTC());
     WriteRefusals refusals = new WriteRefusals(vertx, database, WriteRefusals.Timing.DEFAULT, Clock.systemUTC(),

@@ -9,7 +9,9 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import paynotify.channel.Platform;
 
 /**
@@ -408,35 +410,66 @@ public final class OrdersTable {
         + " ORDER BY o.{created_at} DESC LIMIT ?").replace("{created_at}", quote(createdAt));
   }
 
-  /** Unpaid orders of a window: the newest few, and how many in all. */
-  public record Unpaid(List<String> newest, long total) {}
+  /**
+   * The most unpaid orders of a window counted: the status page runs the count on every load for a day, and a
+   * window of a table filled by a flood of checkouts must not cost a scan of it.
+   */
+  public static final int COUNTED_UP_TO = 1000;
+
+  /** Unpaid orders of a window: the newest few, and how many in all, up to {@link #COUNTED_UP_TO}. */
+  public record Unpaid(List<String> newest, long total) {
+    /** Whether the count stopped at {@link #COUNTED_UP_TO}: there may be more. */
+    public boolean countStopped() {
+      return total >= COUNTED_UP_TO;
+    }
+  }
 
   /**
    * The unpaid orders created from {@code from} to {@code to} (inclusive), newest first, at most {@code limit}, and
-   * how many there are: those of the channel column's {@code channels} values and those whose channel is not
-   * said (NULL), or all of them when {@code channels} is null. A range of the (status, created_at) index
-   * docs/operations.md advises. Needs orders.columns.created_at, and the channel column when channels are given.
+   * how many there are (up to {@link #COUNTED_UP_TO}), but {@code except}: those whose channel column says no
+   * platform that retries ({@code retrying}: NULL, a value of a platform that never delivers again, or one the
+   * configuration does not know, listed rather than hidden), or all of them when {@code retrying} is null or empty.
+   * A range of the (status, created_at) index docs/operations.md advises. Needs orders.columns.created_at, and the
+   * channel column when {@code retrying} values are given.
    */
-  public Future<Unpaid> unpaidCreatedBetween(SqlConnection conn, Instant from, Instant to, List<String> channels,
-      int limit) {
+  public Future<Unpaid> unpaidCreatedBetween(SqlConnection conn, Instant from, Instant to, List<String> retrying,
+      List<String> except, int limit) {
+    boolean byChannel = retrying != null && !retrying.isEmpty();
     String where = sql(" FROM {orders} WHERE {status} = ? AND " + window("{created_at}")
-        + (channels == null ? "" : " AND ({channel} IS NULL OR {channel} IN (" + params(channels.size()) + "))"))
+        + (byChannel ? " AND ({channel} IS NULL OR {channel} NOT IN (" + params(retrying.size()) + "))" : "")
+        + (except.isEmpty() ? "" : " AND CAST({order_no} AS CHAR) NOT IN (" + params(except.size()) + ")"))
         .replace("{created_at}", quote(columns.createdAt()));
     List<Object> args = new ArrayList<>(List.of(values.unpaid(), LocalDateTime.ofInstant(from, ZoneOffset.UTC),
         LocalDateTime.ofInstant(to, ZoneOffset.UTC)));
-    if (channels != null) {
-      args.addAll(channels);
+    if (byChannel) {
+      args.addAll(retrying);
     }
-    return conn.preparedQuery("SELECT COUNT(*)" + where).execute(Tuple.from(args)).compose(count -> {
-      args.add(limit);
-      return conn.preparedQuery("SELECT CAST(" + quote(columns.orderNo()) + " AS CHAR)" + where + " ORDER BY "
-              + quote(columns.createdAt()) + " DESC LIMIT ?").execute(Tuple.from(args))
-          .map(rows -> {
-            List<String> newest = new ArrayList<>();
-            rows.forEach(r -> newest.add(r.getString(0)));
-            return new Unpaid(newest, count.iterator().next().getLong(0));
-          });
-    });
+    args.addAll(except);
+    return conn.preparedQuery("SELECT COUNT(*) FROM (SELECT 1" + where + " LIMIT " + COUNTED_UP_TO + ") t")
+        .execute(Tuple.from(args)).compose(count -> {
+          args.add(limit);
+          return conn.preparedQuery("SELECT CAST(" + quote(columns.orderNo()) + " AS CHAR)" + where + " ORDER BY "
+                  + quote(columns.createdAt()) + " DESC LIMIT ?").execute(Tuple.from(args))
+              .map(rows -> {
+                List<String> newest = new ArrayList<>();
+                rows.forEach(r -> newest.add(r.getString(0)));
+                return new Unpaid(newest, count.iterator().next().getLong(0));
+              });
+        });
+  }
+
+  /** Which of {@code orderNos} (not empty) are paid now, as the orders table says. */
+  public Future<Set<String>> paidAmong(SqlConnection conn, List<String> orderNos) {
+    List<Object> args = new ArrayList<>(orderNos);
+    args.addAll(orderNos);
+    args.add(values.paid());
+    return conn.preparedQuery(sql("SELECT CAST({order_no} AS CHAR) FROM {orders} WHERE {order_no} IN ("
+        + params(orderNos.size()) + ") AND CAST({order_no} AS CHAR) IN (" + params(orderNos.size())
+        + ") AND {status} = ?")).execute(Tuple.from(args)).map(rows -> {
+          Set<String> paid = new HashSet<>();
+          rows.forEach(r -> paid.add(r.getString(0)));
+          return paid;
+        });
   }
 
   /** {@code column} within two bound UTC times, compared in the session's zone, the one the site writes in. */

@@ -5,9 +5,11 @@ import static paynotify.store.SqlQueries.WRITE_REFUSALS_ENDED_SINCE;
 
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.DatabaseException;
 import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
 import java.time.Duration;
 import java.time.Instant;
@@ -50,11 +52,12 @@ public final class RefusalEpisodes {
   /** Writes the episode; fails (and logs it, whole) when it could not be written after every try. */
   public Future<Void> record(RefusalEpisode episode) {
     Tuple row = Tuple.of(utc(episode.since()), utc(episode.until()), episode.reason(), episode.refused(),
-        new JsonObject(new LinkedHashMap<>(episode.refusedByEndpoint())).encode());
+        new JsonObject(new LinkedHashMap<>(episode.refusedByEndpoint())).encode(),
+        new JsonArray(episode.lostOrders()).encode());
     return attempt(row, 1).onFailure(err -> LOG.error("the database refused writes {} to {} ({}):"
-        + " {} notification(s) answered failure {}; not recorded in write_refusals (the status page and the daily"
-        + " close will not show it): {}", episode.since(), episode.until(), episode.reason(), episode.refused(),
-        episode.refusedByEndpoint(), err.toString()));
+        + " {} notification(s) answered failure {}, orders {}; not recorded in write_refusals (the status page and"
+        + " the daily close will not show it): {}", episode.since(), episode.until(), episode.reason(),
+        episode.refused(), episode.refusedByEndpoint(), episode.lostOrders(), err.toString()));
   }
 
   private Future<Void> attempt(Tuple row, int attempt) {
@@ -79,18 +82,24 @@ public final class RefusalEpisodes {
 
   /** The episodes that ended at or after {@code since}, newest first (at most {@link #MOST_READ}). */
   public Future<List<RefusalEpisode>> endedSince(Instant since) {
-    return db.inTransaction(conn -> conn.preparedQuery(WRITE_REFUSALS_ENDED_SINCE)
-        .execute(Tuple.of(utc(since), MOST_READ))).map(rows -> {
-          List<RefusalEpisode> out = new ArrayList<>();
-          for (Row r : rows) {
-            Map<String, Long> byEndpoint = new LinkedHashMap<>();
-            new JsonObject(r.getString(4))
-                .forEach(e -> byEndpoint.put(e.getKey(), ((Number) e.getValue()).longValue()));
-            out.add(new RefusalEpisode(r.getString(2), instant(r.getLocalDateTime(0)), instant(r.getLocalDateTime(1)),
-                r.getLong(3), Map.copyOf(byEndpoint)));
-          }
-          return out;
-        });
+    return db.inTransaction(conn -> endedSince(conn, since));
+  }
+
+  /** {@link #endedSince(Instant)} on a connection of the caller's pool (the status page reads on its own). */
+  public static Future<List<RefusalEpisode>> endedSince(SqlConnection conn, Instant since) {
+    return conn.preparedQuery(WRITE_REFUSALS_ENDED_SINCE).execute(Tuple.of(utc(since), MOST_READ)).map(rows -> {
+      List<RefusalEpisode> out = new ArrayList<>();
+      for (Row r : rows) {
+        Map<String, Long> byEndpoint = new LinkedHashMap<>();
+        new JsonObject(r.getString(4))
+            .forEach(e -> byEndpoint.put(e.getKey(), ((Number) e.getValue()).longValue()));
+        List<String> lostOrders = new ArrayList<>();
+        new JsonArray(r.getString(5)).forEach(orderNo -> lostOrders.add((String) orderNo));
+        out.add(new RefusalEpisode(r.getString(2), instant(r.getLocalDateTime(0)), instant(r.getLocalDateTime(1)),
+            r.getLong(3), Map.copyOf(byEndpoint), lostOrders));
+      }
+      return out;
+    });
   }
 
   private static LocalDateTime utc(Instant t) {

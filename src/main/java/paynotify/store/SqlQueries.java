@@ -508,11 +508,11 @@ public final class SqlQueries {
   // The times the database refused writes (store.RefusalEpisodes), one row each when it is over. Binds: started,
   // ended (UTC), reason, refused, by endpoint (JSON).
   public static final String ADD_WRITE_REFUSAL = "INSERT INTO write_refusals (started_at, ended_at, reason, refused,"
-      + " by_endpoint, created_at) VALUES (?, ?, ?, ?, ?, UTC_TIMESTAMP(3))";
+      + " by_endpoint, lost_orders, created_at) VALUES (?, ?, ?, ?, ?, ?, UTC_TIMESTAMP(3))";
 
   // Those ended since a time (UTC), newest first: idx_write_refusals_ended's range. Binds: since, limit.
-  public static final String WRITE_REFUSALS_ENDED_SINCE = "SELECT started_at, ended_at, reason, refused, by_endpoint"
-      + " FROM write_refusals WHERE ended_at >= ? ORDER BY ended_at DESC, id DESC LIMIT ?";
+  public static final String WRITE_REFUSALS_ENDED_SINCE = "SELECT started_at, ended_at, reason, refused,"
+      + " by_endpoint, lost_orders FROM write_refusals WHERE ended_at >= ? ORDER BY ended_at DESC, id DESC LIMIT ?";
 
   // The migration race: instances started at once on several nodes each write the one row, and
   // certification orders those writes across the cluster, so exactly one owner is there after them

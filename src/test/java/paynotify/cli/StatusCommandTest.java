@@ -128,9 +128,9 @@ class StatusCommandTest extends DatabaseTestBase {
   void theUnpaidOrdersOfATimeTheDatabaseRefusedWritesAreNamed() {
     db.update("INSERT INTO orders (order_no, amount_cents, channel, created_at) VALUES ('E-1', 100, 'epusdt', "
         + NOW + " - INTERVAL 250 SECOND)");
-    db.update("INSERT INTO write_refusals (started_at, ended_at, reason, refused, by_endpoint, created_at) VALUES"
-        + " (UTC_TIMESTAMP(3) - INTERVAL 300 SECOND, UTC_TIMESTAMP(3) - INTERVAL 200 SECOND, 'disk full (1114)', 2,"
-        + " '{\"epusdt\": 2}', UTC_TIMESTAMP(3))");
+    db.update("INSERT INTO write_refusals (started_at, ended_at, reason, refused, by_endpoint, lost_orders,"
+        + " created_at) VALUES (UTC_TIMESTAMP(3) - INTERVAL 300 SECOND, UTC_TIMESTAMP(3) - INTERVAL 200 SECOND,"
+        + " 'disk full (1114)', 2, '{\"epusdt\": 2}', '[]', UTC_TIMESTAMP(3))");
 
     Cli.Result r = Cli.runConfigured("epusdt:\n  token: \"" + EpusdtNotifications.TOKEN + "\"\n  pid: \""
         + EpusdtNotifications.PID + "\"\n", "status");

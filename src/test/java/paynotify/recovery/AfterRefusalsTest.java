@@ -8,6 +8,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
@@ -88,12 +90,13 @@ class AfterRefusalsTest extends DatabaseTestBase {
 
   @Test
   void theUnpaidOrdersOfTheWindowOfTheChannelsThatDoNotRetryAreListedNewestFirst() {
-    order("E1", "epusdt", "unpaid", 330); // a minute before the first refusal: in
+    order("E1", "epusdt", "unpaid", 1150); // 14 minutes before the first refusal (epusdt's order lives ~10): in
     order("E2", "epusdt", "unpaid", 250);
     order("V1", "9", "unpaid", 220); // epusdt by recovery.channel_values
     order("N1", null, "unpaid", 240); // no channel said: may be epusdt's
+    order("U1", "usdt-trc20", "unpaid", 230); // a value the configuration does not know: listed, not hidden
     order("A1", "alipay", "unpaid", 250); // Alipay delivers again
-    order("E3", "epusdt", "unpaid", 400); // before the window
+    order("E3", "epusdt", "unpaid", 1300); // before the window
     order("E4", "epusdt", "unpaid", 100); // after it
     order("E5", "epusdt", "paid", 300);
     episodes.record(episode()).await();
@@ -104,8 +107,8 @@ class AfterRefusalsTest extends DatabaseTestBase {
         + LocalDateTime.ofInstant(now.minusSeconds(300), PlatformTime.BEIJING).format(DateTimeFormatter.ofPattern(
             "yyyy-MM-dd HH:mm:ss")) + " to " + time(now.minusSeconds(200)) + " (Beijing time; disk full (1114)): 5"
         + " notifications answered failure, 2 of them from epusdt and V免签 (vmq), which never deliver again: check"
-        + " these unpaid orders of that window (created " + time(now.minusSeconds(360)) + " to "
-        + time(now.minusSeconds(200)) + "): V1, N1, E2, E1");
+        + " these unpaid orders of that window (created " + time(now.minusSeconds(1200)) + " to "
+        + time(now.minusSeconds(200)) + "): V1, U1, N1, E2, E1");
   }
 
   @Test
@@ -152,8 +155,87 @@ class AfterRefusalsTest extends DatabaseTestBase {
     episodes.record(episode()).await();
 
     assertThat(after(OrdersTable.byDefault(), ENDPOINTS).attention().await()).singleElement().asString()
-        .contains(": no unpaid order of theirs was created from " + time(now.minusSeconds(360)) + " to "
+        .contains(": no unpaid order of theirs was created from " + time(now.minusSeconds(1200)) + " to "
             + time(now.minusSeconds(200)) + "; look for epusdt and V免签 (vmq) payments");
+  }
+
+  /**
+   * The orders the refused notifications named come first, with their state now: one paid since is not the owner's
+   * to check; the window's other unpaid orders follow, the named ones not twice.
+   */
+  @Test
+  void theOrdersTheRefusedNotificationsNamedComeFirstWithThoseNotPaidSinceToCheck() {
+    order("EP1", "epusdt", "unpaid", 1000); // made before the episode, paid during it
+    order("EP2", "epusdt", "paid", 600);
+    order("E9", "epusdt", "unpaid", 250);
+    episodes.record(new RefusalEpisode("disk full (1114)", now.minusSeconds(300), now.minusSeconds(200), 5,
+        Map.of("alipay", 2L, "epusdt", 3L), List.of("EP1", "EP2", "EP3"))).await();
+
+    assertThat(after(OrdersTable.byDefault(), ENDPOINTS).attention().await()).singleElement().asString()
+        .endsWith("3 of them from epusdt and V免签 (vmq), which never deliver again: refused: EP1, EP2, EP3 (EP2 paid"
+            + " since); check EP1, EP3; other unpaid orders of that window (created " + time(now.minusSeconds(1200))
+            + " to " + time(now.minusSeconds(200)) + "): E9");
+  }
+
+  /** Orders known lost: "no unpaid order was created" would read as all clear, and is not said. */
+  @Test
+  void knownLostOrdersAndNoOtherUnpaidOrderInTheWindowSayNoAllClear() {
+    order("EP1", "epusdt", "unpaid", 1000);
+    episodes.record(new RefusalEpisode("disk full (1114)", now.minusSeconds(300), now.minusSeconds(200), 2,
+        Map.of("epusdt", 2L), List.of("EP1"))).await();
+
+    assertThat(after(OrdersTable.byDefault(), ENDPOINTS).attention().await()).singleElement().asString()
+        .doesNotContain("no unpaid order").endsWith(": refused: EP1; check EP1; for the others look for epusdt and"
+            + " V免签 (vmq) payments of that time at the platform");
+  }
+
+  /** The count the status page runs on every load for a day stops at 1000. */
+  @Test
+  void theWindowsUnpaidOrdersAreCountedUpTo1000() {
+    db.update("INSERT INTO orders (order_no, amount_cents, status, channel, created_at) SELECT CONCAT('F', seq), 100,"
+        + " 'unpaid', 'epusdt', UTC_TIMESTAMP(3) + INTERVAL 8 HOUR - INTERVAL 250 SECOND FROM seq_1_to_1001");
+    episodes.record(episode()).await();
+
+    assertThat(after(OrdersTable.byDefault(), ENDPOINTS).attention().await()).singleElement().asString()
+        .endsWith(" (and more: 1000 or more in all)");
+  }
+
+  /**
+   * The status page is loaded again and again: the lines are read once a minute, not on every load, but at once
+   * after this instance kept an episode.
+   */
+  @Test
+  void theLinesAreReadAgainOnlyAMinuteLater() {
+    Instant[] at = {Instant.now()};
+    Clock clock = new Clock() {
+      @Override
+      public Instant instant() {
+        return at[0];
+      }
+
+      @Override
+      public ZoneId getZone() {
+        return ZoneOffset.UTC;
+      }
+
+      @Override
+      public Clock withZone(ZoneId zone) {
+        return this;
+      }
+    };
+    AfterRefusals after = new AfterRefusals(episodes, pool, OrdersTable.byDefault(), ENDPOINTS, settings(null), null,
+        clock);
+    assertThat(after.attention().await()).isEmpty();
+    episodes.record(episode()).await();
+
+    at[0] = at[0].plusSeconds(59);
+    assertThat(after.attention().await()).isEmpty();
+    at[0] = at[0].plusSeconds(1);
+    assertThat(after.attention().await()).hasSize(1);
+    // one this instance saw end shows at once (the status read during the outage cached none)
+    after.ended(new RefusalEpisode("read-only (1290)", now.minusSeconds(100), now.minusSeconds(50), 1,
+        Map.of("vmq", 1L))).await();
+    assertThat(after.attention().await()).hasSize(2);
   }
 
   /** /status.json, /status and paynotify status: the lines end the attention list (the report fails without). */

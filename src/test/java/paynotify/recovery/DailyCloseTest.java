@@ -145,8 +145,8 @@ class DailyCloseTest extends DatabaseTestBase {
   /** Issue 41: the day's summary says each time the database refused writes that day (Beijing time), and no other. */
   @Test
   void theDaysSummaryHasALineForEachTimeTheDatabaseRefusedWritesThatDay() throws Exception {
-    String insert = "INSERT INTO write_refusals (started_at, ended_at, reason, refused, by_endpoint, created_at)"
-        + " VALUES (?, ?, ?, ?, '{}', UTC_TIMESTAMP(3))";
+    String insert = "INSERT INTO write_refusals (started_at, ended_at, reason, refused, by_endpoint,"
+        + " lost_orders, created_at) VALUES (?, ?, ?, ?, '{}', '[]', UTC_TIMESTAMP(3))";
     db.update(insert, "2026-03-14 04:00:03.250", "2026-03-14 04:00:41.900", "disk full (1114)", 37); // 12:00 Beijing
     db.update(insert, "2026-03-13 16:10:00", "2026-03-13 16:10:21", "read-only (1290)", 1); // 00:10 Beijing, the 14th
     db.update(insert, "2026-03-13 15:59:00", "2026-03-13 15:59:30", "disk full (1114)", 5); // the 13th, 23:59

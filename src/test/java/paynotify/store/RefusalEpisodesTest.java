@@ -8,6 +8,7 @@ import java.sql.Connection;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -41,7 +42,7 @@ class RefusalEpisodesTest extends DatabaseTestBase {
     RefusalEpisode earlier = new RefusalEpisode("too many connections (1040)", now.minusSeconds(3600),
         now.minusSeconds(3500), 1, Map.of("vmq", 1L));
     RefusalEpisode last = new RefusalEpisode("disk full (1114)", now.minusSeconds(60),
-        now.minusSeconds(21).plusMillis(7), 37, Map.of("alipay", 30L, "epusdt", 7L));
+        now.minusSeconds(21).plusMillis(7), 37, Map.of("alipay", 30L, "epusdt", 7L), List.of("EP-7", "EP-3"));
     RefusalEpisodes episodes = new RefusalEpisodes(vertx, pool);
     episodes.record(old).await();
     episodes.record(last).await();
@@ -52,6 +53,8 @@ class RefusalEpisodesTest extends DatabaseTestBase {
     assertThat(db.string("SELECT DATE_FORMAT(started_at, '%Y-%m-%dT%H:%i:%s.%fZ') FROM write_refusals"
         + " WHERE refused = 37"))
         .isEqualTo(last.since().toString().replace("Z", "000Z"));
+    // the lost orders as data (JSON), none as '[]'
+    assertThat(db.string("SELECT lost_orders FROM write_refusals WHERE refused = 1")).isEqualTo("[]");
   }
 
   /**
