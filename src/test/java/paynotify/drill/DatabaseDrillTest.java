@@ -19,8 +19,10 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import paynotify.cli.ExitCode;
 import paynotify.config.AppConfig.DatabaseSettings;
 import paynotify.drill.HealthSamples.Sample;
+import paynotify.testsupport.Cli;
 import paynotify.testsupport.Http.Reply;
 import paynotify.testsupport.KillableMariaDb;
 import paynotify.testsupport.TestDatabase;
@@ -44,6 +46,13 @@ class DatabaseDrillTest {
   private static final String USER = "paynotify_drill";
   /** /status.json asked during an episode: its answer this soon, or that it gave none. */
   private static final Duration STATUS_WITHIN = Duration.ofMillis(1500);
+  /**
+   * {@code paynotify status} run during an episode: done this soon, or that it was not. It asks /health last, which
+   * says the database refuses writes until 5 s without a refusal (WriteRefusals' closeAfter) after the drill ends it.
+   */
+  private static final Duration STATUS_RUN_WITHIN = Duration.ofSeconds(5);
+  /** The lines of each {@code paynotify status} output printed: the heading and the attention lines first. */
+  private static final int STATUS_LINES = 6;
 
   private static KillableMariaDb server;
   private static TestDatabase db;
@@ -100,6 +109,7 @@ class DatabaseDrillTest {
    */
   private static void diskFull(String what, String prefix, int orders, Duration hold, boolean kill) throws Exception {
     try (Drill drill = Drill.start(db, serviceUser)) {
+      statusBefore(drill);
       drill.load(prefix, orders, PER_SECOND);
       Thread.sleep(2000);
       long filled = System.nanoTime();
@@ -108,6 +118,7 @@ class DatabaseDrillTest {
       Thread.sleep(1000);
       CompletableFuture<List<Reply>> noRetry = drill.sendNoRetryOnce();
       CompletableFuture<List<String>> attentionDuring = drill.attention(STATUS_WITHIN);
+      CompletableFuture<Cli.Result> statusDuring = drill.status(STATUS_RUN_WITHIN);
       boolean aborted = server.awaitExit(Duration.ofNanos(full + hold.toNanos() - System.nanoTime()));
       long end = System.nanoTime();
       if (kill && !aborted) {
@@ -124,15 +135,19 @@ class DatabaseDrillTest {
       Episode episode = Episode.of(drill, filled, full, end);
       drill.awaitDelivered(DELIVERED_WITHIN);
       String ended = drill.awaitAlert(WRITES_AGAIN, ENDED_WITHIN);
+      Cli.Result statusAfter = drill.status(Duration.ofSeconds(30)).join();
       String how = aborted ? "MariaDB aborted after " + (end - full) / 1_000_000 + " ms full"
           : kill ? "MariaDB killed after " + (end - full) / 1_000_000 + " ms full" : "MariaDB survived";
       episode.report(what + " (" + how + (restart > 0 ? ", started again in " + restart / 1_000_000 + " ms" : "")
           + ")", drill, noRetry.join(), attentionDuring.join(), ended);
+      reportStatus(what, statusDuring.join(), statusAfter);
 
       episode.assertRefused("disk full (1114)", aborted || kill ? null : attentionDuring.join());
       episode.assertNothingLostOrDoubled(drill);
       episode.assertTold(drill, "Database refuses writes: disk full (1114)", ended);
       episode.assertAfterwards(drill, noRetry.join(), "disk full (1114)");
+      assertStatus("disk full (1114)", aborted || kill ? null : statusDuring.join(), statusAfter,
+          refused(drill, noRetry.join()));
     }
   }
 
@@ -140,6 +155,7 @@ class DatabaseDrillTest {
   @Order(3)
   void readOnlyForAUserWithoutSuperUnderLoad() throws Exception {
     try (Drill drill = Drill.start(db, serviceUser)) {
+      statusBefore(drill);
       drill.load("DC", 1400, PER_SECOND);
       Thread.sleep(2000);
       long set = System.nanoTime();
@@ -148,6 +164,7 @@ class DatabaseDrillTest {
       Thread.sleep(1000);
       CompletableFuture<List<Reply>> noRetry = drill.sendNoRetryOnce();
       CompletableFuture<List<String>> attentionDuring = drill.attention(STATUS_WITHIN);
+      CompletableFuture<Cli.Result> statusDuring = drill.status(STATUS_RUN_WITHIN);
       sleepUntil(on, Duration.ofSeconds(3));
       server.execute("SET GLOBAL read_only = OFF");
       long off = System.nanoTime();
@@ -155,12 +172,15 @@ class DatabaseDrillTest {
       Episode episode = Episode.of(drill, set, on, off);
       drill.awaitDelivered(DELIVERED_WITHIN);
       String ended = drill.awaitAlert(WRITES_AGAIN, ENDED_WITHIN);
+      Cli.Result statusAfter = drill.status(Duration.ofSeconds(30)).join();
       episode.report("(c) read_only=ON 3 s", drill, noRetry.join(), attentionDuring.join(), ended);
+      reportStatus("(c) read_only=ON 3 s", statusDuring.join(), statusAfter);
 
       episode.assertRefused("read-only (1290)", attentionDuring.join());
       episode.assertNothingLostOrDoubled(drill);
       episode.assertTold(drill, "Database refuses writes: read-only (1290)", ended);
       episode.assertAfterwards(drill, noRetry.join(), "read-only (1290)");
+      assertStatus("read-only (1290)", statusDuring.join(), statusAfter, refused(drill, noRetry.join()));
     }
   }
 
@@ -172,6 +192,53 @@ class DatabaseDrillTest {
     long first = drill.load().awaitFirstFailure(Duration.ofSeconds(10));
     assertThat(first).as("a failure answer within 10 s (the database refusing the load's bookings)").isPositive();
     return first;
+  }
+
+  /**
+   * {@code paynotify status} on the drill's configuration before the trouble: it runs (the configuration is one it
+   * takes), and the command's classes are loaded, so that the run during the episode asks /health while it lasts.
+   */
+  private static void statusBefore(Drill drill) {
+    Cli.Result before = drill.status(Duration.ofSeconds(30)).join();
+    assertThat(before.exit()).as("paynotify status before the drill: %s", Drill.shown(before, STATUS_LINES))
+        .isIn(0, ExitCode.FOUND);
+  }
+
+  private static void reportStatus(String what, Cli.Result during, Cli.Result after) {
+    System.out.println("drill " + what + ": paynotify status during, " + Drill.shown(during, STATUS_LINES));
+    System.out.println("drill " + what + ": paynotify status after, " + Drill.shown(after, STATUS_LINES));
+  }
+
+  /**
+   * {@code paynotify status}, as an owner runs it: while it lasts ({@code during}; null where MariaDB may have died
+   * meanwhile) exit 3 and first the database refusing writes; afterwards not 3, and the episode named with the
+   * orders to look for when an epusdt notification was answered failure ({@code refused}).
+   */
+  private static void assertStatus(String reason, Cli.Result during, Cli.Result after, List<String> refused) {
+    if (during != null) {
+      assertThat(during.exit()).as("paynotify status's exit while it lasted: %s", Drill.shown(during, STATUS_LINES))
+          .isEqualTo(ExitCode.DATABASE);
+      assertThat(attention(during)).as("its attention lines").first().asString()
+          .startsWith("the database refuses writes since").contains(reason);
+    }
+    assertThat(after.exit()).as("paynotify status's exit afterwards: %s", Drill.shown(after, STATUS_LINES))
+        .isNotEqualTo(ExitCode.DATABASE);
+    if (!refused.isEmpty()) {
+      assertThat(attention(after)).as("paynotify status's attention lines afterwards").anySatisfy(a -> assertThat(a)
+          .startsWith("the database refused writes from").contains(reason).contains(refused));
+    }
+  }
+
+  /** The ATTENTION lines of a status output, without their label. */
+  private static List<String> attention(Cli.Result status) {
+    return status.out().lines().filter(l -> l.startsWith("ATTENTION: ")).map(l -> l.substring("ATTENTION: ".length()))
+        .toList();
+  }
+
+  /** The drill's epusdt orders whose one notification was answered failure: epusdt never sends them again. */
+  private static List<String> refused(Drill drill, List<Reply> noRetry) {
+    return IntStream.range(0, noRetry.size()).filter(i -> !Drill.noRetrySuccess(noRetry.get(i)))
+        .mapToObj(drill.noRetryOrders()::get).toList();
   }
 
   /** Sleeps until {@code after} past {@code fromNanos} (System.nanoTime): the drill's times, whatever ran between. */
@@ -265,8 +332,7 @@ class DatabaseDrillTest {
      */
     void assertAfterwards(Drill drill, List<Reply> noRetry, String reason) throws Exception {
       assertThat(drill.health().first(200, endNanos)).as("/health 200 again afterwards").isNotNull();
-      List<String> refused = IntStream.range(0, noRetry.size()).filter(i -> !Drill.noRetrySuccess(noRetry.get(i)))
-          .mapToObj(drill.noRetryOrders()::get).toList();
+      List<String> refused = refused(drill, noRetry);
       if (!refused.isEmpty()) {
         assertThat(drill.attention()).as("/status.json's attention after the episode").anySatisfy(a -> assertThat(a)
             .startsWith("the database refused writes from").contains(reason).contains(refused));

@@ -9,6 +9,8 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -17,12 +19,15 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import paynotify.alert.ServiceStandIn;
 import paynotify.config.AppConfig.DatabaseSettings;
 import paynotify.testsupport.ChannelFixture;
+import paynotify.testsupport.Cli;
 import paynotify.testsupport.Http.Reply;
 import paynotify.testsupport.ServiceProcess;
 import paynotify.testsupport.TestDatabase;
@@ -49,6 +54,7 @@ final class Drill implements AutoCloseable {
   private final int adminPort;
   private final TestService service;
   private final HealthSamples health;
+  private final Path statusConfig;
   private AtLeastOnceLoad load;
   private String prefix;
 
@@ -56,11 +62,27 @@ final class Drill implements AutoCloseable {
     this.db = db;
     wecom = ServiceStandIn.start(r -> ServiceStandIn.Reply.json(new JsonObject().put("errcode", 0).put("errmsg", "ok")));
     adminPort = ServiceProcess.freePort();
-    service = TestService.start(serviceUser, new JsonObject()
+    JsonObject overrides = new JsonObject()
         .put("admin", new JsonObject().put("port", adminPort).put("token", TOKEN))
         .put("alerts", new JsonObject().put("language", "en")
-            .put("wecom", new JsonObject().put("webhook_url", wecom.url("/cgi-bin/webhook/send?key=DRILL").toString()))));
+            .put("wecom", new JsonObject().put("webhook_url", wecom.url("/cgi-bin/webhook/send?key=DRILL").toString())));
+    service = TestService.start(serviceUser, overrides);
     health = HealthSamples.start(service.port());
+    statusConfig = statusConfig(serviceUser, overrides, service.port());
+  }
+
+  /**
+   * The service's configuration as an owner's file would hold it (JSON is YAML): its database user, its listener,
+   * for {@code paynotify status} to read the same database and ask the same /health.
+   */
+  private static Path statusConfig(DatabaseSettings serviceUser, JsonObject overrides, int port) throws IOException {
+    JsonObject config = TestService.configuration(overrides)
+        .put("http", new JsonObject().put("port", port))
+        .put("database", new JsonObject().put("host", serviceUser.host()).put("port", serviceUser.port())
+            .put("name", serviceUser.name()).put("user", serviceUser.user()).put("password", serviceUser.password()));
+    Path file = Path.of("target", "drill-status.yaml");
+    Files.writeString(file, config.encodePrettily());
+    return file;
   }
 
   static Drill start(TestDatabase db, DatabaseSettings serviceUser) throws IOException {
@@ -177,6 +199,27 @@ final class Drill implements AutoCloseable {
       JsonArray attention = new JsonObject(r.body()).getJsonArray("attention");
       return attention.stream().map(String::valueOf).toList();
     });
+  }
+
+  /**
+   * {@code paynotify status}, the command an owner runs, in this JVM on the drill's configuration, begun now in a
+   * thread of its own: a drill frees the disk on time whatever it does (a read that hangs would keep it full). Not
+   * done within {@code within}: a result of exit -1 saying so.
+   */
+  CompletableFuture<Cli.Result> status(Duration within) {
+    return CompletableFuture.supplyAsync(() -> Cli.run(statusConfig, "status"), task -> {
+      Thread thread = new Thread(task, "drill-status");
+      thread.setDaemon(true); // one that hangs ends with the tests
+      thread.start();
+    }).completeOnTimeout(new Cli.Result(-1, "", "not done within " + within.toMillis() + " ms"),
+        within.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  /** A status run's exit and its first {@code lines} lines (stderr's when it printed nothing), to be quoted. */
+  static String shown(Cli.Result status, int lines) {
+    String text = status.out().isBlank() ? status.err() : status.out();
+    return "exit " + status.exit() + "\n" + text.lines().limit(lines).map(l -> "    " + l)
+        .collect(Collectors.joining("\n"));
   }
 
   /** Each SQL pool's connections in use and requests waiting, as /metrics says now. */
