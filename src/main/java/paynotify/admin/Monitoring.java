@@ -37,6 +37,7 @@ public record Monitoring(Vertx vertx, PrometheusMeterRegistry registry) {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     registry.config().meterFilter(MeterFilter.replaceTagValues(Label.HTTP_METHOD.toString(),
         method -> METHODS.contains(method) ? method : OTHER_METHOD));
+    registry.config().meterFilter(PoolGauges.hideVertxFigures()); // ours replace them: PoolGauges.register
     Vertx vertx = Vertx.builder()
         .with(new VertxOptions().setMetricsOptions(new MicrometerMetricsOptions().setEnabled(true)
             // The library keeps one backend per name for the JVM: under the default name a second Vert.x

@@ -13,6 +13,7 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.LongSupplier;
@@ -22,9 +23,12 @@ import paynotify.channel.Money;
 import paynotify.channel.Platform;
 import paynotify.channel.PlatformTime;
 import paynotify.forward.ForwardRelay;
+import paynotify.recovery.AfterRefusals;
 import paynotify.recovery.DailyCloseSettings;
 import paynotify.store.Database;
 import paynotify.store.SqlQueries;
+import paynotify.store.WriteRefusals;
+import paynotify.store.WriteRefusals.Refusing;
 
 /**
  * What /status, /status.json and {@code paynotify status} show: read from the database, one JSON object
@@ -41,9 +45,23 @@ public final class StatusReport {
    *                  (over retention.rejected_rows_per_second); null for the command line
    * @param daily     reconcile.daily, whose closes are shown (off: {@link DailyCloseSettings#off()})
    * @param clock     when a close is late: the clock DailyClose closes by (Clock.systemUTC(); a test's own)
+   * @param refusing  whether the database refuses writes now (the running service's {@link WriteRefusals}); null
+   *                  for the command line, which asks the service's /health ({@link #withWrites})
+   * @param afterRefusals the last day's times the database refused writes, for the attention list; null: none read
    */
   public record Context(List<String> channels, Instant startedAt, ForwardRelay relay,
-      LongSupplier refusedUnrecorded, DailyCloseSettings daily, Clock clock) {}
+      LongSupplier refusedUnrecorded, DailyCloseSettings daily, Clock clock, Supplier<Refusing> refusing,
+      AfterRefusals afterRefusals) {
+    public Context(List<String> channels, Instant startedAt, ForwardRelay relay, LongSupplier refusedUnrecorded,
+        DailyCloseSettings daily, Clock clock, Supplier<Refusing> refusing) {
+      this(channels, startedAt, relay, refusedUnrecorded, daily, clock, refusing, null);
+    }
+
+    public Context(List<String> channels, Instant startedAt, ForwardRelay relay, LongSupplier refusedUnrecorded,
+        DailyCloseSettings daily, Clock clock) {
+      this(channels, startedAt, relay, refusedUnrecorded, daily, clock, null, null);
+    }
+  }
 
   /** Open anomalies and refused notifications listed; the count says how many there are in all. */
   static final int ANOMALIES_SHOWN = 20;
@@ -120,10 +138,51 @@ public final class StatusReport {
     return () -> read.get().map(r -> withLive(r.copy(), context));
   }
 
-  /** What each request reads for itself: the service's uptime and the refused requests counted, not written. */
+  /**
+   * What each request reads for itself: the service's uptime, the refused requests counted, not written, and whether
+   * the database refuses writes.
+   */
   private static JsonObject withLive(JsonObject report, Context context) {
-    return report.put("paynotify", paynotify(context.startedAt())).put("refused_unrecorded",
+    report.put("paynotify", paynotify(context.startedAt())).put("refused_unrecorded",
         context.refusedUnrecorded() == null ? null : context.refusedUnrecorded().getAsLong());
+    if (context.refusing() == null) {
+      return report;
+    }
+    Refusing r = context.refusing().get();
+    return withWrites(report, r == null ? new JsonObject().put("refusing", false) : new JsonObject()
+        .put("refusing", true).put("reason", r.reason()).put("since", r.since().toString()).put("refused", r.refused()));
+  }
+
+  /**
+   * {@code writes} ({@code refusing}; while true its {@code reason}, {@code since} as an ISO instant and, when known,
+   * {@code refused}) as the report's {@code database_writes}; while the database refuses writes, the first line of
+   * the attention list, with what to do. Nothing can be booked meanwhile: nothing else is as urgent.
+   */
+  public static JsonObject withWrites(JsonObject report, JsonObject writes) {
+    report.put("database_writes", writes);
+    if (writes.getBoolean("refusing", false)) {
+      String reason = writes.getString("reason");
+      Long refused = writes.getLong("refused");
+      JsonArray attention = new JsonArray().add("the database refuses writes" + since(writes.getString("since"))
+          + " (" + (reason == null ? "reason not given" : reason) + ")"
+          + (refused == null ? "" : ": " + refused + " notifications answered failure")
+          + "; what to do: " + WriteRefusals.whatToDo(reason));
+      report.put("attention", attention.addAll(report.getJsonArray("attention", new JsonArray())));
+    }
+    return report;
+  }
+
+  /**
+   * " since T Beijing time" for an ISO instant; nothing when there is none to read (a /health answered by another
+   * version, or by something else on that port, must not stop the status from being told).
+   */
+  private static String since(String iso) {
+    try {
+      return iso == null ? "" : " since " + LocalDateTime.ofInstant(Instant.parse(iso), PlatformTime.BEIJING)
+          .format(TIME) + " Beijing time";
+    } catch (DateTimeParseException e) {
+      return "";
+    }
   }
 
   /** All but the service's own uptime and version. */
@@ -148,7 +207,16 @@ public final class StatusReport {
         : context.relay().backlog().map(b -> {
           r.getJsonObject("forward").mergeIn(b.json());
           return r;
-        })).map(r -> r.put("attention", attention(r)));
+        })).map(r -> r.put("attention", attention(r))).compose(r -> afterRefusals(context, r));
+  }
+
+  /** The attention list's lines of the last day's times the database refused writes (orders to check). */
+  private static Future<JsonObject> afterRefusals(Context context, JsonObject report) {
+    return context.afterRefusals() == null ? Future.succeededFuture(report) : context.afterRefusals().attention()
+        .map(lines -> {
+          lines.forEach(report.getJsonArray("attention")::add);
+          return report;
+        });
   }
 
   private static Future<Void> server(SqlConnection conn, JsonObject report) {

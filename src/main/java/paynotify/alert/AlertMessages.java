@@ -3,11 +3,22 @@ package paynotify.alert;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
 import java.util.regex.Pattern;
 import paynotify.channel.Money;
+import paynotify.channel.Platform;
+import paynotify.channel.PlatformTime;
 import paynotify.reconcile.Finding;
+import paynotify.store.RefusalEpisode;
+import paynotify.store.WriteRefusals;
+import paynotify.store.WriteRefusals.Refusing;
 
 /**
  * Each thing the owner is told, as one {@link Alert} in their language: what happened, the order, what to do. What
@@ -20,6 +31,7 @@ final class AlertMessages {
   private static final Pattern SHOWN_ID = Pattern.compile("[A-Za-z0-9_:#|-]{1,64}");
   /** An address as notify_log keeps it (IPv4 or IPv6); X-Forwarded-For behind a proxy may hold anything else. */
   private static final Pattern ADDRESS = Pattern.compile("[0-9A-Fa-f:.]{2,45}");
+  private static final DateTimeFormatter SECONDS = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
 
   private final AlertTexts t;
 
@@ -170,6 +182,81 @@ final class AlertMessages {
   Alert databaseBack() {
     return new Alert("database_down", t.pick("数据库已恢复", "the database answers again"),
         t.pick("通知又可以记账了。", "Notifications are booked again."));
+  }
+
+  /**
+   * The database refuses writes ({@link WriteRefusals}, once per episode): why, since when, how many notifications
+   * were answered failure so far, what to do, and which configured platforms never deliver a refused one again.
+   */
+  Alert databaseRefusesWrites(Refusing r, List<Platform> withoutRetries) {
+    String since = beijing(r.since());
+    String byEndpoint = r.refusedByEndpoint().entrySet().stream().sorted(Map.Entry.comparingByKey())
+        .map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(t.pick("、", ", ")));
+    String lost = withoutRetries.isEmpty()
+        ? t.pick("配置的平台都会重试：写入恢复后不会丢失。", "Every configured platform retries: nothing is lost once writes work"
+            + " again.")
+        : t.pick("会重试的平台会再次发送；" + labels(withoutRetries) + " 不会重发：恢复后核对这段时间里它们的订单。",
+            "Platforms that retry will deliver them again; " + labels(withoutRetries) + " never do: check their"
+            + " orders of this time once it is over.");
+    return new Alert("database_refuses_writes", t.pick("数据库拒绝写入：", "Database refuses writes: ") + reason(r.reason()),
+        t.pick("从 " + since + "（北京时间）起记账失败，已有 " + r.refused() + " 条通知回了失败（" + byEndpoint + "），平台收到的是失败应答。\n处理："
+            + toDoZh(r.reason()) + "\n",
+            "Since " + since + " (Beijing time) bookings fail: " + r.refused() + " notifications answered failure so far ("
+            + byEndpoint + ").\nWhat to do: " + WriteRefusals.whatToDo(r.reason()) + ".\n") + lost);
+  }
+
+  /** The episode is over: how many were refused in which window, and whose orders of it to check. */
+  Alert databaseWritesAgain(RefusalEpisode e, List<Platform> withoutRetries) {
+    String from = beijing(e.since());
+    String to = beijing(e.until());
+    String check = withoutRetries.isEmpty()
+        ? t.pick("配置的平台都会重试，不会丢失。", "every configured platform retries: nothing is lost.")
+        : t.pick("请核对这段时间里 " + labels(withoutRetries) + " 的订单。", "check " + labels(withoutRetries)
+            + " orders of that window.");
+    return new Alert("database_writes_again", t.pick("数据库恢复写入", "Database writes again"),
+        t.pick(from + " 至 " + to + "（北京时间）之间有 " + e.refused() + " 条通知被拒绝（" + reason(e.reason())
+                + "）；会重试的平台会再次发送：" + check,
+            e.refused() + " notifications were refused between " + from + " and " + to + " (Beijing time, "
+                + e.reason() + "); platforms that retry will deliver them again: " + check));
+  }
+
+  private static String beijing(Instant at) {
+    return LocalDateTime.ofInstant(at, PlatformTime.BEIJING).format(SECONDS);
+  }
+
+  private String labels(List<Platform> platforms) {
+    List<String> names = platforms.stream().map(Platform::label).toList();
+    return names.size() == 1 ? names.get(0) : String.join(", ", names.subList(0, names.size() - 1))
+        + t.pick(" 和 ", " and ") + names.get(names.size() - 1);
+  }
+
+  /** A refusal's reason ({@link paynotify.store.DbErrors#refusal}) in the owner's language; its code as it is. */
+  private String reason(String reason) {
+    if (!t.chinese()) {
+      return reason;
+    }
+    String code = reason.substring(reason.indexOf('('));
+    return (reason.startsWith("disk full") ? "磁盘已满 " : reason.startsWith("read-only") ? "只读 "
+        : reason.startsWith("too many connections") ? "连接数已满 " : "内存不足 ") + code;
+  }
+
+  private static String toDoZh(String reason) {
+    if (reason.startsWith("disk full")) {
+      return "清理数据库服务器的磁盘空间（df -h：binlog、旧备份、general log）。";
+    }
+    if (reason.equals("read-only (1836)")) {
+      return "MariaDB 以 innodb_read_only 运行：去掉这个选项后重启 MariaDB。";
+    }
+    if (reason.equals("read-only (1792)")) {
+      return "在数据库上执行 SET GLOBAL transaction_read_only=OFF（MariaDB 11.1 之前为 tx_read_only），并从其配置中删去。";
+    }
+    if (reason.startsWith("read-only")) {
+      return "若 SHOW REPLICA STATUS 为空（这台是主库）：执行 SET GLOBAL read_only=OFF；否则把 database.host 指向主库。";
+    }
+    if (reason.startsWith("too many connections")) {
+      return "调大数据库的 max_connections，或查出占着连接的程序（SHOW PROCESSLIST）。";
+    }
+    return "释放数据库服务器的内存（或调小 innodb_buffer_pool_size），仍不恢复就重启数据库。";
   }
 
   /** A payment booked (alerts.payments), as the peers tell every order. */

@@ -71,8 +71,16 @@ public final class EventBooking {
    * retrying). {@code body} names it when the platform gave it no id.
    */
   public Future<BookingResult> recordUnbookable(UnbookableNotification u, Buffer body) {
-    String siteOrder = orders.numbers().toSite(u.orderNo()); // not written so: as the message names it
-    return unbookable.record(u, siteOrder != null ? siteOrder : u.orderNo(), body);
+    return unbookable.record(u, siteOrderNo(u.orderNo()), body);
+  }
+
+  /**
+   * The site's order number in the one a notification names ({@code orders.out_trade_no}); as the notification names
+   * it when it is not written so, null for null.
+   */
+  public String siteOrderNo(String notified) {
+    String siteOrder = orders.numbers().toSite(notified);
+    return siteOrder != null ? siteOrder : notified;
   }
 
   /** Books the event: succeeds once that is committed (or found booked before). */

@@ -9,6 +9,7 @@ import java.sql.SQLException;
 import java.util.concurrent.Callable;
 import paynotify.config.ConfigException;
 import paynotify.reconcile.BillFormatException;
+import paynotify.store.CountedPool.ConnectionLost;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -40,7 +41,7 @@ abstract class CommandSupport implements Callable<Integer> {
       return run();
     } catch (BillFormatException | ConfigException e) {
       return fail(ExitCode.UNUSABLE, e.getMessage());
-    } catch (SQLException | DatabaseException | ClosedConnectionException | ConnectException e) {
+    } catch (SQLException | DatabaseException | ClosedConnectionException | ConnectionLost | ConnectException e) {
       return fail(ExitCode.DATABASE, "database: " + e.getMessage()); // JDBC, or the Vert.x client (repair book)
     }
   }

@@ -1,27 +1,41 @@
 package paynotify.cli;
 
 import io.vertx.core.Vertx;
+import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import paynotify.admin.StatusReport;
 import paynotify.channel.NotifyChannel;
 import paynotify.forward.ForwardRelay;
+import paynotify.http.HttpSettings;
+import paynotify.recovery.AfterRefusals;
 import paynotify.server.Pools;
 import paynotify.store.Database;
+import paynotify.store.RefusalEpisodes;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * status: what /status shows, in the terminal, from the database alone (the service running or not).
- * Exit 1 while anomalies are open, so that cron can mail it.
+ * status: what /status shows, in the terminal, from the database (the service running or not), and from the running
+ * service's /health whether the database refuses its writes. Exit 1 while anomalies are open, 3 while the database
+ * refuses writes, so that cron can mail it.
  */
 @Command(name = "status", mixinStandardHelpOptions = true,
     description = "Channels and their last notification, today's payments, open anomalies (with what to do), "
-        + "the last rejected or failed notifications, the forward queue. Exit 0: nothing open; 1: anomalies "
-        + "open; 2: unusable configuration or database unreachable; 3: database failure.")
+        + "the last rejected or failed notifications, the forward queue, and whether the running service's database "
+        + "refuses writes. Exit 0: nothing open; 1: anomalies open; 2: unusable configuration or database "
+        + "unreachable; 3: database failure, or the database refuses the service's writes.")
 final class StatusCommand extends CommandSupport {
+  private static final Duration HEALTH_WAIT = Duration.ofSeconds(2);
+
   @Option(names = "--json", description = "the report as JSON (the fields of /status.json)")
   boolean json;
 
@@ -35,10 +49,22 @@ final class StatusCommand extends CommandSupport {
           : new ForwardRelay(vertx, Pools.connect(vertx, db.settings()), db.config().forward());
       try {
         List<String> channels = db.config().channels().enabled().stream().map(NotifyChannel::endpoint).toList();
+        AfterRefusals afterRefusals = new AfterRefusals(new RefusalEpisodes(vertx, database), database,
+            db.config().orders(), AfterRefusals.endpoints(db.config().channels().enabled()),
+            db.config().recovery().settings(), null, Clock.systemUTC());
         JsonObject report = StatusReport.collect(database, new StatusReport.Context(channels, null, relay, null,
-            db.config().bills().daily(), Clock.systemUTC())).await();
-        out().println(json ? report.encodePrettily() : text(report));
+            db.config().bills().daily(), Clock.systemUTC(), null, afterRefusals)).await();
+        String service = serviceAddress(db.config().http());
+        JsonObject writes = serviceWrites(service);
+        if (writes != null) {
+          StatusReport.withWrites(report, writes);
+        }
+        out().println(json ? report.encodePrettily() : writes != null ? text(report)
+            : text(report) + "\nno service answered on " + service + " (not running?)\n");
         out().flush();
+        if (writes != null && writes.getBoolean("refusing")) {
+          return ExitCode.DATABASE; // nothing can be booked: worse than anything open
+        }
         return report.getJsonObject("anomalies").getLong("open") > 0 ? ExitCode.FOUND : 0;
       } finally {
         if (relay != null) {
@@ -48,6 +74,38 @@ final class StatusCommand extends CommandSupport {
         vertx.close().await();
       }
     }
+  }
+
+  /**
+   * What the running service's /health says of the database's writes (only the service knows: its bookings are
+   * refused), asked on its configured listener (loopback when it listens on every address), 2 s at most:
+   * {@code {"refusing": true, "reason": ..., "since": ...}} while /health says the database refuses writes,
+   * {@code {"refusing": false}} when it answers otherwise; null when no service answers (not running: nothing said).
+   */
+  private static JsonObject serviceWrites(String service) {
+    URI health = URI.create("http://" + service + "/health");
+    HttpClient client = HttpClient.newBuilder().connectTimeout(HEALTH_WAIT).build();
+    try {
+      HttpResponse<String> answer = client.send(HttpRequest.newBuilder(health).timeout(HEALTH_WAIT).GET().build(),
+          HttpResponse.BodyHandlers.ofString());
+      JsonObject body = new JsonObject(answer.body());
+      return answer.statusCode() == 503 && "database refuses writes".equals(body.getString("status"))
+          ? new JsonObject().put("refusing", true).put("reason", body.getString("reason"))
+              .put("since", body.getString("since"))
+          : new JsonObject().put("refusing", false);
+    } catch (IOException | DecodeException | ClassCastException e) {
+      return null; // not running, or something else on that port
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return null;
+    }
+  }
+
+  /** host:port of the service's listener, loopback when it listens on every address. */
+  private static String serviceAddress(HttpSettings http) {
+    String host = http.host() == null || http.host().isBlank() || "0.0.0.0".equals(http.host())
+        || "::".equals(http.host()) ? "127.0.0.1" : http.host();
+    return (host.contains(":") ? "[" + host + "]" : host) + ":" + http.port();
   }
 
   /** The page's sections as plain lines; what needs a person first. */

@@ -17,6 +17,7 @@ import paynotify.channel.VerificationUnavailable;
 import paynotify.store.NotifyLog;
 import paynotify.store.NotifyLog.Trace;
 import paynotify.store.RejectedLog;
+import paynotify.store.WriteRefusals;
 
 /**
  * What becomes of one request to a notify endpoint, decided once and finished once, as dj-stripe's
@@ -47,8 +48,11 @@ final class NotifyFate {
    * @param rejected the rows of refused requests: a queue and a rate limit of their own, so that a flood
    *                 of forgeries costs a genuine notification nothing
    * @param metrics  the counts by endpoint and outcome, and the booking times
+   * @param refusals whether the database refuses writes: told of each booking refused for it and each committed
+   *                 (in memory: the booking path runs no statement more)
    */
-  record Keepers(EventBooking booking, NotifyLog log, RejectedLog rejected, NotifyMetrics metrics) {}
+  record Keepers(EventBooking booking, NotifyLog log, RejectedLog rejected, NotifyMetrics metrics,
+      WriteRefusals refusals) {}
 
   private final Keepers keepers;
   private final NotifyChannel channel;
@@ -124,6 +128,9 @@ final class NotifyFate {
   private Reply booked(NotifyEvent event, Trace trace, BookingResult result) {
     String endpoint = channel.endpoint();
     Outcome outcome = result.outcome();
+    if (outcome == Outcome.PROCESSED || outcome == Outcome.ANOMALY) { // a write committed (not a row found before)
+      keepers.refusals().succeeded();
+    }
     return finish(outcome, () -> {
       keepers.log().record(trace, outcome.code(), event.idempotencyKey(), result.detail());
       switch (outcome) {
@@ -143,6 +150,7 @@ final class NotifyFate {
       return finish(Outcome.ERROR, () -> keepers.rejected().log(endpoint, endpoint
           + " replied failure so the platform retries: " + repeat.getMessage(), null), retry);
     }
+    keepers.refusals().refused(endpoint, channel.platform(), keepers.booking().siteOrderNo(event.orderNo()), err);
     return finish(Outcome.ERROR, () -> {
       LOG.error("{} {} not booked, replied failure so the platform retries: {}", endpoint, event.idempotencyKey(),
           err.toString());
@@ -158,6 +166,8 @@ final class NotifyFate {
     String endpoint = channel.endpoint();
     return keepers.booking().recordUnbookable(why, trace.body()).transform(recorded -> {
       if (recorded.failed()) {
+        keepers.refusals().refused(endpoint, channel.platform(), keepers.booking().siteOrderNo(why.orderNo()),
+            recorded.cause());
         return Future.succeededFuture(finish(Outcome.ERROR, () -> {
           keepers.log().record(trace, Outcome.ERROR.code(), null, recorded.cause().toString());
           LOG.error("{} genuine notification not recorded, replied failure so the platform retries: {}", endpoint,
@@ -165,6 +175,9 @@ final class NotifyFate {
         }, channel.failure(503, "not recorded, retry later")));
       }
       BookingResult result = recorded.result();
+      if (result.outcome() == Outcome.ANOMALY) {
+        keepers.refusals().succeeded();
+      }
       return Future.succeededFuture(finish(result.outcome(), () -> {
         keepers.log().record(trace, result.outcome().code(), null, result.detail());
         if (result.outcome() == Outcome.ANOMALY) {

@@ -29,6 +29,8 @@ import paynotify.channel.NotifyRequest;
 import paynotify.forward.ForwardRelay.Backlog;
 import paynotify.store.NotifyLog;
 import paynotify.store.RejectedLog;
+import paynotify.store.WriteRefusals;
+import paynotify.store.WriteRefusals.Refusing;
 
 /**
  * The HTTP callback flow: route each channel's path, read the raw body, hand it to the request's
@@ -62,14 +64,15 @@ public final class NotifyVerticle extends VerticleBase {
    * @param log              verified notifications' notify_log rows
    * @param rejected         refused requests' notify_log rows
    * @param readiness        until ready, every notification and /health answer 503
+   * @param refusals         whether the database refuses writes (/health 503 while it does)
    */
   public NotifyVerticle(HttpSettings settings, List<NotifyChannel> channels,
       Map<String, String> disabledChannels, EventBooking booking, NotifyLog log, RejectedLog rejected,
-      Readiness readiness, Supplier<Future<Backlog>> forwardBacklog, NotifyMetrics metrics) {
+      Readiness readiness, Supplier<Future<Backlog>> forwardBacklog, NotifyMetrics metrics, WriteRefusals refusals) {
     this.settings = settings;
     this.channels = channels;
     this.disabledChannels = disabledChannels;
-    this.keepers = new NotifyFate.Keepers(booking, log, rejected, metrics);
+    this.keepers = new NotifyFate.Keepers(booking, log, rejected, metrics, refusals);
     this.readiness = readiness;
     this.forwardBacklog = forwardBacklog;
   }
@@ -174,6 +177,15 @@ public final class NotifyVerticle extends VerticleBase {
         .end(path + " is not configured\n");
   }
 
+  /** What /health answers: its status code and body. */
+  private record Health(int status, JsonObject body) {}
+
+  private static final Health UNAVAILABLE = new Health(503, new JsonObject().put("status", "database unavailable"));
+
+  /**
+   * 200 while notifications can be booked; 503 while the database does not answer (the ping first: a dead server is
+   * "database unavailable", whatever was refused before it died) or refuses writes ({@link WriteRefusals}).
+   */
   private void health(RoutingContext ctx) {
     if (!readiness.isReady()) {
       ctx.response().setStatusCode(503).putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
@@ -181,14 +193,21 @@ public final class NotifyVerticle extends VerticleBase {
       return;
     }
     keepers.booking().ping().timeout(2, TimeUnit.SECONDS)
-        .compose(ping -> forwardBacklog == null ? Future.succeededFuture(new JsonObject().put("status", "ok"))
-            : forwardBacklog.get().timeout(2, TimeUnit.SECONDS)
-                .map(Backlog::json)
-                .otherwise(new JsonObject().put("error", "backlog unreadable"))
-                .map(forward -> new JsonObject().put("status", "ok").put("forward", forward)))
-        .onComplete(health -> ctx.response().setStatusCode(health.succeeded() ? 200 : 503)
-            .putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
-            .end(health.succeeded() ? health.result().encode() : "{\"status\":\"database unavailable\"}"));
+        .compose(ping -> {
+          Refusing refusing = keepers.refusals().refusing();
+          if (refusing != null) {
+            return Future.succeededFuture(new Health(503, new JsonObject().put("status", "database refuses writes")
+                .put("reason", refusing.reason()).put("since", refusing.since().toString())));
+          }
+          return forwardBacklog == null ? Future.succeededFuture(new Health(200, new JsonObject().put("status", "ok")))
+              : forwardBacklog.get().timeout(2, TimeUnit.SECONDS)
+                  .map(Backlog::json)
+                  .otherwise(new JsonObject().put("error", "backlog unreadable"))
+                  .map(forward -> new Health(200, new JsonObject().put("status", "ok").put("forward", forward)));
+        })
+        .otherwise(UNAVAILABLE)
+        .onSuccess(health -> ctx.response().setStatusCode(health.status())
+            .putHeader(HttpHeaders.CONTENT_TYPE, "application/json").end(health.body().encode()));
   }
 
   /** The self-probe's nonce sent back: this service answered (nothing else is read or written). */

@@ -7,6 +7,8 @@ import static paynotify.store.SqlQueries.LEASE_DAILY_CLOSE;
 
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.Tuple;
 import java.io.IOException;
@@ -21,20 +23,26 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.time.LocalTime;
 import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import paynotify.channel.PlatformTime;
 import paynotify.gateway.GatewayHttp;
 import paynotify.store.Database;
 import paynotify.store.LeaseOwner;
+import paynotify.store.RefusalEpisode;
+import paynotify.store.RefusalEpisodes;
 import paynotify.store.TransientRetry;
 
 /**
@@ -63,6 +71,7 @@ public final class DailyClose {
   private static final List<String> JAVA_OPTIONS = List.of("-Xmx128m", "-XX:MaxMetaspaceSize=96m",
       "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:+ExitOnOutOfMemoryError");
   private static final int DETAIL_CHARS = 1000;
+  private static final DateTimeFormatter HMS = DateTimeFormatter.ofPattern("HH:mm:ss");
 
   private final Vertx vertx;
   private final Database db;
@@ -71,6 +80,7 @@ public final class DailyClose {
   private final Clock clock;
   private final String owner;
   private final TransientRetry retry;
+  private final RefusalEpisodes refusals;
   /** The channels whose close of {@link #overDay} is over (done or given up): the minute's tick asks nothing. */
   private final Set<String> over = ConcurrentHashMap.newKeySet();
   private volatile LocalDate overDay;
@@ -91,6 +101,7 @@ public final class DailyClose {
     this.clock = clock;
     this.owner = LeaseOwner.next();
     this.retry = new TransientRetry(vertx, 3);
+    this.refusals = new RefusalEpisodes(vertx, db);
   }
 
   /** What one channel's close came to. */
@@ -212,7 +223,8 @@ public final class DailyClose {
             .execute(Tuple.of(channel, day, utc, utc))))
         .compose(added -> retry.run(() -> db.inTransaction(conn -> conn.preparedQuery(LEASE_DAILY_CLOSE)
             .execute(Tuple.of(owner, utc.plus(LEASE), utc, channel, day, utc, utc)))))
-        .compose(leased -> leased.rowCount() != 1 ? Future.succeededFuture(null) : close(channel, day).compose(tried -> {
+        .compose(leased -> leased.rowCount() != 1 ? Future.succeededFuture(null) : close(channel, day)
+            .compose(tried -> withRefusals(day, tried)).compose(tried -> {
           if (stopping) { // stopped, not answered: once the lease runs out the day is tried again
             return Future.succeededFuture(null);
           }
@@ -222,7 +234,7 @@ public final class DailyClose {
           String state = tried.done() ? "done" : givenUp ? "failed" : "pending";
           return db.inTransaction(conn -> conn.preparedQuery(DAILY_CLOSE_TRIED).execute(Tuple.of(state,
                   utc.plus(DailyCloseSettings.RETRY), cut(tried.detail()),
-                  tried.summary() == null ? null : tried.summary().toJson().encode(), channel, day, owner)))
+                  tried.summary() == null ? null : tried.summaryJson().encode(), channel, day, owner)))
               .map(written -> {
                 if (written.rowCount() != 1) {
                   LOG.warn("daily close {} {}: ran past its lease, which another instance took; not recorded here:"
@@ -238,8 +250,49 @@ public final class DailyClose {
         }));
   }
 
-  /** What one run of the command came to: done with its summary, or why not. */
-  private record Tried(boolean done, String detail, CloseSummary summary) {}
+  /**
+   * What one run of the command came to: done with its summary, or why not; {@code refusals}: the day's times the
+   * database refused writes, a line each.
+   */
+  private record Tried(boolean done, String detail, CloseSummary summary, List<String> refusals) {
+    Tried(boolean done, String detail, CloseSummary summary) {
+      this(done, detail, summary, List.of());
+    }
+
+    JsonObject summaryJson() {
+      JsonObject json = summary.toJson();
+      return refusals.isEmpty() ? json : json.put("write_refusals", new JsonArray(refusals));
+    }
+  }
+
+  /**
+   * A day closed gets a line for each time the database refused writes that day (Beijing time), after the bill's,
+   * e.g. {@code database refused writes 12:00:03-12:00:41 (disk full (1114)): 37 notifications answered failure}:
+   * the notifications a platform delivers again are in the bill; the others the owner looks for. Those that cannot
+   * be read leave the close as it is.
+   */
+  private Future<Tried> withRefusals(LocalDate day, Tried tried) {
+    if (!tried.done()) {
+      return Future.succeededFuture(tried);
+    }
+    Instant start = day.atStartOfDay(PlatformTime.BEIJING).toInstant();
+    Instant end = day.plusDays(1).atStartOfDay(PlatformTime.BEIJING).toInstant();
+    return refusals.endedSince(start).map(episodes -> {
+      List<String> lines = episodes.stream().filter(e -> e.since().isBefore(end))
+          .sorted(Comparator.comparing(RefusalEpisode::since)).map(DailyClose::refusalLine).toList();
+      return lines.isEmpty() ? tried : new Tried(true, tried.detail() + lines.stream().map(l -> "\n" + l)
+          .collect(Collectors.joining()), tried.summary(), lines);
+    }).otherwise(err -> {
+      LOG.warn("daily close {}: the day's times the database refused writes not read: {}", day, err.toString());
+      return tried;
+    });
+  }
+
+  static String refusalLine(RefusalEpisode e) {
+    return "database refused writes " + LocalTime.ofInstant(e.since(), PlatformTime.BEIJING).format(HMS) + "-"
+        + LocalTime.ofInstant(e.until(), PlatformTime.BEIJING).format(HMS) + " (" + e.reason() + "): " + e.refused()
+        + (e.refused() == 1 ? " notification" : " notifications") + " answered failure";
+  }
 
   /** One run of the command: its process and where its output goes. */
   private record Run(Process process, Path report, Path errors) {}

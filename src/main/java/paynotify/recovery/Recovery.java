@@ -4,6 +4,7 @@ import static paynotify.store.SqlQueries.ADD_ORDER_CHECK;
 import static paynotify.store.SqlQueries.CLAIM_ORDER_CHECK;
 import static paynotify.store.SqlQueries.LAST_ORDER_CHECK;
 import static paynotify.store.SqlQueries.LEASE_ORDER_CHECK;
+import static paynotify.store.SqlQueries.LEASE_ORDER_CHECK_FIRST;
 import static paynotify.store.SqlQueries.ORDER_CHECKED;
 import static paynotify.store.SqlQueries.ORDER_CHECK_ANSWERED;
 import static paynotify.store.SqlQueries.ORDER_CHECK_ATTEMPTS;
@@ -18,11 +19,20 @@ import io.vertx.sqlclient.RowSet;
 import io.vertx.sqlclient.Tuple;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Predicate;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -85,6 +95,11 @@ public final class Recovery {
   private final String ageOf;
   private final QueryBudget budget;
   private final TransientRetry retry;
+  /** Unpaid orders of these windows are each sweep's first, until each was asked about once ({@link #askFirst}). */
+  private final Queue<Window> first = new ConcurrentLinkedQueue<>();
+  /** The channel column's values whose platform cannot be asked: their orders are not asked about first. */
+  private final List<String> unqueryable;
+  private final String inWindowForCheck;
   private boolean sweeping;
 
   /**
@@ -108,6 +123,11 @@ public final class Recovery {
     // Without a creation column no order is due (the configuration refuses the sweeper) nor of a known age
     this.dueForCheck = settings.createdAt() == null ? null : orders.dueForCheck(settings.createdAt());
     this.ageOf = orders.ageOf(settings.createdAt());
+    Set<Platform> asked = this.queries.stream().map(TradeQuery::platform).collect(Collectors.toSet());
+    this.unqueryable = orders.columns().channel() == null ? List.of() : settings.platformOf().entrySet().stream()
+        .filter(e -> !asked.contains(e.getValue())).map(Map.Entry::getKey).sorted().toList();
+    this.inWindowForCheck = settings.createdAt() == null ? null
+        : orders.inWindowForCheck(settings.createdAt(), unqueryable.size());
     this.budget = new QueryBudget(settings.queriesPerMinute());
     this.retry = new TransientRetry(vertx, CLAIM_ATTEMPTS);
   }
@@ -162,8 +182,71 @@ public final class Recovery {
   }
 
   /**
-   * One sweep: the due orders, up to the rate cap, one after the other; younger and older than an hour in
-   * turn, each the longest overdue first.
+   * A window the database refused writes in: notifications of its orders may have been answered failure, and a
+   * platform that does not deliver again (or not soon) leaves them unpaid. So its unpaid orders that a platform
+   * can be asked about are the first of the next sweeps, each asked once whatever its back-off says (then it goes
+   * back to its back-off), newest first. Nothing when the sweeper is off (then nothing would take the window).
+   *
+   * @param from the first refusal less a little (an order made just before may be paid in it)
+   * @param to   the last refusal
+   */
+  public void askFirst(Instant from, Instant to) {
+    if (settings.enabled() && inWindowForCheck != null && !queries.isEmpty()) {
+      first.add(new Window(utc(from), utc(to), utc(Instant.now())));
+    }
+  }
+
+  /**
+   * A window given to {@link #askFirst}, in UTC; {@code given}: when, by this machine's clock (an order asked
+   * since, by the database's, is not asked first again; a clock a few seconds off asks one order once more, or
+   * not first).
+   */
+  private record Window(LocalDateTime from, LocalDateTime to, LocalDateTime given) {}
+
+  /** An order a sweep asks about; {@code askedFirstSince}: one of a window's, given then (null: one due). */
+  private record Due(String orderNo, String channel, boolean closeDue, LocalDateTime askedFirstSince) {}
+
+  /** The windows' orders still to ask about first, up to a sweep's; a window with none left is done. */
+  private Future<List<Due>> firstOfWindows(long closeAfter) {
+    List<Due> due = new ArrayList<>();
+    LocalDateTime past = utc(Instant.now().minus(settings.maxAge()));
+    first.removeIf(w -> w.to().isBefore(past)); // none of its orders would be asked about any more
+    Future<Void> all = Future.succeededFuture();
+    for (Window w : first) {
+      all = all.compose(v -> due.size() >= settings.perSweep() ? Future.succeededFuture() : db.inTransaction(conn -> {
+        List<Object> args = new ArrayList<>(List.of(closeAfter, orders.values().unpaid(), w.from(), w.to(),
+            settings.maxAge().toSeconds()));
+        args.addAll(unqueryable);
+        args.addAll(List.of(w.given(), settings.perSweep()));
+        return conn.preparedQuery(inWindowForCheck).execute(Tuple.from(args));
+      }).map(rows -> {
+        if (rows.size() == 0) {
+          first.remove(w);
+        }
+        rows.forEach(r -> due.add(due(r, w.given())));
+        return (Void) null;
+      }).otherwise(err -> { // the due orders' sweep goes on; the window is tried again next sweep
+        LOG.warn("recovery: the orders made from {} to {} (UTC), when the database refused writes, not read now: {}",
+            w.from(), w.to(), err.toString());
+        return null;
+      }));
+    }
+    return all.map(v -> due);
+  }
+
+  private Due due(Row row, LocalDateTime askedFirstSince) {
+    String channel = row.getValue(1) == null ? null : String.valueOf(row.getValue(1));
+    boolean closeDue = settings.closeAfter() != null && row.getValue(2) != null && row.getInteger(2) == 1;
+    return new Due(row.getString(0), channel, closeDue, askedFirstSince);
+  }
+
+  private static LocalDateTime utc(Instant t) {
+    return LocalDateTime.ofInstant(t, ZoneOffset.UTC);
+  }
+
+  /**
+   * One sweep: the orders of the windows given to {@link #askFirst}, then the due orders, up to the rate cap, one
+   * after the other; younger and older than an hour in turn, each the longest overdue first.
    */
   public Future<Sweep> sweepOnce() {
     if (queries.isEmpty()) { // Stripe's events alone: no order to ask about
@@ -177,18 +260,21 @@ public final class Recovery {
     Tuple young = Tuple.of(closeAfter, orders.values().unpaid(), minAge, hourly, minAge, settings.perSweep());
     Tuple old = Tuple.of(closeAfter, orders.values().unpaid(), hourly, settings.maxAge().toSeconds(), minAge,
         settings.perSweep());
-    return db.inTransaction(conn -> conn.preparedQuery(PURGE_ORDER_CHECKS)
+    return firstOfWindows(closeAfter).compose(firstDue -> db.inTransaction(conn -> conn
+            .preparedQuery(PURGE_ORDER_CHECKS)
             .execute(Tuple.of(settings.maxAge().plus(KEPT_PAST_MAX_AGE).toSeconds(), PURGE_BATCH))
             .compose(purged -> conn.preparedQuery(dueForCheck).execute(young))
-            .compose(y -> conn.preparedQuery(dueForCheck).execute(old).map(o -> inTurn(y, o))))
+            .compose(y -> conn.preparedQuery(dueForCheck).execute(old).map(o -> {
+              Map<String, Due> all = new LinkedHashMap<>(); // an order both first and due is asked once, first
+              firstDue.forEach(d -> all.put(d.orderNo(), d));
+              inTurn(y, o).forEach(r -> all.putIfAbsent(r.getString(0), due(r, null)));
+              return new ArrayList<>(all.values());
+            }))))
         .compose(list -> {
           Future<Sweep> sweep = Future.succeededFuture(new Sweep(0, 0, 0, 0));
-          for (Row row : list.subList(0, Math.min(list.size(), settings.perSweep()))) {
-            String orderNo = row.getString(0);
-            String channel = row.getValue(1) == null ? null : String.valueOf(row.getValue(1));
-            boolean closeDue = settings.closeAfter() != null && row.getValue(2) != null && row.getInteger(2) == 1;
+          for (Due due : list.subList(0, Math.min(list.size(), settings.perSweep()))) {
             sweep = sweep.compose(s -> !budget.takeForSweep() ? Future.succeededFuture(s)
-                : claimAndAsk(orderNo, channel, closeDue).map(r -> {
+                : claimAndAsk(due).map(r -> {
                   if (r == null) { // not asked: the question stays in the budget
                     budget.putBack();
                   }
@@ -239,18 +325,21 @@ public final class Recovery {
     }
   }
 
-  /** Null when another instance holds the order now. */
-  private Future<Asked> claimAndAsk(String orderNo, String channel, boolean closeDue) {
+  /** Null when another instance holds the order now (or, one due, it is not due any more). */
+  private Future<Asked> claimAndAsk(Due due) {
+    String orderNo = due.orderNo();
+    Tuple claim = due.askedFirstSince() == null ? Tuple.of(owner, lease.toSeconds(), orderNo)
+        : Tuple.of(owner, lease.toSeconds(), orderNo, due.askedFirstSince());
     // two transactions, as a check's claim: two instances sweeping at once would deadlock on the INSERT
     // IGNOREs' share locks; the loser of any race is run again, so the rest of its sweep goes on
     return retry.run(() -> db.inTransaction(conn -> conn.preparedQuery(ADD_ORDER_CHECK).execute(Tuple.of(orderNo))))
-        .compose(added -> retry.run(() -> db.inTransaction(conn -> conn.preparedQuery(LEASE_ORDER_CHECK)
-            .execute(Tuple.of(owner, lease.toSeconds(), orderNo))
+        .compose(added -> retry.run(() -> db.inTransaction(conn -> conn
+            .preparedQuery(due.askedFirstSince() == null ? LEASE_ORDER_CHECK : LEASE_ORDER_CHECK_FIRST).execute(claim)
             .compose(leased -> leased.rowCount() != 1 ? Future.succeededFuture((Integer) null)
                 : conn.preparedQuery(ORDER_CHECK_ATTEMPTS).execute(Tuple.of(orderNo))
                     .map(rows -> rows.iterator().next().getInteger(0))))))
         .compose(attempts -> attempts == null ? Future.succeededFuture(null)
-            : ask(new Question(orderNo, platformOf(channel), closeDue, true)).compose(asked -> retry.run(() ->
+            : ask(new Question(orderNo, platformOf(due.channel()), due.closeDue(), true)).compose(asked -> retry.run(() ->
                     db.inTransaction(conn -> asked.ours() ? conn.preparedQuery(ORDER_NOT_CHECKED)
                         .execute(Tuple.of(Backoff.after(0).toSeconds(), orderNo, owner))
                     : conn.preparedQuery(ORDER_CHECKED).execute(Tuple.of(asked.lastState(),

@@ -7,11 +7,16 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
 import paynotify.admin.AdminVerticle;
 import paynotify.admin.DatabaseGauges;
+import paynotify.admin.PoolGauges;
 import paynotify.admin.Monitoring;
 import paynotify.admin.StatusReport;
+import paynotify.alert.RefusalAlerts;
 import paynotify.booking.EventBooking;
 import paynotify.booking.SiteEvents;
 import paynotify.booking.check.OrderlessPaymentCheck;
@@ -20,6 +25,7 @@ import paynotify.channel.NotifyChannel;
 import paynotify.config.AppConfig;
 import paynotify.config.RecoveryConfig;
 import paynotify.gateway.GatewayHttp;
+import paynotify.recovery.AfterRefusals;
 import paynotify.recovery.CheckAnswer;
 import paynotify.recovery.DailyClose;
 import paynotify.recovery.Recovery;
@@ -35,8 +41,10 @@ import paynotify.store.Database;
 import paynotify.store.Isolation;
 import paynotify.store.KeyPurge;
 import paynotify.store.NotifyLog;
+import paynotify.store.RefusalEpisodes;
 import paynotify.store.RejectedLog;
 import paynotify.store.Stores;
+import paynotify.store.WriteRefusals;
 
 /**
  * The running service on one Vert.x instance: the database pool, the notify verticle (one
@@ -71,13 +79,14 @@ public final class PayNotifyServer {
   private final Runnable closeRecovery;
   private final DailyClose dailyClose;
   private final Alerting alerting;
+  private final WriteRefusals refusals;
   private volatile Long housekeepingTimer; // set by open()
   private volatile Long recoveryTimer; // set by open() when the sweeper is on
 
   private PayNotifyServer(Vertx vertx, Stores stores, String deploymentId, int port, Readiness readiness,
       Duration purgeInterval, KeyPurge purge, PendingRefundCheck pendingRefunds,
       OrderlessPaymentCheck orderlessPayments, ForwardRelay relay, AdminVerticle admin, Recovery recovery,
-      Runnable closeRecovery, DailyClose dailyClose, Alerting alerting) {
+      Runnable closeRecovery, DailyClose dailyClose, Alerting alerting, WriteRefusals refusals) {
     this.vertx = vertx;
     this.stores = stores;
     this.db = stores.db();
@@ -94,6 +103,7 @@ public final class PayNotifyServer {
     this.closeRecovery = closeRecovery;
     this.dailyClose = dailyClose;
     this.alerting = alerting;
+    this.refusals = refusals;
   }
 
   /** Starts on an already migrated database; fails if it does not answer. */
@@ -124,9 +134,10 @@ public final class PayNotifyServer {
     SiteEvents outbox = outbox(config);
     EventBooking booking = new EventBooking(vertx, stores, config.booking(), config.orders(), outbox);
     // The relay's own small pool: the site being down or slow never takes a booking's connection.
-    ForwardRelay relay = config.forward() == null ? null
-        : new ForwardRelay(vertx, Pools.connect(vertx, db.withPool(RELAY_POOL + config.forward().endpoints().size(),
-            db.maxWaitQueue()), "forward-relay", Isolation.READ_COMMITTED), config.forward());
+    Database relayPool = config.forward() == null ? null : Pools.connect(vertx,
+        db.withPool(RELAY_POOL + config.forward().endpoints().size(), db.maxWaitQueue()), "forward-relay",
+        Isolation.READ_COMMITTED);
+    ForwardRelay relay = relayPool == null ? null : new ForwardRelay(vertx, relayPool, config.forward());
     Readiness readiness = new Readiness();
     AtomicReference<NotifyVerticle> first = new AtomicReference<>();
     AppConfig.Retention r = config.retention();
@@ -136,9 +147,6 @@ public final class PayNotifyServer {
     metrics.countLogDrops("notifications", stores.log(), NotifyLog::droppedTotal);
     metrics.countLogDrops("rejected", stores.rejected(), RejectedLog::droppedTotal);
     metrics.countUnrecorded(stores.rejected(), RejectedLog::unrecorded);
-    // Once, here: the uptime counts from the start, not from each request.
-    StatusReport.Context status = new StatusReport.Context(endpoints, Instant.now(), relay,
-        stores.rejected()::unrecordedTotal, config.bills().daily(), Clock.systemUTC());
     // Recovery's own small pool and HTTP client: a slow platform never holds a booking's connection.
     RecoveryConfig rc = config.recovery();
     boolean asks = !rc.clients().isEmpty() || rc.stripe() != null;
@@ -164,6 +172,32 @@ public final class PayNotifyServer {
           + " (docs/operations.md, Recovery)");
     }
     Alerting alerting = Alerting.of(vertx, db, config);
+    RefusalAlerts told = alerting == null ? null : new RefusalAlerts(alerting.alerts(), config.channels().platforms());
+    // An episode over: kept in write_refusals (the status' and the daily close's), its window's orders asked first.
+    // Written on the booking pool (the status pool's two connections are /health's), read on the status pool.
+    AfterRefusals afterRefusals = new AfterRefusals(new RefusalEpisodes(vertx, database), stores.status(),
+        config.orders(), AfterRefusals.endpoints(config.channels().enabled()), rc.settings(), recovery,
+        Clock.systemUTC());
+    WriteRefusals refusals = new WriteRefusals(vertx, database, WriteRefusals.Timing.DEFAULT, Clock.systemUTC(),
+        refusing -> {
+          if (told != null) {
+            told.opened(refusing);
+          }
+        }, episode -> {
+          if (told != null) {
+            told.ended(episode);
+          }
+        }, afterRefusals::ended);
+    // Once, here: the uptime counts from the start, not from each request.
+    StatusReport.Context status = new StatusReport.Context(endpoints, Instant.now(), relay,
+        stores.rejected()::unrecordedTotal, config.bills().daily(), Clock.systemUTC(), refusals::refusing,
+        afterRefusals);
+    if (monitoring.registry() != null) {
+      PoolGauges.register(monitoring.registry(), stores.reads().counts());
+      Stream.of(database, stores.logPool(), stores.status(), relayPool, recoveryPool,
+              alerting == null ? null : alerting.pool())
+          .filter(Objects::nonNull).forEach(pool -> PoolGauges.register(monitoring.registry(), pool.counts()));
+    }
     DailyClose dailyClose = !config.bills().daily().enabled() ? null
         : new DailyClose(vertx, database, config.bills().daily(), config.bills().dir(), Clock.systemUTC());
     AdminVerticle admin = config.admin() == null ? null : new AdminVerticle(config.admin(), monitoring.registry(),
@@ -174,7 +208,7 @@ public final class PayNotifyServer {
     return vertx.deployVerticle(() -> {
           NotifyVerticle verticle = new NotifyVerticle(config.http(), config.channels().enabled(),
               config.channels().disabled(), booking, stores.log(), stores.rejected(), readiness,
-              relay == null ? null : relay::backlog, metrics);
+              relay == null ? null : relay::backlog, metrics, refusals);
           first.compareAndSet(null, verticle);
           return verticle;
         }, new DeploymentOptions().setInstances(config.httpInstances()))
@@ -184,7 +218,7 @@ public final class PayNotifyServer {
             new KeyPurge(vertx, database, r.keys(), r.notifyLog(), r.rejected(), r.deliveredEvents(), r.batchSize()),
             new PendingRefundCheck(database, config.orders(), outbox, r.keys()),
             new OrderlessPaymentCheck(database, outbox, ORDERLESS_PAYMENT_WAIT), relay, admin, recovery,
-            closeRecovery, dailyClose, alerting))
+            closeRecovery, dailyClose, alerting, refusals))
         .onFailure(err -> {
           closeRecovery.run();
           if (alerting != null) {
@@ -269,6 +303,11 @@ public final class PayNotifyServer {
     return alerting;
   }
 
+  /** Whether the database refuses writes now. */
+  public WriteRefusals writeRefusals() {
+    return refusals;
+  }
+
   /** Null when forwarding is off. */
   public ForwardRelay forwardRelay() {
     return relay;
@@ -279,6 +318,7 @@ public final class PayNotifyServer {
    * then closes the pool.
    */
   public Future<Void> stop() {
+    refusals.stop(); // an episode still open is kept as it stands (no alert: whether it writes again is not known)
     if (housekeepingTimer != null) {
       vertx.cancelTimer(housekeepingTimer);
     }

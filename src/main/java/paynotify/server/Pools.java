@@ -58,7 +58,10 @@ public final class Pools {
     return connect(vertx, db, "booking", Isolation.REPEATABLE_READ);
   }
 
-  /** @param name the pool's in the metrics (vertx_pool_*, pool_name): each pool its own */
+  /**
+   * @param name the pool's in the metrics, each pool its own: paynotify_db_pool_* ({@code pool}, our count) and
+   *     vertx_pool_* ({@code pool_name}, times only: PoolGauges)
+   */
   public static Database connect(Vertx vertx, DatabaseSettings db, String name, Isolation isolation) {
     return Database.connect(vertx, connectOptions(db), poolOptions(db, name, db.poolSize()), tcp(db),
         Database.sessionSetup(db.lockWaitSeconds(), db.timeZone(), isolation));

@@ -4,7 +4,6 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.net.NetClientOptions;
 import io.vertx.mysqlclient.MySQLConnectOptions;
-import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.PoolOptions;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.RowSet;
@@ -19,9 +18,9 @@ import java.util.List;
  * Galera node they read causally ({@link GaleraSessions}): a key committed on another node is seen.
  */
 public final class CommittedReads {
-  private final Pool pool;
+  private final CountedPool pool;
 
-  private CommittedReads(Pool pool) {
+  private CommittedReads(CountedPool pool) {
     this.pool = pool;
   }
 
@@ -37,7 +36,11 @@ public final class CommittedReads {
   }
 
   public Future<RowSet<Row>> execute(String sql, Tuple args) {
-    return pool.preparedQuery(sql).execute(args);
+    return pool.withConnection(conn -> conn.preparedQuery(sql).execute(args));
+  }
+
+  public CountedPool counts() {
+    return pool;
   }
 
   public Future<Void> close() {

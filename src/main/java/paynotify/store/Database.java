@@ -34,10 +34,10 @@ public final class Database {
       "STRICT_ALL_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION";
   /** The platforms' zone, and the sessions' unless {@code database.time_zone} says otherwise. */
   public static final String BEIJING = "+08:00";
-  private final Pool pool;
+  private final CountedPool pool;
   private final GaleraSessions galera;
 
-  private Database(Pool pool, GaleraSessions galera) {
+  private Database(CountedPool pool, GaleraSessions galera) {
     this.pool = pool;
     this.galera = galera;
   }
@@ -88,17 +88,22 @@ public final class Database {
     return new Database(pool(vertx, connect, options, tcp, sessionSetup, galera), galera);
   }
 
-  /** A pool whose sessions run {@code sessionSetup}, and what a Galera node needs after it. */
-  static Pool pool(Vertx vertx, MySQLConnectOptions connect, PoolOptions options, NetClientOptions tcp,
+  /**
+   * A pool whose sessions run {@code sessionSetup}, and what a Galera node needs after it, counted under
+   * {@code options}' name.
+   */
+  static CountedPool pool(Vertx vertx, MySQLConnectOptions connect, PoolOptions options, NetClientOptions tcp,
       List<String> sessionSetup, GaleraSessions galera) {
     connect.setPipeliningLimit(16);
-    return MySQLBuilder.pool().with(options).with(tcp).connectingTo(connect).using(vertx)
+    Pool pool = MySQLBuilder.pool().with(options).with(tcp).connectingTo(connect).using(vertx)
         // Bounded: a setup that never answers (a half-open connection) would hold its pool slot.
-        .withConnectHandler(conn -> galera.statements(conn, sessionSetup).compose(all -> setUp(conn, all))
+        .withConnectHandler(conn -> galera.statements(conn.exceptionHandler(CountedPool.failureLog(options.getName())),
+                sessionSetup).compose(all -> setUp(conn, all))
             .timeout(tcp.getConnectTimeout(), TimeUnit.MILLISECONDS)
             .onSuccess(v -> conn.close()) // close() hands the prepared connection to the pool
             .onFailure(err -> discard(conn, err)))
         .build();
+    return new CountedPool(pool, options.getName());
   }
 
   private static Future<Void> setUp(SqlConnection conn, List<String> statements) {
@@ -155,6 +160,11 @@ public final class Database {
   /** Whether the database answers now: one round trip on a pooled session. */
   public Future<Void> ping() {
     return inTransaction(conn -> conn.query(SqlQueries.PING).execute()).mapEmpty();
+  }
+
+  /** The pool's own count of its connections in use and uses waiting ({@code PoolGauges} publishes them). */
+  public CountedPool counts() {
+    return pool;
   }
 
   public Future<Void> close() {

@@ -2,6 +2,7 @@ package paynotify.store;
 
 import io.vertx.sqlclient.ClosedConnectionException;
 import io.vertx.sqlclient.DatabaseException;
+import java.util.regex.Pattern;
 
 /** MySQL/MariaDB error codes the booking decides on. */
 public final class DbErrors {
@@ -14,6 +15,10 @@ public final class DbErrors {
    */
   public static final int SNAPSHOT_CONFLICT = 1020;
 
+  /** ENOSPC as the server words it: "No space left on device", "errno: 28", "Errcode: 28", "Got error 28 ...". */
+  private static final Pattern NO_SPACE =
+      Pattern.compile("No space left on device|(?:errno: |Errcode: |error )28(?![0-9])", Pattern.CASE_INSENSITIVE);
+
   private DbErrors() {}
 
   /**
@@ -23,6 +28,21 @@ public final class DbErrors {
   public static boolean isSessionKilled(Throwable err) {
     return err instanceof DatabaseException db ? db.getErrorCode() == 1927 || db.getErrorCode() == 1317
         : err instanceof ClosedConnectionException;
+  }
+
+  /**
+   * The database could not be reached, or its connection died during the statement (the server down or restarting,
+   * the network): not a refusal by itself, but while the database refuses writes, a notification lost to it is one
+   * more the owner may have to look for.
+   */
+  public static boolean isUnreachable(Throwable err) {
+    for (Throwable t = err; t != null; t = t.getCause()) {
+      if (t instanceof java.net.ConnectException || t instanceof ClosedConnectionException
+          || t instanceof CountedPool.ConnectionLost) {
+        return true;
+      }
+    }
+    return false;
   }
 
   public static boolean isDuplicateKey(Throwable err) {
@@ -39,8 +59,10 @@ public final class DbErrors {
   /**
    * Why the database refuses to write, when {@code err} says it does ("disk full (1114)"), for the owner; null
    * for anything else (a bad statement, a lost race, a dead server). A full disk: 1114 (table full), 1021 (disk
-   * full, waiting), 3 (error writing file), or errno 28 (ENOSPC) in the text of 1030 or of an error that is no
-   * server's answer; read-only: 1290 (--read-only), 1836 (a read-only transaction); 1040 (too many
+   * full, waiting), 3 (error writing file), or errno 28 (ENOSPC) in the text of 1030 (storage engine), 1026 (error
+   * writing file), 1180 (error during COMMIT), 1878 (temporary file write) or of an error that is no server's
+   * answer (those codes with another errno are no full disk); read-only: 1290 (read_only, --read-only), 1836
+   * (innodb_read_only), 1792 (a read-only transaction: transaction_read_only, tx_read_only); 1040 (too many
    * connections); out of memory: 1037, 1041.
    */
   public static String refusal(Throwable err) {
@@ -48,8 +70,8 @@ public final class DbErrors {
       int code = db.getErrorCode();
       return switch (code) {
         case 1114, 1021, 3 -> "disk full (" + code + ")";
-        case 1030 -> noSpace(db) ? "disk full (1030)" : null;
-        case 1290, 1836 -> "read-only (" + code + ")";
+        case 1030, 1026, 1180, 1878 -> noSpace(db) ? "disk full (" + code + ")" : null;
+        case 1290, 1836, 1792 -> "read-only (" + code + ")";
         case 1040 -> "too many connections (1040)";
         case 1037, 1041 -> "out of memory (" + code + ")";
         default -> null;
@@ -59,7 +81,6 @@ public final class DbErrors {
   }
 
   private static boolean noSpace(Throwable err) {
-    String text = String.valueOf(err.getMessage());
-    return text.contains("No space left on device") || text.contains("errno: 28") || text.contains("error 28");
+    return NO_SPACE.matcher(String.valueOf(err.getMessage())).find();
   }
 }

@@ -5,8 +5,13 @@ import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
 import java.math.BigDecimal;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import paynotify.channel.Platform;
 
 /**
@@ -386,6 +391,98 @@ public final class OrdersTable {
   }
 
   /**
+   * The recovery sweeper's first work after the database refused writes ({@code Recovery.askFirst}): unpaid orders
+   * created in a window (UTC, converted to the session's zone, the site's), younger than max_age, not asked about
+   * since the window was given and held by no instance, newest first, with the platform the site noted and whether
+   * the order is old enough to be closed (as {@link #dueForCheck}). {@code unqueryable}: how many channel values
+   * name a platform that cannot be asked (their orders are left out). Binds: close after, unpaid, from, to, max age
+   * (seconds), the unqueryable values, when the window was given (UTC), limit.
+   */
+  public String inWindowForCheck(String createdAt, int unqueryable) {
+    return sql("SELECT CAST(o.{order_no} AS CHAR), " + (columns.channel() == null ? "NULL" : "o.{channel}")
+        + ", o.{created_at} < NOW(3) - INTERVAL ? SECOND FROM {orders} o LEFT JOIN order_checks c"
+        + " ON c.order_no = CAST(o.{order_no} AS CHAR CHARACTER SET utf8mb4) COLLATE utf8mb4_bin"
+        + " WHERE o.{status} = ? AND " + window("o.{created_at}")
+        + " AND o.{created_at} > NOW(3) - INTERVAL ? SECOND"
+        + (unqueryable == 0 ? "" : " AND (o.{channel} IS NULL OR o.{channel} NOT IN (" + params(unqueryable) + "))")
+        + " AND (c.order_no IS NULL OR (NOT c.done AND (c.last_checked_at IS NULL OR c.last_checked_at < ?)"
+        + "   AND (c.lease_until IS NULL OR c.lease_until < UTC_TIMESTAMP(3))))"
+        + " ORDER BY o.{created_at} DESC LIMIT ?").replace("{created_at}", quote(createdAt));
+  }
+
+  /**
+   * The most unpaid orders of a window counted: the status page runs the count on every load for a day, and a
+   * window of a table filled by a flood of checkouts must not cost a scan of it.
+   */
+  public static final int COUNTED_UP_TO = 1000;
+
+  /** Unpaid orders of a window: the newest few, and how many in all, up to {@link #COUNTED_UP_TO}. */
+  public record Unpaid(List<String> newest, long total) {
+    /** Whether the count stopped at {@link #COUNTED_UP_TO}: there may be more. */
+    public boolean countStopped() {
+      return total >= COUNTED_UP_TO;
+    }
+  }
+
+  /**
+   * The unpaid orders created from {@code from} to {@code to} (inclusive), newest first, at most {@code limit}, and
+   * how many there are (up to {@link #COUNTED_UP_TO}), but {@code except}: those whose channel column says no
+   * platform that retries ({@code retrying}: NULL, a value of a platform that never delivers again, or one the
+   * configuration does not know, listed rather than hidden), or all of them when {@code retrying} is null or empty.
+   * A range of the (status, created_at) index docs/operations.md advises. Needs orders.columns.created_at, and the
+   * channel column when {@code retrying} values are given.
+   */
+  public Future<Unpaid> unpaidCreatedBetween(SqlConnection conn, Instant from, Instant to, List<String> retrying,
+      List<String> except, int limit) {
+    boolean byChannel = retrying != null && !retrying.isEmpty();
+    String where = sql(" FROM {orders} WHERE {status} = ? AND " + window("{created_at}")
+        + (byChannel ? " AND ({channel} IS NULL OR {channel} NOT IN (" + params(retrying.size()) + "))" : "")
+        + (except.isEmpty() ? "" : " AND CAST({order_no} AS CHAR) NOT IN (" + params(except.size()) + ")"))
+        .replace("{created_at}", quote(columns.createdAt()));
+    List<Object> args = new ArrayList<>(List.of(values.unpaid(), LocalDateTime.ofInstant(from, ZoneOffset.UTC),
+        LocalDateTime.ofInstant(to, ZoneOffset.UTC)));
+    if (byChannel) {
+      args.addAll(retrying);
+    }
+    args.addAll(except);
+    return conn.preparedQuery("SELECT COUNT(*) FROM (SELECT 1" + where + " LIMIT " + COUNTED_UP_TO + ") t")
+        .execute(Tuple.from(args)).compose(count -> {
+          args.add(limit);
+          return conn.preparedQuery("SELECT CAST(" + quote(columns.orderNo()) + " AS CHAR)" + where + " ORDER BY "
+                  + quote(columns.createdAt()) + " DESC LIMIT ?").execute(Tuple.from(args))
+              .map(rows -> {
+                List<String> newest = new ArrayList<>();
+                rows.forEach(r -> newest.add(r.getString(0)));
+                return new Unpaid(newest, count.iterator().next().getLong(0));
+              });
+        });
+  }
+
+  /** Which of {@code orderNos} (not empty) are paid now, as the orders table says. */
+  public Future<Set<String>> paidAmong(SqlConnection conn, List<String> orderNos) {
+    List<Object> args = new ArrayList<>(orderNos);
+    args.addAll(orderNos);
+    args.add(values.paid());
+    return conn.preparedQuery(sql("SELECT CAST({order_no} AS CHAR) FROM {orders} WHERE {order_no} IN ("
+        + params(orderNos.size()) + ") AND CAST({order_no} AS CHAR) IN (" + params(orderNos.size())
+        + ") AND {status} = ?")).execute(Tuple.from(args)).map(rows -> {
+          Set<String> paid = new HashSet<>();
+          rows.forEach(r -> paid.add(r.getString(0)));
+          return paid;
+        });
+  }
+
+  /** {@code column} within two bound UTC times, compared in the session's zone, the one the site writes in. */
+  private static String window(String column) {
+    return column + " >= CONVERT_TZ(?, '+00:00', @@session.time_zone) AND " + column
+        + " <= CONVERT_TZ(?, '+00:00', @@session.time_zone)";
+  }
+
+  private static String params(int n) {
+    return "?, ".repeat(n - 1) + "?";
+  }
+
+  /**
    * How old the order is, in seconds by the database's clock; no row when the table has no such order, NULL
    * when its age cannot be told ({@code createdAt} null: orders.columns.created_at not mapped).
    */
@@ -412,6 +509,6 @@ public final class OrdersTable {
   /** The statement that finds which of {@code ids} order numbers the table knows (reconciliation). */
   public String knownOrders(int ids) {
     return "SELECT " + quote(columns.orderNo()) + " FROM " + quote(table) + " WHERE " + quote(columns.orderNo())
-        + " IN (" + "?, ".repeat(ids - 1) + "?)";
+        + " IN (" + params(ids) + ")";
   }
 }

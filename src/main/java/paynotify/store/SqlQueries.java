@@ -290,6 +290,13 @@ public final class SqlQueries {
 
   public static final String PING = "SELECT 1";
 
+  // WriteRefusals' probe, rolled back: does the database take a write that needs new space? Its body (60 KB, bound
+  // by the caller) wants pages of its own: refused, it shows a full disk (1114) or a read-only server (1290); taken,
+  // only that notify_log found room (a booking's pages may not: it never ends a disk-full episode). Nobody reads the
+  // row: it never commits. Binds: body_bytes, raw_body.
+  public static final String WRITE_PROBE =
+      "INSERT INTO notify_log (channel, outcome, body_bytes, raw_body) VALUES ('probe', 'probe', ?, ?)";
+
   // The operator's view of anomalies (command line).
   public static final String LIST_ANOMALIES =
       "SELECT id, created_at, kind, channel, order_no, trade_no, amount_cents, detail, resolved_at, resolution_note"
@@ -361,6 +368,14 @@ public final class SqlQueries {
   public static final String LEASE_ORDER_CHECK = "UPDATE order_checks SET lease_owner = ?,"
       + " lease_until = UTC_TIMESTAMP(3) + INTERVAL ? SECOND WHERE order_no = ? AND NOT done"
       + " AND next_check_at <= UTC_TIMESTAMP(3) AND (lease_until IS NULL OR lease_until < UTC_TIMESTAMP(3))";
+
+  // An order of a window the database refused writes in (Recovery.askFirst), asked about before its back-off
+  // says: once after the window was given, whatever its next_check_at; the lease as above. Binds: owner, lease
+  // in seconds, order, when the window was given (UTC).
+  public static final String LEASE_ORDER_CHECK_FIRST = "UPDATE order_checks SET lease_owner = ?,"
+      + " lease_until = UTC_TIMESTAMP(3) + INTERVAL ? SECOND WHERE order_no = ? AND NOT done"
+      + " AND (last_checked_at IS NULL OR last_checked_at < ?)"
+      + " AND (lease_until IS NULL OR lease_until < UTC_TIMESTAMP(3))";
 
   // How often the order was asked about already: its back-off. Binds: the order.
   public static final String ORDER_CHECK_ATTEMPTS = "SELECT attempts FROM order_checks WHERE order_no = ?";
@@ -489,6 +504,15 @@ public final class SqlQueries {
   public static final String CREATE_MIGRATION_LEASE =
       "CREATE TABLE IF NOT EXISTS migration_lease (id TINYINT NOT NULL PRIMARY KEY,"
           + " owner VARCHAR(100) NOT NULL, expires_at DATETIME(3) NOT NULL) ENGINE=InnoDB";
+
+  // The times the database refused writes (store.RefusalEpisodes), one row each when it is over. Binds: started,
+  // ended (UTC), reason, refused, by endpoint (JSON).
+  public static final String ADD_WRITE_REFUSAL = "INSERT INTO write_refusals (started_at, ended_at, reason, refused,"
+      + " by_endpoint, lost_orders, created_at) VALUES (?, ?, ?, ?, ?, ?, UTC_TIMESTAMP(3))";
+
+  // Those ended since a time (UTC), newest first: idx_write_refusals_ended's range. Binds: since, limit.
+  public static final String WRITE_REFUSALS_ENDED_SINCE = "SELECT started_at, ended_at, reason, refused,"
+      + " by_endpoint, lost_orders FROM write_refusals WHERE ended_at >= ? ORDER BY ended_at DESC, id DESC LIMIT ?";
 
   // The migration race: instances started at once on several nodes each write the one row, and
   // certification orders those writes across the cluster, so exactly one owner is there after them

@@ -119,7 +119,7 @@ class StatusReportTest extends DatabaseTestBase {
   /** The report with {@link #DAILY} on, the service's clock reading {@code beijing} (Beijing time). */
   static JsonObject reportAt(String beijing) {
     Clock clock = Clock.fixed(LocalDateTime.parse(beijing).atZone(PlatformTime.BEIJING).toInstant(), ZoneOffset.UTC);
-    return StatusReport.collect(pool, new StatusReport.Context(List.of(), null, null, null, DAILY, clock)).await();
+    return StatusReport.collect(pool, new StatusReport.Context(List.of(), null, null, null, DAILY, clock, null)).await();
   }
 
   static JsonObject statusJson(int adminPort) throws Exception {

@@ -22,11 +22,12 @@ import java.util.function.Function;
  * An alert target's service (a chat robot's webhook, a push service) played on 127.0.0.1: each request kept as it
  * came, and answered as {@code service} says (a service's own checks and answers are all that differs between them).
  * Set as an HTTP proxy it plays the service behind it: a plain-HTTP request reaches it in absolute form
- * ({@code POST http://host/path}), kept whole in {@link Request#uri()}.
+ * ({@code POST http://host/path}), kept whole in {@link Request#uri()}. Public for the drills (paynotify.drill),
+ * whose alerts go to one too.
  */
-final class ServiceStandIn implements AutoCloseable {
+public final class ServiceStandIn implements AutoCloseable {
   /** A request as received: {@code uri} as on the request line. */
-  record Request(String method, URI uri, String contentType, String body) {
+  public record Request(String method, URI uri, String contentType, String body) {
     String path() {
       return uri.getRawPath();
     }
@@ -48,7 +49,7 @@ final class ServiceStandIn implements AutoCloseable {
       return values == null ? null : values.get(0);
     }
 
-    JsonObject json() {
+    public JsonObject json() {
       return new JsonObject(body);
     }
 
@@ -59,8 +60,8 @@ final class ServiceStandIn implements AutoCloseable {
   }
 
   /** What the service answers. */
-  record Reply(int status, String body) {
-    static Reply json(JsonObject body) {
+  public record Reply(int status, String body) {
+    public static Reply json(JsonObject body) {
       return json(200, body);
     }
 
@@ -80,7 +81,7 @@ final class ServiceStandIn implements AutoCloseable {
     server.start();
   }
 
-  static ServiceStandIn start(Function<Request, Reply> service) {
+  public static ServiceStandIn start(Function<Request, Reply> service) {
     try {
       return new ServiceStandIn(service);
     } catch (IOException e) {
@@ -94,7 +95,7 @@ final class ServiceStandIn implements AutoCloseable {
   }
 
   /** A URL on the stand-in, as a robot's webhook is configured. */
-  URI url(String pathAndQuery) {
+  public URI url(String pathAndQuery) {
     return URI.create("http://127.0.0.1:" + port() + pathAndQuery);
   }
 
@@ -117,7 +118,7 @@ final class ServiceStandIn implements AutoCloseable {
   }
 
   /** Every request received so far, in order. */
-  List<Request> received() {
+  public List<Request> received() {
     return List.copyOf(received);
   }
 

@@ -2,11 +2,15 @@ package paynotify.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.sun.net.httpserver.HttpServer;
 import io.vertx.core.json.JsonObject;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 import paynotify.booking.AnomalyKind;
 import paynotify.testsupport.Cli;
 import paynotify.testsupport.DatabaseTestBase;
+import paynotify.testsupport.EpusdtNotifications;
 
 /** `paynotify status`: the report in the terminal, the service not running; exit 1 while anomalies are open. */
 class StatusCommandTest extends DatabaseTestBase {
@@ -53,5 +57,86 @@ class StatusCommandTest extends DatabaseTestBase {
         .isEqualTo(AnomalyKind.SECOND_PAYMENT.action());
     assertThat(report.getJsonObject("forward").getString("state")).isEqualTo("off");
     assertThat(report.getJsonObject("paynotify").getValue("uptime_seconds")).isNull();
+  }
+
+  /**
+   * The running service's /health (a local server plays it) says the database refuses writes: that is the first
+   * line, with what to do, and exit 3, above the open anomaly's 1.
+   */
+  @Test
+  void aServiceWhoseDatabaseRefusesWritesIsExitThreeAndTheFirstLine() throws Exception {
+    db.update("INSERT INTO anomalies (kind, channel, order_no, detail, dedupe_key)"
+        + " VALUES ('unknown_order', 'alipay', 'O-8', 'no such order', 'k8')");
+    HttpServer service = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 4);
+    byte[] health = new JsonObject().put("status", "database refuses writes").put("reason", "read-only (1290)")
+        .put("since", "2026-12-06T04:00:03.250Z").encode().getBytes(StandardCharsets.UTF_8);
+    service.createContext("/health", exchange -> {
+      exchange.getResponseHeaders().add("Content-Type", "application/json");
+      exchange.sendResponseHeaders(503, health.length);
+      exchange.getResponseBody().write(health);
+      exchange.close();
+    });
+    service.start();
+    try {
+      String http = "http:\n  host: 0.0.0.0\n  port: " + service.getAddress().getPort() + "\n";
+
+      Cli.Result r = Cli.runConfigured(http, "status");
+
+      assertThat(r.exit()).as(r.err()).isEqualTo(ExitCode.DATABASE);
+      assertThat(r.out()).contains("\nATTENTION: the database refuses writes since 2026-12-06 12:00:03 Beijing time"
+          + " (read-only (1290)); what to do: if SHOW REPLICA STATUS is empty (this server is the primary): SET GLOBAL"
+          + " read_only=OFF; otherwise point database.host at the primary\nATTENTION: 1 open anomaly\n");
+
+      Cli.Result json = Cli.runConfigured(http, "status", "--json");
+      assertThat(json.exit()).isEqualTo(ExitCode.DATABASE);
+      assertThat(new JsonObject(json.out()).getJsonObject("database_writes")).isEqualTo(new JsonObject()
+          .put("refusing", true).put("reason", "read-only (1290)").put("since", "2026-12-06T04:00:03.250Z"));
+    } finally {
+      service.stop(0);
+    }
+
+    Cli.Result stopped = Cli.runConfigured("http:\n  port: " + service.getAddress().getPort() + "\n", "status");
+    assertThat(stopped.exit()).as("no service answers: nothing said of the writes").isEqualTo(1);
+    assertThat(stopped.out()).doesNotContain("refuses writes")
+        .contains("\nno service answered on 127.0.0.1:" + service.getAddress().getPort() + " (not running?)\n");
+  }
+
+  /** A 503 that says the database refuses writes but not since when nor why (another version): said, no crash. */
+  @Test
+  void aRefusalWithoutSinceOrReasonIsStillSaid() throws Exception {
+    HttpServer service = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 4);
+    byte[] health = new JsonObject().put("status", "database refuses writes").encode().getBytes(StandardCharsets.UTF_8);
+    service.createContext("/health", exchange -> {
+      exchange.sendResponseHeaders(503, health.length);
+      exchange.getResponseBody().write(health);
+      exchange.close();
+    });
+    service.start();
+    try {
+      Cli.Result r = Cli.runConfigured("http:\n  port: " + service.getAddress().getPort() + "\n", "status");
+
+      assertThat(r.exit()).as(r.err()).isEqualTo(ExitCode.DATABASE);
+      assertThat(r.out()).contains("\nATTENTION: the database refuses writes (reason not given); what to do: see"
+          + " docs/operations.md, The database refuses writes\n");
+    } finally {
+      service.stop(0);
+    }
+  }
+
+  /** Issue 41: a time the database refused writes an epusdt notification names the unpaid epusdt orders of then. */
+  @Test
+  void theUnpaidOrdersOfATimeTheDatabaseRefusedWritesAreNamed() {
+    db.update("INSERT INTO orders (order_no, amount_cents, channel, created_at) VALUES ('E-1', 100, 'epusdt', "
+        + NOW + " - INTERVAL 250 SECOND)");
+    db.update("INSERT INTO write_refusals (started_at, ended_at, reason, refused, by_endpoint, lost_orders,"
+        + " created_at) VALUES (UTC_TIMESTAMP(3) - INTERVAL 300 SECOND, UTC_TIMESTAMP(3) - INTERVAL 200 SECOND,"
+        + " 'disk full (1114)', 2, '{\"epusdt\": 2}', '[]', UTC_TIMESTAMP(3))");
+
+    Cli.Result r = Cli.runConfigured("epusdt:\n  token: \"" + EpusdtNotifications.TOKEN + "\"\n  pid: \""
+        + EpusdtNotifications.PID + "\"\n", "status");
+
+    assertThat(r.out()).as(r.err()).containsPattern("ATTENTION: the database refused writes from .* \\(Beijing time;"
+        + " disk full \\(1114\\)\\): 2 notifications answered failure, 2 of them from epusdt, which never deliver"
+        + " again: check these unpaid orders of that window \\(created .*\\): E-1\n");
   }
 }

@@ -11,7 +11,10 @@ import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -19,13 +22,17 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import paynotify.booking.EventBooking;
 import paynotify.booking.SiteEvents;
+import paynotify.channel.EventKind;
 import paynotify.channel.NotifyEvent;
 import paynotify.channel.NotifyRequest;
 import paynotify.channel.PlainTextReplies;
 import paynotify.channel.Platform;
+import paynotify.channel.UnbookableNotification;
 import paynotify.config.AppConfig;
 import paynotify.server.Pools;
+import paynotify.store.RefusalEpisode;
 import paynotify.store.Stores;
+import paynotify.store.WriteRefusals;
 import paynotify.testsupport.DatabaseTestBase;
 import paynotify.testsupport.Http;
 import paynotify.testsupport.Http.Reply;
@@ -41,10 +48,14 @@ class NotifyFateBugTest extends DatabaseTestBase {
 
   private final Vertx vertx = Vertx.vertx();
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+  private final List<RefusalEpisode> ended = new ArrayList<>();
+  private WriteRefusals refusals;
   private Stores stores;
 
   @AfterEach
   void close() {
+    db.update("DROP TRIGGER IF EXISTS fate_full_keys");
+    db.update("DROP TRIGGER IF EXISTS fate_full_anomalies");
     if (stores != null) {
       stores.close().await();
     }
@@ -101,8 +112,43 @@ class NotifyFateBugTest extends DatabaseTestBase {
     assertThat(count("rejected")).isEqualTo(1);
   }
 
+  /**
+   * Not a bug, but the same fate's other end: a verified notification of a platform that never delivers again
+   * (epusdt), refused by a full disk, names its order in the episode, under the site's number (the platform's is
+   * {@code <order>-pay}); a genuine one whose anomaly could not be written too.
+   */
+  @Test
+  void aRefusedNotificationOfAPlatformThatNeverDeliversAgainNamesItsOrder() {
+    for (String table : new String[] {"keys", "anomalies"}) {
+      db.update("CREATE TRIGGER fate_full_" + table + " BEFORE INSERT ON " + (table.equals("keys") ? "idempotent_keys"
+          : "anomalies") + " FOR EACH ROW SIGNAL SQLSTATE 'HY000' SET MYSQL_ERRNO = 1114,"
+          + " MESSAGE_TEXT = 'The table is full'");
+    }
+    int port = serve(Platform.EPUSDT, request -> {
+      String orderNo = request.payload().toString();
+      return orderNo.startsWith("unreadable ") ? Future.failedFuture(UnbookableNotification.unreadable(Platform.EPUSDT,
+          null, orderNo.substring("unreadable ".length()), "a field of the test's"))
+          : Future.succeededFuture(new NotifyEvent(Platform.EPUSDT, EventKind.PAYMENT, orderNo, "T-" + orderNo, 100,
+              LocalDateTime.now(), "paid", null));
+    });
+    for (String body : new String[] {"E1-pay", "E2-pay", "unreadable E3-pay", "E1-pay"}) {
+      assertThat(post(port, body).status()).isEqualTo(503);
+    }
+    refusals.stop();
+
+    assertThat(ended).singleElement().satisfies(e -> {
+      assertThat(e.reason()).isEqualTo("disk full (1114)");
+      assertThat(e.refused()).isEqualTo(4);
+      assertThat(e.lostOrders()).containsExactly("E1", "E2", "E3");
+    });
+  }
+
   private Reply post(int port) {
-    return Http.post(port, "/notify/bug", "text/plain", "anything".getBytes(StandardCharsets.UTF_8));
+    return post(port, "anything");
+  }
+
+  private Reply post(int port, String body) {
+    return Http.post(port, "/notify/bug", "text/plain", body.getBytes(StandardCharsets.UTF_8));
   }
 
   private double errors() {
@@ -114,29 +160,32 @@ class NotifyFateBugTest extends DatabaseTestBase {
   }
 
   private int serve(Function<NotifyRequest, Future<NotifyEvent>> check) {
+    return serve(Platform.ALIPAY, check);
+  }
+
+  private int serve(Platform platform, Function<NotifyRequest, Future<NotifyEvent>> check) {
     AppConfig config = AppConfig.from(new JsonObject()
         .put("http", new JsonObject().put("port", 0).put("request_timeout_ms", timeout.toMillis()))
-        .put("admin", new JsonObject().put("port", 0)), "test", Map.of());
+        .put("admin", new JsonObject().put("port", 0))
+        .put("orders", new JsonObject().put("out_trade_no", "{order_no}-pay")), "test", Map.of());
     stores = Pools.stores(vertx, db.settings(), 100_000);
     EventBooking booking = new EventBooking(vertx, stores, config.booking(), config.orders(), SiteEvents.OFF);
     Readiness readiness = new Readiness();
     readiness.markReady();
-    NotifyVerticle verticle = new NotifyVerticle(config.http(), List.of(new BugChannel(check)), Map.of(), booking,
-        stores.log(), stores.rejected(), readiness, null, new NotifyMetrics(registry, List.of("bug")));
+    NotifyVerticle verticle = new NotifyVerticle(config.http(), List.of(new BugChannel(platform, check)), Map.of(),
+        booking, stores.log(), stores.rejected(), readiness, null, new NotifyMetrics(registry, List.of("bug")),
+        refusals = new WriteRefusals(vertx, stores.db(), WriteRefusals.Timing.DEFAULT, Clock.systemUTC(), r -> {},
+            e -> {}, ended::add));
     vertx.deployVerticle(verticle).await();
     return verticle.actualPort();
   }
 
   /** A channel of our own making, whose check is the test's. */
-  private record BugChannel(Function<NotifyRequest, Future<NotifyEvent>> checker) implements PlainTextReplies {
+  private record BugChannel(Platform platform, Function<NotifyRequest, Future<NotifyEvent>> checker)
+      implements PlainTextReplies {
     @Override
     public String endpoint() {
       return "bug";
-    }
-
-    @Override
-    public Platform platform() {
-      return Platform.ALIPAY;
     }
 
     @Override

@@ -142,6 +142,28 @@ class DailyCloseTest extends DatabaseTestBase {
     assertThat(alipay.billDownloads()).isEqualTo(1);
   }
 
+  /** Issue 41: the day's summary says each time the database refused writes that day (Beijing time), and no other. */
+  @Test
+  void theDaysSummaryHasALineForEachTimeTheDatabaseRefusedWritesThatDay() throws Exception {
+    String insert = "INSERT INTO write_refusals (started_at, ended_at, reason, refused, by_endpoint,"
+        + " lost_orders, created_at) VALUES (?, ?, ?, ?, '{}', '[]', UTC_TIMESTAMP(3))";
+    db.update(insert, "2026-03-14 04:00:03.250", "2026-03-14 04:00:41.900", "disk full (1114)", 37); // 12:00 Beijing
+    db.update(insert, "2026-03-13 16:10:00", "2026-03-13 16:10:21", "read-only (1290)", 1); // 00:10 Beijing, the 14th
+    db.update(insert, "2026-03-13 15:59:00", "2026-03-13 15:59:30", "disk full (1114)", 5); // the 13th, 23:59
+    db.update(insert, "2026-03-14 16:00:01", "2026-03-14 16:00:30", "disk full (1114)", 6); // the 15th, 00:00
+    TestService service = service("none");
+
+    List<Closed> closed = run(service, beijing(DAY.plusDays(1), LocalTime.of(10, 30)));
+
+    assertThat(closed).singleElement().satisfies(c -> assertThat(c.detail()).endsWith(" 1 refund_missing_local"
+        + "\ndatabase refused writes 00:10:00-00:10:21 (read-only (1290)): 1 notification answered failure"
+        + "\ndatabase refused writes 12:00:03-12:00:41 (disk full (1114)): 37 notifications answered failure"));
+    JsonObject summary = new JsonObject(db.string("SELECT summary FROM daily_closes WHERE bill_date = ?", DAY));
+    assertThat(summary.getJsonArray("write_refusals")).containsExactly(
+        "database refused writes 00:10:00-00:10:21 (read-only (1290)): 1 notification answered failure",
+        "database refused writes 12:00:03-12:00:41 (disk full (1114)): 37 notifications answered failure");
+  }
+
   @Test
   void aBillNotMadeYetIsTriedAgainEveryQuarterHourThenGivenUpWhenATryPastNoonFails() throws Exception {
     TestService service = service("none");

@@ -3,6 +3,7 @@ package paynotify.recovery;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vertx.core.json.JsonObject;
+import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
@@ -459,5 +460,61 @@ class RecoveryTest extends DatabaseTestBase {
     assertThat(db.orderStatus("X1")).isEqualTo("closed");
     assertThat(alipay.closes("X2")).isZero();
     assertThat(db.orderStatus("X2")).isEqualTo("unpaid");
+  }
+
+  /** An order asked about before: its next question an hour away. */
+  void backedOff(String orderNo) {
+    db.update("INSERT INTO order_checks (order_no, attempts, next_check_at, last_checked_at, created_at) VALUES (?, 3,"
+        + " UTC_TIMESTAMP(3) + INTERVAL 1 HOUR, UTC_TIMESTAMP(3) - INTERVAL 10 MINUTE, UTC_TIMESTAMP(3))", orderNo);
+  }
+
+  /**
+   * Issue 41: after the database refused writes from 250 to 100 s ago (Recovery.askFirst, the window starting a
+   * minute before), the window's unpaid orders are the next sweep's first, whatever their back-off says: with one
+   * question this minute, it goes to the window's order, not to the order due by age.
+   */
+  @Test
+  void theOrdersOfAWindowTheDatabaseRefusedWritesInComeFirst() {
+    service.close();
+    service = TestService.start(db.settings(), recovery(new JsonObject().put("max_queries_per_minute", 1)));
+    order("DUE", 900); // never asked: due
+    order("W1", 200);
+    backedOff("W1");
+    alipay.paid("W1", "2026120422001400201", AMOUNT);
+
+    service.server().recovery().askFirst(Instant.now().minusSeconds(310), Instant.now().minusSeconds(100));
+    Recovery.Sweep s = sweep();
+
+    assertThat(s.asked()).isEqualTo(1);
+    assertThat(alipay.queries("W1")).isEqualTo(1);
+    assertThat(alipay.queries("DUE")).isZero();
+    assertThat(db.orderStatus("W1")).isEqualTo("paid");
+  }
+
+  /**
+   * The window's orders are asked about once, then go back to their back-off; one made outside the window, and one
+   * of a platform that cannot be asked (epusdt: no order API here), are left to theirs.
+   */
+  @Test
+  void aWindowsOrdersAreAskedFirstOnceAndOnlyThoseAPlatformCanBeAskedAbout() {
+    for (String orderNo : new String[] {"W1", "W2"}) {
+      order(orderNo, 200);
+      backedOff(orderNo);
+    }
+    order("BEFORE", 1000);
+    backedOff("BEFORE");
+    db.update("INSERT INTO orders (order_no, amount_cents, channel, created_at) VALUES ('WE', ?, 'epusdt',"
+        + " CONVERT_TZ(NOW(3), @@session.time_zone, '+08:00') - INTERVAL 200 SECOND)", CENTS);
+    backedOff("WE");
+    assertThat(sweep().asked()).as("all backed off").isZero();
+
+    service.server().recovery().askFirst(Instant.now().minusSeconds(310), Instant.now().minusSeconds(100));
+
+    assertThat(sweep().asked()).isEqualTo(2);
+    assertThat(List.of(alipay.queries("W1"), alipay.queries("W2"), alipay.queries("BEFORE"), alipay.queries("WE")))
+        .containsExactly(1, 1, 0, 0);
+    assertThat(sweep().asked()).as("asked once: back to their back-off").isZero();
+    assertThat(db.string("SELECT next_check_at > UTC_TIMESTAMP(3) FROM order_checks WHERE order_no = 'W1'"))
+        .isEqualTo("1");
   }
 }

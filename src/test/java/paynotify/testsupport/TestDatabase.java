@@ -27,7 +27,7 @@ public final class TestDatabase {
   public static final String NAME = "paynotify_test";
   private static final String[] TABLES =
       {"anomalies", "notify_log", "refunds", "payments", "idempotent_keys", "orders", "forward_events", "order_checks",
-          "daily_closes", "alert_lease", "forward_endpoints", "stripe_events_cursor"};
+          "daily_closes", "alert_lease", "forward_endpoints", "stripe_events_cursor", "write_refusals"};
   private static TestDatabase instance;
   private static final Set<Runnable> LOG_WRITERS = new CopyOnWriteArraySet<>();
 
@@ -98,6 +98,11 @@ public final class TestDatabase {
    */
   public static TestDatabase onGaleraNode(DatabaseSettings settings) {
     return new TestDatabase(settings, settings.jdbcUrl() + "&sessionVariables=wsrep_sync_wait=1");
+  }
+
+  /** The test database on another server of the test's own ({@link KillableMariaDb}), schema made there. */
+  public static TestDatabase on(DatabaseSettings settings) {
+    return new TestDatabase(settings);
   }
 
   /** Another database on the same server, empty (no migration run): for tests of the migrations themselves. */
