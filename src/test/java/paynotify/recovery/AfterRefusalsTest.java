@@ -72,10 +72,18 @@ class AfterRefusalsTest extends DatabaseTestBase {
     return new AfterRefusals(episodes, pool, orders, endpoints, settings(null), null, Clock.systemUTC());
   }
 
-  /** An order made {@code secondsAgo}, its created_at in the sessions' zone (Beijing). */
-  static void order(String orderNo, String channel, String status, long secondsAgo) {
-    db.update("INSERT INTO orders (order_no, amount_cents, status, channel, created_at) VALUES (?, 100, ?, ?,"
-        + " UTC_TIMESTAMP(3) + INTERVAL 8 HOUR - INTERVAL ? SECOND)", orderNo, status, channel, secondsAgo);
+  /**
+   * An order made {@code secondsAgo} before the test's {@link #now}, its created_at in the sessions' zone (Beijing):
+   * from {@code now}, not the database's clock, so that the episode's window holds it however long the setup took.
+   */
+  void order(String orderNo, String channel, String status, long secondsAgo) {
+    db.update("INSERT INTO orders (order_no, amount_cents, status, channel, created_at) VALUES (?, 100, ?, ?, ?)",
+        orderNo, status, channel, beijing(now.minusSeconds(secondsAgo)));
+  }
+
+  /** A DATETIME value of {@code t} in Beijing time, as the site's orders table holds it. */
+  static String beijing(Instant t) {
+    return LocalDateTime.ofInstant(t, PlatformTime.BEIJING).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss"));
   }
 
   /** The database refused writes from 300 to 200 s ago: 2 of its 5 refusals epusdt's. */
@@ -104,8 +112,7 @@ class AfterRefusalsTest extends DatabaseTestBase {
     List<String> lines = after(OrdersTable.byDefault(), ENDPOINTS).attention().await();
 
     assertThat(lines).containsExactly("the database refused writes from "
-        + LocalDateTime.ofInstant(now.minusSeconds(300), PlatformTime.BEIJING).format(DateTimeFormatter.ofPattern(
-            "yyyy-MM-dd HH:mm:ss")) + " to " + time(now.minusSeconds(200)) + " (Beijing time; disk full (1114)): 5"
+        + beijing(now.minusSeconds(300)) + " to " + time(now.minusSeconds(200)) + " (Beijing time; disk full (1114)): 5"
         + " notifications answered failure, 2 of them from epusdt and V免签 (vmq), which never deliver again: check"
         + " these unpaid orders of that window (created " + time(now.minusSeconds(1200)) + " to "
         + time(now.minusSeconds(200)) + "): V1, U1, N1, E2, E1");
@@ -193,7 +200,7 @@ class AfterRefusalsTest extends DatabaseTestBase {
   @Test
   void theWindowsUnpaidOrdersAreCountedUpTo1000() {
     db.update("INSERT INTO orders (order_no, amount_cents, status, channel, created_at) SELECT CONCAT('F', seq), 100,"
-        + " 'unpaid', 'epusdt', UTC_TIMESTAMP(3) + INTERVAL 8 HOUR - INTERVAL 250 SECOND FROM seq_1_to_1001");
+        + " 'unpaid', 'epusdt', ? FROM seq_1_to_1001", beijing(now.minusSeconds(250)));
     episodes.record(episode()).await();
 
     assertThat(after(OrdersTable.byDefault(), ENDPOINTS).attention().await()).singleElement().asString()

@@ -7,6 +7,8 @@ import io.vertx.core.Vertx;
 import java.sql.Connection;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
@@ -19,6 +21,9 @@ import paynotify.testsupport.DatabaseTestBase;
 
 /** An ended time the database refused writes, written in UTC and read back as it was, by when it ended. */
 class RefusalEpisodesTest extends DatabaseTestBase {
+  /** DATE_FORMAT's %f: always six digits (Instant.toString drops a fraction of .000). */
+  private static final DateTimeFormatter MICROS_UTC =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'").withZone(ZoneOffset.UTC);
   private static Vertx vertx;
   private static Database pool;
 
@@ -52,7 +57,7 @@ class RefusalEpisodesTest extends DatabaseTestBase {
     // UTC, one clock for every instance, whatever the sessions' zone (Beijing here)
     assertThat(db.string("SELECT DATE_FORMAT(started_at, '%Y-%m-%dT%H:%i:%s.%fZ') FROM write_refusals"
         + " WHERE refused = 37"))
-        .isEqualTo(last.since().toString().replace("Z", "000Z"));
+        .isEqualTo(MICROS_UTC.format(last.since()));
     // the lost orders as data (JSON), none as '[]'
     assertThat(db.string("SELECT lost_orders FROM write_refusals WHERE refused = 1")).isEqualTo("[]");
   }
