@@ -50,6 +50,8 @@ final class AtLeastOnceLoad implements AutoCloseable {
   private final Map<Integer, Delivery> deliveries = new ConcurrentHashMap<>();
   private final AtomicInteger inFlight = new AtomicInteger();
   private final AtomicLong longestAnswerNanos = new AtomicLong();
+  /** When the drill began the trouble (System.nanoTime; {@link #markTrouble}), MAX_VALUE before. */
+  private volatile long troubleNanos = Long.MAX_VALUE;
   private final AtomicLong firstFailureNanos = new AtomicLong();
 
   private AtLeastOnceLoad(int port, String prefix, int orders) {
@@ -108,7 +110,12 @@ final class AtLeastOnceLoad implements AutoCloseable {
       d.successNanos = System.nanoTime();
       return;
     }
-    firstFailureNanos.compareAndSet(0, System.nanoTime());
+    long now = System.nanoTime();
+    // the episode's start: a failure answer once the drill began the trouble; not one of a load that overran the
+    // service before it, nor a reset or a timeout (-1: no answer from the service)
+    if (reply.status() != -1 && now >= troubleNanos) {
+      firstFailureNanos.compareAndSet(0, now);
+    }
     if (System.nanoTime() - d.firstSentNanos > GIVE_UP_AFTER.toNanos()) {
       d.gaveUp = true;
     } else {
@@ -117,8 +124,17 @@ final class AtLeastOnceLoad implements AutoCloseable {
   }
 
   /**
-   * Waits for the first answer that was not success (the database's first refusal, as the platform sees it),
-   * {@code within} at most: when it came (System.nanoTime), 0 when none did.
+   * Marks now as when the drill began the trouble (right before it fills the disk or sets read_only): returns it
+   * (System.nanoTime). {@link #awaitFirstFailure} counts from here.
+   */
+  long markTrouble() {
+    troubleNanos = System.nanoTime();
+    return troubleNanos;
+  }
+
+  /**
+   * Waits for the first answer that was not success since {@link #markTrouble} (the database's first refusal, as the
+   * platform sees it), {@code within} at most: when it came (System.nanoTime), 0 when none did.
    */
   long awaitFirstFailure(Duration within) throws InterruptedException {
     long deadline = System.nanoTime() + within.toNanos();
