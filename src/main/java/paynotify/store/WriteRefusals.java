@@ -233,15 +233,17 @@ public final class WriteRefusals {
    */
   private List<Runnable> refusedNow(String why, Lost lost, Instant now) {
     List<Runnable> then = new ArrayList<>();
+    boolean fresh = state == State.CLEAR || state == State.SUSPECTED && now.isAfter(since.plus(timing.confirmWithin()));
+    if (fresh) {
+      suspect(why, now); // an earlier one alone stands for nothing: a suspicion of its own starts
+    }
     if (lost != null) {
       lastBookingRefused = now;
     }
-    if (state == State.CLEAR || state == State.SUSPECTED && now.isAfter(since.plus(timing.confirmWithin()))) {
-      suspect(why, now); // an earlier one alone stands for nothing: a suspicion of its own starts
-      count(lost);
+    count(lost);
+    if (fresh) {
       return then;
     }
-    count(lost);
     probesWritten = 0;
     switch (state) {
       case SUSPECTED -> open(now, then);
@@ -269,15 +271,10 @@ public final class WriteRefusals {
 
   private void suspect(String why, Instant now) {
     LOG.warn("the database refused a write ({}): asking it again with a probe", why);
+    forget();
     reason = why;
     since = now;
     lastRefused = now;
-    lastWritten = null;
-    lastBooked = null;
-    probesWritten = 0;
-    refused = 0;
-    byEndpoint.clear();
-    lostOrders.clear();
     nextProbe = now.plus(timing.probeAfter());
     state = State.SUSPECTED;
     if (timer == null) {
@@ -407,12 +404,8 @@ public final class WriteRefusals {
     return !now.isBefore(lastRefused.plus(quiet));
   }
 
-  private RefusalEpisode episode() {
-    return new RefusalEpisode(reason, since, lastRefused, refused, Map.copyOf(byEndpoint), List.copyOf(lostOrders));
-  }
-
-  private void clear() {
-    state = State.CLEAR;
+  /** Nothing of an earlier episode or suspicion kept: its times, counts and orders. */
+  private void forget() {
     reason = null;
     since = null;
     lastRefused = null;
@@ -423,6 +416,15 @@ public final class WriteRefusals {
     refused = 0;
     byEndpoint.clear();
     lostOrders.clear();
+  }
+
+  private RefusalEpisode episode() {
+    return new RefusalEpisode(reason, since, lastRefused, refused, Map.copyOf(byEndpoint), List.copyOf(lostOrders));
+  }
+
+  private void clear() {
+    state = State.CLEAR;
+    forget();
     if (timer != null) {
       vertx.cancelTimer(timer);
       timer = null;
