@@ -12,11 +12,13 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import paynotify.alert.AlertsTest.Recording;
+import paynotify.channel.PlatformTime;
 import paynotify.gateway.GatewayHttp;
 import paynotify.server.Pools;
 import paynotify.store.Database;
 import paynotify.testsupport.DatabaseTestBase;
 import paynotify.testsupport.ServiceProcess;
+import paynotify.testsupport.SettableClock;
 
 /**
  * What the watch finds in the database, told once: a new anomaly (in the owner's language, with what to do), not
@@ -147,7 +149,7 @@ class AlertWatchTest extends DatabaseTestBase {
 
   @Test
   void aBurstRightAfterTheStartIsCountedFromTheStartNotBefore() throws Exception {
-    AlertsTest.Settable running = new AlertsTest.Settable(Instant.now());
+    SettableClock running = new SettableClock(Instant.now(), PlatformTime.BEIJING);
     watch = new AlertWatch(vertx, pool, alerts, new AlertWatch.Watched(null, Duration.ofMinutes(5), null, false),
         null, running);
     running.set(Instant.now().plusSeconds(60)); // the service started a minute ago

@@ -5,18 +5,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
-import java.time.ZoneId;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import paynotify.testsupport.SettableClock;
 import paynotify.channel.PlatformTime;
 
 /**
@@ -31,35 +30,7 @@ class AlertsTest {
   static final LocalDateTime TEN = LocalDateTime.of(2026, 12, 4, 10, 0);
 
   Vertx vertx;
-  final Settable clock = new Settable(at(TEN));
-
-  /** A clock that says what the test sets. */
-  static final class Settable extends Clock {
-    private volatile Instant now;
-
-    Settable(Instant now) {
-      this.now = now;
-    }
-
-    void set(Instant instant) {
-      now = instant;
-    }
-
-    @Override
-    public ZoneId getZone() {
-      return PlatformTime.BEIJING;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-  }
+  final SettableClock clock = new SettableClock(at(TEN), PlatformTime.BEIJING);
 
   /** Keeps what it is sent; fails the first {@code failures} tries. */
   static final class Recording implements AlertTarget {

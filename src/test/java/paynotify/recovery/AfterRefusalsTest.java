@@ -8,7 +8,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
-import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
@@ -26,6 +25,7 @@ import paynotify.store.Database;
 import paynotify.store.OrdersTable;
 import paynotify.store.RefusalEpisode;
 import paynotify.store.RefusalEpisodes;
+import paynotify.testsupport.SettableClock;
 import paynotify.testsupport.DatabaseTestBase;
 
 /**
@@ -213,31 +213,15 @@ class AfterRefusalsTest extends DatabaseTestBase {
    */
   @Test
   void theLinesAreReadAgainOnlyAMinuteLater() {
-    Instant[] at = {Instant.now()};
-    Clock clock = new Clock() {
-      @Override
-      public Instant instant() {
-        return at[0];
-      }
-
-      @Override
-      public ZoneId getZone() {
-        return ZoneOffset.UTC;
-      }
-
-      @Override
-      public Clock withZone(ZoneId zone) {
-        return this;
-      }
-    };
+    SettableClock clock = new SettableClock(Instant.now(), ZoneOffset.UTC);
     AfterRefusals after = new AfterRefusals(episodes, pool, OrdersTable.byDefault(), ENDPOINTS, settings(null), null,
         clock);
     assertThat(after.attention().await()).isEmpty();
     episodes.record(episode()).await();
 
-    at[0] = at[0].plusSeconds(59);
+    clock.set(clock.instant().plusSeconds(59));
     assertThat(after.attention().await()).isEmpty();
-    at[0] = at[0].plusSeconds(1);
+    clock.set(clock.instant().plusSeconds(1));
     assertThat(after.attention().await()).hasSize(1);
     // one this instance saw end shows at once (the status read during the outage cached none)
     after.ended(new RefusalEpisode("read-only (1290)", now.minusSeconds(100), now.minusSeconds(50), 1,

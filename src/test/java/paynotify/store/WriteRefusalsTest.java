@@ -7,10 +7,8 @@ import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.mysqlclient.MySQLException;
 import java.net.ConnectException;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import paynotify.channel.Platform;
 import paynotify.store.WriteRefusals.Refusing;
 import paynotify.store.WriteRefusals.Timing;
+import paynotify.testsupport.SettableClock;
 
 /**
  * The threshold and the life of an episode on a clock the test moves, with the service's timing: one refusal is a
@@ -36,7 +35,7 @@ class WriteRefusalsTest {
       "The MariaDB server is running with the --read-only option so it cannot execute this statement", 1290, "HY000");
 
   final Vertx vertx = Vertx.vertx();
-  final Settable clock = new Settable();
+  final SettableClock clock = new SettableClock(T0, ZoneOffset.UTC);
   final List<Refusing> opened = new ArrayList<>();
   final List<RefusalEpisode> writesAgain = new ArrayList<>();
   final List<RefusalEpisode> ended = new ArrayList<>();
@@ -64,10 +63,10 @@ class WriteRefusalsTest {
     refusals.refused("alipay", Platform.ALIPAY, null, FULL);
 
     assertThat(refusals.refusing()).isNull();
-    clock.at(Duration.ofSeconds(1));
+    at(Duration.ofSeconds(1));
     refusals.tick().await(); // the probe writes: no confirmation
     assertThat(probes).isEqualTo(1);
-    clock.at(Duration.ofMinutes(10).plusSeconds(1));
+    at(Duration.ofMinutes(10).plusSeconds(1));
     refusals.tick().await();
     refusals.refused("alipay", Platform.ALIPAY, null, FULL); // 10 minutes later: a suspicion of its own
 
@@ -79,7 +78,7 @@ class WriteRefusalsTest {
   @Test
   void aSecondRefusalWithinTenMinutesOpensTheEpisodeAtOnce() {
     refusals.refused("alipay", Platform.ALIPAY, null, FULL);
-    clock.at(Duration.ofMinutes(9)); // a quiet shop: Alipay's retry, 4 and 10 minutes after the first try
+    at(Duration.ofMinutes(9)); // a quiet shop: Alipay's retry, 4 and 10 minutes after the first try
     refusals.succeeded(); // a small write may still fit: it does not clear the suspicion
     refusals.refused("epusdt", Platform.EPUSDT, null, FULL);
 
@@ -92,10 +91,10 @@ class WriteRefusalsTest {
   void aRefusedProbeConfirmsTheFirstRefusal() {
     probeAnswer = () -> Future.failedFuture(READ_ONLY);
     refusals.refused("vmq", Platform.VMQ, null, READ_ONLY);
-    clock.at(Duration.ofMillis(999));
+    at(Duration.ofMillis(999));
     refusals.tick().await();
     assertThat(probes).isZero();
-    clock.at(Duration.ofSeconds(1));
+    at(Duration.ofSeconds(1));
     refusals.tick().await();
 
     assertThat(refusals.refusing()).isEqualTo(new Refusing("read-only (1290)", T0, 1, Map.of("vmq", 1L)));
@@ -115,18 +114,18 @@ class WriteRefusalsTest {
   @Test
   void itClosesAfterFiveQuietSecondsWithAWriteAndIsOverAfterTwenty() {
     open();
-    clock.at(Duration.ofSeconds(14));
+    at(Duration.ofSeconds(14));
     refusals.succeeded();
-    clock.at(Duration.ofSeconds(15).minusMillis(1));
+    at(Duration.ofSeconds(15).minusMillis(1));
     refusals.tick().await();
     assertThat(refusals.refusing()).as("not yet 5 s quiet").isNotNull();
-    clock.at(Duration.ofSeconds(15));
+    at(Duration.ofSeconds(15));
     refusals.tick().await();
     assertThat(refusals.refusing()).as("closing: /health 200").isNull();
-    clock.at(Duration.ofSeconds(30).minusMillis(1));
+    at(Duration.ofSeconds(30).minusMillis(1));
     refusals.tick().await();
     assertThat(ended).isEmpty();
-    clock.at(Duration.ofSeconds(30));
+    at(Duration.ofSeconds(30));
     refusals.tick().await();
 
     assertThat(ended).containsExactly(new RefusalEpisode("disk full (1114)", T0, T0.plusSeconds(10), 3,
@@ -147,15 +146,15 @@ class WriteRefusalsTest {
     refusals.refused("epusdt", Platform.EPUSDT, null, down);
     assertThat(refusals.refusing()).as("a server down alone: /health says database unavailable").isNull();
     open();
-    clock.at(Duration.ofSeconds(14));
+    at(Duration.ofSeconds(14));
     refusals.succeeded();
-    clock.at(Duration.ofSeconds(20));
+    at(Duration.ofSeconds(20));
     refusals.refused("epusdt", Platform.EPUSDT, null, new RuntimeException("wrapped", down));
     refusals.tick().await();
     assertThat(refusals.refusing()).as("a notification lost meanwhile keeps it open").isNotNull();
-    clock.at(Duration.ofSeconds(21));
+    at(Duration.ofSeconds(21));
     refusals.succeeded();
-    clock.at(Duration.ofSeconds(46));
+    at(Duration.ofSeconds(46));
     refusals.tick().await();
     refusals.tick().await();
 
@@ -167,7 +166,7 @@ class WriteRefusalsTest {
   void quietWithoutAnyWriteStaysOpen() {
     probeAnswer = () -> Future.failedFuture(new IllegalStateException("Connection refused")); // neither way
     open();
-    clock.at(Duration.ofSeconds(60));
+    at(Duration.ofSeconds(60));
     refusals.tick().await();
 
     assertThat(refusals.refusing()).isNotNull();
@@ -176,7 +175,7 @@ class WriteRefusalsTest {
   @Test
   void aSucceedingProbeClosesAReadOnlyEpisodeWithoutTraffic() {
     open(READ_ONLY);
-    clock.at(Duration.ofSeconds(15));
+    at(Duration.ofSeconds(15));
     refusals.tick().await(); // the probe writes
     refusals.tick().await();
 
@@ -192,22 +191,22 @@ class WriteRefusalsTest {
   void threeProbesInARowCloseADiskFullEpisodeButOnlyABookingEndsIt() {
     open();
     for (int s = 12; s <= 16; s += 2) {
-      clock.at(Duration.ofSeconds(s));
+      at(Duration.ofSeconds(s));
       refusals.tick().await(); // probes 1 to 3 write
     }
     assertThat(refusals.refusing()).as("the third probe's answer is looked at by the next tick").isNotNull();
-    clock.at(Duration.ofSeconds(17));
+    at(Duration.ofSeconds(17));
     refusals.tick().await();
     assertThat(probes).isEqualTo(3);
     assertThat(refusals.refusing()).as("closing: /health 200").isNull();
     for (int s = 18; s <= 60; s += 2) {
-      clock.at(Duration.ofSeconds(s));
+      at(Duration.ofSeconds(s));
       refusals.tick().await();
     }
     assertThat(ended).as("no booking proved the disk writes").isEmpty();
     assertThat(refusals.refusing()).isNull();
 
-    clock.at(Duration.ofSeconds(61));
+    at(Duration.ofSeconds(61));
     refusals.succeeded();
     refusals.tick().await();
     assertThat(writesAgain).singleElement().satisfies(e -> assertThat(e.until()).isEqualTo(T0.plusSeconds(10)));
@@ -222,14 +221,14 @@ class WriteRefusalsTest {
     probeAnswer = () -> answers.isEmpty() ? Future.succeededFuture() : answers.remove(0);
     open();
     for (int s = 12; s <= 21; s += 2) {
-      clock.at(Duration.ofSeconds(s));
+      at(Duration.ofSeconds(s));
       refusals.tick().await(); // ok, ok, failed, ok, ok
     }
     assertThat(probes).isEqualTo(5);
     assertThat(refusals.refusing()).as("two in a row since the failure").isNotNull();
-    clock.at(Duration.ofSeconds(22));
+    at(Duration.ofSeconds(22));
     refusals.tick().await(); // the third in a row
-    clock.at(Duration.ofSeconds(23));
+    at(Duration.ofSeconds(23));
     refusals.tick().await();
     assertThat(refusals.refusing()).isNull();
   }
@@ -238,11 +237,11 @@ class WriteRefusalsTest {
   void aRefusalWhileAFullDiskClosesOnProbesReopensIt() {
     open();
     for (int s = 12; s <= 18; s += 2) {
-      clock.at(Duration.ofSeconds(s));
+      at(Duration.ofSeconds(s));
       refusals.tick().await();
     }
     assertThat(refusals.refusing()).isNull();
-    clock.at(Duration.ofSeconds(19));
+    at(Duration.ofSeconds(19));
     refusals.refused("alipay", Platform.ALIPAY, null, FULL);
 
     assertThat(refusals.refusing()).isEqualTo(new Refusing("disk full (1114)", T0, 4,
@@ -254,15 +253,15 @@ class WriteRefusalsTest {
   void aRefusedProbeDoesNotKeepItOpenOnceABookingCommittedAfterTheLastRefusedOne() {
     probeAnswer = () -> Future.failedFuture(FULL);
     open();
-    clock.at(Duration.ofSeconds(11));
+    at(Duration.ofSeconds(11));
     refusals.succeeded();
-    clock.at(Duration.ofSeconds(12));
+    at(Duration.ofSeconds(12));
     refusals.tick().await(); // refused: the bookings say more
 
-    clock.at(Duration.ofSeconds(15));
+    at(Duration.ofSeconds(15));
     refusals.tick().await();
     assertThat(refusals.refusing()).isNull();
-    clock.at(Duration.ofSeconds(30));
+    at(Duration.ofSeconds(30));
     refusals.tick().await();
     assertThat(writesAgain).singleElement().satisfies(e -> assertThat(e.until()).isEqualTo(T0.plusSeconds(10)));
   }
@@ -271,11 +270,11 @@ class WriteRefusalsTest {
   void aRefusedProbeKeepsItOpenWhileNoBookingCommitted() {
     probeAnswer = () -> Future.failedFuture(FULL);
     open();
-    clock.at(Duration.ofSeconds(12));
+    at(Duration.ofSeconds(12));
     refusals.tick().await();
-    clock.at(Duration.ofSeconds(13));
+    at(Duration.ofSeconds(13));
     refusals.succeeded(); // before the probe's refusal: it stays the last word until 17 s
-    clock.at(Duration.ofSeconds(16));
+    at(Duration.ofSeconds(16));
     refusals.tick().await();
 
     assertThat(refusals.refusing()).isNotNull();
@@ -288,17 +287,17 @@ class WriteRefusalsTest {
     WriteRefusals quick = refusals(new Timing(Duration.ofMinutes(10), Duration.ofMillis(10), Duration.ofMillis(10),
         Duration.ofSeconds(5), Duration.ofSeconds(20), Duration.ofHours(1)));
     quick.refused("alipay", Platform.ALIPAY, null, FULL);
-    clock.at(Duration.ofSeconds(1));
+    at(Duration.ofSeconds(1));
     quick.tick(); // never completes
     for (int s = 2; s <= 5; s++) {
       sleep(50); // real time: longer than any timeout put on a probe of 10 ms
-      clock.at(Duration.ofSeconds(s));
+      at(Duration.ofSeconds(s));
       quick.tick();
     }
     assertThat(probes).isEqualTo(1);
 
     hanging.fail(FULL);
-    clock.at(Duration.ofSeconds(6));
+    at(Duration.ofSeconds(6));
     quick.tick().await();
     assertThat(probes).isEqualTo(2);
   }
@@ -306,17 +305,17 @@ class WriteRefusalsTest {
   @Test
   void aRefusalWhileClosingReopensTheSameEpisode() {
     open();
-    clock.at(Duration.ofSeconds(15));
+    at(Duration.ofSeconds(15));
     refusals.succeeded();
     refusals.tick().await();
     assertThat(refusals.refusing()).isNull();
-    clock.at(Duration.ofSeconds(20));
+    at(Duration.ofSeconds(20));
     refusals.refused("wechat_v3", Platform.WECHAT, null, FULL);
 
     assertThat(refusals.refusing()).isEqualTo(new Refusing("disk full (1114)", T0, 4,
         Map.of("alipay", 2L, "epusdt", 1L, "wechat_v3", 1L)));
     assertThat(opened).as("told once").hasSize(1);
-    clock.at(Duration.ofSeconds(40));
+    at(Duration.ofSeconds(40));
     refusals.succeeded();
     refusals.tick().await();
     refusals.tick().await();
@@ -354,7 +353,7 @@ class WriteRefusalsTest {
   @Test
   void aSuspicionNotConfirmedLeavesNoOrderToTheNextEpisode() {
     refusals.refused("epusdt", Platform.EPUSDT, "E-OLD", FULL);
-    clock.at(Duration.ofMinutes(11));
+    at(Duration.ofMinutes(11));
     refusals.refused("epusdt", Platform.EPUSDT, "E-NEW", FULL); // a suspicion of its own: the old one was no outage
     refusals.refused("epusdt", Platform.EPUSDT, "E-NEXT", FULL);
     refusals.stop();
@@ -365,7 +364,7 @@ class WriteRefusalsTest {
   @Test
   void stopKeepsAnOpenEpisodeAsItStandsWithoutSayingItWritesAgain() {
     open();
-    clock.at(Duration.ofSeconds(11));
+    at(Duration.ofSeconds(11));
     refusals.stop();
 
     assertThat(ended).containsExactly(new RefusalEpisode("disk full (1114)", T0, T0.plusSeconds(10), 3,
@@ -379,7 +378,7 @@ class WriteRefusalsTest {
     refusals.stop();
     refusals.refused("alipay", Platform.ALIPAY, null, FULL);
     refusals.refused("alipay", Platform.ALIPAY, null, FULL);
-    clock.at(Duration.ofSeconds(1));
+    at(Duration.ofSeconds(1));
     refusals.tick().await();
 
     assertThat(probes).as("no probe on a closing pool").isZero();
@@ -402,9 +401,9 @@ class WriteRefusalsTest {
 
   private void open(Throwable why) {
     refusals.refused("alipay", Platform.ALIPAY, null, why);
-    clock.at(Duration.ofSeconds(3));
+    at(Duration.ofSeconds(3));
     refusals.refused("epusdt", Platform.EPUSDT, null, why);
-    clock.at(Duration.ofSeconds(10));
+    at(Duration.ofSeconds(10));
     refusals.refused("alipay", Platform.ALIPAY, null, why);
     assertThat(refusals.refusing()).isNotNull();
   }
@@ -418,26 +417,8 @@ class WriteRefusalsTest {
     }
   }
 
-  static final class Settable extends Clock {
-    private volatile Instant now = T0;
-
-    void at(Duration sinceT0) {
-      now = T0.plus(sinceT0);
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
+  /** The clock {@code sinceT0} after T0. */
+  private void at(Duration sinceT0) {
+    clock.set(T0.plus(sinceT0));
   }
 }
