@@ -37,12 +37,15 @@ class ArchitectureTest {
       List.of("config"),                                // conf/application.yaml read into settings
       List.of("admin", "http"),                         // the two listeners
       List.of("forward", "alert"),                      // the site told, from the outbox; the owner alerted
+      List.of("reconcile.daily"),                       // the daily close: fetch, reconcile, repair, report
       List.of("booking.check", "recovery"),             // the periodic checks; recovery asks the platforms
-      List.of("booking", "reconcile", "gateway"),       // what books money; bills; calls to the platforms
+      List.of("booking", "reconcile"),                  // what books money; bills
+      List.of("booking.anomaly"),                       // what needs a human
       List.of("channel.alipay", "channel.epay", "channel.epusdt", "channel.paypal", "channel.stripe", "channel.vmq",
-          "channel.wechat", "channel.xunhupay"),
+          "channel.wechat", "channel.xunhupay"),        // each platform, in and out
       List.of("store"),                                 // the database
-      List.of("channel"));                              // the platforms' common words
+      List.of("channel"),                               // the platforms' common words
+      List.of("net", "crypto"));                        // calls out; what signatures are built from                              // the platforms' common words
 
   /** About what a newcomer takes in at a glance; a room that needs more wants a second room. */
   private static final int MAX_CLASSES_PER_ROOM = 20;

@@ -7,8 +7,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
-import paynotify.forward.ForwardRelay;
 import paynotify.forward.ForwardRelay.EndpointBacklog;
+import paynotify.forward.ForwardRelay;
 import paynotify.store.Database;
 import paynotify.store.SqlQueries;
 

@@ -18,17 +18,17 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
-import paynotify.booking.AnomalyKind;
+import paynotify.booking.anomaly.AnomalyKind;
 import paynotify.channel.Money;
 import paynotify.channel.Platform;
 import paynotify.channel.PlatformTime;
 import paynotify.forward.ForwardRelay;
+import paynotify.reconcile.daily.DailyCloseSettings;
 import paynotify.recovery.AfterRefusals;
-import paynotify.recovery.DailyCloseSettings;
 import paynotify.store.Database;
 import paynotify.store.SqlQueries;
-import paynotify.store.WriteRefusals;
 import paynotify.store.WriteRefusals.Refusing;
+import paynotify.store.WriteRefusals;
 
 /**
  * What /status, /status.json and {@code paynotify status} show: read from the database, one JSON object

@@ -4,7 +4,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.net.ProxyOptions;
 import java.time.Duration;
-import paynotify.gateway.GatewayHttp;
+import paynotify.net.OutboundHttp;
 
 /**
  * The HTTP clients alerts go out through: their own (a robot that is slow holds none of a booking's or a
@@ -16,25 +16,25 @@ public final class AlertClients {
   private static final int MAX_ANSWER_BYTES = 16 * 1024;
 
   private final Vertx vertx;
-  private final GatewayHttp direct;
-  private final GatewayHttp telegram;
+  private final OutboundHttp direct;
+  private final OutboundHttp telegram;
 
   /** @param telegramProxy null: Telegram directly too */
   public AlertClients(Vertx vertx, ProxyOptions telegramProxy) {
     this.vertx = vertx;
-    this.direct = new GatewayHttp(vertx, TIMEOUT, MAX_ANSWER_BYTES);
-    this.telegram = telegramProxy == null ? direct : new GatewayHttp(vertx, TIMEOUT, MAX_ANSWER_BYTES, telegramProxy);
+    this.direct = new OutboundHttp(vertx, TIMEOUT, MAX_ANSWER_BYTES);
+    this.telegram = telegramProxy == null ? direct : new OutboundHttp(vertx, TIMEOUT, MAX_ANSWER_BYTES, telegramProxy);
   }
 
   public Vertx vertx() {
     return vertx;
   }
 
-  public GatewayHttp direct() {
+  public OutboundHttp direct() {
     return direct;
   }
 
-  public GatewayHttp telegram() {
+  public OutboundHttp telegram() {
     return telegram;
   }
 

@@ -10,15 +10,15 @@ import java.time.format.DateTimeFormatter;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import paynotify.channel.Money;
 import paynotify.channel.Platform;
 import paynotify.channel.PlatformTime;
 import paynotify.reconcile.Finding;
 import paynotify.store.RefusalEpisode;
-import paynotify.store.WriteRefusals;
 import paynotify.store.WriteRefusals.Refusing;
+import paynotify.store.WriteRefusals;
 
 /**
  * Each thing the owner is told, as one {@link Alert} in their language: what happened, the order, what to do. What

@@ -1,7 +1,7 @@
 package paynotify.alert;
 
 import java.util.Map;
-import paynotify.booking.AnomalyKind;
+import paynotify.booking.anomaly.AnomalyKind;
 
 /**
  * What the alerts say, in the owner's language ({@code alerts.language}: zh, the default, or en): each kind's

@@ -6,7 +6,7 @@ import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
 import java.util.Set;
-import paynotify.gateway.GatewayHttp;
+import paynotify.net.OutboundHttp;
 
 /**
  * Bark, a push to the owner's iPhone: bark-server's API v2, {@code POST {server}/push} with JSON, answered
@@ -34,7 +34,7 @@ public final class BarkTarget implements AlertTarget {
    * @param group     what the app groups the alerts under
    * @param level     active, timeSensitive, passive or critical
    */
-  public BarkTarget(GatewayHttp http, URI server, String deviceKey, String group, String level) {
+  public BarkTarget(OutboundHttp http, URI server, String deviceKey, String group, String level) {
     if (!LEVELS.contains(level)) {
       throw new IllegalArgumentException("Bark's level '" + level + "' is not one of active, timeSensitive, passive,"
           + " critical");

@@ -10,8 +10,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.Arrays;
 import java.util.Base64;
-import paynotify.channel.Signatures;
-import paynotify.gateway.GatewayHttp;
+import paynotify.crypto.Digests;
+import paynotify.net.OutboundHttp;
 
 /**
  * A DingTalk (钉钉) custom robot: its webhook ({@code https://oapi.dingtalk.com/robot/send?access_token=T}) answers
@@ -26,7 +26,7 @@ public final class DingtalkTarget implements AlertTarget {
   private final ServiceCall call;
 
   /** @param secret the 加签 secret ({@code SEC...}); null: the robot does not sign */
-  public DingtalkTarget(GatewayHttp http, URI webhookUrl, String secret, Clock clock) {
+  public DingtalkTarget(OutboundHttp http, URI webhookUrl, String secret, Clock clock) {
     this.url = webhookUrl;
     this.secret = secret;
     this.clock = clock;
@@ -58,7 +58,7 @@ public final class DingtalkTarget implements AlertTarget {
       return url;
     }
     long timestamp = clock.millis();
-    String sign = Base64.getEncoder().encodeToString(Signatures.hmacSha256(secret, timestamp + "\n" + secret));
+    String sign = Base64.getEncoder().encodeToString(Digests.hmacSha256(secret, timestamp + "\n" + secret));
     return URI.create(url + (url.getRawQuery() == null ? "?" : "&") + "timestamp=" + timestamp
         + "&sign=" + URLEncoder.encode(sign, StandardCharsets.UTF_8));
   }

@@ -7,8 +7,8 @@ import io.vertx.core.json.JsonObject;
 import java.net.URI;
 import java.time.Clock;
 import java.util.Base64;
-import paynotify.channel.Signatures;
-import paynotify.gateway.GatewayHttp;
+import paynotify.crypto.Digests;
+import paynotify.net.OutboundHttp;
 
 /**
  * A Feishu (飞书) custom robot: its webhook ({@code https://open.feishu.cn/open-apis/bot/v2/hook/<id>}, the id a
@@ -24,7 +24,7 @@ public final class FeishuTarget implements AlertTarget {
   private final ServiceCall call;
 
   /** @param secret the 签名校验 secret; null: the robot does not check signatures */
-  public FeishuTarget(GatewayHttp http, URI webhookUrl, String secret, Clock clock) {
+  public FeishuTarget(OutboundHttp http, URI webhookUrl, String secret, Clock clock) {
     this.url = webhookUrl;
     this.secret = secret;
     this.clock = clock;
@@ -43,7 +43,7 @@ public final class FeishuTarget implements AlertTarget {
     if (secret != null) {
       String timestamp = Long.toString(clock.instant().getEpochSecond());
       message.put("timestamp", timestamp)
-          .put("sign", Base64.getEncoder().encodeToString(Signatures.hmacSha256(timestamp + "\n" + secret, "")));
+          .put("sign", Base64.getEncoder().encodeToString(Digests.hmacSha256(timestamp + "\n" + secret, "")));
     }
     message.put("msg_type", "text").put("content", new JsonObject().put("text", alert.title(FEISHU) + "\n"
         + alert.text(FEISHU))); // a text message reads <at user_id="all">: FEISHU makes text from elsewhere inert

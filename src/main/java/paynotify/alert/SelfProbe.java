@@ -9,7 +9,7 @@ import java.net.URI;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.regex.Pattern;
-import paynotify.gateway.GatewayHttp;
+import paynotify.net.OutboundHttp;
 
 /**
  * The self-probe: a POST to the site's public notify address ({@code https://shop.example/notify/_probe}), so that
@@ -25,9 +25,9 @@ public final class SelfProbe {
   private static final Pattern NONCE = Pattern.compile("nonce=([0-9a-f]{32})");
   private static final SecureRandom RANDOM = new SecureRandom();
 
-  private final GatewayHttp http;
+  private final OutboundHttp http;
 
-  public SelfProbe(GatewayHttp http) {
+  public SelfProbe(OutboundHttp http) {
     this.http = http;
   }
 
@@ -56,7 +56,7 @@ public final class SelfProbe {
   }
 
   /** What an answer that is not ours most likely means. */
-  private static String why(GatewayHttp.Answer answer) {
+  private static String why(OutboundHttp.Answer answer) {
     int status = answer.status();
     if (status / 100 == 3) {
       return "redirected to " + answer.headers().get("Location") + " (a platform's POST would be too: give the"

@@ -9,7 +9,7 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import paynotify.gateway.GatewayHttp;
+import paynotify.net.OutboundHttp;
 
 /**
  * Server酱 (ServerChan), to WeChat or its app: {@code POST {api_base}/<SendKey>.send} with a form of title and desp
@@ -30,7 +30,7 @@ public final class ServerChanTarget implements AlertTarget {
   private final URI url;
 
   /** @param apiBase https://sctapi.ftqq.com, or a relay of it (Server酱 Turbo's SendKeys, SCT...) */
-  public ServerChanTarget(GatewayHttp http, URI apiBase, String sendKey) {
+  public ServerChanTarget(OutboundHttp http, URI apiBase, String sendKey) {
     if (!SENDKEY.matcher(sendKey).matches()) {
       throw new IllegalArgumentException("the Server酱 SendKey is not letters and digits as the site shows it");
     }

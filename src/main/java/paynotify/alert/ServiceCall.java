@@ -15,9 +15,9 @@ import java.util.List;
 import java.util.function.Function;
 import java.util.function.ToIntFunction;
 import paynotify.channel.Ids;
-import paynotify.gateway.GatewayFailure;
-import paynotify.gateway.GatewayFailure.Kind;
-import paynotify.gateway.GatewayHttp;
+import paynotify.net.OutboundFailure.Kind;
+import paynotify.net.OutboundFailure;
+import paynotify.net.OutboundHttp;
 
 /**
  * One POST to an alert service that says in its JSON answer whether the message went out, as every target but mail
@@ -30,12 +30,12 @@ final class ServiceCall {
   private static final String HIDDEN = "***";
   private static final String CUT = "…";
 
-  private final GatewayHttp http;
+  private final OutboundHttp http;
   private final String service;
   private final List<String> secrets = new ArrayList<>();
 
   /** @param secrets what no message may show; null or empty ones (a robot without a signing secret) are skipped */
-  ServiceCall(GatewayHttp http, String service, String... secrets) {
+  ServiceCall(OutboundHttp http, String service, String... secrets) {
     this.http = http;
     this.service = service;
     for (String secret : secrets) {
@@ -94,7 +94,7 @@ final class ServiceCall {
         .compose(answer -> delivered(answer, refusal));
   }
 
-  private Future<Void> delivered(GatewayHttp.Answer answer, Function<JsonObject, String> refusal) {
+  private Future<Void> delivered(OutboundHttp.Answer answer, Function<JsonObject, String> refusal) {
     JsonObject json = json(answer.body());
     String refused = json == null ? null : refusal.apply(json);
     int status = answer.status();
@@ -136,9 +136,9 @@ final class ServiceCall {
     return Ids.printable(value == null ? null : hide(String.valueOf(value)));
   }
 
-  /** Without a cause: GatewayHttp's names the URL, the secret in it. */
-  private GatewayFailure failure(Kind kind, String what) {
-    return new GatewayFailure(kind, hide(service + what));
+  /** Without a cause: OutboundHttp's names the URL, the secret in it. */
+  private OutboundFailure failure(Kind kind, String what) {
+    return new OutboundFailure(kind, hide(service + what));
   }
 
   private String hide(String text) {

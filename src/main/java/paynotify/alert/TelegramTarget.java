@@ -6,12 +6,12 @@ import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
 import java.util.regex.Pattern;
-import paynotify.gateway.GatewayHttp;
+import paynotify.net.OutboundHttp;
 
 /**
  * A Telegram bot writing to one chat: the Bot API's sendMessage ({@code POST {api_base}/bot<token>/sendMessage}),
  * answered {@code {"ok":true,...}}. The token in the path is the bot's password. Telegram is not reachable from
- * mainland China without a proxy: the caller's GatewayHttp then goes through one.
+ * mainland China without a proxy: the caller's OutboundHttp then goes through one.
  */
 public final class TelegramTarget implements AlertTarget {
   /** sendMessage's text: 1-4096 characters; counted in UTF-16 units here (an emoji two): never more than Telegram's. */
@@ -27,7 +27,7 @@ public final class TelegramTarget implements AlertTarget {
    * @param apiBase https://api.telegram.org, or a relay of it
    * @param chatId  the owner's chat with the bot, a group's (negative) id, or a channel's @name
    */
-  public TelegramTarget(GatewayHttp http, URI apiBase, String botToken, String chatId) {
+  public TelegramTarget(OutboundHttp http, URI apiBase, String botToken, String chatId) {
     if (!TOKEN.matcher(botToken).matches()) {
       throw new IllegalArgumentException("the Telegram bot token is not <digits>:<letters> as @BotFather gives it");
     }

@@ -5,7 +5,7 @@ import static paynotify.alert.AlertText.Format.MARKDOWN;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
-import paynotify.gateway.GatewayHttp;
+import paynotify.net.OutboundHttp;
 
 /**
  * A WeCom (企业微信) group robot: its webhook ({@code https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=KEY}) takes
@@ -19,7 +19,7 @@ public final class WecomTarget implements AlertTarget {
   private final URI url;
   private final ServiceCall call;
 
-  public WecomTarget(GatewayHttp http, URI webhookUrl) {
+  public WecomTarget(OutboundHttp http, URI webhookUrl) {
     this.url = webhookUrl;
     this.call = new ServiceCall(http, name(), ServiceCall.queryValues(webhookUrl));
   }

@@ -9,7 +9,9 @@ import io.vertx.sqlclient.RowSet;
 import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
 import java.util.Locale;
-import paynotify.booking.Anomalies.Anomaly;
+import paynotify.booking.anomaly.Anomaly;
+import paynotify.booking.anomaly.Anomalies;
+import paynotify.booking.anomaly.AnomalyKind;
 import paynotify.channel.NotifyEvent;
 import paynotify.store.CommittedReads;
 import paynotify.store.Database;
@@ -133,7 +135,7 @@ final class BookingTransaction {
     String kind = AnomalyKind.CONFLICT.code();
     Anomaly anomaly = new Anomaly(kind, e.platform().code(), e.orderNo(), e.tradeNo(), e.amountCents(), conflict,
         kind + ":" + key + ":" + fingerprint.substring(0, 16));
-    return retry.run(() -> db.inTransaction(conn -> Anomalies.record(conn, anomaly, !e.testMode(), outbox)))
+    return retry.run(() -> db.inTransaction(conn -> outbox.recordAnomaly(conn, anomaly, !e.testMode())))
         .map(new BookingResult(Outcome.CONFLICT, conflict));
   }
 }

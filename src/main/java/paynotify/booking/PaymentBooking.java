@@ -12,15 +12,17 @@ import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
 import java.util.List;
 import java.util.Locale;
-import paynotify.booking.Anomalies.Anomaly;
+import paynotify.booking.anomaly.Anomaly;
+import paynotify.booking.anomaly.Anomalies;
+import paynotify.booking.anomaly.AnomalyKind;
 import paynotify.channel.Money;
-import paynotify.channel.NotifyEvent;
 import paynotify.channel.NotifyEvent.Reading;
-import paynotify.channel.UnbookableNotification;
+import paynotify.channel.NotifyEvent;
 import paynotify.channel.UnbookableNotification.Problem;
-import paynotify.store.OrdersTable;
+import paynotify.channel.UnbookableNotification;
 import paynotify.store.OrdersTable.Order;
 import paynotify.store.OrdersTable.PaidMove;
+import paynotify.store.OrdersTable;
 
 /**
  * A payment's writes: the payment row (uk_trade_no), the order unpaid -> paid, and the refunds
@@ -86,7 +88,7 @@ final class PaymentBooking implements BookingTransaction.Writes {
         + " COLLATE as SHOW CREATE TABLE " + OrdersTable.quote(orders.table()) + " shows them)";
     Anomaly anomaly = new Anomaly(kind.code(), e.platform().code(), e.orderNo(), e.tradeNo(), e.amountCents(), detail,
         kind.code() + ":" + key);
-    return Anomalies.record(conn, anomaly, !e.testMode(), outbox)
+    return outbox.recordAnomaly(conn, anomaly, !e.testMode())
         .map(new Judged(new BookingResult(Outcome.PROCESSED, paid + "; " + kind.code() + ": " + detail), true));
   }
 
@@ -206,7 +208,7 @@ final class PaymentBooking implements BookingTransaction.Writes {
   private Future<Judged> anomaly(SqlConnection conn, NotifyEvent e, String key, AnomalyKind kind, String detail) {
     Anomaly anomaly = new Anomaly(kind.code(), e.platform().code(), e.orderNo(), e.tradeNo(), e.amountCents(), detail,
         kind.code() + ":" + key);
-    return Anomalies.record(conn, anomaly, !e.testMode(), outbox)
+    return outbox.recordAnomaly(conn, anomaly, !e.testMode())
         .map(new Judged(new BookingResult(Outcome.ANOMALY, kind.code() + ": " + detail), false));
   }
 }

@@ -1,5 +1,6 @@
 package paynotify.booking;
 
+import paynotify.booking.anomaly.AnomalyKind;
 import paynotify.channel.Money;
 import paynotify.channel.NotifyEvent;
 import paynotify.store.OrdersTable.Order;

@@ -5,7 +5,9 @@ import static paynotify.store.SqlQueries.REFUNDED_TOTAL;
 import io.vertx.core.Future;
 import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
-import paynotify.booking.Anomalies.Anomaly;
+import paynotify.booking.anomaly.Anomaly;
+import paynotify.booking.anomaly.Anomalies;
+import paynotify.booking.anomaly.AnomalyKind;
 import paynotify.channel.Money;
 import paynotify.channel.Platform;
 import paynotify.store.OrdersTable;
@@ -46,7 +48,7 @@ final class RefundSettlement {
             String kind = AnomalyKind.OVER_REFUND.code();
             Anomaly overRefund = new Anomaly(kind, platform.code(), orderNo, tradeNo, refunded,
                 detail + ": more refunded than paid", kind + ":" + key);
-            return Anomalies.record(conn, overRefund, livemode, outbox)
+            return outbox.recordAnomaly(conn, overRefund, livemode)
                 .map(new BookingResult(Outcome.ANOMALY, kind + ": " + detail));
           })
           .map(result -> new Settled(result, refunded));

@@ -20,7 +20,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import paynotify.booking.Anomalies.Anomaly;
+import paynotify.booking.anomaly.Anomaly;
+import paynotify.booking.anomaly.Anomalies;
+import paynotify.booking.anomaly.AnomalyKind;
 import paynotify.channel.EventKind;
 import paynotify.channel.NotifyEvent;
 import paynotify.channel.Platform;
@@ -161,12 +163,16 @@ public final class SiteEvents {
   }
 
   /**
-   * anomaly.created, its id derived from the anomaly's dedupe key: told once like the anomaly itself
-   * ({@link Anomalies#record} records it).
+   * Records the anomaly and has the site told of it, once like the anomaly itself (same dedupe key).
    *
    * @param livemode false when a test-mode notification's booking found it
    */
-  Future<Void> anomalyCreated(SqlConnection conn, Anomaly a, boolean livemode) {
+  public Future<Void> recordAnomaly(SqlConnection conn, Anomaly a, boolean livemode) {
+    return Future.all(Anomalies.recordUntold(conn, a), anomalyCreated(conn, a, livemode)).mapEmpty();
+  }
+
+  /** anomaly.created, its id derived from the anomaly's dedupe key: told once like the anomaly itself. */
+  private Future<Void> anomalyCreated(SqlConnection conn, Anomaly a, boolean livemode) {
     AnomalyKind kind = AnomalyKind.of(a.kind());
     if (!tells(ANOMALY_CREATED) || kind == AnomalyKind.FORWARD_FAILED) { // never tell of not telling
       return Future.succeededFuture();

@@ -7,7 +7,9 @@ import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.sqlclient.Tuple;
 import java.nio.charset.StandardCharsets;
-import paynotify.booking.Anomalies.Anomaly;
+import paynotify.booking.anomaly.Anomaly;
+import paynotify.booking.anomaly.Anomalies;
+import paynotify.booking.anomaly.AnomalyKind;
 import paynotify.channel.NotifyEvent;
 import paynotify.channel.Platform;
 import paynotify.channel.UnbookableNotification;
@@ -49,7 +51,7 @@ final class UnbookableAnomalies {
     BookingResult recorded = new BookingResult(Outcome.ANOMALY, kind.code() + ": " + detail);
     if (u.problem() != UnbookableNotification.Problem.INTENT_WITHOUT_ORDER) {
       // an unbookable notification carries no test-money mark: told as live
-      return retry.run(() -> db.inTransaction(conn -> Anomalies.record(conn, a, true, outbox))).map(recorded);
+      return retry.run(() -> db.inTransaction(conn -> outbox.recordAnomaly(conn, a, true))).map(recorded);
     }
     return retry.run(() -> db.inTransaction(conn -> conn.preparedQuery(RECORD_PAYMENT_WITHOUT_ORDER)
             .execute(Tuple.of(a.kind(), a.channel(), a.tradeNo(), a.amountCents(), a.detail(), a.dedupeKey(),

@@ -1,17 +1,12 @@
 package paynotify.channel;
 
-import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
-import java.security.MessageDigest;
-import java.util.HexFormat;
 import java.util.Map;
 import java.util.Set;
 import java.util.StringJoiner;
 import java.util.TreeMap;
 import java.util.function.Predicate;
 import java.util.regex.Pattern;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
+import paynotify.crypto.RsaSignatureCheck;
 
 /**
  * Where every authenticity rule is, and what they are built from. A platform's rules are in the
@@ -113,46 +108,5 @@ public final class Signatures {
         throw RejectedNotification.malformed(name + " is a field of the site's request, never of a notification");
       }
     }
-  }
-
-  /** MD5 of the UTF-8 bytes in lower-case hex: the sign of epay, 虎皮椒, epusdt and V免签. */
-  public static String md5Hex(String content) {
-    return HexFormat.of().formatHex(md5(content));
-  }
-
-  /** MD5 of the UTF-8 bytes. */
-  public static byte[] md5(String content) {
-    try {
-      return MessageDigest.getInstance("MD5").digest(content.getBytes(StandardCharsets.UTF_8));
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("MD5 is part of every JDK", e);
-    }
-  }
-
-  /** HMAC-SHA256 of the UTF-8 bytes, keyed with the UTF-8 bytes of {@code key}. */
-  public static byte[] hmacSha256(String key, String content) {
-    try {
-      Mac mac = Mac.getInstance("HmacSHA256");
-      mac.init(new SecretKeySpec(key.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
-      return mac.doFinal(content.getBytes(StandardCharsets.UTF_8));
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("HmacSHA256 is part of every JDK", e);
-    }
-  }
-
-  /** HMAC-SHA256 of {@code content}, keyed with {@code key}'s bytes as they are (a Standard Webhooks key). */
-  public static byte[] hmacSha256(byte[] key, byte[] content) {
-    try {
-      Mac mac = Mac.getInstance("HmacSHA256");
-      mac.init(new SecretKeySpec(key, "HmacSHA256"));
-      return mac.doFinal(content);
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("HmacSHA256 is part of every JDK", e);
-    }
-  }
-
-  /** Constant-time comparison, so that response timing tells nothing about the expected sign. */
-  public static boolean sameSign(String expected, String got) {
-    return MessageDigest.isEqual(expected.getBytes(StandardCharsets.US_ASCII), got.getBytes(StandardCharsets.US_ASCII));
   }
 }

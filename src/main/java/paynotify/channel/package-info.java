@@ -1,7 +1,27 @@
 /**
- * The platforms' common words: a {@link paynotify.channel.NotifyChannel} turns a raw request into a verified
- * {@link paynotify.channel.NotifyEvent}; {@link paynotify.channel.Platform} names whose trades it books. One
- * subpackage per platform holds its channel and its {@code *Signature} (see {@link paynotify.channel.Signatures}).
- * Channels never touch the database.
+ * Everything about the platforms, one subpackage each, both ways. In: a {@link paynotify.channel.NotifyChannel}
+ * turns a raw request into a verified {@link paynotify.channel.NotifyEvent}; {@link paynotify.channel.Platform}
+ * names whose trades it books. Out: a platform that can be asked has a {@link paynotify.channel.TradeQuery} (is
+ * this order paid? close it), answering a {@link paynotify.channel.TradeAnswer}, and one that publishes bills a
+ * {@link paynotify.channel.BillSource} giving a {@link paynotify.channel.DayBill}. Each subpackage holds its
+ * channel, its {@code *Signature}, and its clients (every rule listed in {@link paynotify.channel.Signatures}).
+ *
+ * <p>Each client
+ * <ul>
+ *   <li>signs its request and verifies the answer with the platform's {@code *Signature}
+ *       class (its keys, its digests, its RSA check): a rule of the platform's is written once, whichever way
+ *       the call goes. Where that class also holds rules of a notification only (Alipay's notify_type, WeChat
+ *       v2's field list, v3's signature probe), the client calls the signature check alone;</li>
+ *   <li>takes its base URL from the configuration, the official endpoint by default, so that a test points it
+ *       at a local stand-in that checks the signature and signs its answers with test keys;</li>
+ *   <li>hands what it learnt to booking as a {@code channel.NotifyEvent} made by the channel's own
+ *       normalisation ({@code AlipayChannel.payment}, {@code WechatV2Channel.payment}, ...), so that a payment
+ *       found by asking is booked through the same transaction and keys as one that was notified;</li>
+ *   <li>is opt-in where it needs a key that can move money (a merchant private key, {@link
+ *       paynotify.crypto.MerchantKey}): without the key configured, nothing is asked;</li>
+ *   <li>calls through {@link paynotify.net.OutboundHttp}: bounded time, pool and answer size, never
+ *       blocking an event loop.</li>
+ * </ul>
+ * Channels and clients never touch the database: the caller decides what is booked.
  */
 package paynotify.channel;

@@ -11,7 +11,7 @@ import paynotify.alert.SelfProbe;
 import paynotify.config.AlertsConfig;
 import paynotify.config.AppConfig;
 import paynotify.config.ToolUser;
-import paynotify.gateway.GatewayHttp;
+import paynotify.net.OutboundHttp;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
@@ -69,7 +69,7 @@ final class AlertsCommand extends ParentCommand {
             + SelfProbe.PATH);
       }
       Vertx vertx = Vertx.vertx();
-      GatewayHttp http = new GatewayHttp(vertx, Duration.ofSeconds(10), 4096);
+      OutboundHttp http = new OutboundHttp(vertx, Duration.ofSeconds(10), 4096);
       try {
         new SelfProbe(http).probe(url).await();
         out().println(url + " reaches paynotify");

@@ -1,8 +1,8 @@
 package paynotify.cli;
 
 import paynotify.server.ConsoleLogging;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
 /** The command-line entry of the jar: {@code serve}, and the tools: reconcile, audit, repair, anomalies, forward, status. */
 @Command(name = "paynotify", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,

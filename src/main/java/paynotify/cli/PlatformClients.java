@@ -4,9 +4,9 @@ import io.vertx.core.Vertx;
 import java.util.List;
 import java.util.function.Function;
 import paynotify.channel.Platform;
+import paynotify.channel.TradeQuery;
 import paynotify.config.AppConfig;
-import paynotify.gateway.GatewayHttp;
-import paynotify.gateway.TradeQuery;
+import paynotify.net.OutboundHttp;
 
 /**
  * The platform clients a command asks through, on the command's Vert.x; closed with it: recovery's (check), or
@@ -15,11 +15,11 @@ import paynotify.gateway.TradeQuery;
 final class PlatformClients implements AutoCloseable {
   private static final int MAX_ANSWER_BYTES = 64 * 1024;
 
-  private final GatewayHttp http;
+  private final OutboundHttp http;
   private final List<TradeQuery> clients;
 
-  private PlatformClients(Vertx vertx, AppConfig config, List<Function<GatewayHttp, TradeQuery>> clients) {
-    this.http = new GatewayHttp(vertx, config.recovery().settings().timeout(), MAX_ANSWER_BYTES);
+  private PlatformClients(Vertx vertx, AppConfig config, List<Function<OutboundHttp, TradeQuery>> clients) {
+    this.http = new OutboundHttp(vertx, config.recovery().settings().timeout(), MAX_ANSWER_BYTES);
     this.clients = clients.stream().map(client -> client.apply(http)).toList();
   }
 

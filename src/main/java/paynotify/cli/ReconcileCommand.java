@@ -4,18 +4,18 @@ import java.io.IOException;
 import java.sql.Connection;
 import java.time.LocalDate;
 import java.util.function.Function;
+import paynotify.channel.BillSource;
 import paynotify.channel.PlatformTime;
 import paynotify.config.BillsConfig;
-import paynotify.gateway.BillSource;
-import paynotify.gateway.GatewayFailure;
-import paynotify.gateway.GatewayHttp;
+import paynotify.net.OutboundFailure;
+import paynotify.net.OutboundHttp;
 import paynotify.reconcile.Bill;
 import paynotify.reconcile.BillArchive;
 import paynotify.reconcile.DayWithoutTrades;
 import paynotify.reconcile.Reconciliation;
 import paynotify.reconcile.Report;
-import paynotify.recovery.BillRepair;
-import paynotify.recovery.FetchedBill;
+import paynotify.reconcile.daily.BillRepair;
+import paynotify.reconcile.daily.FetchedBill;
 import paynotify.server.PayNotifyServer;
 import paynotify.server.StandaloneBooking;
 import picocli.CommandLine.Command;
@@ -72,15 +72,15 @@ final class ReconcileCommand extends CommandSupport {
     FetchedBill fetched;
     try (CliDatabase db = CliDatabase.open(config)) {
       BillsConfig bills = db.config().bills();
-      Function<GatewayHttp, BillSource> source = bills.sources().get(billOptions.platform());
+      Function<OutboundHttp, BillSource> source = bills.sources().get(billOptions.platform());
       if (source == null) {
         return fail(ExitCode.UNUSABLE, "--fetch: no " + billOptions.channel + " bill can be fetched: "
             + BillsConfig.needs(billOptions.platform()) + " (docs/operations.md, reconcile)");
       }
       fetched = FetchedBill.fetch(source, new BillArchive(bills.dir(), bills.keep().toDays()), billOptions.channel,
           day);
-    } catch (GatewayFailure e) {
-      return fail(e.kind() == GatewayFailure.Kind.NOT_READY ? ExitCode.NOT_READY : ExitCode.UNUSABLE,
+    } catch (OutboundFailure e) {
+      return fail(e.kind() == OutboundFailure.Kind.NOT_READY ? ExitCode.NOT_READY : ExitCode.UNUSABLE,
           "--fetch: " + e.getMessage());
     } catch (IOException e) {
       return fail(ExitCode.UNUSABLE, "--fetch: the bill could not be kept: " + e.getMessage()

@@ -13,17 +13,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
+import paynotify.channel.BillSource;
 import paynotify.channel.NotifyChannel;
 import paynotify.channel.Platform;
+import paynotify.channel.alipay.AlipayBills;
 import paynotify.channel.alipay.AlipayChannel;
+import paynotify.channel.wechat.WechatV2Bills;
 import paynotify.channel.wechat.WechatV2Channel;
+import paynotify.channel.wechat.WechatV3Bills;
 import paynotify.channel.wechat.WechatV3Channel;
-import paynotify.gateway.AlipayBills;
-import paynotify.gateway.BillSource;
-import paynotify.gateway.GatewayHttp;
-import paynotify.gateway.WechatV2Bills;
-import paynotify.gateway.WechatV3Bills;
-import paynotify.recovery.DailyCloseSettings;
+import paynotify.net.OutboundHttp;
+import paynotify.reconcile.daily.DailyCloseSettings;
 
 /**
  * Where fetched bills are kept, how long, and who can be asked for them: each platform's download, signed with
@@ -34,7 +34,7 @@ import paynotify.recovery.DailyCloseSettings;
  * @param sources by platform, built on the HTTP client of the command or service that fetches
  * @param daily   reconcile.daily: the close the service runs each day
  */
-public record BillsConfig(Path dir, Duration keep, Map<Platform, Function<GatewayHttp, BillSource>> sources,
+public record BillsConfig(Path dir, Duration keep, Map<Platform, Function<OutboundHttp, BillSource>> sources,
     DailyCloseSettings daily) {
   /**
    * The platforms whose bills are read, for messages: the others have none to read (xunhupay, epusdt and V免签
@@ -54,7 +54,7 @@ public record BillsConfig(Path dir, Duration keep, Map<Platform, Function<Gatewa
   static BillsConfig read(ConfigReader c, ChannelsConfig channels, MerchantKeys keys) {
     Path dir = Path.of(c.string("reconcile.bills_dir", "data/bills"));
     Duration keep = Duration.ofDays(c.number("retention.bills_days", 400, 1, 3650));
-    Map<Platform, Function<GatewayHttp, BillSource>> sources = new EnumMap<>(Platform.class);
+    Map<Platform, Function<OutboundHttp, BillSource>> sources = new EnumMap<>(Platform.class);
     for (NotifyChannel channel : channels.enabled()) {
       if (channel instanceof AlipayChannel alipay && keys.alipay() != null) {
         URI url = RecoveryConfig.alipayUrl(c);

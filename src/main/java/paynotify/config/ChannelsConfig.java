@@ -23,7 +23,6 @@ import org.slf4j.LoggerFactory;
 import paynotify.channel.Money;
 import paynotify.channel.NotifyChannel;
 import paynotify.channel.Platform;
-import paynotify.channel.PublicKeys;
 import paynotify.channel.RejectedNotification;
 import paynotify.channel.alipay.AlipayChannel;
 import paynotify.channel.alipay.AlipaySignature;
@@ -33,12 +32,13 @@ import paynotify.channel.paypal.PaypalChannel;
 import paynotify.channel.paypal.VerifyEndpoint;
 import paynotify.channel.stripe.StripeChannel;
 import paynotify.channel.stripe.StripeSignature;
+import paynotify.channel.vmq.VmqChannel;
 import paynotify.channel.wechat.WechatV2Channel;
 import paynotify.channel.wechat.WechatV2Signature;
 import paynotify.channel.wechat.WechatV3Channel;
-import paynotify.channel.vmq.VmqChannel;
 import paynotify.channel.wechat.WechatV3Signature;
 import paynotify.channel.xunhupay.XunhupayChannel;
+import paynotify.crypto.PublicKeys;
 import paynotify.store.OrderNumbers;
 
 /**

@@ -9,8 +9,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import paynotify.booking.SiteEvents;
-import paynotify.forward.ForwardSettings;
 import paynotify.forward.ForwardSettings.Endpoint;
+import paynotify.forward.ForwardSettings;
 import paynotify.forward.WebhookSignature;
 
 /** The {@code forward:} section: off (null) until forward.url, or forward.endpoints, is set. */

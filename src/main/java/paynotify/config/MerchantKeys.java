@@ -1,7 +1,7 @@
 package paynotify.config;
 
 import java.nio.file.Path;
-import paynotify.gateway.MerchantKey;
+import paynotify.crypto.MerchantKey;
 
 /**
  * The merchant keys that can move money, each opt-in and read once from a file only the service's user can

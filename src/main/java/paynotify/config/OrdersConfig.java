@@ -5,10 +5,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import paynotify.store.OrderNumbers;
-import paynotify.store.OrdersTable;
 import paynotify.store.OrdersTable.AmountUnit;
 import paynotify.store.OrdersTable.Columns;
 import paynotify.store.OrdersTable.StatusValues;
+import paynotify.store.OrdersTable;
 
 /**
  * The {@code orders:} section: the site's own orders table, its names, amount unit and status

@@ -12,19 +12,19 @@ import java.util.function.BiFunction;
 import java.util.function.Function;
 import paynotify.channel.NotifyChannel;
 import paynotify.channel.Platform;
+import paynotify.channel.TradeQuery;
 import paynotify.channel.alipay.AlipayChannel;
+import paynotify.channel.alipay.AlipayGateway;
 import paynotify.channel.epay.EpayChannel;
+import paynotify.channel.epay.EpayGateway;
 import paynotify.channel.stripe.StripeChannel;
+import paynotify.channel.stripe.StripeEvents;
 import paynotify.channel.wechat.WechatV2Channel;
+import paynotify.channel.wechat.WechatV2Gateway;
 import paynotify.channel.wechat.WechatV3Channel;
-import paynotify.gateway.AlipayGateway;
-import paynotify.gateway.EpayGateway;
-import paynotify.gateway.GatewayHttp;
-import paynotify.gateway.MerchantKey;
-import paynotify.gateway.StripeEvents;
-import paynotify.gateway.TradeQuery;
-import paynotify.gateway.WechatV2Gateway;
-import paynotify.gateway.WechatV3Gateway;
+import paynotify.channel.wechat.WechatV3Gateway;
+import paynotify.crypto.MerchantKey;
+import paynotify.net.OutboundHttp;
 import paynotify.recovery.RecoverySettings;
 import paynotify.recovery.StripeFeed;
 import paynotify.store.Database;
@@ -44,8 +44,8 @@ import paynotify.store.OrdersTable;
  * @param stripe   Stripe's undelivered events, with a restricted read-only key (stripe.api_key_file), how far
  *                 they were read kept in the database given; null when not set
  */
-public record RecoveryConfig(RecoverySettings settings, List<Function<GatewayHttp, TradeQuery>> clients,
-    List<Function<GatewayHttp, TradeQuery>> confirming, BiFunction<GatewayHttp, Database, StripeFeed> stripe) {
+public record RecoveryConfig(RecoverySettings settings, List<Function<OutboundHttp, TradeQuery>> clients,
+    List<Function<OutboundHttp, TradeQuery>> confirming, BiFunction<OutboundHttp, Database, StripeFeed> stripe) {
   static final String ALIPAY_GATEWAY = "https://openapi.alipay.com/gateway.do";
   static final String STRIPE_API = "https://api.stripe.com";
   static final String WECHAT_GATEWAY = "https://api.mch.weixin.qq.com";
@@ -60,9 +60,9 @@ public record RecoveryConfig(RecoverySettings settings, List<Function<GatewayHtt
     boolean epayBooks = c.bool("epay.query_books", false);
     URI stripeUrl = url(c, "stripe.api_base", STRIPE_API);
     String stripeKey = c.secret("stripe.api_key");
-    BiFunction<GatewayHttp, Database, StripeFeed> stripe = null;
-    List<Function<GatewayHttp, TradeQuery>> clients = new ArrayList<>();
-    Function<GatewayHttp, TradeQuery> v3 = null;
+    BiFunction<OutboundHttp, Database, StripeFeed> stripe = null;
+    List<Function<OutboundHttp, TradeQuery>> clients = new ArrayList<>();
+    Function<OutboundHttp, TradeQuery> v3 = null;
     WechatV2Channel v2 = null;
     for (NotifyChannel channel : channels.enabled()) {
       if (channel instanceof AlipayChannel alipay) {
@@ -82,8 +82,8 @@ public record RecoveryConfig(RecoverySettings settings, List<Function<GatewayHtt
     // row is confirmed with it whatever recovery says
     boolean enabled = c.bool("recovery.enabled", false);
     boolean asking = enabled || v3 != null || !clients.isEmpty();
-    Function<GatewayHttp, TradeQuery> wechat = v3 != null ? v3 : v2 == null ? null : wechatV2(c, v2, v2Url);
-    List<Function<GatewayHttp, TradeQuery>> confirming = new ArrayList<>(clients);
+    Function<OutboundHttp, TradeQuery> wechat = v3 != null ? v3 : v2 == null ? null : wechatV2(c, v2, v2Url);
+    List<Function<OutboundHttp, TradeQuery>> confirming = new ArrayList<>(clients);
     add(confirming, wechat);
     add(clients, asking ? wechat : null);
 
@@ -121,7 +121,7 @@ public record RecoveryConfig(RecoverySettings settings, List<Function<GatewayHtt
     return new RecoveryConfig(settings, List.copyOf(clients), List.copyOf(confirming), stripe);
   }
 
-  private static void add(List<Function<GatewayHttp, TradeQuery>> clients, Function<GatewayHttp, TradeQuery> client) {
+  private static void add(List<Function<OutboundHttp, TradeQuery>> clients, Function<OutboundHttp, TradeQuery> client) {
     if (client != null) {
       clients.add(client);
     }
@@ -152,7 +152,7 @@ public record RecoveryConfig(RecoverySettings settings, List<Function<GatewayHtt
   }
 
   /** Opt-in: without the application key (it can refund), Alipay is not asked. */
-  private static Function<GatewayHttp, TradeQuery> alipay(ConfigReader c, AlipayChannel channel, URI url,
+  private static Function<OutboundHttp, TradeQuery> alipay(ConfigReader c, AlipayChannel channel, URI url,
       MerchantKey key) {
     if (key == null) {
       return null;
@@ -166,7 +166,7 @@ public record RecoveryConfig(RecoverySettings settings, List<Function<GatewayHtt
    * A restricted key (rk_...) that can only read: a secret key (sk_...) can refund and pay out, and asking for
    * events needs none of that.
    */
-  private static BiFunction<GatewayHttp, Database, StripeFeed> stripe(ConfigReader c, StripeChannel channel, URI url,
+  private static BiFunction<OutboundHttp, Database, StripeFeed> stripe(ConfigReader c, StripeChannel channel, URI url,
       String key) {
     if (!key.startsWith("rk_")) {
       throw c.error("stripe.api_key_file", "holds " + (key.startsWith("sk_") ? "a secret key (sk_...), which can"
@@ -177,7 +177,7 @@ public record RecoveryConfig(RecoverySettings settings, List<Function<GatewayHtt
   }
 
   /** Opt-in by its address (epay.gateway_url): the site's aggregator, asked with the key the channel has. */
-  private static Function<GatewayHttp, TradeQuery> epay(ConfigReader c, URI url, boolean books) {
+  private static Function<OutboundHttp, TradeQuery> epay(ConfigReader c, URI url, boolean books) {
     String pid = c.string("epay.pid");
     String key = c.secret("epay.key");
     return http -> new EpayGateway(http, url, pid, key, books);
@@ -188,14 +188,14 @@ public record RecoveryConfig(RecoverySettings settings, List<Function<GatewayHtt
     return url(c, "alipay.gateway_url", ALIPAY_GATEWAY);
   }
 
-  private static Function<GatewayHttp, TradeQuery> wechatV2(ConfigReader c, WechatV2Channel channel, URI url) {
+  private static Function<OutboundHttp, TradeQuery> wechatV2(ConfigReader c, WechatV2Channel channel, URI url) {
     String appId = c.string("wechat_v2.appid");
     String mchId = c.string("wechat_v2.mch_id");
     return http -> new WechatV2Gateway(http, url, channel.signature(), appId, mchId);
   }
 
   /** Opt-in: without the merchant key (it can refund), v3 is not asked. */
-  private static Function<GatewayHttp, TradeQuery> wechatV3(ConfigReader c, WechatV3Channel channel, URI url,
+  private static Function<OutboundHttp, TradeQuery> wechatV3(ConfigReader c, WechatV3Channel channel, URI url,
       MerchantKeys.WechatV3 merchant) {
     if (merchant == null) {
       return null;

@@ -34,9 +34,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import paynotify.booking.Anomalies;
-import paynotify.booking.Anomalies.Anomaly;
-import paynotify.booking.AnomalyKind;
+import paynotify.booking.anomaly.Anomaly;
+import paynotify.booking.anomaly.Anomalies;
+import paynotify.booking.anomaly.AnomalyKind;
 import paynotify.forward.ForwardSettings.Endpoint;
 import paynotify.store.Database;
 

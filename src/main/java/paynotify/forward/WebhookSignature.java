@@ -4,7 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
 import java.util.StringJoiner;
-import paynotify.channel.Signatures;
+import paynotify.crypto.Digests;
 
 /**
  * The Standard Webhooks 1.0.0 signature (standard-webhooks/standard-webhooks, {@code spec/standard-webhooks.md}),
@@ -44,7 +44,7 @@ public final class WebhookSignature {
     System.arraycopy(body, 0, content, prefix.length, body.length);
     StringJoiner header = new StringJoiner(" ");
     for (byte[] key : keys) {
-      header.add("v1," + Base64.getEncoder().encodeToString(Signatures.hmacSha256(key, content)));
+      header.add("v1," + Base64.getEncoder().encodeToString(Digests.hmacSha256(key, content)));
     }
     return header.toString();
   }

@@ -7,15 +7,15 @@ import paynotify.booking.BookingResult;
 import paynotify.booking.EventBooking;
 import paynotify.booking.Outcome;
 import paynotify.booking.RepeatNotChecked;
-import paynotify.channel.NotifyChannel;
 import paynotify.channel.NotifyChannel.Reply;
+import paynotify.channel.NotifyChannel;
 import paynotify.channel.NotifyEvent;
 import paynotify.channel.NotifyRequest;
 import paynotify.channel.RejectedNotification;
 import paynotify.channel.UnbookableNotification;
 import paynotify.channel.VerificationUnavailable;
-import paynotify.store.NotifyLog;
 import paynotify.store.NotifyLog.Trace;
+import paynotify.store.NotifyLog;
 import paynotify.store.RejectedLog;
 import paynotify.store.WriteRefusals;
 

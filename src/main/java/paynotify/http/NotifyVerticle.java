@@ -23,14 +23,14 @@ import org.slf4j.LoggerFactory;
 import paynotify.alert.SelfProbe;
 import paynotify.booking.EventBooking;
 import paynotify.channel.Ids;
-import paynotify.channel.NotifyChannel;
 import paynotify.channel.NotifyChannel.Reply;
+import paynotify.channel.NotifyChannel;
 import paynotify.channel.NotifyRequest;
 import paynotify.forward.ForwardRelay.Backlog;
 import paynotify.store.NotifyLog;
 import paynotify.store.RejectedLog;
-import paynotify.store.WriteRefusals;
 import paynotify.store.WriteRefusals.Refusing;
+import paynotify.store.WriteRefusals;
 
 /**
  * The HTTP callback flow: route each channel's path, read the raw body, hand it to the request's

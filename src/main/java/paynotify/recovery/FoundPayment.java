@@ -8,22 +8,22 @@ import java.time.LocalDate;
 import java.time.ZoneOffset;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import paynotify.booking.Anomalies;
-import paynotify.booking.Anomalies.Anomaly;
-import paynotify.booking.AnomalyKind;
 import paynotify.booking.BookingResult;
 import paynotify.booking.EventBooking;
 import paynotify.booking.Fingerprint;
 import paynotify.booking.Outcome;
 import paynotify.booking.SiteEvents;
+import paynotify.booking.anomaly.Anomaly;
+import paynotify.booking.anomaly.Anomalies;
+import paynotify.booking.anomaly.AnomalyKind;
 import paynotify.channel.EventKind;
 import paynotify.channel.Money;
 import paynotify.channel.NotifyEvent;
-import paynotify.gateway.TradeAnswer;
-import paynotify.gateway.TradeQuery;
+import paynotify.channel.TradeAnswer;
+import paynotify.channel.TradeQuery;
 import paynotify.store.Database;
-import paynotify.store.NotifyLog;
 import paynotify.store.NotifyLog.Trace;
+import paynotify.store.NotifyLog;
 import paynotify.store.OrderNumbers;
 import paynotify.store.OrdersTable;
 import paynotify.store.SqlQueries;
@@ -46,7 +46,7 @@ public final class FoundPayment {
   /** notify_log.channel of a booking found by asking. */
   static final String QUERY = "query";
   /** notify_log.channel of a booking found in a fetched bill (reconcile.daily.auto_repair). */
-  static final String BILL = "bill";
+  public static final String BILL = "bill";
   /** notify_log.channel of a booking from a bill row by hand (repair book). */
   public static final String REPAIR = "repair";
   private static final ZoneOffset BEIJING = ZoneOffset.ofHours(8);
@@ -156,11 +156,11 @@ public final class FoundPayment {
     return db.inTransaction(conn -> (takeKey ? conn.preparedQuery(SqlQueries.TAKE_KEY)
             .execute(Tuple.of(site.idempotencyKey(), Fingerprint.of(site))).map(taken -> taken.rowCount() == 1)
             : Future.succeededFuture(true))
-        .compose(keyTaken -> Anomalies.record(conn, new Anomaly(kind.code(), payment.platform().code(),
+        .compose(keyTaken -> outbox.recordAnomaly(conn, new Anomaly(kind.code(), payment.platform().code(),
             site.orderNo(), payment.tradeNo(), payment.amountCents(), why + (!takeKey ? ""
                 : keyTaken ? ": not booked, nor will its notification be"
                 : ": its notification booked it meanwhile (the site may have delivered it)") + ". " + kind.action(),
-            kind.code() + ":" + payment.idempotencyKey()), !payment.testMode(), outbox))).mapEmpty();
+            kind.code() + ":" + payment.idempotencyKey()), !payment.testMode()))).mapEmpty();
   }
 
   /** {@code payment} under the site's order number; as the platform wrote it when that is not the site's. */
@@ -179,7 +179,7 @@ public final class FoundPayment {
         + AnomalyKind.CALLBACK_MISSING.action();
     Anomaly anomaly = new Anomaly(kind, platform, orderNo, payment.tradeNo(), payment.amountCents(), detail,
         kind + ":" + platform + ":" + LocalDate.now(BEIJING));
-    return db.inTransaction(conn -> Anomalies.record(conn, anomaly, !payment.testMode(), outbox))
+    return db.inTransaction(conn -> outbox.recordAnomaly(conn, anomaly, !payment.testMode()))
         .recover(err -> {
           LOG.warn("callback_missing for {} not recorded now: {}", platform, err.getMessage());
           return Future.succeededFuture();

@@ -12,14 +12,14 @@ import java.util.Map;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import paynotify.booking.AnomalyKind;
 import paynotify.booking.EventBooking;
 import paynotify.booking.Outcome;
+import paynotify.booking.anomaly.AnomalyKind;
 import paynotify.channel.NotifyEvent;
 import paynotify.channel.Platform;
 import paynotify.channel.RejectedNotification;
-import paynotify.channel.UnbookableNotification;
 import paynotify.channel.UnbookableNotification.Problem;
+import paynotify.channel.UnbookableNotification;
 import paynotify.recovery.StripeCursor.Walk;
 
 /**

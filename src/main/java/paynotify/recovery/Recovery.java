@@ -42,15 +42,15 @@ import paynotify.booking.SiteEvents;
 import paynotify.channel.EventKind;
 import paynotify.channel.NotifyEvent;
 import paynotify.channel.Platform;
-import paynotify.gateway.GatewayFailure;
-import paynotify.gateway.TradeAnswer;
-import paynotify.gateway.TradeQuery;
+import paynotify.channel.TradeAnswer;
+import paynotify.channel.TradeQuery;
+import paynotify.net.OutboundFailure;
 import paynotify.recovery.CheckAnswer.State;
 import paynotify.store.Database;
 import paynotify.store.LeaseOwner;
 import paynotify.store.NotifyLog;
-import paynotify.store.OrdersTable;
 import paynotify.store.OrdersTable.OrderStatus;
+import paynotify.store.OrdersTable;
 import paynotify.store.TransientRetry;
 
 /**
@@ -401,8 +401,8 @@ public final class Recovery {
               .map(a -> Stream.concat(before.stream(), Stream.of(a)).toList()));
     }
     return answers.compose(list -> decide(q, list)).recover(err -> {
-      String why = err instanceof GatewayFailure f ? f.toString() : err.toString();
-      if (err instanceof GatewayFailure f && f.kind() == GatewayFailure.Kind.UNAVAILABLE) {
+      String why = err instanceof OutboundFailure f ? f.toString() : err.toString();
+      if (err instanceof OutboundFailure f && f.kind() == OutboundFailure.Kind.UNAVAILABLE) {
         LOG.info("recovery: order {} not answered, asked again later: {}", q.orderNo(), why);
       } else {
         LOG.warn("recovery: order {}: nothing booked: {}", q.orderNo(), why);

@@ -1,7 +1,7 @@
 package paynotify.recovery;
 
 import paynotify.channel.stripe.StripeChannel;
-import paynotify.gateway.StripeEvents;
+import paynotify.channel.stripe.StripeEvents;
 import paynotify.store.Database;
 
 /**

@@ -2,9 +2,9 @@ package paynotify.recovery;
 
 import paynotify.channel.Money;
 import paynotify.channel.NotifyEvent;
-import paynotify.gateway.GatewayFailure;
-import paynotify.gateway.TradeAnswer;
-import paynotify.gateway.TradeQuery;
+import paynotify.channel.TradeAnswer;
+import paynotify.channel.TradeQuery;
+import paynotify.net.OutboundFailure;
 
 /**
  * A payment a bill shows, confirmed by the platform's own order query before it is booked (repair book, the
@@ -27,7 +27,7 @@ public final class TradeConfirmation {
     TradeAnswer answer;
     try {
       answer = query.query(payment.orderNo()).await();
-    } catch (GatewayFailure e) {
+    } catch (OutboundFailure e) {
       return query.name() + " could not confirm trade " + payment.tradeNo() + " (" + e + "): try again later";
     }
     NotifyEvent said = answer.payment();

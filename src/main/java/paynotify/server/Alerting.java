@@ -7,8 +7,8 @@ import paynotify.alert.AlertWatch;
 import paynotify.alert.Alerts;
 import paynotify.alert.SelfProbe;
 import paynotify.config.AlertsConfig;
-import paynotify.config.AppConfig;
 import paynotify.config.AppConfig.DatabaseSettings;
+import paynotify.config.AppConfig;
 import paynotify.store.Database;
 import paynotify.store.Isolation;
 

@@ -2,8 +2,8 @@ package paynotify.server;
 
 import io.vertx.core.Vertx;
 import paynotify.booking.EventBooking;
-import paynotify.config.AppConfig;
 import paynotify.config.AppConfig.DatabaseSettings;
+import paynotify.config.AppConfig;
 import paynotify.store.Stores;
 
 /**

@@ -3,8 +3,8 @@ package paynotify.store;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
-import paynotify.channel.NotifyEvent;
 import paynotify.channel.NotifyEvent.Reading;
+import paynotify.channel.NotifyEvent;
 
 /**
  * How the site's order number is written where the platforms see it (out_trade_no, client_reference_id,

@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import paynotify.booking.AnomalyKind;
+import paynotify.booking.anomaly.AnomalyKind;
 import paynotify.testsupport.DatabaseTestBase;
 import paynotify.testsupport.ServiceProcess;
 import paynotify.testsupport.TestDatabase;

@@ -7,7 +7,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import paynotify.booking.AnomalyKind;
+import paynotify.booking.anomaly.AnomalyKind;
 import paynotify.reconcile.Finding;
 
 /**

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import paynotify.alert.AlertsTest.Recording;
 import paynotify.channel.PlatformTime;
-import paynotify.gateway.GatewayHttp;
+import paynotify.net.OutboundHttp;
 import paynotify.server.Pools;
 import paynotify.store.Database;
 import paynotify.testsupport.DatabaseTestBase;
@@ -231,7 +231,7 @@ class AlertWatchTest extends DatabaseTestBase {
 
   @Test
   void theNotifyAddressProbedHourlyIsToldWhenItFailsAndNotAgainUntilItWorks() throws Exception {
-    GatewayHttp http = new GatewayHttp(vertx, Duration.ofSeconds(2), 4096);
+    OutboundHttp http = new OutboundHttp(vertx, Duration.ofSeconds(2), 4096);
     URI nowhere = URI.create("http://127.0.0.1:" + ServiceProcess.freePort() + SelfProbe.PATH);
     watch = new AlertWatch(vertx, pool, alerts, new AlertWatch.Watched(null, Duration.ofMinutes(5), nowhere, false),
         new SelfProbe(http), Clock.systemUTC());

@@ -15,8 +15,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import paynotify.testsupport.SettableClock;
 import paynotify.channel.PlatformTime;
+import paynotify.testsupport.SettableClock;
 
 /**
  * The throttle: one message per kind per interval, the rest folded into one that counts them; the quiet hours

@@ -10,7 +10,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import paynotify.alert.ServiceStandIn.Reply;
 import paynotify.alert.ServiceStandIn.Request;
-import paynotify.gateway.GatewayFailure;
+import paynotify.net.OutboundFailure;
 
 /** BarkTarget against a stand-in of bark-server's {@code POST /push} (API v2), over real HTTP. */
 class BarkTargetTest extends TargetContract {
@@ -51,9 +51,9 @@ class BarkTargetTest extends TargetContract {
   void unknownDeviceKeyIsAFailureNamingBarksCodeWithoutTheKey() {
     String wrongKey = "wR0ngKeyFromAnOldPhone1";
     try (ServiceStandIn bark = ServiceStandIn.start(BarkTargetTest::bark)) {
-      GatewayFailure failure = failure(new BarkTarget(http, bark.url(), wrongKey, "shop", "active").send(ALERT));
+      OutboundFailure failure = failure(new BarkTarget(http, bark.url(), wrongKey, "shop", "active").send(ALERT));
 
-      assertThat(failure.kind()).isEqualTo(GatewayFailure.Kind.REFUSED);
+      assertThat(failure.kind()).isEqualTo(OutboundFailure.Kind.REFUSED);
       assertThat(failure.getMessage()).startsWith("bark answered HTTP 400: code 400, message failed to get device")
           .doesNotContain(wrongKey);
     }

@@ -13,7 +13,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import paynotify.alert.ServiceStandIn.Reply;
 import paynotify.alert.ServiceStandIn.Request;
-import paynotify.gateway.GatewayFailure;
+import paynotify.net.OutboundFailure;
 
 /** DingtalkTarget against a stand-in of DingTalk's custom robot webhook (加签 on, or off), over real HTTP. */
 class DingtalkTargetTest extends TargetContract {
@@ -95,9 +95,9 @@ class DingtalkTargetTest extends TargetContract {
   void unknownTokenIsAFailureNamingDingtalksCode() {
     String otherToken = "0000c1d1e0a6a4b2c5e6d7f8091a2b3c4d5e6f708192a3b4c5d6e7f8091a0000";
     try (ServiceStandIn robot = dingtalk(SECRET)) {
-      GatewayFailure failure = failure(target(robot.url("/robot/send?access_token=" + otherToken)).send(ALERT));
+      OutboundFailure failure = failure(target(robot.url("/robot/send?access_token=" + otherToken)).send(ALERT));
 
-      assertThat(failure.kind()).isEqualTo(GatewayFailure.Kind.REFUSED);
+      assertThat(failure.kind()).isEqualTo(OutboundFailure.Kind.REFUSED);
       assertThat(failure.getMessage()).isEqualTo("dingtalk refused the alert: errcode 300001, errmsg token is not exist");
     }
   }
@@ -106,7 +106,7 @@ class DingtalkTargetTest extends TargetContract {
   void wrongSecretIsRefusedAsSignMismatchWithoutShowingEitherSecret() {
     String wrongSecret = "SEC00000f88f2b3eb50db30ecfc00f53033ac909c99bf7f88fd612bda89d7f30000";
     try (ServiceStandIn robot = dingtalk(SECRET)) {
-      GatewayFailure failure = failure(new DingtalkTarget(http, robot.url(webhook()), wrongSecret, CLOCK).send(ALERT));
+      OutboundFailure failure = failure(new DingtalkTarget(http, robot.url(webhook()), wrongSecret, CLOCK).send(ALERT));
 
       assertThat(failure.getMessage()).startsWith("dingtalk refused the alert: errcode 310000, errmsg sign not match")
           .doesNotContain(wrongSecret).doesNotContain(SECRET).doesNotContain(TOKEN);

@@ -11,7 +11,7 @@ import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import paynotify.alert.ServiceStandIn.Reply;
 import paynotify.alert.ServiceStandIn.Request;
-import paynotify.gateway.GatewayFailure;
+import paynotify.net.OutboundFailure;
 
 /** FeishuTarget against a stand-in of Feishu's custom robot webhook (签名校验 on, or off), over real HTTP. */
 class FeishuTargetTest extends TargetContract {
@@ -94,9 +94,9 @@ class FeishuTargetTest extends TargetContract {
   void wrongSecretIsRefusedAsSignMismatchWithoutShowingEitherSecret() {
     String wrongSecret = "aaaE8mX2cVb7Tz4RkLpbbb";
     try (ServiceStandIn robot = feishu(SECRET)) {
-      GatewayFailure failure = failure(new FeishuTarget(http, robot.url(webhook()), wrongSecret, CLOCK).send(ALERT));
+      OutboundFailure failure = failure(new FeishuTarget(http, robot.url(webhook()), wrongSecret, CLOCK).send(ALERT));
 
-      assertThat(failure.kind()).isEqualTo(GatewayFailure.Kind.REFUSED);
+      assertThat(failure.kind()).isEqualTo(OutboundFailure.Kind.REFUSED);
       assertThat(failure.getMessage()).startsWith("feishu refused the alert: code 19021, msg sign match fail")
           .doesNotContain(wrongSecret).doesNotContain(SECRET).doesNotContain(HOOK_ID);
     }
@@ -106,7 +106,7 @@ class FeishuTargetTest extends TargetContract {
   void frequencyLimitIsAFailureNamingFeishusCode() {
     Function<Request, Reply> limited = request -> answer(11232, "frequency limited psm[lark.oapi.app_platform_runtime]");
     try (ServiceStandIn robot = ServiceStandIn.start(limited)) {
-      GatewayFailure failure = failure(target(robot.url(webhook())).send(ALERT));
+      OutboundFailure failure = failure(target(robot.url(webhook())).send(ALERT));
 
       assertThat(failure.getMessage()).startsWith("feishu refused the alert: code 11232, msg frequency limited");
     }

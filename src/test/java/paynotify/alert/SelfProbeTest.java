@@ -13,7 +13,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import paynotify.cli.ExitCode;
-import paynotify.gateway.GatewayHttp;
+import paynotify.net.OutboundHttp;
 import paynotify.testsupport.Cli;
 import paynotify.testsupport.DatabaseTestBase;
 import paynotify.testsupport.TestService;
@@ -24,13 +24,13 @@ import paynotify.testsupport.TestService;
  */
 class SelfProbeTest extends DatabaseTestBase {
   Vertx vertx;
-  GatewayHttp http;
+  OutboundHttp http;
   TestService service;
 
   @BeforeEach
   void start() {
     vertx = Vertx.vertx();
-    http = new GatewayHttp(vertx, Duration.ofSeconds(5), 4096);
+    http = new OutboundHttp(vertx, Duration.ofSeconds(5), 4096);
     service = TestService.start();
   }
 

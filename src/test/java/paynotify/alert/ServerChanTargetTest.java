@@ -11,7 +11,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import paynotify.alert.ServiceStandIn.Reply;
 import paynotify.alert.ServiceStandIn.Request;
-import paynotify.gateway.GatewayFailure;
+import paynotify.net.OutboundFailure;
 
 /** ServerChanTarget against a stand-in of Server酱 Turbo's {@code <SendKey>.send}, over real HTTP. */
 class ServerChanTargetTest extends TargetContract {
@@ -50,9 +50,9 @@ class ServerChanTargetTest extends TargetContract {
   void wrongSendKeyIsAFailureNamingServerChansCodeWithoutTheKey() {
     String wrongKey = "SCT218764TwrongwrongwrongwrongXX";
     try (ServiceStandIn serverChan = ServiceStandIn.start(ServerChanTargetTest::serverChan)) {
-      GatewayFailure failure = failure(new ServerChanTarget(http, serverChan.url(), wrongKey).send(ALERT));
+      OutboundFailure failure = failure(new ServerChanTarget(http, serverChan.url(), wrongKey).send(ALERT));
 
-      assertThat(failure.kind()).isEqualTo(GatewayFailure.Kind.REFUSED);
+      assertThat(failure.kind()).isEqualTo(OutboundFailure.Kind.REFUSED);
       assertThat(failure.getMessage()).isEqualTo("serverchan refused the alert: code 40001, message bad pushtoken")
           .doesNotContain(wrongKey);
     }

@@ -19,8 +19,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import paynotify.alert.ServiceStandIn.Reply;
-import paynotify.gateway.GatewayFailure;
-import paynotify.gateway.GatewayHttp;
+import paynotify.net.OutboundFailure;
+import paynotify.net.OutboundHttp;
 
 /**
  * What every target that posts to a service (a chat robot, a push service) does alike, run by each one's test: a
@@ -38,12 +38,12 @@ abstract class TargetContract {
       "支付宝付款 2026120422001 没有对应的订单。\n请在站点后台查找 PN_123 <b>。");
 
   static Vertx vertx;
-  static GatewayHttp http;
+  static OutboundHttp http;
 
   @BeforeAll
   static void startVertx() {
     vertx = Vertx.vertx();
-    http = new GatewayHttp(vertx, Duration.ofSeconds(5), 64 * 1024);
+    http = new OutboundHttp(vertx, Duration.ofSeconds(5), 64 * 1024);
   }
 
   @AfterAll
@@ -69,9 +69,9 @@ abstract class TargetContract {
   void unreachableServiceIsAFailureThatShowsNoSecret() {
     AlertTarget target = target(ServiceStandIn.unreachable(webhook()));
 
-    GatewayFailure failure = failure(target.send(ALERT));
+    OutboundFailure failure = failure(target.send(ALERT));
 
-    assertThat(failure.kind()).isEqualTo(GatewayFailure.Kind.UNAVAILABLE);
+    assertThat(failure.kind()).isEqualTo(OutboundFailure.Kind.UNAVAILABLE);
     assertThat(failure.getMessage()).startsWith(target.name() + ": POST http://127.0.0.1:");
     assertThat(failure.getCause()).isNull();
     assertThat(secrets()).isNotEmpty().allSatisfy(secret -> assertThat(failure.getMessage()).doesNotContain(secret));
@@ -82,10 +82,10 @@ abstract class TargetContract {
     try (ServiceStandIn service = ServiceStandIn.start(r -> new Reply(502, "<html>Bad Gateway</html>"))) {
       AlertTarget target = target(service.url(webhook()));
 
-      GatewayFailure failure = failure(target.send(ALERT));
+      OutboundFailure failure = failure(target.send(ALERT));
 
       assertThat(failure.getMessage()).isEqualTo(target.name() + " answered HTTP 502");
-      assertThat(failure.kind()).isEqualTo(GatewayFailure.Kind.UNAVAILABLE);
+      assertThat(failure.kind()).isEqualTo(OutboundFailure.Kind.UNAVAILABLE);
     }
   }
 
@@ -99,8 +99,8 @@ abstract class TargetContract {
     }
   }
 
-  static GatewayFailure failure(Future<Void> sent) {
-    GatewayFailure failure = catchThrowableOfType(GatewayFailure.class, sent::await);
+  static OutboundFailure failure(Future<Void> sent) {
+    OutboundFailure failure = catchThrowableOfType(OutboundFailure.class, sent::await);
     assertThat(failure).as("a failure").isNotNull();
     return failure;
   }

@@ -12,8 +12,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import paynotify.alert.ServiceStandIn.Reply;
 import paynotify.alert.ServiceStandIn.Request;
-import paynotify.gateway.GatewayFailure;
-import paynotify.gateway.GatewayHttp;
+import paynotify.net.OutboundFailure;
+import paynotify.net.OutboundHttp;
 
 /** TelegramTarget against a stand-in of the Bot API's sendMessage, over real HTTP, directly and through a proxy. */
 class TelegramTargetTest extends TargetContract {
@@ -66,9 +66,9 @@ class TelegramTargetTest extends TargetContract {
   void wrongTokenIsAFailureNamingTelegramsErrorWithoutTheToken() {
     String wrongToken = "7012345678:AAFwrongwrongwrongwrongwrongwrong00";
     try (ServiceStandIn telegram = ServiceStandIn.start(TelegramTargetTest::telegram)) {
-      GatewayFailure failure = failure(new TelegramTarget(http, telegram.url(), wrongToken, CHAT_ID).send(ALERT));
+      OutboundFailure failure = failure(new TelegramTarget(http, telegram.url(), wrongToken, CHAT_ID).send(ALERT));
 
-      assertThat(failure.kind()).isEqualTo(GatewayFailure.Kind.REFUSED);
+      assertThat(failure.kind()).isEqualTo(OutboundFailure.Kind.REFUSED);
       assertThat(failure.getMessage())
           .isEqualTo("telegram answered HTTP 401: error_code 401, description Unauthorized")
           .doesNotContain(wrongToken);
@@ -80,9 +80,9 @@ class TelegramTargetTest extends TargetContract {
     try (ServiceStandIn telegram = ServiceStandIn.start(r -> Reply.json(429, new JsonObject().put("ok", false)
         .put("error_code", 429).put("description", "Too Many Requests: retry after 17")
         .put("parameters", new JsonObject().put("retry_after", 17))))) {
-      GatewayFailure failure = failure(target(telegram.url()).send(ALERT));
+      OutboundFailure failure = failure(target(telegram.url()).send(ALERT));
 
-      assertThat(failure.kind()).isEqualTo(GatewayFailure.Kind.UNAVAILABLE);
+      assertThat(failure.kind()).isEqualTo(OutboundFailure.Kind.UNAVAILABLE);
       assertThat(failure.getMessage()).isEqualTo("telegram answered HTTP 429: error_code 429, "
           + "description Too Many Requests: retry after 17, retry_after 17 s");
     }
@@ -116,7 +116,7 @@ class TelegramTargetTest extends TargetContract {
   @Test
   void requestGoesThroughTheProxy() {
     try (ServiceStandIn proxy = ServiceStandIn.start(TelegramTargetTest::telegram)) {
-      GatewayHttp proxied = new GatewayHttp(vertx, Duration.ofSeconds(5), 64 * 1024,
+      OutboundHttp proxied = new OutboundHttp(vertx, Duration.ofSeconds(5), 64 * 1024,
           new ProxyOptions().setType(ProxyType.HTTP).setHost("127.0.0.1").setPort(proxy.port()));
 
       new TelegramTarget(proxied, URI.create("http://api.telegram.invalid"), TOKEN, CHAT_ID).send(ALERT).await();

@@ -10,7 +10,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import paynotify.alert.ServiceStandIn.Reply;
 import paynotify.alert.ServiceStandIn.Request;
-import paynotify.gateway.GatewayFailure;
+import paynotify.net.OutboundFailure;
 
 /** WecomTarget against a stand-in of WeCom's group robot webhook, over real HTTP. */
 class WecomTargetTest extends TargetContract {
@@ -64,9 +64,9 @@ class WecomTargetTest extends TargetContract {
   void wrongKeyIsAFailureNamingWecomsCodeWithoutTheKey() {
     String wrongKey = "0c3e5d7a-1111-4bc4-97a0-0ec2bd1f5bbb";
     try (ServiceStandIn robot = ServiceStandIn.start(WecomTargetTest::wecom)) {
-      GatewayFailure failure = failure(target(robot.url("/cgi-bin/webhook/send?key=" + wrongKey)).send(ALERT));
+      OutboundFailure failure = failure(target(robot.url("/cgi-bin/webhook/send?key=" + wrongKey)).send(ALERT));
 
-      assertThat(failure.kind()).isEqualTo(GatewayFailure.Kind.REFUSED);
+      assertThat(failure.kind()).isEqualTo(OutboundFailure.Kind.REFUSED);
       assertThat(failure.getMessage()).startsWith("wecom refused the alert: errcode 93000, errmsg invalid webhook url")
           .doesNotContain(wrongKey);
     }

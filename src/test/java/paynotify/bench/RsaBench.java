@@ -12,7 +12,7 @@ import java.security.Security;
 import java.security.Signature;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.util.Base64;
-import paynotify.channel.PublicKeys;
+import paynotify.crypto.PublicKeys;
 import paynotify.testsupport.AlipayNotifications;
 
 /**

@@ -20,9 +20,9 @@ import paynotify.booking.BookingTransaction.SeenBefore;
 import paynotify.store.Database;
 import paynotify.store.DbErrors;
 import paynotify.store.SqlQueries;
+import paynotify.store.TransientRetry;
 import paynotify.testsupport.GaleraTestBase;
 import paynotify.testsupport.TestDatabase;
-import paynotify.store.TransientRetry;
 
 /**
  * Two nodes insert the same key: the one whose write set is certified second loses, not with 1062 but

@@ -6,11 +6,12 @@ import java.time.LocalDateTime;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import paynotify.booking.anomaly.AnomalyKind;
 import paynotify.channel.EventKind;
 import paynotify.channel.NotifyEvent;
 import paynotify.channel.Platform;
-import paynotify.store.OrdersTable;
 import paynotify.store.OrdersTable.Order;
+import paynotify.store.OrdersTable;
 
 /** The booking rules for a new payment that did not move its order from unpaid to paid, for every order status. */
 class PaymentVerdictTest {

@@ -6,8 +6,8 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import org.junit.jupiter.api.Test;
 import paynotify.store.CountedPool.ConnectionLost;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
 /** A command whose database connection died during its use exits as any database failure: 3, one line. */
 class CommandSupportTest {

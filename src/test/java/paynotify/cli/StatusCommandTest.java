@@ -7,7 +7,7 @@ import io.vertx.core.json.JsonObject;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
-import paynotify.booking.AnomalyKind;
+import paynotify.booking.anomaly.AnomalyKind;
 import paynotify.testsupport.Cli;
 import paynotify.testsupport.DatabaseTestBase;
 import paynotify.testsupport.EpusdtNotifications;

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import paynotify.recovery.DailyCloseSettings;
+import paynotify.reconcile.daily.DailyCloseSettings;
 import paynotify.testsupport.AlipayStandIn;
 import paynotify.testsupport.TestService;
 

@@ -25,7 +25,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import paynotify.admin.AdminSettings;
 import paynotify.admin.AdminVerticle;
-import paynotify.booking.AnomalyKind;
+import paynotify.booking.anomaly.AnomalyKind;
 import paynotify.channel.Platform;
 import paynotify.http.NotifyVerticle;
 

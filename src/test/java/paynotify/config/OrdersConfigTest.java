@@ -6,11 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.vertx.core.json.JsonObject;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import paynotify.store.OrdersTable;
 import paynotify.store.OrdersTable.AmountUnit;
 import paynotify.store.OrdersTable.Columns;
 import paynotify.store.OrdersTable.OrderStatus;
 import paynotify.store.OrdersTable.StatusValues;
+import paynotify.store.OrdersTable;
 
 /** The orders: section as read from the file and the environment, and what is refused before any database is asked. */
 class OrdersConfigTest {

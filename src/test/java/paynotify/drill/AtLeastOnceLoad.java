@@ -11,8 +11,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import paynotify.testsupport.ChannelFixture;
-import paynotify.testsupport.Http;
 import paynotify.testsupport.Http.Reply;
+import paynotify.testsupport.Http;
 import paynotify.testsupport.Notification;
 
 /**

@@ -33,8 +33,8 @@ import paynotify.testsupport.Commands;
 import paynotify.testsupport.DatabaseTestBase;
 import paynotify.testsupport.Http.Reply;
 import paynotify.testsupport.Notification;
-import paynotify.testsupport.SiteReceiver;
 import paynotify.testsupport.SiteReceiver.Request;
+import paynotify.testsupport.SiteReceiver;
 import paynotify.testsupport.StandardWebhooks;
 import paynotify.testsupport.TestService;
 

@@ -17,8 +17,8 @@ import paynotify.config.AppConfig.DatabaseSettings;
 import paynotify.testsupport.ChannelFixture;
 import paynotify.testsupport.DatabaseTestBase;
 import paynotify.testsupport.Http.Reply;
-import paynotify.testsupport.SiteReceiver;
 import paynotify.testsupport.SiteReceiver.Request;
+import paynotify.testsupport.SiteReceiver;
 import paynotify.testsupport.TestService;
 
 /**

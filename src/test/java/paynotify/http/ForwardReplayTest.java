@@ -12,8 +12,8 @@ import paynotify.testsupport.Cli;
 import paynotify.testsupport.DatabaseTestBase;
 import paynotify.testsupport.Http;
 import paynotify.testsupport.ServiceProcess;
-import paynotify.testsupport.SiteReceiver;
 import paynotify.testsupport.SiteReceiver.Request;
+import paynotify.testsupport.SiteReceiver;
 import paynotify.testsupport.StandardWebhooks;
 import paynotify.testsupport.TestService;
 

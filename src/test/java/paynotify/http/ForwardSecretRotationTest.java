@@ -13,8 +13,8 @@ import org.junit.jupiter.api.io.TempDir;
 import paynotify.testsupport.ChannelFixture;
 import paynotify.testsupport.DatabaseTestBase;
 import paynotify.testsupport.PrivateFile;
-import paynotify.testsupport.SiteReceiver;
 import paynotify.testsupport.SiteReceiver.Request;
+import paynotify.testsupport.SiteReceiver;
 import paynotify.testsupport.StandardWebhooks;
 import paynotify.testsupport.TestService;
 

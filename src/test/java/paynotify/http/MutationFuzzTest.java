@@ -12,11 +12,11 @@ import org.junit.jupiter.params.provider.MethodSource;
 import paynotify.config.AppConfig;
 import paynotify.testsupport.ChannelFixture;
 import paynotify.testsupport.Http;
-import paynotify.testsupport.Mutants;
 import paynotify.testsupport.Mutants.Mutant;
+import paynotify.testsupport.Mutants;
 import paynotify.testsupport.Notification;
-import paynotify.testsupport.RawRequest;
 import paynotify.testsupport.RawRequest.Answer;
+import paynotify.testsupport.RawRequest;
 import paynotify.testsupport.ServiceTestBase;
 import paynotify.testsupport.TestService;
 

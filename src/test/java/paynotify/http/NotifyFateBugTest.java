@@ -34,8 +34,8 @@ import paynotify.store.RefusalEpisode;
 import paynotify.store.Stores;
 import paynotify.store.WriteRefusals;
 import paynotify.testsupport.DatabaseTestBase;
-import paynotify.testsupport.Http;
 import paynotify.testsupport.Http.Reply;
+import paynotify.testsupport.Http;
 
 /**
  * A bug of ours, in a channel or in booking, is a request's fate too: the platform gets the failure reply

@@ -20,13 +20,14 @@ import org.junit.jupiter.api.Test;
 import paynotify.admin.StatusReport;
 import paynotify.channel.Platform;
 import paynotify.channel.PlatformTime;
+import paynotify.reconcile.daily.DailyCloseSettings;
 import paynotify.server.Pools;
 import paynotify.store.Database;
 import paynotify.store.OrdersTable;
 import paynotify.store.RefusalEpisode;
 import paynotify.store.RefusalEpisodes;
-import paynotify.testsupport.SettableClock;
 import paynotify.testsupport.DatabaseTestBase;
+import paynotify.testsupport.SettableClock;
 
 /**
  * Issue 41: after the database refused writes, the status page's attention list names, for a day, the unpaid orders

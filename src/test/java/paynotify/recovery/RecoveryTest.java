@@ -18,8 +18,8 @@ import paynotify.testsupport.AlipayNotifications;
 import paynotify.testsupport.AlipayStandIn;
 import paynotify.testsupport.DatabaseTestBase;
 import paynotify.testsupport.Http;
-import paynotify.testsupport.PlatformStandIn;
 import paynotify.testsupport.PlatformStandIn.Mode;
+import paynotify.testsupport.PlatformStandIn;
 import paynotify.testsupport.TestService;
 
 /**

@@ -14,8 +14,8 @@ import paynotify.testsupport.ChannelFixture;
 import paynotify.testsupport.DatabaseTestBase;
 import paynotify.testsupport.Http;
 import paynotify.testsupport.ServiceProcess;
-import paynotify.testsupport.SiteReceiver;
 import paynotify.testsupport.SiteReceiver.Request;
+import paynotify.testsupport.SiteReceiver;
 
 /**
  * Issue 11: a committed event survives kill -9. Real processes on one database, a real receiver:

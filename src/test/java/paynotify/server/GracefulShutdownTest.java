@@ -21,9 +21,9 @@ import org.junit.jupiter.api.io.TempDir;
 import paynotify.testsupport.ChannelFixture;
 import paynotify.testsupport.DatabaseTestBase;
 import paynotify.testsupport.Http.Reply;
-import paynotify.testsupport.KeepAliveClient;
 import paynotify.testsupport.KeepAliveClient.Exchange;
 import paynotify.testsupport.KeepAliveClient.Fate;
+import paynotify.testsupport.KeepAliveClient;
 import paynotify.testsupport.ServiceProcess;
 
 /**

@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import paynotify.channel.EventKind;
-import paynotify.channel.NotifyEvent;
 import paynotify.channel.NotifyEvent.Reading;
+import paynotify.channel.NotifyEvent;
 import paynotify.channel.Platform;
 
 /** orders.out_trade_no: a fixed prefix and suffix around the site's number, and only that. */

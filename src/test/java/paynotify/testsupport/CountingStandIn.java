@@ -1,7 +1,7 @@
 package paynotify.testsupport;
 
-import java.io.ByteArrayOutputStream;
 import com.sun.net.httpserver.HttpExchange;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URLDecoder;

@@ -7,10 +7,10 @@ import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
 import java.time.Duration;
-import paynotify.booking.Anomalies;
-import paynotify.booking.Anomalies.Anomaly;
-import paynotify.booking.AnomalyKind;
 import paynotify.booking.SiteEvents;
+import paynotify.booking.anomaly.Anomaly;
+import paynotify.booking.anomaly.Anomalies;
+import paynotify.booking.anomaly.AnomalyKind;
 
 /** Anomalies a periodic check recorded (or held back), told to the site with anomaly.created. */
 final class OpenAnomalies {
@@ -26,7 +26,7 @@ final class OpenAnomalies {
       for (Row r : rows) {
         Anomaly a = new Anomaly(r.getString("kind"), r.getString("channel"), r.getString("order_no"),
             r.getString("trade_no"), r.getLong("amount_cents"), r.getString("detail"), r.getString("dedupe_key"));
-        told = told.compose(v -> Anomalies.record(conn, a, true, outbox)); // no notification says test money
+        told = told.compose(v -> outbox.recordAnomaly(conn, a, true)); // no notification says test money
       }
       return told;
     });

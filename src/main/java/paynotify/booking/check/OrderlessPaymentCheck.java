@@ -6,8 +6,8 @@ import io.vertx.core.Future;
 import io.vertx.sqlclient.RowSet;
 import io.vertx.sqlclient.Tuple;
 import java.time.Duration;
-import paynotify.booking.AnomalyKind;
 import paynotify.booking.SiteEvents;
+import paynotify.booking.anomaly.AnomalyKind;
 import paynotify.store.Database;
 
 /**

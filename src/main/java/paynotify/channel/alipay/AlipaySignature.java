@@ -5,10 +5,10 @@ import java.security.PublicKey;
 import java.util.Map;
 import java.util.Set;
 import paynotify.channel.Ids;
-import paynotify.channel.RejectedNotification;
 import paynotify.channel.RejectedNotification.Reason;
-import paynotify.channel.RsaSignatureCheck;
+import paynotify.channel.RejectedNotification;
 import paynotify.channel.Signatures;
+import paynotify.crypto.RsaSignatureCheck;
 
 /**
  * Alipay's notify signature, as {@code AlipaySignature.rsaCheckV1} in alipay-sdk-java checks it, and

@@ -3,9 +3,10 @@ package paynotify.channel.epay;
 import java.util.Map;
 import java.util.Set;
 import paynotify.channel.Ids;
-import paynotify.channel.RejectedNotification;
 import paynotify.channel.RejectedNotification.Reason;
+import paynotify.channel.RejectedNotification;
 import paynotify.channel.Signatures;
+import paynotify.crypto.Digests;
 
 /**
  * The epay {@code sign}, as {@code Payment.php} of the reference implementation (彩虹易支付) computes
@@ -39,7 +40,7 @@ public final class EpaySignature {
   public String sign(Map<String, String> params) {
     String content = Signatures.sortedContent(params, Set.of(SIGN, SIGN_TYPE),
         value -> value.chars().allMatch(c -> PHP_TRIM.indexOf(c) >= 0));
-    return Signatures.md5Hex(content + key);
+    return Digests.md5Hex(content + key);
   }
 
   /**
@@ -51,7 +52,7 @@ public final class EpaySignature {
     if (sign == null || sign.isEmpty()) {
       throw new RejectedNotification(Reason.MISSING_SIGNATURE, "no sign parameter");
     }
-    if (!Signatures.sameSign(sign(params), sign)) {
+    if (!Digests.sameSign(sign(params), sign)) {
       throw new RejectedNotification(Reason.BAD_SIGNATURE,
           "sign does not verify with the configured key (epay.key_file)");
     }

@@ -11,9 +11,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import paynotify.channel.Ids;
-import paynotify.channel.RejectedNotification;
 import paynotify.channel.RejectedNotification.Reason;
+import paynotify.channel.RejectedNotification;
 import paynotify.channel.Signatures;
+import paynotify.crypto.Digests;
 
 /**
  * The epusdt {@code signature}, as {@code src/util/sign/sign.go} of assimon/epusdt and GMWalletApp/epusdt
@@ -111,7 +112,7 @@ public final class EpusdtSignature {
 
   /** The signature of {@code values}, as assimon/epusdt and GMWalletApp/epusdt compute it. */
   public String sign(Map<String, String> values) {
-    return Signatures.md5Hex(Signatures.sortedContent(values, Set.of(SIGNATURE), String::isEmpty) + token);
+    return Digests.md5Hex(Signatures.sortedContent(values, Set.of(SIGNATURE), String::isEmpty) + token);
   }
 
   /**
@@ -124,7 +125,7 @@ public final class EpusdtSignature {
     if (signature == null || signature.isEmpty()) {
       throw new RejectedNotification(Reason.MISSING_SIGNATURE, "no signature field");
     }
-    if (!Signatures.sameSign(sign(fields.values()), signature) && !signedWithExponents(fields, signature)) {
+    if (!Digests.sameSign(sign(fields.values()), signature) && !signedWithExponents(fields, signature)) {
       throw new RejectedNotification(Reason.BAD_SIGNATURE,
           "signature does not verify with the configured API token (epusdt.token_file)");
     }
@@ -145,7 +146,7 @@ public final class EpusdtSignature {
         differs = true;
       }
     }
-    return differs && Signatures.sameSign(sign(bepusdt), signature);
+    return differs && Digests.sameSign(sign(bepusdt), signature);
   }
 
   /** {@code 1234567.5} as Go's {@code %e} at the shortest precision: {@code 1.2345675e+06}. */

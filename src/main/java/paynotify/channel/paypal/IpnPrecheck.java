@@ -3,8 +3,8 @@ package paynotify.channel.paypal;
 import java.nio.charset.StandardCharsets;
 import paynotify.channel.FormBody;
 import paynotify.channel.Ids;
-import paynotify.channel.RejectedNotification;
 import paynotify.channel.RejectedNotification.Reason;
+import paynotify.channel.RejectedNotification;
 
 /**
  * The checks on an IPN's raw body made before {@link PaypalIpnSignature} asks PayPal. Every ask is a

@@ -23,8 +23,8 @@ import paynotify.channel.NotifyRequest;
 import paynotify.channel.Platform;
 import paynotify.channel.PlatformTime;
 import paynotify.channel.RejectedNotification;
-import paynotify.channel.UnbookableNotification;
 import paynotify.channel.UnbookableNotification.Problem;
+import paynotify.channel.UnbookableNotification;
 
 /**
  * PayPal Instant Payment Notification ({@code POST /notify/paypal}, form-urlencoded). An IPN carries

@@ -21,10 +21,10 @@ import paynotify.channel.NotifyEvent;
 import paynotify.channel.NotifyRequest;
 import paynotify.channel.Platform;
 import paynotify.channel.PlatformTime;
-import paynotify.channel.RejectedNotification;
 import paynotify.channel.RejectedNotification.Reason;
-import paynotify.channel.UnbookableNotification;
+import paynotify.channel.RejectedNotification;
 import paynotify.channel.UnbookableNotification.Problem;
+import paynotify.channel.UnbookableNotification;
 
 /**
  * Stripe webhooks ({@code POST /notify/stripe}, JSON events signed as {@link StripeSignature} says).

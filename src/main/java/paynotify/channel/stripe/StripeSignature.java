@@ -11,9 +11,9 @@ import java.util.List;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import paynotify.channel.Ids;
-import paynotify.channel.RejectedNotification;
 import paynotify.channel.RejectedNotification.Reason;
-import paynotify.channel.Signatures;
+import paynotify.channel.RejectedNotification;
+import paynotify.crypto.Digests;
 
 /**
  * Stripe's webhook signature, as stripe-java's {@code Webhook.Signature.verifyHeader}:
@@ -113,7 +113,7 @@ public final class StripeSignature {
     for (byte[] secret : secrets) {
       String expected = sign(secret, timestamp, body);
       for (String got : signatures) {
-        found |= Signatures.sameSign(expected, got); // no early exit: every comparison is made
+        found |= Digests.sameSign(expected, got); // no early exit: every comparison is made
       }
     }
     return found;

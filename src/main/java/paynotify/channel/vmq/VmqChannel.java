@@ -19,8 +19,8 @@ import paynotify.channel.PlainTextReplies;
 import paynotify.channel.Platform;
 import paynotify.channel.PlatformTime;
 import paynotify.channel.RejectedNotification;
-import paynotify.channel.UnbookableNotification;
 import paynotify.channel.UnbookableNotification.Problem;
+import paynotify.channel.UnbookableNotification;
 
 /**
  * V免签, {@code GET /notify/vmq}, signed as {@link VmqSignature} says. There is no status (the server pushes only

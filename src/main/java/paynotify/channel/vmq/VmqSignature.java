@@ -5,9 +5,9 @@ import java.util.Set;
 import java.util.regex.Pattern;
 import paynotify.channel.Ids;
 import paynotify.channel.Money;
-import paynotify.channel.RejectedNotification;
 import paynotify.channel.RejectedNotification.Reason;
-import paynotify.channel.Signatures;
+import paynotify.channel.RejectedNotification;
+import paynotify.crypto.Digests;
 
 /**
  * The V免签 {@code sign}, as szvone/vmqphp's {@code appPush} and szvone/Vmq's {@code WebService.appPush} compute
@@ -40,7 +40,7 @@ public final class VmqSignature {
 
   /** The sign of these values, as the server computes it. */
   public String sign(String payId, String param, String type, String price, String reallyPrice) {
-    return Signatures.md5Hex(payId + param + type + price + reallyPrice + key);
+    return Digests.md5Hex(payId + param + type + price + reallyPrice + key);
   }
 
   /** Whether {@code orderNo} is one of the site's order numbers as far as vmq.order_pattern can tell. */
@@ -73,7 +73,7 @@ public final class VmqSignature {
     }
     String expected = sign(params.getOrDefault("payId", ""), params.getOrDefault("param", ""), type,
         params.get("price"), params.get("reallyPrice"));
-    if (!Signatures.sameSign(expected, sign)) {
+    if (!Digests.sameSign(expected, sign)) {
       throw new RejectedNotification(Reason.BAD_SIGNATURE,
           "sign does not verify with the configured key (vmq.key_file)");
     }

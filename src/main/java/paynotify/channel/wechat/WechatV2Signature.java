@@ -10,9 +10,10 @@ import java.util.Set;
 import javax.crypto.Cipher;
 import javax.crypto.spec.SecretKeySpec;
 import paynotify.channel.Ids;
-import paynotify.channel.RejectedNotification;
 import paynotify.channel.RejectedNotification.Reason;
+import paynotify.channel.RejectedNotification;
 import paynotify.channel.Signatures;
+import paynotify.crypto.Digests;
 
 /**
  * WeChat Pay API v2 {@code sign}, as {@code SignUtils.createSign} in weixin-java-pay computes it:
@@ -57,7 +58,7 @@ public final class WechatV2Signature {
     this.apiKey = apiKey;
     this.signType = signType;
     this.refundKey = new SecretKeySpec(
-        HexFormat.of().formatHex(Signatures.md5(apiKey)).getBytes(StandardCharsets.US_ASCII), "AES");
+        HexFormat.of().formatHex(Digests.md5(apiKey)).getBytes(StandardCharsets.US_ASCII), "AES");
     this.appId = appId;
     this.mchId = mchId;
   }
@@ -68,7 +69,7 @@ public final class WechatV2Signature {
    */
   public String sign(Map<String, String> fields) {
     String content = Signatures.sortedContent(fields, Set.of(SIGN), String::isEmpty, "key=" + apiKey);
-    byte[] digest = signType.equals(HMAC_SHA256) ? Signatures.hmacSha256(apiKey, content) : Signatures.md5(content);
+    byte[] digest = signType.equals(HMAC_SHA256) ? Digests.hmacSha256(apiKey, content) : Digests.md5(content);
     return HexFormat.of().withUpperCase().formatHex(digest);
   }
 
@@ -102,7 +103,7 @@ public final class WechatV2Signature {
       throw new RejectedNotification(Reason.BAD_SIGNATURE, "sign_type '" + Ids.printable(declared)
           + "' is not the configured wechat_v2.sign_type (" + signType + ")");
     }
-    if (!Signatures.sameSign(sign(fields), sign)) {
+    if (!Digests.sameSign(sign(fields), sign)) {
       throw new RejectedNotification(Reason.BAD_SIGNATURE, "sign does not verify with the configured API key"
           + " (wechat_v2.api_key_file) and wechat_v2.sign_type (" + signType + ")");
     }

@@ -19,9 +19,9 @@ import javax.crypto.Cipher;
 import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 import paynotify.channel.Ids;
-import paynotify.channel.RejectedNotification;
 import paynotify.channel.RejectedNotification.Reason;
-import paynotify.channel.RsaSignatureCheck;
+import paynotify.channel.RejectedNotification;
+import paynotify.crypto.RsaSignatureCheck;
 
 /**
  * WeChat Pay API v3 notify signature, as wechatpay-java's {@code NotificationParser} checks it:

@@ -8,8 +8,8 @@ import javax.xml.stream.XMLStreamConstants;
 import javax.xml.stream.XMLStreamException;
 import javax.xml.stream.XMLStreamReader;
 import paynotify.channel.Ids;
-import paynotify.channel.RejectedNotification;
 import paynotify.channel.RejectedNotification.Reason;
+import paynotify.channel.RejectedNotification;
 
 /**
  * The flat XML of WeChat Pay v2 ({@code <xml><name>value</name>...</xml>}), written plainly and read by a hardened

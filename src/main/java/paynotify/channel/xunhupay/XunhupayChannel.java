@@ -16,8 +16,8 @@ import paynotify.channel.PlainTextReplies;
 import paynotify.channel.Platform;
 import paynotify.channel.PlatformTime;
 import paynotify.channel.RejectedNotification;
-import paynotify.channel.UnbookableNotification;
 import paynotify.channel.UnbookableNotification.Problem;
+import paynotify.channel.UnbookableNotification;
 
 /**
  * 虎皮椒 (xunhupay), {@code POST /notify/xunhupay}, a UTF-8 form signed as {@link XunhupaySignature} says.

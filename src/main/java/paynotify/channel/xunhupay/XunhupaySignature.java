@@ -3,9 +3,10 @@ package paynotify.channel.xunhupay;
 import java.util.Map;
 import java.util.Set;
 import paynotify.channel.Ids;
-import paynotify.channel.RejectedNotification;
 import paynotify.channel.RejectedNotification.Reason;
+import paynotify.channel.RejectedNotification;
 import paynotify.channel.Signatures;
+import paynotify.crypto.Digests;
 
 /**
  * The 虎皮椒 {@code hash}, as its official SDK's {@code generate_xh_hash} computes it ({@code api.php}, the
@@ -38,7 +39,7 @@ public final class XunhupaySignature {
   /** The hash of {@code params}, as the platform computes it: what {@link #verify} compares. */
   public String sign(Map<String, String> params) {
     String content = Signatures.sortedContent(params, Set.of(HASH), String::isEmpty);
-    return Signatures.md5Hex(content + appSecret);
+    return Digests.md5Hex(content + appSecret);
   }
 
   /**
@@ -50,7 +51,7 @@ public final class XunhupaySignature {
     if (hash == null || hash.isEmpty()) {
       throw new RejectedNotification(Reason.MISSING_SIGNATURE, "no hash field");
     }
-    if (!Signatures.sameSign(sign(params), hash)) {
+    if (!Digests.sameSign(sign(params), hash)) {
       throw new RejectedNotification(Reason.BAD_SIGNATURE,
           "hash does not verify with the configured APPSECRET (xunhupay.appsecret_file)");
     }

@@ -18,9 +18,9 @@ import org.slf4j.LoggerFactory;
 import paynotify.channel.Platform;
 import paynotify.config.AppConfig.DatabaseSettings;
 import paynotify.config.ConfigException;
-import paynotify.store.OrdersTable;
 import paynotify.store.OrdersTable.Columns;
 import paynotify.store.OrdersTable.StatusValues;
+import paynotify.store.OrdersTable;
 
 /**
  * The site's orders table, checked at start against its mapping ({@code orders:}) for what

@@ -12,10 +12,9 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
-import paynotify.channel.alipay.AlipaySignature;
 import paynotify.testsupport.AlipayNotifications;
-import paynotify.testsupport.Http;
 import paynotify.testsupport.Http.Reply;
+import paynotify.testsupport.Http;
 import paynotify.testsupport.ServiceTestBase;
 
 /**

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
-import paynotify.channel.RejectedNotification;
 import paynotify.channel.RejectedNotification.Reason;
+import paynotify.channel.RejectedNotification;
 
 /** The signature against the gateways' published examples, and Go's ways of writing a number. */
 class EpusdtSignatureTest {

@@ -11,8 +11,8 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import paynotify.channel.RejectedNotification;
 import paynotify.channel.RejectedNotification.Reason;
+import paynotify.channel.RejectedNotification;
 
 /** Stripe-Signature as stripe-java's Webhook.Signature.verifyHeader checks it, on a fixed clock. */
 class StripeSignatureTest {

@@ -7,8 +7,8 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
-import paynotify.channel.RejectedNotification;
 import paynotify.channel.RejectedNotification.Reason;
+import paynotify.channel.RejectedNotification;
 
 /** The plain concatenation, and the grammar that keeps its movable boundaries few. */
 class VmqSignatureTest {

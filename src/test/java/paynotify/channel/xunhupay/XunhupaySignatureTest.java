@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import paynotify.channel.RejectedNotification;
 import paynotify.channel.RejectedNotification.Reason;
+import paynotify.channel.RejectedNotification;
 import paynotify.testsupport.XunhupayNotifications;
 
 /** The hash against a notification 虎皮椒 signed, and the rules the platform's SDK spells out. */

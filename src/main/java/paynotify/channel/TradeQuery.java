@@ -1,0 +1,44 @@
+package paynotify.channel;
+
+import io.vertx.core.Future;
+import paynotify.net.OutboundFailure;
+
+/**
+ * A platform asked about one of the site's orders by its out_trade_no: is it paid? And, where the
+ * platform can, told to close it so that no late payment lands on it. One implementation per platform;
+ * none touches the database: what is booked is the caller's to decide, through the same booking as a
+ * notification ({@link TradeAnswer#payment()} is the event its notification would have carried).
+ *
+ * <p>Every future fails with {@link OutboundFailure}: the platform unreachable or slow, an answer that does
+ * not verify, or a refusal that needs the owner (a wrong app id, a key the platform does not know).
+ */
+public interface TradeQuery {
+  /** Whose trades it asks about (both WeChat Pay APIs: {@link Platform#WECHAT}). */
+  Platform platform();
+
+  /** What this client is, for logs and the status page, e.g. {@code alipay.trade.query}. */
+  String name();
+
+  /** What the platform says of the trade of {@code outTradeNo}, its answer verified. */
+  Future<TradeAnswer> query(String outTradeNo);
+
+  /**
+   * Closes the unpaid trade of {@code outTradeNo} at the platform, so that it can no longer be paid.
+   * Succeeds once the platform confirms it closed, or says there is no such trade to pay (nothing can
+   * land on it either); fails otherwise (paid in the meantime: query again).
+   */
+  Future<Void> close(String outTradeNo);
+
+  /**
+   * Whether a paid answer is booked without a human: false where the answer is not signed (epay), so that
+   * whoever can answer in the platform's place cannot mark orders paid; it is then an anomaly to look at.
+   */
+  default boolean books() {
+    return true;
+  }
+
+  /** Whether the platform has an API to close a trade ({@link #close}); where not, expired orders are left as they are. */
+  default boolean closes() {
+    return true;
+  }
+}
