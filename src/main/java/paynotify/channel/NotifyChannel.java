@@ -9,14 +9,33 @@ import io.vertx.core.Future;
  */
 public interface NotifyChannel {
 
-  /** The endpoint's name in notify_log.channel and in the log, e.g. {@code wechat_v3}; not its {@link Platform}. */
-  String endpoint();
+  /** Where it is reached and what stops the platform's retries: fixed for each channel. */
+  Door door();
 
-  /** The platform whose trades it books (both WeChat endpoints: {@link Platform#WECHAT}). */
-  Platform platform();
+  /**
+   * A channel's fixed facts.
+   *
+   * @param endpoint its name in notify_log.channel and in the log, e.g. {@code wechat_v3}; not its platform
+   * @param platform whose trades it books (both WeChat endpoints: {@link Platform#WECHAT})
+   * @param path     where the platform sends notifications, e.g. {@code /notify/wechat/v3}
+   * @param success  the reply that stops the platform's retries
+   */
+  record Door(String endpoint, Platform platform, String path, Reply success) {}
 
-  /** Where the platform sends notifications, e.g. {@code /notify/wechat/v3}. */
-  String path();
+  /** {@link Door#endpoint}. */
+  default String endpoint() {
+    return door().endpoint();
+  }
+
+  /** {@link Door#platform}. */
+  default Platform platform() {
+    return door().platform();
+  }
+
+  /** {@link Door#path}. */
+  default String path() {
+    return door().path();
+  }
 
   /** Whether the platform may also notify by GET (query string) instead of POST. */
   default boolean acceptsGet() {
@@ -50,8 +69,10 @@ public interface NotifyChannel {
     NotifyEvent event() throws RejectedNotification;
   }
 
-  /** The reply that stops the platform's retries. */
-  Reply success();
+  /** {@link Door#success}. */
+  default Reply success() {
+    return door().success();
+  }
 
   /**
    * The reply that makes the platform retry (or tells it the request was refused).

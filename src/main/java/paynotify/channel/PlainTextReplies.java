@@ -5,12 +5,8 @@ package paynotify.channel;
  * {@code success} stops the retries, anything else (we send {@code fail}) makes the platform retry.
  */
 public interface PlainTextReplies extends NotifyChannel {
+  /** The success of all of them but epusdt, for their {@link Door}. */
   Reply SUCCESS = new Reply(200, "text/plain", "success");
-
-  @Override
-  default Reply success() {
-    return SUCCESS;
-  }
 
   @Override
   default Reply failure(int status, String reason) {

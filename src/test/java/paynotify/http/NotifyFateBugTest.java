@@ -184,13 +184,8 @@ class NotifyFateBugTest extends DatabaseTestBase {
   private record BugChannel(Platform platform, Function<NotifyRequest, Future<NotifyEvent>> checker)
       implements PlainTextReplies {
     @Override
-    public String endpoint() {
-      return "bug";
-    }
-
-    @Override
-    public String path() {
-      return "/notify/bug";
+    public Door door() {
+      return new Door("bug", platform, "/notify/bug", SUCCESS);
     }
 
     @Override

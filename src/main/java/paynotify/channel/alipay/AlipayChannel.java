@@ -27,26 +27,17 @@ public final class AlipayChannel implements PlainTextReplies {
   public static final String PATH = "/notify/alipay";
 
   private static final Set<String> CHARSETS = Set.of("utf-8", "gbk", "gb2312", "gb18030");
+  private static final Door DOOR = new Door("alipay", Platform.ALIPAY, PATH, SUCCESS);
 
   private final AlipaySignature signature;
 
+  @Override
+  public Door door() {
+    return DOOR;
+  }
+
   public AlipayChannel(AlipaySignature signature) {
     this.signature = signature;
-  }
-
-  @Override
-  public String endpoint() {
-    return "alipay";
-  }
-
-  @Override
-  public Platform platform() {
-    return Platform.ALIPAY;
-  }
-
-  @Override
-  public String path() {
-    return PATH;
   }
 
   @Override

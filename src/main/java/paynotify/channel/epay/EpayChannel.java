@@ -1,17 +1,12 @@
 package paynotify.channel.epay;
 
-import io.vertx.core.Future;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import paynotify.channel.EventKind;
-import paynotify.channel.FormBody;
+import paynotify.channel.FormChannel;
 import paynotify.channel.Ids;
 import paynotify.channel.Money;
-import paynotify.channel.NotifyChannel;
 import paynotify.channel.NotifyEvent;
-import paynotify.channel.NotifyRequest;
-import paynotify.channel.PlainTextReplies;
 import paynotify.channel.Platform;
 import paynotify.channel.PlatformTime;
 import paynotify.channel.RejectedNotification;
@@ -20,7 +15,7 @@ import paynotify.channel.RejectedNotification;
  * Epay-style aggregators (彩虹易支付 and compatibles), {@code GET} or {@code POST /notify/epay},
  * signed as {@link EpaySignature} says.
  */
-public final class EpayChannel implements PlainTextReplies {
+public final class EpayChannel implements FormChannel {
   /** Where the platform sends notifications: the route, and the key of the channel's "off" hint. */
   public static final String PATH = "/notify/epay";
 
@@ -31,9 +26,15 @@ public final class EpayChannel implements PlainTextReplies {
    */
   public static final List<String> PAYMENT_TYPES = List.of("alipay", "wxpay", "qqpay", "bank", "jdpay", "paypal",
       "usdt", "ecny");
+  private static final Door DOOR = new Door("epay", Platform.EPAY, PATH, SUCCESS);
 
   private final EpaySignature signature;
   private final List<String> paymentTypes;
+
+  @Override
+  public Door door() {
+    return DOOR;
+  }
 
   /** @param paymentTypes the values of {@code type} accepted, {@link #PAYMENT_TYPES} unless configured */
   public EpayChannel(String pid, String key, List<String> paymentTypes) {
@@ -42,32 +43,12 @@ public final class EpayChannel implements PlainTextReplies {
   }
 
   @Override
-  public String endpoint() {
-    return "epay";
-  }
-
-  @Override
-  public Platform platform() {
-    return Platform.EPAY;
-  }
-
-  @Override
-  public String path() {
-    return PATH;
-  }
-
-  @Override
   public boolean acceptsGet() {
     return true; // the reference platform calls the notify URL with a GET query string
   }
 
   @Override
-  public Future<NotifyEvent> check(NotifyRequest request) {
-    return NotifyChannel.sync(() -> verified(request));
-  }
-
-  private NotifyEvent verified(NotifyRequest request) throws RejectedNotification {
-    Map<String, String> params = FormBody.decode(request.payload().getBytes(), StandardCharsets.UTF_8);
+  public NotifyEvent verified(Map<String, String> params) throws RejectedNotification {
     signature.verify(params);
     String type = params.get("type");
     if (!paymentTypes.contains(type)) {

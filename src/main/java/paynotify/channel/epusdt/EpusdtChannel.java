@@ -35,32 +35,18 @@ public final class EpusdtChannel implements PlainTextReplies {
    * characters), nothing JSON would escape, so that the four fit payments.detail.
    */
   private static final Pattern KEPT = Pattern.compile("[0-9A-Za-z._:-]{1,100}");
+  private static final Door DOOR = new Door("epusdt", Platform.EPUSDT, PATH, OK);
 
   private final EpusdtSignature signature;
+
+  @Override
+  public Door door() {
+    return DOOR;
+  }
 
   /** @param pid the merchant's pid (GMWalletApp/epusdt), null when the gateway sends none */
   public EpusdtChannel(String token, String pid) {
     this.signature = new EpusdtSignature(token, pid);
-  }
-
-  @Override
-  public String endpoint() {
-    return "epusdt";
-  }
-
-  @Override
-  public Platform platform() {
-    return Platform.EPUSDT;
-  }
-
-  @Override
-  public String path() {
-    return PATH;
-  }
-
-  @Override
-  public Reply success() {
-    return OK;
   }
 
   @Override

@@ -47,6 +47,7 @@ public final class PaypalChannel implements NotifyChannel {
       DateTimeFormatter.ofPattern("H:mm:ss MMM d, yyyy z", Locale.US);
 
   private static final Reply SUCCESS = new Reply(200, null, ""); // PayPal only looks at the 200
+  private static final Door DOOR = new Door("paypal", Platform.PAYPAL, PATH, SUCCESS);
 
   /** Where the site puts its order number in the button or the API call. */
   public enum OrderField { INVOICE, CUSTOM }
@@ -56,6 +57,11 @@ public final class PaypalChannel implements NotifyChannel {
   private final boolean sandbox;
   private final URI verifyUrl;
   private final PaypalIpnSignature signature;
+
+  @Override
+  public Door door() {
+    return DOOR;
+  }
 
   /**
    * @param receiverEmail checked (ignoring ASCII case) when not null
@@ -79,21 +85,6 @@ public final class PaypalChannel implements NotifyChannel {
   /** Where IPNs are verified. */
   public URI verifyUrl() {
     return verifyUrl;
-  }
-
-  @Override
-  public String endpoint() {
-    return "paypal";
-  }
-
-  @Override
-  public Platform platform() {
-    return Platform.PAYPAL;
-  }
-
-  @Override
-  public String path() {
-    return PATH;
   }
 
   @Override
@@ -236,11 +227,6 @@ public final class PaypalChannel implements NotifyChannel {
     } catch (IllegalCharsetNameException | UnsupportedCharsetException e) {
       throw RejectedNotification.malformed("unsupported charset '" + Ids.printable(raw) + "'");
     }
-  }
-
-  @Override
-  public Reply success() {
-    return SUCCESS;
   }
 
   @Override

@@ -36,9 +36,15 @@ public final class StripeChannel implements NotifyChannel {
   public static final String PATH = "/notify/stripe";
 
   private static final Reply SUCCESS = new Reply(200, "application/json", "{\"received\":true}");
+  private static final Door DOOR = new Door("stripe", Platform.STRIPE, PATH, SUCCESS);
 
   private final StripeSignature signature;
   private final String currency;
+
+  @Override
+  public Door door() {
+    return DOOR;
+  }
 
   /**
    * @param secrets  the endpoint's signing secrets ({@code whsec_...}), two while one is rolled
@@ -48,26 +54,6 @@ public final class StripeChannel implements NotifyChannel {
   public StripeChannel(List<String> secrets, Duration tolerance, String currency, boolean testMode, Clock clock) {
     this.signature = new StripeSignature(secrets, tolerance, testMode, clock);
     this.currency = currency.toLowerCase(Locale.ROOT);
-  }
-
-  @Override
-  public String endpoint() {
-    return "stripe";
-  }
-
-  @Override
-  public Platform platform() {
-    return Platform.STRIPE;
-  }
-
-  @Override
-  public String path() {
-    return PATH;
-  }
-
-  @Override
-  public Reply success() {
-    return SUCCESS;
   }
 
   @Override

@@ -1,21 +1,16 @@
 package paynotify.channel.vmq;
 
-import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.function.Predicate;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import paynotify.channel.EventKind;
-import paynotify.channel.FormBody;
+import paynotify.channel.FormChannel;
 import paynotify.channel.Ids;
 import paynotify.channel.Money;
-import paynotify.channel.NotifyChannel;
 import paynotify.channel.NotifyEvent;
-import paynotify.channel.NotifyRequest;
-import paynotify.channel.PlainTextReplies;
 import paynotify.channel.Platform;
 import paynotify.channel.PlatformTime;
 import paynotify.channel.RejectedNotification;
@@ -33,10 +28,11 @@ import paynotify.channel.UnbookableNotification;
  * of other orders it also reads as ({@link VmqReadings}) go with the event, and booking, which sees the orders,
  * decides whether one of them could be the one paid.
  */
-public final class VmqChannel implements PlainTextReplies {
+public final class VmqChannel implements FormChannel {
   private static final Logger LOG = LoggerFactory.getLogger(VmqChannel.class);
   /** Where the V免签 server sends notifications. */
   public static final String PATH = "/notify/vmq";
+  private static final Door DOOR = new Door("vmq", Platform.VMQ, PATH, SUCCESS);
 
   /** Which parameter carries the site's order number. */
   public enum OrderField {
@@ -58,6 +54,11 @@ public final class VmqChannel implements PlainTextReplies {
   /** What another reading's param must be to name an order: an id, in vmq.order_pattern (where set). */
   private final Predicate<String> orderNumber;
 
+  @Override
+  public Door door() {
+    return DOOR;
+  }
+
   /** @param orderPattern what every order number matches in full (vmq.order_pattern), null when not set */
   public VmqChannel(String key, OrderField orderField, Pattern orderPattern, long maxShiftCents) {
     this.signature = new VmqSignature(key, orderField.parameter, orderPattern);
@@ -67,32 +68,12 @@ public final class VmqChannel implements PlainTextReplies {
   }
 
   @Override
-  public String endpoint() {
-    return "vmq";
-  }
-
-  @Override
-  public Platform platform() {
-    return Platform.VMQ;
-  }
-
-  @Override
-  public String path() {
-    return PATH;
-  }
-
-  @Override
   public boolean acceptsGet() {
     return true; // both servers call the notify URL with a GET query string
   }
 
   @Override
-  public Future<NotifyEvent> check(NotifyRequest request) {
-    return NotifyChannel.sync(() -> verified(request));
-  }
-
-  private NotifyEvent verified(NotifyRequest request) throws RejectedNotification {
-    Map<String, String> params = FormBody.decode(request.payload().getBytes(), StandardCharsets.UTF_8);
+  public NotifyEvent verified(Map<String, String> params) throws RejectedNotification {
     signature.verify(params);
     // Signed, so the server's: from here on, what cannot be read is an anomaly for a human, not a refusal.
     String tradeNo = Ids.optional("payId", params.get("payId"));

@@ -24,8 +24,14 @@ public final class WechatV2Channel implements NotifyChannel {
   private static final String XML = "text/xml; charset=utf-8";
   private static final Reply SUCCESS = new Reply(200, XML,
       "<xml><return_code><![CDATA[SUCCESS]]></return_code><return_msg><![CDATA[OK]]></return_msg></xml>");
+  private static final Door DOOR = new Door("wechat_v2", Platform.WECHAT, PATH, SUCCESS);
 
   private final WechatV2Signature signature;
+
+  @Override
+  public Door door() {
+    return DOOR;
+  }
 
   /** @param signType one of {@link WechatV2Signature#SIGN_TYPES}: the merchant's, the only one accepted */
   public WechatV2Channel(String apiKey, String signType, String appId, String mchId) {
@@ -35,26 +41,6 @@ public final class WechatV2Channel implements NotifyChannel {
   /** The signature rules, for the client that asks WeChat Pay v2 ({@code gateway.WechatV2Gateway}): one API key. */
   public WechatV2Signature signature() {
     return signature;
-  }
-
-  @Override
-  public String endpoint() {
-    return "wechat_v2";
-  }
-
-  @Override
-  public Platform platform() {
-    return Platform.WECHAT;
-  }
-
-  @Override
-  public String path() {
-    return PATH;
-  }
-
-  @Override
-  public Reply success() {
-    return SUCCESS;
   }
 
   @Override

@@ -29,8 +29,14 @@ public final class WechatV3Channel implements NotifyChannel {
 
   private static final Reply SUCCESS = new Reply(204, null, "");
   private static final String PAYMENT_EVENT = "TRANSACTION.SUCCESS";
+  private static final Door DOOR = new Door("wechat_v3", Platform.WECHAT, PATH, SUCCESS);
 
   private final WechatV3Signature signature;
+
+  @Override
+  public Door door() {
+    return DOOR;
+  }
 
   /** The keys, ids, window and clock are {@link WechatV3Signature}'s. */
   public WechatV3Channel(Map<String, PublicKey> platformKeys, byte[] apiV3Key, String mchId, String appId,
@@ -41,26 +47,6 @@ public final class WechatV3Channel implements NotifyChannel {
   /** Its platform keys and merchant ids, which also check the answers of WeChat Pay's order API. */
   public WechatV3Signature signature() {
     return signature;
-  }
-
-  @Override
-  public String endpoint() {
-    return "wechat_v3";
-  }
-
-  @Override
-  public Platform platform() {
-    return Platform.WECHAT;
-  }
-
-  @Override
-  public String path() {
-    return PATH;
-  }
-
-  @Override
-  public Reply success() {
-    return SUCCESS;
   }
 
   @Override

@@ -1,18 +1,13 @@
 package paynotify.channel.xunhupay;
 
-import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Set;
 import paynotify.channel.EventKind;
-import paynotify.channel.FormBody;
+import paynotify.channel.FormChannel;
 import paynotify.channel.Ids;
 import paynotify.channel.Money;
-import paynotify.channel.NotifyChannel;
 import paynotify.channel.NotifyEvent;
-import paynotify.channel.NotifyRequest;
-import paynotify.channel.PlainTextReplies;
 import paynotify.channel.Platform;
 import paynotify.channel.PlatformTime;
 import paynotify.channel.RejectedNotification;
@@ -24,42 +19,28 @@ import paynotify.channel.UnbookableNotification;
  * The trade is {@code open_order_id}, 虎皮椒's own order id: one per order it created, the id its query API
  * takes (transaction_id, the upstream WeChat or Alipay number, is kept in the payment's detail).
  */
-public final class XunhupayChannel implements PlainTextReplies {
+public final class XunhupayChannel implements FormChannel {
   /** Where the platform sends notifications. */
   public static final String PATH = "/notify/xunhupay";
   /** The one status that is a payment (OD 已支付); WP (unpaid) and CD (cancelled) book nothing. */
   public static final String PAID = "OD";
   /** Refunds at 虎皮椒 (RD 退款, UD 退款失败): not booked, each an anomaly for a human. */
   private static final Set<String> REFUNDS = Set.of("RD", "UD");
+  private static final Door DOOR = new Door("xunhupay", Platform.XUNHUPAY, PATH, SUCCESS);
 
   private final XunhupaySignature signature;
+
+  @Override
+  public Door door() {
+    return DOOR;
+  }
 
   public XunhupayChannel(String appId, String appSecret) {
     this.signature = new XunhupaySignature(appId, appSecret);
   }
 
   @Override
-  public String endpoint() {
-    return "xunhupay";
-  }
-
-  @Override
-  public Platform platform() {
-    return Platform.XUNHUPAY;
-  }
-
-  @Override
-  public String path() {
-    return PATH;
-  }
-
-  @Override
-  public Future<NotifyEvent> check(NotifyRequest request) {
-    return NotifyChannel.sync(() -> verified(request));
-  }
-
-  private NotifyEvent verified(NotifyRequest request) throws RejectedNotification {
-    Map<String, String> params = FormBody.decode(request.payload().getBytes(), StandardCharsets.UTF_8);
+  public NotifyEvent verified(Map<String, String> params) throws RejectedNotification {
     signature.verify(params);
     // Signed, so 虎皮椒's: from here on, what cannot be read is an anomaly for a human, not a refusal.
     String tradeNo = Ids.optional("open_order_id", params.get("open_order_id"));
