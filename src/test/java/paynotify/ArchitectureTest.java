@@ -12,11 +12,19 @@ import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -49,6 +57,18 @@ class ArchitectureTest {
 
   /** About what a newcomer takes in at a glance; a room that needs more wants a second room. */
   private static final int MAX_CLASSES_PER_ROOM = 20;
+
+  /** Where the rooms' sources are: each folder with a class has a package-info.java saying what the room is for. */
+  private static final Path SOURCES = Path.of("src/main/java");
+
+  /** A class named after a platform ({@code AlipayGateway}) and the folder that holds that platform, in and out. */
+  private static final Map<String, String> PLATFORM_PREFIXES = Map.of("Alipay", "paynotify.channel.alipay",
+      "Wechat", "paynotify.channel.wechat", "Epay", "paynotify.channel.epay", "Epusdt", "paynotify.channel.epusdt",
+      "Stripe", "paynotify.channel.stripe", "Paypal", "paynotify.channel.paypal", "Vmq", "paynotify.channel.vmq",
+      "Xunhupay", "paynotify.channel.xunhupay");
+  /** The bill formats: a file's columns, read by reconcile, whichever way the file came. */
+  private static final Set<String> NAMED_AFTER_A_PLATFORM_ELSEWHERE = Set.of("paynotify.reconcile.AlipayBill",
+      "paynotify.reconcile.WechatBill");
 
   private static final JavaClasses MAIN = new ClassFileImporter()
       .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
@@ -125,5 +145,99 @@ class ArchitectureTest {
         .should().dependOnClassesThat().resideInAnyPackage("io.vertx.sqlclient..", "java.sql..", "paynotify.store..")
         .because("a channel parses, verifies and normalises; booking is the same for all of them")
         .check(MAIN);
+  }
+
+  @Test
+  void everyRoomSaysWhatItIsFor() throws IOException {
+    TreeSet<String> unlabelled = new TreeSet<>();
+    try (Stream<Path> files = Files.walk(SOURCES.resolve("paynotify"))) {
+      files.filter(f -> f.toString().endsWith(".java")).map(Path::getParent).distinct()
+          .filter(room -> !Files.exists(room.resolve("package-info.java")))
+          .forEach(room -> unlabelled.add(SOURCES.relativize(room).toString().replace('/', '.')));
+    }
+    assertThat(unlabelled).as("packages without a package-info.java (one paragraph: what the room is for)").isEmpty();
+  }
+
+  /**
+   * The top floor is reached by no room below it, not even by name: a class name in a string (a child process's
+   * main class, a reflective load) is a dependency the floors cannot see. Read from the compiled constant pools, so
+   * a name built of constants counts too.
+   */
+  @Test
+  void nothingBelowTheCommandLineNamesItInAString() throws IOException {
+    TreeSet<String> named = new TreeSet<>();
+    for (JavaClass c : MAIN) {
+      if (c.getPackageName().startsWith("paynotify.cli") || c.getSource().isEmpty()) {
+        continue;
+      }
+      for (String constant : stringConstants(c)) {
+        if (constant.contains("paynotify.cli")) {
+          named.add(c.getName() + ": \"" + constant + "\"");
+        }
+      }
+    }
+    assertThat(named).as("classes outside paynotify.cli naming it in a string constant").isEmpty();
+  }
+
+  /** Where is Alipay? In channel/alipay/, all of it: a class named after a platform lives in that platform's folder. */
+  @Test
+  void aClassNamedAfterAPlatformLivesInItsFolder() {
+    TreeSet<String> elsewhere = new TreeSet<>();
+    for (JavaClass c : MAIN) {
+      PLATFORM_PREFIXES.forEach((prefix, folder) -> {
+        if (c.getSimpleName().startsWith(prefix) && !c.getPackageName().equals(folder)
+            && !NAMED_AFTER_A_PLATFORM_ELSEWHERE.contains(c.getName())) {
+          elsewhere.add(c.getName() + " (belongs in " + folder + ")");
+        }
+      });
+    }
+    assertThat(elsewhere).as("classes named after a platform outside its folder").isEmpty();
+  }
+
+  /**
+   * One module makes the HTTP clients (bounded pool and queue, time limit, capped answer, no redirects); a caller
+   * that needs its own connections asks it for a client of its own.
+   */
+  @Test
+  void oneClassMakesTheHttpClients() {
+    TreeSet<String> makers = new TreeSet<>();
+    for (JavaClass c : MAIN) {
+      c.getMethodCallsFromSelf().stream()
+          .filter(call -> call.getTargetOwner().getName().equals("io.vertx.core.Vertx"))
+          .filter(call -> Set.of("createHttpClient", "httpClientBuilder").contains(call.getName()))
+          .forEach(call -> makers.add(topLevel(c).getName()));
+    }
+    assertThat(makers).as("classes that make an HTTP client (Vertx.createHttpClient)").hasSizeLessThanOrEqualTo(1);
+  }
+
+  private static JavaClass topLevel(JavaClass c) {
+    return c.getEnclosingClass().map(ArchitectureTest::topLevel).orElse(c);
+  }
+
+  /** The CONSTANT_String entries of a compiled class (JVMS 4.4): the string literals and constants it holds. */
+  private static List<String> stringConstants(JavaClass c) throws IOException {
+    try (InputStream bytes = c.getSource().get().getUri().toURL().openStream();
+        DataInputStream in = new DataInputStream(bytes)) {
+      in.skipNBytes(8); // magic, minor and major version
+      int count = in.readUnsignedShort();
+      String[] utf8 = new String[count];
+      List<Integer> strings = new ArrayList<>();
+      for (int i = 1; i < count; i++) {
+        int tag = in.readUnsignedByte();
+        switch (tag) {
+          case 1 -> utf8[i] = in.readUTF();
+          case 8 -> strings.add(in.readUnsignedShort());
+          case 7, 16, 19, 20 -> in.skipNBytes(2);
+          case 15 -> in.skipNBytes(3);
+          case 3, 4, 9, 10, 11, 12, 17, 18 -> in.skipNBytes(4);
+          case 5, 6 -> {
+            in.skipNBytes(8);
+            i++; // a long or a double takes two entries
+          }
+          default -> throw new IOException(c.getName() + ": constant pool tag " + tag);
+        }
+      }
+      return strings.stream().map(index -> utf8[index]).toList();
+    }
   }
 }

@@ -9,32 +9,95 @@ import java.util.regex.Pattern;
 import paynotify.crypto.RsaSignatureCheck;
 
 /**
- * Where every authenticity rule is, and what they are built from. A platform's rules are in the
- * {@code ...Signature} class of its package (PayPal's also in the two classes that class uses); its
- * {@code ...Channel} calls them where the platform's protocol puts each, and only parses and normalises
- * what passed:
+ * The list: every signature rule of paynotify, in and out, one line each, and the class that holds it. A
+ * platform's rules are in its folder {@code channel/<platform>/}: its {@code ...Signature} checks what the platform
+ * sends (called by its {@code ...Channel}, which only parses and normalises what passed) and is reused by its
+ * clients to sign requests and check answers. What the rules share is below this comment (the sorted content,
+ * values that could be re-split, fields only a request has) and in {@code paynotify.crypto} (digests, the
+ * constant-time comparison, {@link RsaSignatureCheck}, PublicKeys, MerchantKey).
+ *
+ * <p><b>In: a notification</b> (refused 4xx, the reason in notify_log). The merchant's ids are rules too: a
+ * genuine notification for another merchant is refused, WRONG_MERCHANT ({@link Ids#requireMerchant}).
  * <ul>
- *   <li>{@code alipay.AlipaySignature}: RSA2 (or legacy RSA, as configured: the request's sign_type is
- *       never read) over the sorted parameters, app_id and seller_id, and the notify_type and notify_id
- *       that a return_url's parameters lack;
- *   <li>{@code epay.EpaySignature}: MD5 of the sorted parameters and the key, and pid;
- *   <li>{@code wechat.WechatV2Signature}: a payment's MD5 or HMAC-SHA256 sign (a sign_type sent must be
- *       the configured one), a refund's req_info (AES-256-ECB, keyed with the MD5 of the API key), and
- *       appid and mch_id;
- *   <li>{@code wechat.WechatV3Signature}: SHA256withRSA over the {@code Wechatpay-*} headers and the
- *       body with the platform key the serial names (WeChat's signature probe refused, the timestamp
- *       window where configured), the AES-256-GCM resource (the APIv3 key), and mchid and a payment's appid;
- *   <li>{@code stripe.StripeSignature}: HMAC-SHA256 in {@code Stripe-Signature} within the tolerance,
- *       no Connect account's event, no test money on a live instance;
- *   <li>{@code paypal.PaypalIpnSignature}: PayPal asked ({@code cmd=_notify-validate}), after the checks
- *       on the raw body that need no asking ({@code paypal.IpnPrecheck}: test_ipn, the receiver, a
- *       well-formed currency), at the address {@code paypal.VerifyEndpoint} allowed at start.
+ *   <li>{@code alipay.AlipaySignature}: RSA2 (SHA256withRSA; legacy RSA only as configured: the request's
+ *       sign_type is never read) with Alipay's public key over every parameter but sign and sign_type, blanks
+ *       dropped, sorted, {@code k=v&}; app_id (and seller_id when set); notify_type {@code trade_status_sync} and
+ *       a notify_id, which a return_url's parameters lack.
+ *   <li>{@code epay.EpaySignature}: {@code md5(sorted k=v& of all but sign, sign_type and PHP-trim-empty
+ *       values, then the key appended directly)}, lower-case hex; pid.
+ *   <li>{@code wechat.WechatV2Signature}: a payment's sign, MD5 or HMAC-SHA256 (keyed with the API key) over
+ *       every non-empty field but sign, sorted, {@code k=v&}, then {@code &key=<API key>}, upper-case hex; a
+ *       sign_type sent must be the configured one. A refund has no sign: its req_info must decrypt (AES-256-ECB,
+ *       keyed with the hex MD5 of the API key). appid and mch_id.
+ *   <li>{@code wechat.WechatV3Signature}: SHA256withRSA over {@code timestamp\nnonce\nraw body\n} with the
+ *       platform key {@code Wechatpay-Serial} names (Wechatpay-Signature-Type, when sent,
+ *       WECHATPAY2-SHA256-RSA2048); WeChat's {@code WECHATPAY/SIGNTEST/} probe refused; the timestamp window
+ *       where configured; the resource must decrypt (AEAD_AES_256_GCM, the APIv3 key); mchid, and a payment's
+ *       appid.
+ *   <li>{@code stripe.StripeSignature}: {@code Stripe-Signature: t=..,v1=..}, any v1 the hex HMAC-SHA256 of
+ *       {@code t.raw body} keyed with any configured {@code whsec_...} string; a t older than
+ *       stripe.tolerance_seconds (300) refused; no Connect account's event, no test-mode event on a live instance.
+ *   <li>{@code paypal.PaypalIpnSignature}: no signature, so PayPal is asked: {@code cmd=_notify-validate&} and
+ *       the exact bytes received, POSTed to the address {@code paypal.VerifyEndpoint} allowed at start, answered
+ *       VERIFIED or INVALID; first the raw body's checks that need no asking ({@code paypal.IpnPrecheck}:
+ *       test_ipn on a live instance, the receiver, a currency).
+ *   <li>{@code xunhupay.XunhupaySignature}: hash = {@code md5(sorted k=v& of every field but hash, null and ''
+ *       skipped, untrimmed, then the APPSECRET appended directly)}, lower-case hex; no field of the site's own
+ *       request (notify_url, return_url, callback_url, wap_url); appid.
+ *   <li>{@code epusdt.EpusdtSignature}: signature = {@code md5(sorted k=v& of the top-level JSON fields but
+ *       signature, null and "" skipped, numbers as Go's FormatFloat(x,'f',-1), then the token)}, lower-case hex,
+ *       BEpusdt's {@code 1e+06} form accepted too; no object, array or boolean; no notify_url or redirect_url;
+ *       pid where configured.
+ *   <li>{@code vmq.VmqSignature}: sign = {@code md5(payId . param . type . price . reallyPrice . key)}, no
+ *       separator, lower-case hex; so first each value's grammar (type 1 or 2, prices plain decimals above zero,
+ *       the order number in vmq.order_pattern); the sign does not bind the amount to the order
+ *       ({@link Platform#signsAmountToOrder}, {@code vmq.VmqReadings}).
+ *   <li>Alipay, epay, WeChat v2, xunhupay and epusdt: no value that re-splits into a protocol field under the
+ *       same signature ({@link #requireUnambiguous}); xunhupay and epusdt: no request-only field
+ *       ({@link #requireNoneOf}).
  * </ul>
- * The merchant's ids are authenticity rules too (a genuine notification for another merchant is
- * refused, WRONG_MERCHANT): each {@code ...Signature} of Alipay, epay and WeChat is built with the
- * configured ids and checks them with {@link Ids#requireMerchant}; PayPal's receiver is IpnPrecheck's,
- * Stripe's account the Connect check's. What the rules share is here (the sorted content, values that
- * could be re-split, digests, the constant-time comparison) and in {@link RsaSignatureCheck}.
+ *
+ * <p><b>Out: paynotify asking a platform</b> (an answer that does not verify is OutboundFailure UNTRUSTED,
+ * never booked)
+ * <ul>
+ *   <li>Alipay, {@code alipay.AlipayOpenApi} (for AlipayGateway's query and close and AlipayBills): the
+ *       request's non-empty parameters but sign, sorted, {@code k=v&}, signed SHA256withRSA with the
+ *       application's private key ({@code crypto.MerchantKey}); the answer verified with AlipaySignature's key
+ *       over the exact text of its {@code <method>_response} object ({@code alipay.SignedAnswer}; again with
+ *       {@code \/} unescaped, as the SDK); a bill's zip is unsigned, fetched over https from the URL the signed
+ *       answer gave.
+ *   <li>WeChat Pay v2, {@code wechat.WechatV2Gateway#post} (its orderquery and closeorder, WechatV2Bills'
+ *       downloadbill): the fields with a nonce_str (and sign_type when HMAC-SHA256) signed by
+ *       WechatV2Signature's sign; the answer's sign verified, then appid and mch_id (a return_code FAIL is
+ *       unsigned: a refusal); the bill is unsigned, trusted as far as TLS.
+ *   <li>WeChat Pay v3, {@code wechat.WechatV3Client} (for WechatV3Gateway and WechatV3Bills):
+ *       {@code Authorization: WECHATPAY2-SHA256-RSA2048 mchid,nonce_str,signature,timestamp,serial_no}, the
+ *       signature SHA256withRSA with the merchant key over {@code METHOD\nPATH?QUERY\ntimestamp\nnonce\nBODY\n};
+ *       every answer but a 429 or 5xx verified as a notification (WechatV3Signature#verifyAnswer: no probe, no
+ *       window); a transaction's mchid and appid. Bills: the file is unsigned, its SHA-1 after gunzip must be the
+ *       signed answer's hash_value ({@code wechat.WechatV3Bills}).
+ *   <li>epay, {@code epay.EpayGateway}: {@code api.php?act=order} with pid and key in the URL (https only); the
+ *       answer is unsigned: pid and order must match, and a "paid" is an anomaly unless epay.query_books.
+ *   <li>Stripe, {@code stripe.StripeEvents}: {@code GET /v1/events?delivery_success=false} with a restricted key
+ *       ({@code Bearer rk_...}); Stripe's API signs nothing: trusted by TLS to api.stripe.com, then read by
+ *       StripeChannel as a webhook's event (its account and livemode checks, not its signature).
+ *   <li>PayPal's only outbound call is its notification's question above; xunhupay, epusdt and V免签 are never
+ *       asked.
+ * </ul>
+ *
+ * <p><b>Signed by paynotify</b>
+ * <ul>
+ *   <li>{@code forward.WebhookSignature}: Standard Webhooks, {@code webhook-signature: v1,<base64
+ *       HMAC-SHA256(key, "<webhook-id>.<webhook-timestamp>.<raw body>")>}, one per secret, newest first, space
+ *       separated; a {@code whsec_} secret keyed with the bytes it encodes, any other with its UTF-8 bytes.
+ *   <li>{@code forward.ForwardSignature}: {@code Paynotify-Signature}, Stripe's scheme by StripeSignature's own
+ *       code: {@code t=<unix>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>}.
+ *   <li>{@code alert.DingtalkTarget} (加签): {@code timestamp} (ms) and {@code sign} in the query, the URL-encoded
+ *       base64 of HMAC-SHA256(key = secret, {@code timestamp\nsecret}).
+ *   <li>{@code alert.FeishuTarget} (签名校验): {@code timestamp} (s) and {@code sign} in the body, the base64 of
+ *       HMAC-SHA256(key = {@code timestamp\nsecret}, an empty message). The other alert targets sign nothing:
+ *       their secret is in the URL or body, masked in every failure (ServiceCall).
+ * </ul>
  */
 public final class Signatures {
   private static final Pattern NUMBERED = Pattern.compile("_[0-9]+$");

@@ -8,10 +8,12 @@
  *
  * <p>Each client
  * <ul>
- *   <li>signs its request and verifies the answer with the platform's {@code *Signature}
- *       class (its keys, its digests, its RSA check): a rule of the platform's is written once, whichever way
- *       the call goes. Where that class also holds rules of a notification only (Alipay's notify_type, WeChat
- *       v2's field list, v3's signature probe), the client calls the signature check alone;</li>
+ *   <li>signs its request and verifies the answer, where the platform signs them, with the platform's
+ *       {@code *Signature} class (its keys, its digests, its RSA check): a rule of the platform's is written
+ *       once, whichever way the call goes (epay's and Stripe's answers are unsigned: {@link
+ *       paynotify.channel.Signatures} says what stands in for a signature there). Where that class also holds
+ *       rules of a notification only (Alipay's notify_type, WeChat v2's field list, v3's signature probe), the
+ *       client calls the signature check alone;</li>
  *   <li>takes its base URL from the configuration, the official endpoint by default, so that a test points it
  *       at a local stand-in that checks the signature and signs its answers with test keys;</li>
  *   <li>hands what it learnt to booking as a {@code channel.NotifyEvent} made by the channel's own

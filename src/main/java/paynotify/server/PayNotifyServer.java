@@ -47,8 +47,12 @@ import paynotify.store.Stores;
 import paynotify.store.WriteRefusals;
 
 /**
- * The running service on one Vert.x instance: the database pool, the notify verticle (one
- * instance per event loop, sharing the port and the pool) and the housekeeping timer.
+ * The running service on one Vert.x instance, wired in start order: the database pools, booking, the notify
+ * verticle (one instance per event loop, sharing the port and the pool) and the admin listener; then what runs
+ * beside them when configured: the forward relay, recovery (the sweeper and the order checks), the daily close,
+ * the alerts and the housekeeping timer. What calls out (the relay, recovery, the alerts) has a pool of its own, so
+ * a slow site or platform never holds a booking's connection. {@link #open()} starts the periodic work once the
+ * database answers; {@link #stop()} ends it.
  */
 public final class PayNotifyServer {
   /** The forward relay's connections (one more per endpoint), and how often it looks for due events. */

@@ -39,6 +39,8 @@ import paynotify.http.NotifyVerticle;
 class DocsCoverageTest {
   private static final Pattern TABLE_CODE = Pattern.compile("^\\|\\s*`([a-z_]+)`\\s*\\|");
   private static final String ANOMALY_TABLE = "docs/operations.md";
+  /** "The list" of every signature rule, in and out: its class javadoc. */
+  private static final String SIGNATURES = "src/main/java/paynotify/channel/Signatures.java";
   /** The page that explains each top-level section of conf/application.yaml. */
   private static final Map<String, String> SECTION_PAGES = Map.ofEntries(
       Map.entry("http", "docs/operations.md"),
@@ -110,6 +112,27 @@ class DocsCoverageTest {
       String page = SECTION_PAGES.get(section);
       assertThat(Pattern.compile("`" + section + "[.:]").matcher(read(page)).find())
           .as(page + ": config section " + section + " not named (`section:` or `section.key`)").isTrue();
+    }
+  }
+
+  /**
+   * channel/Signatures' javadoc is "the list" README sends a reader to: it names a class of every platform's
+   * folder, every {@code *Signature} class of channel/ and forward/, in the form {@code <folder>.<Class>}.
+   */
+  @Test
+  void theListOfSignatureRulesNamesEveryPlatform() throws Exception {
+    String source = read(SIGNATURES);
+    String list = source.substring(source.indexOf("/**"), source.indexOf("public final class Signatures"));
+    assertThat(Arrays.stream(Platform.values()).map(Platform::code))
+        .as(SIGNATURES + "'s javadoc: platforms it names no class of (<platform>.Class)")
+        .allMatch(code -> list.contains("{@code " + code + "."));
+    try (Stream<Path> sources = Stream.concat(Files.walk(Path.of("src/main/java/paynotify/channel")),
+        Files.list(Path.of("src/main/java/paynotify/forward")))) {
+      List<String> signatures = sources.filter(f -> f.getFileName().toString().endsWith("Signature.java"))
+          .map(f -> f.getParent().getFileName() + "." + f.getFileName().toString().replace(".java", "")).toList();
+      assertThat(signatures).as("*Signature classes").hasSizeGreaterThanOrEqualTo(Platform.values().length);
+      assertThat(signatures).as(SIGNATURES + "'s javadoc: *Signature classes it does not name")
+          .allMatch(signature -> list.contains("{@code " + signature + "}"));
     }
   }
 

@@ -1,2 +1,5 @@
-/** PayPal IPN: the message posted back to PayPal, which says VERIFIED or INVALID; payments and refunds. */
+/**
+ * PayPal IPN, in only: the message posted back to PayPal, which says VERIFIED or INVALID, after the checks that
+ * need no asking ({@code PaypalIpnSignature}, {@code IpnPrecheck}, {@code VerifyEndpoint}); payments and refunds.
+ */
 package paynotify.channel.paypal;

@@ -1,2 +1,6 @@
-/** Stripe webhooks: Stripe-Signature (HMAC-SHA256 over the timestamp and the raw body), Checkout and PaymentIntents. */
+/**
+ * Stripe, in and out: webhooks signed in Stripe-Signature (HMAC-SHA256 over the timestamp and the raw body),
+ * Checkout and PaymentIntents ({@code StripeChannel}, {@code StripeSignature}); the events whose delivery failed,
+ * listed with a read-only key ({@code StripeEvents}) and read by the same channel.
+ */
 package paynotify.channel.stripe;
