@@ -66,7 +66,7 @@ public final class AlipayChannel implements PlainTextReplies {
     return new NotifyEvent(Platform.ALIPAY, kind, orderNo, tradeNo, totalCents, null, status);
   }
 
-  /** The signature rules, for the client that asks Alipay ({@code gateway.AlipayGateway}): one set of keys. */
+  /** The signature rules, for the client that asks Alipay ({@link AlipayGateway}): one set of keys. */
   public AlipaySignature signature() {
     return signature;
   }

@@ -34,8 +34,8 @@ public final class EpaySignature {
   }
 
   /**
-   * The sign of {@code params}, as the platform computes it: what {@link #verify} compares, what the tests
-   * play the platform with, and what a client in {@code gateway/} will sign its requests with.
+   * The sign of {@code params}, as the platform computes it: what {@link #verify} compares and what the tests
+   * play the platform with.
    */
   public String sign(Map<String, String> params) {
     String content = Signatures.sortedContent(params, Set.of(SIGN, SIGN_TYPE),

@@ -81,7 +81,7 @@ public final class StripeChannel implements NotifyChannel {
 
   /**
    * A genuine event, normalised: one the webhook's signature vouched for, or one paynotify read from Stripe's
-   * API itself with the account's key over TLS ({@code gateway.StripeEvents}, an event whose delivery
+   * API itself with the account's key over TLS ({@link StripeEvents}, an event whose delivery
    * failed). What cannot be read is an anomaly for a human; a connected account's or test money (on a live
    * instance) is refused.
    */

@@ -38,7 +38,7 @@ public final class WechatV2Channel implements NotifyChannel {
     this.signature = new WechatV2Signature(apiKey, signType, appId, mchId);
   }
 
-  /** The signature rules, for the client that asks WeChat Pay v2 ({@code gateway.WechatV2Gateway}): one API key. */
+  /** The signature rules, for the client that asks WeChat Pay v2 ({@link WechatV2Gateway}): one API key. */
   public WechatV2Signature signature() {
     return signature;
   }

@@ -65,7 +65,7 @@ public final class WechatV2Signature {
 
   /**
    * The sign of {@code fields}, as the platform computes it: what {@link #verify} compares, what the tests
-   * play the platform with, and what {@code gateway.WechatV2Gateway} signs its requests with.
+   * play the platform with, and what {@link WechatV2Gateway} signs its requests with.
    */
   public String sign(Map<String, String> fields) {
     String content = Signatures.sortedContent(fields, Set.of(SIGN), String::isEmpty, "key=" + apiKey);
