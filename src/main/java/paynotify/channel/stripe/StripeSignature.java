@@ -120,9 +120,9 @@ public final class StripeSignature {
   }
 
   /**
-   * The v1 signature of {@code body} at {@code timestamp}, what Stripe sends. It exists for tests, for
+   * The v1 signature of {@code body} at {@code timestamp}, what Stripe sends. It exists for tests and for
    * the events paynotify forwards ({@code forward.ForwardSignature} signs them in Stripe's scheme, through
-   * {@link #header}) and for a client that would sign its requests so.
+   * {@link #header}).
    */
   public static String sign(String secret, long timestamp, byte[] body) {
     return sign(secret.getBytes(StandardCharsets.UTF_8), timestamp, body);
