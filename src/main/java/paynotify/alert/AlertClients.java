@@ -12,8 +12,8 @@ import paynotify.net.OutboundHttp;
  * set. Closed with the service or the command that made them.
  */
 public final class AlertClients {
-  private static final Duration TIMEOUT = Duration.ofSeconds(10);
-  private static final int MAX_ANSWER_BYTES = 16 * 1024;
+  /** A short time limit, a small answer, a few connections. */
+  private static final OutboundHttp.Limits LIMITS = new OutboundHttp.Limits(Duration.ofSeconds(10), 16 * 1024);
 
   private final Vertx vertx;
   private final OutboundHttp direct;
@@ -22,8 +22,8 @@ public final class AlertClients {
   /** @param telegramProxy null: Telegram directly too */
   public AlertClients(Vertx vertx, ProxyOptions telegramProxy) {
     this.vertx = vertx;
-    this.direct = new OutboundHttp(vertx, TIMEOUT, MAX_ANSWER_BYTES);
-    this.telegram = telegramProxy == null ? direct : new OutboundHttp(vertx, TIMEOUT, MAX_ANSWER_BYTES, telegramProxy);
+    this.direct = new OutboundHttp(vertx, LIMITS);
+    this.telegram = telegramProxy == null ? direct : new OutboundHttp(vertx, LIMITS.through(telegramProxy));
   }
 
   public Vertx vertx() {

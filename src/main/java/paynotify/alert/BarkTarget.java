@@ -7,6 +7,7 @@ import io.vertx.core.json.JsonObject;
 import java.net.URI;
 import java.util.Set;
 import paynotify.net.OutboundHttp;
+import paynotify.net.Urls;
 
 /**
  * Bark, a push to the owner's iPhone: bark-server's API v2, {@code POST {server}/push} with JSON, answered
@@ -40,7 +41,7 @@ public final class BarkTarget implements AlertTarget {
           + " critical");
     }
     this.call = new ServiceCall(http, name(), deviceKey);
-    this.push = ServiceCall.at(server, "/push");
+    this.push = Urls.at(server, "/push");
     this.deviceKey = deviceKey;
     this.group = group;
     this.level = level;

@@ -1,15 +1,15 @@
 package paynotify.alert;
 
 import static paynotify.alert.AlertText.Format.MARKDOWN;
+import static paynotify.net.Urls.encode;
 
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import java.net.URI;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import paynotify.net.OutboundHttp;
+import paynotify.net.Urls;
 
 /**
  * Server酱 (ServerChan), to WeChat or its app: {@code POST {api_base}/<SendKey>.send} with a form of title and desp
@@ -41,7 +41,7 @@ public final class ServerChanTarget implements AlertTarget {
   /** Turbo's {@code {api_base}/<key>.send}, or Server酱³'s {@code https://<uid>.push.ft07.com/send/<key>.send}. */
   static URI url(URI apiBase, String sendKey) {
     if (!sendKey.startsWith("sctp")) {
-      return ServiceCall.at(apiBase, "/" + sendKey + ".send");
+      return Urls.at(apiBase, "/" + sendKey + ".send");
     }
     Matcher sc3 = SC3_SENDKEY.matcher(sendKey);
     if (!sc3.matches()) {
@@ -61,9 +61,5 @@ public final class ServerChanTarget implements AlertTarget {
         + "&desp=" + encode(ServiceCall.cut(alert.text(MARKDOWN), MAX_DESP_BYTES, ServiceCall::utf8Bytes));
     return call.post(url, "application/x-www-form-urlencoded", Buffer.buffer(form),
         answer -> call.unlessCode(answer, 0, "code", "message"));
-  }
-
-  private static String encode(String value) {
-    return URLEncoder.encode(value, StandardCharsets.UTF_8);
   }
 }

@@ -52,11 +52,6 @@ final class ServiceCall {
         : Arrays.stream(query.split("&")).map(pair -> pair.substring(pair.indexOf('=') + 1)).toArray(String[]::new);
   }
 
-  /** {@code path} below {@code base}, a trailing slash of the base or not. */
-  static URI at(URI base, String path) {
-    return URI.create(base.toString().replaceAll("/+$", "") + path);
-  }
-
   /**
    * {@code text} within {@code max} as the service counts its {@code length}, cut between two characters (never
    * inside a surrogate pair) and the cut marked with "…".

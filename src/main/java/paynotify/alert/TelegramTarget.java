@@ -7,6 +7,7 @@ import io.vertx.core.json.JsonObject;
 import java.net.URI;
 import java.util.regex.Pattern;
 import paynotify.net.OutboundHttp;
+import paynotify.net.Urls;
 
 /**
  * A Telegram bot writing to one chat: the Bot API's sendMessage ({@code POST {api_base}/bot<token>/sendMessage}),
@@ -32,7 +33,7 @@ public final class TelegramTarget implements AlertTarget {
       throw new IllegalArgumentException("the Telegram bot token is not <digits>:<letters> as @BotFather gives it");
     }
     this.call = new ServiceCall(http, name(), botToken);
-    this.sendMessage = ServiceCall.at(apiBase, "/bot" + botToken + "/sendMessage");
+    this.sendMessage = Urls.at(apiBase, "/bot" + botToken + "/sendMessage");
     this.chatId = chatId;
   }
 

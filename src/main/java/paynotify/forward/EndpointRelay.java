@@ -9,16 +9,10 @@ import static paynotify.store.SqlQueries.eventsDelivered;
 import static paynotify.store.SqlQueries.leaseEvents;
 
 import io.vertx.core.Future;
-import io.vertx.core.Promise;
+import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpClient;
-import io.vertx.core.http.HttpClientOptions;
-import io.vertx.core.http.HttpClientRequest;
-import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpMethod;
-import io.vertx.core.http.PoolOptions;
-import io.vertx.core.http.RequestOptions;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.Tuple;
 import java.nio.charset.StandardCharsets;
@@ -30,14 +24,14 @@ import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import paynotify.booking.anomaly.Anomaly;
 import paynotify.booking.anomaly.Anomalies;
 import paynotify.booking.anomaly.AnomalyKind;
 import paynotify.forward.ForwardSettings.Endpoint;
+import paynotify.net.OutboundFailure;
+import paynotify.net.OutboundHttp;
 import paynotify.store.Database;
 
 /**
@@ -59,8 +53,8 @@ import paynotify.store.Database;
  * <p>Answers as Standard Webhooks says: a 410 Gone disables the endpoint (every instance, until {@code forward
  * enable}); 429, 502, 503 and 504 wait at least their Retry-After; forward.disable_after_4xx different events
  * refused 4xx (not 408, 429) with none accepted between disable it too, rather than burn every event's retries. The answer is read up to
- * {@link #MAX_ANSWER_BYTES} and no further (the connection is closed): only its status counts, and a receiver
- * answering a huge body cannot grow the heap.
+ * {@link #MAX_ANSWER_BYTES} and no further ({@link OutboundHttp#sendForStatus}: the connection is closed): only its
+ * status counts, and a receiver answering a huge body cannot grow the heap.
  */
 final class EndpointRelay {
   private static final Logger LOG = LoggerFactory.getLogger(EndpointRelay.class);
@@ -82,7 +76,7 @@ final class EndpointRelay {
   private final Endpoint endpoint;
   private final ForwardSignature signature;
   private final WebhookSignature webhookSignature;
-  private final HttpClient http;
+  private final OutboundHttp http;
   /** This instance, as lease_owner. */
   private final String owner;
   /**
@@ -101,9 +95,8 @@ final class EndpointRelay {
     this.vertx = vertx;
     this.db = db;
     // Its own connections: an endpoint hanging holds none that another endpoint on the same host needs.
-    int timeout = (int) settings.timeout().toMillis();
-    this.http = vertx.createHttpClient(new HttpClientOptions().setConnectTimeout(timeout)
-        .setIdleTimeout(timeout).setIdleTimeoutUnit(TimeUnit.MILLISECONDS), new PoolOptions().setHttp1MaxSize(BATCH));
+    this.http = new OutboundHttp(vertx, new OutboundHttp.Limits(settings.timeout(), MAX_ANSWER_BYTES)
+        .pool(BATCH, 2 * BATCH)); // a round sends BATCH at once; more wait only beside a run by hand
     this.settings = settings;
     this.endpoint = endpoint;
     this.owner = owner;
@@ -210,31 +203,17 @@ final class EndpointRelay {
 
   private Future<Void> send(Claimed event) {
     long now = System.currentTimeMillis() / 1000;
-    RequestOptions request = new RequestOptions().setMethod(HttpMethod.POST)
-        .setAbsoluteURI(endpoint.url().toString())
-        .setConnectTimeout(settings.timeout().toMillis()) // also bounds the wait for a pooled connection
-        .setIdleTimeout(settings.timeout().toMillis())
-        .putHeader("Content-Type", "application/json")
-        .putHeader("User-Agent", "paynotify")
-        .putHeader("Paynotify-Event-Id", event.eventId())
-        .putHeader("Paynotify-Signature", signature.header(now, event.body()))
-        .putHeader(WebhookSignature.ID, event.eventId())
-        .putHeader(WebhookSignature.TIMESTAMP, Long.toString(now))
-        .putHeader(WebhookSignature.SIGNATURE, webhookSignature.header(event.eventId(), now, event.body()));
-    AtomicReference<HttpClientRequest> sent = new AtomicReference<>();
-    return http.request(request)
-        .compose(req -> {
-          sent.set(req);
-          return req.send(Buffer.buffer(event.body()));
-        })
-        .compose(EndpointRelay::answer)
-        .timeout(settings.timeout().toMillis(), TimeUnit.MILLISECONDS)
-        .onFailure(err -> { // a timed-out attempt is ended, never left to overlap with its retry
-          HttpClientRequest req = sent.get();
-          if (req != null) {
-            req.reset();
-          }
-        })
+    MultiMap headers = MultiMap.caseInsensitiveMultiMap()
+        .add("Content-Type", "application/json")
+        .add("User-Agent", "paynotify")
+        .add(WebhookSignature.PAYNOTIFY_EVENT_ID, event.eventId())
+        .add(WebhookSignature.PAYNOTIFY_SIGNATURE, signature.header(now, event.body()))
+        .add(WebhookSignature.ID, event.eventId())
+        .add(WebhookSignature.TIMESTAMP, Long.toString(now))
+        .add(WebhookSignature.SIGNATURE, webhookSignature.header(event.eventId(), now, event.body()));
+    // a timed-out attempt is ended (reset) by OutboundHttp, never left to overlap with its retry
+    return http.sendForStatus(HttpMethod.POST, endpoint.url(), headers, Buffer.buffer(event.body()))
+        .map(EndpointRelay::answer)
         .compose(answer -> answer.status() / 100 == 2 ? Future.succeededFuture()
             : Future.failedFuture(new NotAccepted(answer)));
   }
@@ -256,23 +235,9 @@ final class EndpointRelay {
     }
   }
 
-  /**
-   * The answer once its body has ended, or once {@link #MAX_ANSWER_BYTES} of it were read: then the rest is not
-   * read, the connection is closed instead (reset) and not reused.
-   */
-  private static Future<Answer> answer(HttpClientResponse resp) {
-    Answer answer = new Answer(resp.statusCode(), BACK_OFF.contains(resp.statusCode())
-        ? retryAfter(resp.getHeader("Retry-After")) : 0);
-    Promise<Answer> answered = Promise.promise();
-    AtomicLong read = new AtomicLong();
-    resp.exceptionHandler(answered::tryFail);
-    resp.handler(chunk -> {
-      if (read.addAndGet(chunk.length()) > MAX_ANSWER_BYTES && answered.tryComplete(answer)) {
-        resp.request().reset();
-      }
-    });
-    resp.endHandler(end -> answered.tryComplete(answer));
-    return answered.future();
+  private static Answer answer(OutboundHttp.Answer answer) {
+    return new Answer(answer.status(), BACK_OFF.contains(answer.status())
+        ? retryAfter(answer.headers().get("Retry-After")) : 0);
   }
 
   /** Retry-After in seconds (its HTTP-date form is not read), within a day; 0 when absent or unreadable. */
@@ -350,8 +315,12 @@ final class EndpointRelay {
     return spread == 0 ? seconds : seconds - spread + ThreadLocalRandom.current().nextLong(2 * spread + 1);
   }
 
-  /** Why an attempt failed, in a line (never the secret: it is in no request field but the signature). */
-  private String reason(Throwable err) {
+  /**
+   * Why an attempt failed, in a line (never the secret: it is in no request field but the signature). An
+   * OutboundFailure is told by its cause: the line names the endpoint already, and a timeout in its own words.
+   */
+  private String reason(Throwable failure) {
+    Throwable err = failure instanceof OutboundFailure && failure.getCause() != null ? failure.getCause() : failure;
     String why = err instanceof TimeoutException || err.getClass().getSimpleName().contains("Timeout")
         ? "no answer within " + settings.timeout().toMillis() + " ms"
         : err.getMessage() == null ? err.getClass().getSimpleName() : err.getMessage();

@@ -20,6 +20,10 @@ public final class WebhookSignature {
   /** This attempt's Unix seconds: a receiver refuses one far from its clock (a replay). */
   public static final String TIMESTAMP = "webhook-timestamp";
   public static final String SIGNATURE = "webhook-signature";
+  /** paynotify's own header of the event's id, sent beside {@link #ID} since before Standard Webhooks. */
+  public static final String PAYNOTIFY_EVENT_ID = "Paynotify-Event-Id";
+  /** paynotify's own signature header, {@link ForwardSignature}'s (Stripe's scheme), sent beside {@link #SIGNATURE}. */
+  public static final String PAYNOTIFY_SIGNATURE = "Paynotify-Signature";
   /** How a Standard Webhooks secret is written. */
   public static final String PREFIX = "whsec_";
 

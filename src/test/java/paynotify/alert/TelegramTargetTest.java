@@ -116,8 +116,8 @@ class TelegramTargetTest extends TargetContract {
   @Test
   void requestGoesThroughTheProxy() {
     try (ServiceStandIn proxy = ServiceStandIn.start(TelegramTargetTest::telegram)) {
-      OutboundHttp proxied = new OutboundHttp(vertx, Duration.ofSeconds(5), 64 * 1024,
-          new ProxyOptions().setType(ProxyType.HTTP).setHost("127.0.0.1").setPort(proxy.port()));
+      OutboundHttp proxied = new OutboundHttp(vertx, new OutboundHttp.Limits(Duration.ofSeconds(5), 64 * 1024)
+          .through(new ProxyOptions().setType(ProxyType.HTTP).setHost("127.0.0.1").setPort(proxy.port())));
 
       new TelegramTarget(proxied, URI.create("http://api.telegram.invalid"), TOKEN, CHAT_ID).send(ALERT).await();
 

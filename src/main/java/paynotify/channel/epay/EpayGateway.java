@@ -1,5 +1,7 @@
 package paynotify.channel.epay;
 
+import static paynotify.net.Urls.encode;
+
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.http.HttpHeaders;
@@ -7,8 +9,6 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import paynotify.channel.EventKind;
 import paynotify.channel.Ids;
@@ -141,9 +141,5 @@ public final class EpayGateway implements TradeQuery {
     } catch (NumberFormatException e) {
       return Integer.MIN_VALUE;
     }
-  }
-
-  private static String encode(String value) {
-    return URLEncoder.encode(value, StandardCharsets.UTF_8);
   }
 }

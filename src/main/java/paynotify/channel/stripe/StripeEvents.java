@@ -1,5 +1,7 @@
 package paynotify.channel.stripe;
 
+import static paynotify.net.Urls.encode;
+
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.http.HttpHeaders;
@@ -8,8 +10,6 @@ import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import paynotify.channel.Ids;
@@ -91,9 +91,5 @@ public final class StripeEvents {
     Object error = body.getValue("error");
     return error instanceof JsonObject e ? Ids.printable(e.getString("type", "")) + " "
         + Ids.printable(e.getString("message", "")) : "";
-  }
-
-  private static String encode(String value) {
-    return URLEncoder.encode(value, StandardCharsets.UTF_8);
   }
 }

@@ -16,6 +16,7 @@ import paynotify.channel.RejectedNotification;
 import paynotify.net.Gzip;
 import paynotify.net.OutboundFailure;
 import paynotify.net.OutboundHttp;
+import paynotify.net.Urls;
 
 /**
  * WeChat Pay API v2's {@code /pay/downloadbill}: the ALL bill of a day, signed with the API key as
@@ -46,7 +47,7 @@ public final class WechatV2Bills implements BillSource {
   /** @param base the API's root, {@code https://api.mch.weixin.qq.com} unless a test points it elsewhere */
   public WechatV2Bills(OutboundHttp http, URI base, WechatV2Signature signature, String appId, String mchId) {
     this.http = http;
-    this.url = URI.create(base.toString().replaceAll("/+$", "") + PATH);
+    this.url = Urls.at(base, PATH);
     this.signature = signature;
     this.appId = appId;
     this.mchId = mchId;

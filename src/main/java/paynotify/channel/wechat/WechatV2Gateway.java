@@ -22,6 +22,7 @@ import paynotify.channel.TradeAnswer;
 import paynotify.channel.TradeQuery;
 import paynotify.net.OutboundFailure;
 import paynotify.net.OutboundHttp;
+import paynotify.net.Urls;
 
 /**
  * WeChat Pay API v2's order query ({@code /pay/orderquery}) and order closing ({@code /pay/closeorder}),
@@ -47,9 +48,8 @@ public final class WechatV2Gateway implements TradeQuery {
   /** @param base the API's root, {@code https://api.mch.weixin.qq.com} unless a test points it elsewhere */
   public WechatV2Gateway(OutboundHttp http, URI base, WechatV2Signature signature, String appId, String mchId) {
     this.http = http;
-    String root = base.toString().replaceAll("/+$", "");
-    this.orderQuery = URI.create(root + "/pay/orderquery");
-    this.closeOrder = URI.create(root + "/pay/closeorder");
+    this.orderQuery = Urls.at(base, "/pay/orderquery");
+    this.closeOrder = Urls.at(base, "/pay/closeorder");
     this.signature = signature;
     this.appId = appId;
     this.mchId = mchId;

@@ -16,6 +16,7 @@ import paynotify.channel.RejectedNotification;
 import paynotify.crypto.MerchantKey;
 import paynotify.net.OutboundFailure;
 import paynotify.net.OutboundHttp;
+import paynotify.net.Urls;
 
 /**
  * What every WeChat Pay API v3 call of a direct merchant shares, whichever API it is (the order API of
@@ -38,7 +39,7 @@ final class WechatV3Client {
   WechatV3Client(OutboundHttp http, URI base, String mchId, String serial, MerchantKey key,
       WechatV3Signature signature) {
     this.http = http;
-    this.base = base.toString().replaceAll("/+$", "");
+    this.base = Urls.root(base);
     this.mchId = mchId;
     this.serial = serial;
     this.key = key;

@@ -1,12 +1,12 @@
 package paynotify.channel.wechat;
 
+import static paynotify.net.Urls.encodeInPath;
+
 import io.vertx.core.Future;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.util.Set;
 import paynotify.channel.Ids;
 import paynotify.channel.Platform;
@@ -54,14 +54,15 @@ public final class WechatV3Gateway implements TradeQuery {
 
   @Override
   public Future<TradeAnswer> query(String outTradeNo) {
-    return client.call(name(), HttpMethod.GET, QUERY + encode(outTradeNo) + "?mchid=" + encode(client.mchId()), null)
+    return client.call(name(), HttpMethod.GET, QUERY + encodeInPath(outTradeNo) + "?mchid="
+            + encodeInPath(client.mchId()), null)
         .map(answer -> meaning(outTradeNo, answer));
   }
 
   @Override
   public Future<Void> close(String outTradeNo) {
     String body = new JsonObject().put("mchid", client.mchId()).encode();
-    return client.call(name(), HttpMethod.POST, QUERY + encode(outTradeNo) + "/close", body)
+    return client.call(name(), HttpMethod.POST, QUERY + encodeInPath(outTradeNo) + "/close", body)
         .map(this::closed);
   }
 
@@ -110,10 +111,5 @@ public final class WechatV3Gateway implements TradeQuery {
       throw OutboundFailure.unavailable("wechat v3 close: " + code + ", the buyer is paying: query it again shortly");
     }
     throw WechatV3Client.refusal(name(), answer);
-  }
-
-  /** A path segment or query value: URLEncoder's form encoding, with a space as %20 as a URL needs. */
-  private static String encode(String value) {
-    return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
   }
 }
