@@ -1,14 +1,12 @@
 package paynotify.cli;
 
+import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -16,6 +14,9 @@ import paynotify.admin.StatusReport;
 import paynotify.channel.NotifyChannel;
 import paynotify.forward.ForwardRelay;
 import paynotify.http.HttpSettings;
+import paynotify.net.OutboundFailure;
+import paynotify.net.OutboundHttp.Answer;
+import paynotify.net.OutboundHttp;
 import paynotify.recovery.AfterRefusals;
 import paynotify.server.Pools;
 import paynotify.store.Database;
@@ -35,6 +36,8 @@ import picocli.CommandLine.Option;
         + "unreachable; 3: database failure, or the database refuses the service's writes.")
 final class StatusCommand extends CommandSupport {
   private static final Duration HEALTH_WAIT = Duration.ofSeconds(2);
+  /** /health answers a few hundred bytes. */
+  private static final int HEALTH_ANSWER_BYTES = 16 * 1024;
 
   @Option(names = "--json", description = "the report as JSON (the fields of /status.json)")
   boolean json;
@@ -55,7 +58,7 @@ final class StatusCommand extends CommandSupport {
         JsonObject report = StatusReport.collect(database, new StatusReport.Context(channels, null, relay, null,
             db.config().bills().daily(), Clock.systemUTC(), null, afterRefusals)).await();
         String service = serviceAddress(db.config().http());
-        JsonObject writes = serviceWrites(service);
+        JsonObject writes = serviceWrites(vertx, service);
         if (writes != null) {
           StatusReport.withWrites(report, writes);
         }
@@ -82,22 +85,20 @@ final class StatusCommand extends CommandSupport {
    * {@code {"refusing": true, "reason": ..., "since": ...}} while /health says the database refuses writes,
    * {@code {"refusing": false}} when it answers otherwise; null when no service answers (not running: nothing said).
    */
-  private static JsonObject serviceWrites(String service) {
-    URI health = URI.create("http://" + service + "/health");
-    HttpClient client = HttpClient.newBuilder().connectTimeout(HEALTH_WAIT).build();
+  private static JsonObject serviceWrites(Vertx vertx, String service) {
+    OutboundHttp http = new OutboundHttp(vertx, HEALTH_WAIT, HEALTH_ANSWER_BYTES);
     try {
-      HttpResponse<String> answer = client.send(HttpRequest.newBuilder(health).timeout(HEALTH_WAIT).GET().build(),
-          HttpResponse.BodyHandlers.ofString());
+      Answer answer = http.send(HttpMethod.GET, URI.create("http://" + service + "/health"),
+          MultiMap.caseInsensitiveMultiMap(), null).await();
       JsonObject body = new JsonObject(answer.body());
-      return answer.statusCode() == 503 && "database refuses writes".equals(body.getString("status"))
+      return answer.status() == 503 && "database refuses writes".equals(body.getString("status"))
           ? new JsonObject().put("refusing", true).put("reason", body.getString("reason"))
               .put("since", body.getString("since"))
           : new JsonObject().put("refusing", false);
-    } catch (IOException | DecodeException | ClassCastException e) {
+    } catch (OutboundFailure | DecodeException | ClassCastException e) {
       return null; // not running, or something else on that port
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return null;
+    } finally {
+      http.close().await();
     }
   }
 
