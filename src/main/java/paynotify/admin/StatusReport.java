@@ -331,7 +331,7 @@ public final class StatusReport {
     JsonArray channels = new JsonArray();
     out.put("at", daily.at().toString()).put("channels", channels);
     Future<Void> done = Future.succeededFuture();
-    for (String channel : daily.channels()) {
+    for (String channel : daily.platforms().stream().map(Platform::code).toList()) {
       done = done.compose(v -> conn.preparedQuery(LAST_DAILY_CLOSE).execute(Tuple.of(channel)).map(rows -> {
         JsonObject last = null;
         for (Row r : rows) {

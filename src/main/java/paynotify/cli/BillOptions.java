@@ -5,9 +5,8 @@ import java.time.LocalDate;
 import paynotify.channel.Platform;
 import paynotify.config.BillsConfig;
 import paynotify.config.ConfigException;
-import paynotify.reconcile.AlipayBill;
 import paynotify.reconcile.Bill;
-import paynotify.reconcile.WechatBill;
+import paynotify.reconcile.daily.DayClose;
 import picocli.CommandLine.Option;
 
 /** Which platform bill a command reads: {@code --channel}, {@code --bill}, {@code --date}. */
@@ -22,22 +21,12 @@ final class BillOptions {
       + " yesterday, Beijing time); with a WeChat --bill, its date when the file name lacks it")
   LocalDate date;
 
-  /** The --bill file's bill (required here). */
+  /** The --bill file's bill (required here), read as --channel's. */
   Bill bill() {
     if (file == null) {
       throw new ConfigException("--bill: missing: the platform's bill file");
     }
-    return bill(file, date);
-  }
-
-  /** The bill in {@code billFile}, read as --channel's. */
-  Bill bill(Path billFile, LocalDate day) {
-    return switch (channel) {
-      case "alipay" -> new AlipayBill(billFile);
-      case "wechat" -> new WechatBill(billFile, day);
-      default -> throw new ConfigException("--channel: '" + channel + "' is not " + BillsConfig.BILL_PLATFORMS
-          + " (the bills paynotify reads; xunhupay, epusdt and vmq publish none)");
-    };
+    return DayClose.bill(platform(), file, date);
   }
 
   /** --channel's platform. */

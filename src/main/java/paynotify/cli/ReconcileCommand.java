@@ -2,27 +2,29 @@ package paynotify.cli;
 
 import java.io.IOException;
 import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.LocalDate;
 import java.util.function.Function;
 import paynotify.channel.BillSource;
 import paynotify.channel.PlatformTime;
 import paynotify.config.BillsConfig;
-import paynotify.net.OutboundFailure;
 import paynotify.net.OutboundHttp;
 import paynotify.reconcile.Bill;
 import paynotify.reconcile.BillArchive;
-import paynotify.reconcile.DayWithoutTrades;
+import paynotify.reconcile.BillFormatException;
 import paynotify.reconcile.Reconciliation;
 import paynotify.reconcile.Report;
-import paynotify.reconcile.daily.BillRepair;
-import paynotify.reconcile.daily.FetchedBill;
+import paynotify.reconcile.daily.DayClose;
 import paynotify.server.PayNotifyServer;
 import paynotify.server.StandaloneBooking;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** reconcile: a platform bill against the bookings; exit 0 clean, 1 findings, 2 unusable bill, 4 not made yet. */
+/**
+ * reconcile: its arguments checked, then a bill file reconciled or a day's bill fetched and closed ({@link DayClose})
+ * on connections of the command's own; exit 0 clean, 1 findings, 2 unusable bill, 4 not made yet.
+ */
 @Command(name = "reconcile", mixinStandardHelpOptions = true,
     description = "Compare a platform bill with what is booked here, payments and refunds, both directions "
         + "and amounts, for the bill's channel and window; then the duplicate audit for the same channel and "
@@ -61,7 +63,10 @@ final class ReconcileCommand extends CommandSupport {
           + " file is as good as whoever handed it over; book its rows one by one with repair book");
     }
     if (!fetch) {
-      return reconcile(billOptions.bill(), billOptions.file.toString(), null);
+      Bill bill = billOptions.bill();
+      try (CliDatabase db = CliDatabase.open(config)) {
+        return exit(DayClose.given(bill, billOptions.file.toString(), work -> atDesk(db, work)));
+      }
     }
     LocalDate today = LocalDate.now(PlatformTime.BEIJING);
     LocalDate day = billOptions.date != null ? billOptions.date : today.minusDays(1);
@@ -69,7 +74,6 @@ final class ReconcileCommand extends CommandSupport {
       return fail(ExitCode.UNUSABLE, "--date " + day + ": a day's bill exists once the day is over (Beijing time);"
           + " yesterday is " + today.minusDays(1));
     }
-    FetchedBill fetched;
     try (CliDatabase db = CliDatabase.open(config)) {
       BillsConfig bills = db.config().bills();
       Function<OutboundHttp, BillSource> source = bills.sources().get(billOptions.platform());
@@ -77,25 +81,15 @@ final class ReconcileCommand extends CommandSupport {
         return fail(ExitCode.UNUSABLE, "--fetch: no " + billOptions.channel + " bill can be fetched: "
             + BillsConfig.needs(billOptions.platform()) + " (docs/operations.md, reconcile)");
       }
-      fetched = FetchedBill.fetch(source, new BillArchive(bills.dir(), bills.keep().toDays()), billOptions.channel,
-          day);
-    } catch (OutboundFailure e) {
-      return fail(e.kind() == OutboundFailure.Kind.NOT_READY ? ExitCode.NOT_READY : ExitCode.UNUSABLE,
-          "--fetch: " + e.getMessage());
-    } catch (IOException e) {
-      return fail(ExitCode.UNUSABLE, "--fetch: the bill could not be kept: " + e.getMessage()
-          + " (reconcile.bills_dir must be writable)");
+      return exit(new DayClose(billOptions.platform(), day).run(source,
+          new BillArchive(bills.dir(), bills.keep().toDays()), work -> atDesk(db, work)));
     }
-    return fetched.file() == null
-        ? reconcile(new DayWithoutTrades(billOptions.platform(), day), "(no trades on " + day + ", as the platform says)",
-            day)
-        : reconcile(billOptions.bill(fetched.file(), day), fetched.file().toString(), day);
   }
 
-  /** @param day the day the bill must cover (a fetched one), null: whatever the file says (--bill) */
-  private int reconcile(Bill platformBill, String billName, LocalDate day) throws Exception {
-    try (CliDatabase db = CliDatabase.open(config);
-        Connection conn = db.connect();
+  /** The close's connections (three, and one to record on), report and, with --repair, booking, for its work. */
+  private DayClose.Outcome atDesk(CliDatabase db, DayClose.Work work)
+      throws IOException, SQLException, BillFormatException {
+    try (Connection conn = db.connect();
         Connection bookings = db.connect();
         Connection side = db.connect();
         Connection recording = reportOptions.recording(db);
@@ -104,23 +98,20 @@ final class ReconcileCommand extends CommandSupport {
         PlatformClients clients = booking == null ? null : PlatformClients.confirming(booking.vertx(), db.config())) {
       Reconciliation reconciliation = new Reconciliation(conn, bookings, side, db.config().orders())
           .timed(verbose ? phase -> System.err.println("paynotify: " + phase) : phase -> { });
+      DayClose.AutoRepair repairs = booking == null ? null : new DayClose.AutoRepair(booking.booking(),
+          booking.stores(), PayNotifyServer.outbox(db.config()), clients.of(billOptions.platform()),
+          db.config().orders(), db.config().recovery().settings().createdAt());
       long start = System.nanoTime();
-      Bill.Summary read = reconciliation.load(platformBill, rows -> progress(rows, start));
-      if (day != null && (!read.from().equals(day.atStartOfDay()) || !read.to().equals(day.plusDays(1).atStartOfDay()))) {
-        return fail(ExitCode.UNUSABLE, billName + " covers " + read.from() + " to " + read.to() + ", not the day asked"
-            + " for (" + day + "): not reconciled");
-      }
-      report.bill(platformBill.platform().code(), billName, read);
-      BillRepair repairs = booking == null ? null : new BillRepair(report, booking.booking(), booking.stores(),
-          PayNotifyServer.outbox(db.config()), clients.of(platformBill.platform()), db.config().orders(),
-          db.config().recovery().settings().createdAt(), platformBill.platform(), day);
-      reconciliation.compare(platformBill.platform().code(), read, repairs == null ? report : repairs);
-      if (repairs != null) {
-        repairs.repair();
-      }
-      reconciliation.audit(report);
-      return report.finish() == 0 ? 0 : ExitCode.FOUND;
+      return work.at(new DayClose.Desk(reconciliation, report, repairs, rows -> progress(rows, start)));
     }
+  }
+
+  /** 0 clean, 1 findings; a close stopped before reporting: 4 when the bill is not made yet, else 2, saying why. */
+  private int exit(DayClose.Outcome outcome) {
+    if (outcome.stopped() != null) {
+      return fail(outcome.notReady() ? ExitCode.NOT_READY : ExitCode.UNUSABLE, outcome.stopped());
+    }
+    return outcome.findings() == 0 ? 0 : ExitCode.FOUND;
   }
 
   /** Rows read and rate on stderr, when a person is watching. */

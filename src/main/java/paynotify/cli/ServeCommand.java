@@ -45,7 +45,8 @@ final class ServeCommand extends CommandSupport {
       grace = app.http().shutdownGrace();
       db = startDatabase(app.database());
       // Listening before the database answers: the platforms get 503 and retry, not a refused connection.
-      server = PayNotifyServer.listen(monitoring, app, db).await();
+      // Main handed down: the daily close runs its reconcile as a process of its own, and no room below names cli
+      server = PayNotifyServer.listen(monitoring, app, db, Main.class).await();
       String paths = app.channels().enabled().stream().map(ch -> ch.path()).collect(Collectors.joining(", "));
       LOG.info("paynotify listening on http://{}:{} ({})", app.http().host(), server.port(),
           paths.isEmpty() ? "no channel configured yet" : paths);

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.time.LocalTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -102,6 +103,7 @@ public record BillsConfig(Path dir, Duration keep, Map<Platform, Function<Outbou
     }
     List<String> channels = given != null ? given
         : fetchable.stream().map(Platform::code).sorted().toList();
+    List<Platform> platforms = new ArrayList<>();
     for (String channel : channels) {
       Platform platform = switch (channel) {
         case "alipay" -> Platform.ALIPAY;
@@ -115,6 +117,7 @@ public record BillsConfig(Path dir, Duration keep, Map<Platform, Function<Outbou
       if (!fetchable.contains(platform)) {
         throw c.error("reconcile.daily.channels", channel + "'s bill cannot be fetched: " + needs(platform));
       }
+      platforms.add(platform);
     }
     if (channels.isEmpty()) {
       throw c.error("reconcile.daily.enabled", "true, but no channel's bill can be fetched: "
@@ -125,7 +128,7 @@ public record BillsConfig(Path dir, Duration keep, Map<Platform, Function<Outbou
       throw c.error("reconcile.daily.enabled", "true, but the close runs paynotify reconcile with the service's"
           + " configuration file, and there is none (" + file + ")");
     }
-    return new DailyCloseSettings(true, at, List.copyOf(channels), repair.equals("missing_local"),
+    return new DailyCloseSettings(true, at, List.copyOf(platforms), repair.equals("missing_local"),
         file.toAbsolutePath());
   }
 }

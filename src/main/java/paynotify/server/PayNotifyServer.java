@@ -110,9 +110,14 @@ public final class PayNotifyServer {
     this.refusals = refusals;
   }
 
-  /** Starts on an already migrated database; fails if it does not answer. */
-  public static Future<PayNotifyServer> start(Monitoring monitoring, AppConfig config, DatabaseSettings db) {
-    return listen(monitoring, config, db).compose(server -> server.open()
+  /**
+   * Starts on an already migrated database; fails if it does not answer.
+   *
+   * @param commandLine as for {@link #listen}
+   */
+  public static Future<PayNotifyServer> start(Monitoring monitoring, AppConfig config, DatabaseSettings db,
+      Class<?> commandLine) {
+    return listen(monitoring, config, db, commandLine).compose(server -> server.open()
         .recover(err -> server.stop().transform(stopped -> Future.failedFuture(new ConfigException(
             "database: " + db + " does not answer: " + err.getMessage())))));
   }
@@ -120,11 +125,15 @@ public final class PayNotifyServer {
   /**
    * Listens at once, without touching the database (the pool connects when first used): until
    * {@link #open()}, /health and every notification answer 503, so the platforms retry.
+   *
+   * @param commandLine the jar's command line ({@code cli.Main}), handed down from the top floor: the daily close
+   *                    runs its {@code reconcile} as a process of its own
    */
-  public static Future<PayNotifyServer> listen(Monitoring monitoring, AppConfig config, DatabaseSettings db) {
+  public static Future<PayNotifyServer> listen(Monitoring monitoring, AppConfig config, DatabaseSettings db,
+      Class<?> commandLine) {
     Stores stores = Pools.stores(monitoring.vertx(), db, config.retention().rejectedRowsPerSecond());
     try {
-      return listen(monitoring, config, db, stores);
+      return listen(monitoring, config, db, commandLine, stores);
     } catch (RuntimeException e) { // thrown before the deployment: its pools and timers would outlive it
       stores.close();
       throw e;
@@ -132,7 +141,7 @@ public final class PayNotifyServer {
   }
 
   private static Future<PayNotifyServer> listen(Monitoring monitoring, AppConfig config, DatabaseSettings db,
-      Stores stores) {
+      Class<?> commandLine, Stores stores) {
     Vertx vertx = monitoring.vertx();
     Database database = stores.db();
     SiteEvents outbox = outbox(config);
@@ -203,7 +212,8 @@ public final class PayNotifyServer {
           .filter(Objects::nonNull).forEach(pool -> PoolGauges.register(monitoring.registry(), pool.counts()));
     }
     DailyClose dailyClose = !config.bills().daily().enabled() ? null
-        : new DailyClose(vertx, database, config.bills().daily(), config.bills().dir(), Clock.systemUTC());
+        : new DailyClose(vertx, database, config.bills().daily(), config.bills().dir(), Clock.systemUTC(),
+            commandLine);
     AdminVerticle admin = config.admin() == null ? null : new AdminVerticle(config.admin(), monitoring.registry(),
         new DatabaseGauges(monitoring.registry(), stores.status(), relay)::refresh,
         StatusReport.cached(stores.status(), status),

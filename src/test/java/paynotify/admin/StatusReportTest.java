@@ -32,6 +32,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import paynotify.booking.anomaly.AnomalyKind;
+import paynotify.channel.Platform;
 import paynotify.channel.PlatformTime;
 import paynotify.reconcile.daily.DailyCloseSettings;
 import paynotify.server.Pools;
@@ -54,7 +55,7 @@ class StatusReportTest extends DatabaseTestBase {
 
   /** reconcile.daily on: the report is read directly (a service would run the closes themselves). */
   private static final DailyCloseSettings DAILY =
-      new DailyCloseSettings(true, LocalTime.of(10, 30), List.of("alipay", "wechat"), false, null);
+      new DailyCloseSettings(true, LocalTime.of(10, 30), List.of(Platform.ALIPAY, Platform.WECHAT), false, null);
   private static final String SUMMARY = "{\"payments\":38,\"payment_cents\":120400,\"refunds\":0,"
       + "\"refund_cents\":0,\"findings\":{\"missing_local\":1},\"repaired\":1}";
 

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import paynotify.channel.Platform;
 import paynotify.reconcile.daily.DailyCloseSettings;
 import paynotify.testsupport.AlipayStandIn;
 import paynotify.testsupport.TestService;
@@ -53,13 +54,13 @@ class DailyCloseConfigTest {
   void offByDefaultAndOnItClosesEveryChannelWhoseBillCanBeFetchedAtHalfPastTen() throws Exception {
     assertThat(daily(with(new JsonObject())).enabled()).isFalse();
     DailyCloseSettings on = daily(with(new JsonObject().put("enabled", true)));
-    assertThat(on.channels()).containsExactly("alipay", "wechat");
+    assertThat(on.platforms()).containsExactly(Platform.ALIPAY, Platform.WECHAT);
     assertThat(on.at()).isEqualTo(LocalTime.of(10, 30));
     assertThat(on.repair()).isFalse();
     assertThat(on.configFile()).isEqualTo(dir.resolve("application.yaml").toAbsolutePath());
     DailyCloseSettings set = daily(with(new JsonObject().put("enabled", true).put("at", "9:45")
         .put("channels", List.of("wechat")).put("auto_repair", "missing_local")));
-    assertThat(set.channels()).containsExactly("wechat");
+    assertThat(set.platforms()).containsExactly(Platform.WECHAT);
     assertThat(set.at()).isEqualTo(LocalTime.of(9, 45));
     assertThat(set.repair()).isTrue();
   }
@@ -95,8 +96,8 @@ class DailyCloseConfigTest {
   @Test
   void giveUpIsNoonOrAnHourAfterTheStartWhenThatIsLater() {
     var day = java.time.LocalDate.of(2026, 12, 1);
-    DailyCloseSettings early = new DailyCloseSettings(true, LocalTime.of(10, 30), List.of("alipay"), false, null);
-    DailyCloseSettings late = new DailyCloseSettings(true, LocalTime.of(14, 0), List.of("alipay"), false, null);
+    DailyCloseSettings early = new DailyCloseSettings(true, LocalTime.of(10, 30), List.of(Platform.ALIPAY), false, null);
+    DailyCloseSettings late = new DailyCloseSettings(true, LocalTime.of(14, 0), List.of(Platform.ALIPAY), false, null);
     assertThat(early.giveUpAt(day)).isEqualTo(day.plusDays(1).atTime(12, 0));
     assertThat(late.giveUpAt(day)).isEqualTo(day.plusDays(1).atTime(15, 0));
     assertThat(early.dayDue(day.plusDays(1).atTime(10, 29))).isNull();

@@ -9,6 +9,7 @@ import java.net.ServerSocket;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import paynotify.admin.Monitoring;
+import paynotify.cli.Main;
 import paynotify.config.AppConfig;
 import paynotify.config.ConfigException;
 import paynotify.testsupport.ServiceProcess;
@@ -53,7 +54,7 @@ class AdminPortTest {
       AppConfig config = config("{\"http\":{\"port\":" + http + "},\"database\":{\"host\":\"127.0.0.1\",\"port\":1}}");
       Monitoring monitoring = Monitoring.start(config.admin());
       try {
-        assertThatThrownBy(() -> PayNotifyServer.listen(monitoring, config, config.database()).await())
+        assertThatThrownBy(() -> PayNotifyServer.listen(monitoring, config, config.database(), Main.class).await())
             .isInstanceOf(ConfigException.class)
             .hasMessageStartingWith("admin.port: cannot listen on 127.0.0.1:" + (http + 1) + " ")
             .hasMessageContaining("Another paynotify on this machine? Give this one other ports: another http.port"

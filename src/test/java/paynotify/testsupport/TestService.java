@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import paynotify.admin.Monitoring;
+import paynotify.cli.Main;
 import paynotify.config.AppConfig.DatabaseSettings;
 import paynotify.config.AppConfig;
 import paynotify.server.PayNotifyServer;
@@ -64,7 +65,7 @@ public final class TestService implements AutoCloseable {
     Monitoring monitoring = Monitoring.start(config.admin());
     Vertx vertx = monitoring.vertx();
     try {
-      return new TestService(vertx, PayNotifyServer.start(monitoring, config, db).await());
+      return new TestService(vertx, PayNotifyServer.start(monitoring, config, db, Main.class).await());
     } catch (RuntimeException e) {
       vertx.close().await();
       throw e;

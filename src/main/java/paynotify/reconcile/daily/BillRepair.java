@@ -44,7 +44,7 @@ import paynotify.store.Stores;
  * no booking runs inside the comparison's reads), at most {@value #MAX_HELD}; past that they are reported as they
  * come: a day with that many lost notifications needs a person, not a loop.
  */
-public final class BillRepair implements FindingSink {
+final class BillRepair implements FindingSink {
   static final int MAX_HELD = 1000;
 
   private final Report report;
@@ -64,7 +64,7 @@ public final class BillRepair implements FindingSink {
    * @param createdAt the site's column of an order's creation time; null when not mapped
    * @param day       the bill's, as notify_log names where the booking came from ({@code alipay bill 2026-03-14})
    */
-  public BillRepair(Report report, EventBooking booking, Stores stores, SiteEvents outbox, TradeQuery query,
+  BillRepair(Report report, EventBooking booking, Stores stores, SiteEvents outbox, TradeQuery query,
       OrdersTable orders, String createdAt, Platform platform, LocalDate day) {
     this.report = report;
     this.booking = booking;
@@ -89,7 +89,7 @@ public final class BillRepair implements FindingSink {
   }
 
   /** Books what is safe, reports the rest; once the comparison is over, before the report is finished. */
-  public void repair() throws IOException, SQLException {
+  void repair() throws IOException, SQLException {
     for (Finding f : held) {
       NotifyEvent payment = payment(f);
       PaymentPlan plan = refunded.contains(payment.tradeNo()) ? null : booking.plan(payment).await();

@@ -3,21 +3,24 @@ package paynotify.reconcile.daily;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import paynotify.channel.Money;
 
 /**
  * What a day's close found, read off the JSON report {@code reconcile --json} wrote: the bill's totals, the
- * findings by kind and how many were repaired. The report is read as a stream, its findings skipped: a day of
- * many findings costs no memory here.
+ * findings by kind and how many were repaired; then the day's times the database refused writes, a line each
+ * ({@link DayRefusals}). The report is read as a stream, its findings skipped: a day of many findings costs no
+ * memory here.
  */
 record CloseSummary(long payments, long paymentCents, long refunds, long refundCents, Map<String, Long> findings,
-    long repaired) {
+    long repaired, List<String> refusals) {
 
   static CloseSummary read(Path report) throws IOException {
     long[] read = new long[4];
@@ -61,24 +64,30 @@ record CloseSummary(long payments, long paymentCents, long refunds, long refundC
     if (!finished) {
       throw new IOException(report + ": the report stops before its end: the run did not finish");
     }
-    return new CloseSummary(read[0], read[1], read[2], read[3], Map.copyOf(counts), repaired);
+    return new CloseSummary(read[0], read[1], read[2], read[3], Map.copyOf(counts), repaired, List.of());
+  }
+
+  CloseSummary withRefusals(List<String> lines) {
+    return new CloseSummary(payments, paymentCents, refunds, refundCents, findings, repaired, List.copyOf(lines));
   }
 
   JsonObject toJson() {
-    return new JsonObject().put("payments", payments).put("payment_cents", paymentCents).put("refunds", refunds)
-        .put("refund_cents", refundCents).put("findings", new JsonObject(Map.copyOf(findings)))
+    JsonObject json = new JsonObject().put("payments", payments).put("payment_cents", paymentCents)
+        .put("refunds", refunds).put("refund_cents", refundCents).put("findings", new JsonObject(Map.copyOf(findings)))
         .put("repaired", repaired);
+    return refusals.isEmpty() ? json : json.put("write_refusals", new JsonArray(refusals));
   }
 
-  /** One line, e.g. {@code 38 payments 1,204.00, 1 refund 5.00 · found 1 missing_local (1 repaired, booked)}. */
+  /**
+   * One line, e.g. {@code 38 payments 1,204.00, 1 refund 5.00 · found 1 missing_local (1 repaired: booked)}, and
+   * a line after it for each time the database refused writes.
+   */
   String line() {
     String totals = payments + (payments == 1 ? " payment " : " payments ") + Money.format(paymentCents) + ", "
         + refunds + (refunds == 1 ? " refund " : " refunds ") + Money.format(refundCents);
-    if (findings.isEmpty()) {
-      return totals + " · nothing found";
-    }
-    return totals + " · found " + findings.entrySet().stream().sorted(Map.Entry.comparingByKey())
-        .map(e -> e.getValue() + " " + e.getKey()).collect(Collectors.joining(", "))
+    String found = findings.isEmpty() ? " · nothing found" : " · found " + findings.entrySet().stream()
+        .sorted(Map.Entry.comparingByKey()).map(e -> e.getValue() + " " + e.getKey()).collect(Collectors.joining(", "))
         + (repaired == 0 ? "" : " (" + repaired + " repaired: booked)");
+    return totals + found + refusals.stream().map(l -> "\n" + l).collect(Collectors.joining());
   }
 }

@@ -7,51 +7,33 @@ import static paynotify.store.SqlQueries.LEASE_DAILY_CLOSE;
 
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.Tuple;
-import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.SeekableByteChannel;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
-import java.time.LocalTime;
 import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import paynotify.channel.Platform;
 import paynotify.channel.PlatformTime;
-import paynotify.net.OutboundHttp;
+import paynotify.reconcile.daily.CloseProcess.Tried;
 import paynotify.store.Database;
 import paynotify.store.LeaseOwner;
-import paynotify.store.RefusalEpisode;
-import paynotify.store.RefusalEpisodes;
 import paynotify.store.TransientRetry;
 
 /**
- * The daily close ({@code reconcile.daily}): from {@code at} (Beijing time), yesterday's bill of each channel is
- * fetched, reconciled and its findings recorded by {@code paynotify reconcile --fetch --record --json} (with
- * {@code --repair missing_local} when auto_repair says so), run as a process of its own: the very command an owner
- * runs by hand, so the same findings, JSON and exit codes; and the JDBC driver, the bill and the reconciliation's
- * memory stay out of the service that books payments (a 16 MiB bill in its 128 MiB heap). Its report is kept
- * beside the bill ({@code <bills_dir>/<channel>/<day>_close.json}, its errors in {@code _close.log}).
+ * The daily close ({@code reconcile.daily}) on the service's clock: from {@code at} (Beijing time), yesterday's bill
+ * of each platform closed ({@link DayClose}, run as a process of its own: {@link CloseProcess}), once across all
+ * instances, and what it came to recorded in daily_closes (the status page and the alerts read it there).
  *
  * <p>One instance closes a day: the lease in daily_closes, decided by the database. A close that does not come
  * off (the bill not made yet, the platform or the database down) is tried again every 15 minutes, and given up
@@ -60,59 +42,54 @@ import paynotify.store.TransientRetry;
  */
 public final class DailyClose {
   private static final Logger LOG = LoggerFactory.getLogger(DailyClose.class);
-  /** The command, fetch included, at most; then it is stopped and tried again. */
-  private static final Duration RUN_LIMIT = Duration.ofMinutes(20);
-  private static final Duration LEASE = RUN_LIMIT.plusMinutes(5);
+  private static final Duration LEASE = CloseProcess.RUN_LIMIT.plusMinutes(5);
   private static final Duration TICK = Duration.ofMinutes(1);
   private static final Duration FIRST_TICK = Duration.ofSeconds(5);
   /** How far back a day the close did not finish (the service down over midnight) is still closed. */
   private static final int CATCH_UP_DAYS = 7;
-  /** The command's JVM: the heap scripts/paynotify gives the tools, out of memory ending it, not hanging. */
-  private static final List<String> JAVA_OPTIONS = List.of("-Xmx128m", "-XX:MaxMetaspaceSize=96m",
-      "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:+ExitOnOutOfMemoryError");
-  private static final int DETAIL_CHARS = 1000;
-  private static final DateTimeFormatter HMS = DateTimeFormatter.ofPattern("HH:mm:ss");
 
   private final Vertx vertx;
   private final Database db;
   private final DailyCloseSettings settings;
-  private final Path billsDir;
   private final Clock clock;
   private final String owner;
   private final TransientRetry retry;
-  private final RefusalEpisodes refusals;
-  /** The channels whose close of {@link #overDay} is over (done or given up): the minute's tick asks nothing. */
-  private final Set<String> over = ConcurrentHashMap.newKeySet();
+  private final CloseProcess process;
+  private final DayRefusals refusals;
+  /** The platforms whose close of {@link #overDay} is over (done or given up): the minute's tick asks nothing. */
+  private final Set<Platform> over = ConcurrentHashMap.newKeySet();
   private volatile LocalDate overDay;
-  private volatile Process running;
   private volatile Long timer;
   private volatile boolean stopping;
   private boolean closing;
 
   /**
-   * @param db       a pool of the service's: a few short statements a day, none held while the command runs
-   * @param billsDir reconcile.bills_dir, where the command keeps the bill and this its report
+   * @param db          a pool of the service's: a few short statements a day, none held while the command runs
+   * @param billsDir    reconcile.bills_dir, where the command keeps the bill and its report
+   * @param commandLine the jar's command line, whose {@code reconcile} closes a day ({@link CloseProcess})
    */
-  public DailyClose(Vertx vertx, Database db, DailyCloseSettings settings, Path billsDir, Clock clock) {
+  public DailyClose(Vertx vertx, Database db, DailyCloseSettings settings, Path billsDir, Clock clock,
+      Class<?> commandLine) {
     this.vertx = vertx;
     this.db = db;
     this.settings = settings;
-    this.billsDir = billsDir.toAbsolutePath();
     this.clock = clock;
     this.owner = LeaseOwner.next();
     this.retry = new TransientRetry(vertx, 3);
-    this.refusals = new RefusalEpisodes(vertx, db);
+    this.process = new CloseProcess(vertx, commandLine, settings, billsDir);
+    this.refusals = new DayRefusals(vertx, db);
   }
 
-  /** What one channel's close came to. */
-  public record Closed(String channel, LocalDate day, String state, String detail) {}
+  /** What one platform's close came to. */
+  public record Closed(Platform platform, LocalDate day, String state, String detail) {}
 
   /**
    * Looks for a close due soon after the start (a service down at the hour closes the day when it is back),
    * then every minute; a close still running when the next is due is not overlapped.
    */
   public void schedule() {
-    LOG.info("daily close: {} at {} (Beijing time), yesterday's bill{}", settings.channels(), settings.at(),
+    LOG.info("daily close: {} at {} (Beijing time), yesterday's bill{}",
+        settings.platforms().stream().map(Platform::code).toList(), settings.at(),
         settings.repair() ? "; auto_repair: missing_local" : "");
     timer = vertx.setPeriodic(FIRST_TICK.toMillis(), TICK.toMillis(), id -> {
       if (closing) {
@@ -143,10 +120,7 @@ public final class DailyClose {
   public void stop() {
     stopping = true;
     unschedule();
-    Process p = running;
-    if (p != null) {
-      p.destroy();
-    }
+    process.stop();
   }
 
   /**
@@ -165,12 +139,12 @@ public final class DailyClose {
     }
     List<Closed> closed = new ArrayList<>();
     Future<Void> all = Future.succeededFuture();
-    for (String channel : settings.channels()) {
-      if (!over.contains(channel)) {
-        all = all.compose(v -> unfinished(channel, yesterday)).compose(days -> {
+    for (Platform platform : settings.platforms()) {
+      if (!over.contains(platform)) {
+        all = all.compose(v -> unfinished(platform, yesterday)).compose(days -> {
           Future<Void> each = Future.succeededFuture();
           for (LocalDate day : days) {
-            each = each.compose(v -> closeIfOurs(channel, day, now)).map(c -> {
+            each = each.compose(v -> closeIfOurs(platform, day, now)).map(c -> {
               if (c != null) {
                 closed.add(c);
               }
@@ -185,12 +159,13 @@ public final class DailyClose {
   }
 
   /**
-   * The days to close, oldest first: yesterday unless it is over (then the channel is over for the day), and
+   * The days to close, oldest first: yesterday unless it is over (then the platform is over for the day), and
    * each day since the first the close was on for within the week that is not over.
    */
-  private Future<List<LocalDate>> unfinished(String channel, LocalDate yesterday) {
+  private Future<List<LocalDate>> unfinished(Platform platform, LocalDate yesterday) {
     LocalDate weekAgo = yesterday.minusDays(CATCH_UP_DAYS);
-    return db.inTransaction(conn -> conn.preparedQuery(DAILY_CLOSES_SINCE).execute(Tuple.of(channel, weekAgo)))
+    return db.inTransaction(conn -> conn.preparedQuery(DAILY_CLOSES_SINCE)
+            .execute(Tuple.of(platform.code(), weekAgo)))
         .map(rows -> {
           Set<LocalDate> settled = new HashSet<>();
           LocalDate first = yesterday;
@@ -202,7 +177,7 @@ public final class DailyClose {
             }
           }
           if (settled.contains(yesterday)) {
-            over.add(channel);
+            over.add(platform);
           }
           List<LocalDate> days = new ArrayList<>();
           for (LocalDate day = first; !day.isAfter(yesterday); day = day.plusDays(1)) {
@@ -215,7 +190,8 @@ public final class DailyClose {
   }
 
   /** Null when the day is another instance's now, not due again yet, or the service is stopping. */
-  private Future<Closed> closeIfOurs(String channel, LocalDate day, Instant now) {
+  private Future<Closed> closeIfOurs(Platform platform, LocalDate day, Instant now) {
+    String channel = platform.code(); // daily_closes.channel
     LocalDateTime utc = LocalDateTime.ofInstant(now, ZoneOffset.UTC);
     // Two transactions, each run again if the database picks it as a deadlock's victim: two instances inserting
     // the row at one moment can meet so (CI saw it); the update then decides who holds the lease.
@@ -223,8 +199,8 @@ public final class DailyClose {
             .execute(Tuple.of(channel, day, utc, utc))))
         .compose(added -> retry.run(() -> db.inTransaction(conn -> conn.preparedQuery(LEASE_DAILY_CLOSE)
             .execute(Tuple.of(owner, utc.plus(LEASE), utc, channel, day, utc, utc)))))
-        .compose(leased -> leased.rowCount() != 1 ? Future.succeededFuture(null) : close(channel, day)
-            .compose(tried -> withRefusals(day, tried)).compose(tried -> {
+        .compose(leased -> leased.rowCount() != 1 ? Future.succeededFuture(null) : close(platform, day)
+            .compose(tried -> {
           if (stopping) { // stopped, not answered: once the lease runs out the day is tried again
             return Future.succeededFuture(null);
           }
@@ -234,7 +210,7 @@ public final class DailyClose {
           String state = tried.done() ? "done" : givenUp ? "failed" : "pending";
           return db.inTransaction(conn -> conn.preparedQuery(DAILY_CLOSE_TRIED).execute(Tuple.of(state,
                   utc.plus(DailyCloseSettings.RETRY), cut(tried.detail()),
-                  tried.summary() == null ? null : tried.summaryJson().encode(), channel, day, owner)))
+                  tried.done() ? tried.summary().toJson().encode() : null, channel, day, owner)))
               .map(written -> {
                 if (written.rowCount() != 1) {
                   LOG.warn("daily close {} {}: ran past its lease, which another instance took; not recorded here:"
@@ -243,139 +219,17 @@ public final class DailyClose {
                 }
                 log(channel, day, state, tried.detail());
                 if (!state.equals("pending") && day.equals(overDay)) {
-                  over.add(channel);
+                  over.add(platform);
                 }
-                return new Closed(channel, day, state, tried.detail());
+                return new Closed(platform, day, state, tried.detail());
               });
         }));
   }
 
-  /**
-   * What one run of the command came to: done with its summary, or why not; {@code refusals}: the day's times the
-   * database refused writes, a line each.
-   */
-  private record Tried(boolean done, String detail, CloseSummary summary, List<String> refusals) {
-    Tried(boolean done, String detail, CloseSummary summary) {
-      this(done, detail, summary, List.of());
-    }
-
-    JsonObject summaryJson() {
-      JsonObject json = summary.toJson();
-      return refusals.isEmpty() ? json : json.put("write_refusals", new JsonArray(refusals));
-    }
-  }
-
-  /**
-   * A day closed gets a line for each time the database refused writes that day (Beijing time), after the bill's,
-   * e.g. {@code database refused writes 12:00:03-12:00:41 (disk full (1114)): 37 notifications answered failure}:
-   * the notifications a platform delivers again are in the bill; the others the owner looks for. Those that cannot
-   * be read leave the close as it is.
-   */
-  private Future<Tried> withRefusals(LocalDate day, Tried tried) {
-    if (!tried.done()) {
-      return Future.succeededFuture(tried);
-    }
-    Instant start = day.atStartOfDay(PlatformTime.BEIJING).toInstant();
-    Instant end = day.plusDays(1).atStartOfDay(PlatformTime.BEIJING).toInstant();
-    return refusals.endedSince(start).map(episodes -> {
-      List<String> lines = episodes.stream().filter(e -> e.since().isBefore(end))
-          .sorted(Comparator.comparing(RefusalEpisode::since)).map(DailyClose::refusalLine).toList();
-      return lines.isEmpty() ? tried : new Tried(true, tried.detail() + lines.stream().map(l -> "\n" + l)
-          .collect(Collectors.joining()), tried.summary(), lines);
-    }).otherwise(err -> {
-      LOG.warn("daily close {}: the day's times the database refused writes not read: {}", day, err.toString());
-      return tried;
-    });
-  }
-
-  static String refusalLine(RefusalEpisode e) {
-    return "database refused writes " + LocalTime.ofInstant(e.since(), PlatformTime.BEIJING).format(HMS) + "-"
-        + LocalTime.ofInstant(e.until(), PlatformTime.BEIJING).format(HMS) + " (" + e.reason() + "): " + e.refused()
-        + (e.refused() == 1 ? " notification" : " notifications") + " answered failure";
-  }
-
-  /** One run of the command: its process and where its output goes. */
-  private record Run(Process process, Path report, Path errors) {}
-
-  /**
-   * Runs {@code paynotify reconcile} for the day. No thread waits for it: the process's exit completes the
-   * future; the files are touched on a worker. A run that cannot even start is a try that failed, saying why.
-   */
-  private Future<Tried> close(String channel, LocalDate day) {
-    return vertx.executeBlocking(() -> start(channel, day), false).compose(run -> {
-      running = run.process();
-      AtomicBoolean late = new AtomicBoolean();
-      long limit = vertx.setTimer(RUN_LIMIT.toMillis(), id -> {
-        late.set(true);
-        run.process().destroyForcibly();
-      });
-      return Future.fromCompletionStage(run.process().onExit(), vertx.getOrCreateContext())
-          .compose(exited -> {
-            vertx.cancelTimer(limit);
-            running = null;
-            return late.get() ? Future.succeededFuture(new Tried(false, "reconcile did not finish within "
-                + RUN_LIMIT.toMinutes() + " min: stopped", null))
-                : vertx.executeBlocking(() -> result(run, exited.exitValue()), false);
-          });
-    }).recover(err -> Future.succeededFuture(new Tried(false, "not closed: " + err, null)));
-  }
-
-  private Run start(String channel, LocalDate day) throws IOException {
-    Path folder = Files.createDirectories(billsDir.resolve(channel));
-    Path report = ownersOnly(folder.resolve(day + "_close.json"));
-    Path errors = ownersOnly(folder.resolve(day + "_close.log"));
-    Process process = new ProcessBuilder(command(channel, day))
-        .redirectOutput(report.toFile()).redirectError(errors.toFile()).start();
-    return new Run(process, report, errors);
-  }
-
-  /** The file, new and readable by the service's user only (as the bills beside it): it names orders and trades. */
-  private static Path ownersOnly(Path file) throws IOException {
-    Files.deleteIfExists(file);
-    return file.getFileSystem().supportedFileAttributeViews().contains("posix")
-        ? Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")))
-        : Files.createFile(file);
-  }
-
-  private static Tried result(Run run, int exit) throws IOException {
-    if (exit == 0 || exit == 1) { // clean, or findings (recorded)
-      CloseSummary summary = CloseSummary.read(run.report());
-      return new Tried(true, summary.line(), summary);
-    }
-    return new Tried(false, lastLine(run.errors(), exit), null);
-  }
-
-  /** {@code paynotify reconcile ...} on the JVM and class path this service runs on, with its configuration. */
-  private List<String> command(String channel, LocalDate day) {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.addAll(JAVA_OPTIONS);
-    if (Boolean.getBoolean(OutboundHttp.TEST_LOOPBACK_HTTP)) { // the tests' stand-ins, reached by the command too
-      command.add("-D" + OutboundHttp.TEST_LOOPBACK_HTTP + "=true");
-    }
-    command.addAll(List.of("-cp", System.getProperty("java.class.path"), "paynotify.cli.Main", "reconcile",
-        "--channel", channel, "--fetch", "--date", day.toString(), "--record", "--json"));
-    if (settings.repair()) {
-      command.addAll(List.of("--repair", "missing_local"));
-    }
-    command.addAll(List.of("--config", settings.configFile().toString()));
-    return command;
-  }
-
-  /** The command's one-line reason (its last line on stderr: "paynotify: ..."), or its exit code. */
-  private static String lastLine(Path errors, int exit) throws IOException {
-    byte[] tail;
-    try (SeekableByteChannel file = Files.newByteChannel(errors)) { // its end only: a crash may write much
-      file.position(Math.max(0, file.size() - DETAIL_CHARS));
-      ByteBuffer end = ByteBuffer.allocate((int) Math.min(file.size(), DETAIL_CHARS));
-      while (end.hasRemaining() && file.read(end) >= 0) {
-        // reads to the end
-      }
-      tail = Arrays.copyOf(end.array(), end.position());
-    }
-    String[] lines = new String(tail, StandardCharsets.UTF_8).strip().split("\n");
-    String last = lines[lines.length - 1].strip().replaceFirst("^paynotify: ", "");
-    return "reconcile exited " + exit + (last.isEmpty() ? "" : ": " + last);
+  /** A day's close run; the summary of one done gets the day's times the database refused writes. */
+  private Future<Tried> close(Platform platform, LocalDate day) {
+    return process.run(platform, day).compose(tried -> !tried.done() ? Future.succeededFuture(tried)
+        : refusals.of(day).map(lines -> Tried.done(tried.summary().withRefusals(lines))));
   }
 
   private void log(String channel, LocalDate day, String state, String detail) {
@@ -389,6 +243,7 @@ public final class DailyClose {
   }
 
   private static String cut(String detail) {
-    return detail == null || detail.length() <= DETAIL_CHARS ? detail : detail.substring(0, DETAIL_CHARS);
+    return detail == null || detail.length() <= CloseProcess.DETAIL_CHARS ? detail
+        : detail.substring(0, CloseProcess.DETAIL_CHARS);
   }
 }

@@ -6,18 +6,19 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.util.List;
+import paynotify.channel.Platform;
 
 /**
- * The {@code reconcile.daily:} section: each day, yesterday's bill of each channel fetched and reconciled by the
+ * The {@code reconcile.daily:} section: each day, yesterday's bill of each platform fetched and reconciled by the
  * service itself, as {@code paynotify reconcile --fetch --record} would.
  *
  * @param enabled    off by default
  * @param at         the time of day (Beijing) the close starts
- * @param channels   what it closes, as {@code reconcile --channel} names them (alipay, wechat)
+ * @param platforms  whose bills it closes (Alipay, WeChat Pay: {@code reconcile --channel alipay, wechat})
  * @param repair     auto_repair: missing_local (the payments it shows that are safe to book, booked)
  * @param configFile the service's configuration: the close runs {@code paynotify reconcile} with it
  */
-public record DailyCloseSettings(boolean enabled, LocalTime at, List<String> channels, boolean repair,
+public record DailyCloseSettings(boolean enabled, LocalTime at, List<Platform> platforms, boolean repair,
     Path configFile) {
   /** A close that did not come off is tried again this much later. */
   public static final Duration RETRY = Duration.ofMinutes(15);

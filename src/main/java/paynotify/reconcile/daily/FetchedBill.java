@@ -8,6 +8,7 @@ import java.time.LocalDate;
 import java.util.function.Function;
 import paynotify.channel.BillSource;
 import paynotify.channel.DayBill;
+import paynotify.channel.Platform;
 import paynotify.net.OutboundHttp;
 import paynotify.reconcile.BillArchive;
 
@@ -17,7 +18,7 @@ import paynotify.reconcile.BillArchive;
  *
  * @param file the kept file; null when the platform said the day had no trades
  */
-public record FetchedBill(Path file, LocalDate day) {
+record FetchedBill(Path file, LocalDate day) {
   /**
    * A day's bill is a few MiB for a busy small shop; more than this is refused rather than held in memory
    * (the tools run in a 128 MiB heap: the answer, its copy and the unpacked bill must fit together).
@@ -25,8 +26,8 @@ public record FetchedBill(Path file, LocalDate day) {
   private static final int MAX_BILL_BYTES = 16 * 1024 * 1024;
   private static final Duration TIMEOUT = Duration.ofMinutes(2);
 
-  /** Fetches {@code day}'s bill from {@code source} and keeps it in {@code archive} as {@code channel}'s. */
-  public static FetchedBill fetch(Function<OutboundHttp, BillSource> source, BillArchive archive, String channel,
+  /** Fetches {@code day}'s bill from {@code source} and keeps it in {@code archive} as {@code platform}'s. */
+  static FetchedBill fetch(Function<OutboundHttp, BillSource> source, BillArchive archive, Platform platform,
       LocalDate day) throws IOException {
     Vertx vertx = Vertx.vertx();
     try {
@@ -34,7 +35,7 @@ public record FetchedBill(Path file, LocalDate day) {
       if (!bill.hasTrades()) {
         return new FetchedBill(null, day);
       }
-      return new FetchedBill(archive.keep(channel, day, bill.fileName(), bill.content()), day);
+      return new FetchedBill(archive.keep(platform.code(), day, bill.fileName(), bill.content()), day);
     } finally {
       vertx.close().await();
     }

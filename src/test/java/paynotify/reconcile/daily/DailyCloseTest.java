@@ -4,9 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.sql.Connection;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -14,6 +17,7 @@ import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
@@ -21,9 +25,14 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import paynotify.channel.Platform;
 import paynotify.channel.PlatformTime;
 import paynotify.cli.ExitCode;
 import paynotify.config.AppConfig.DatabaseSettings;
+import paynotify.config.AppConfig;
+import paynotify.reconcile.BillArchive;
+import paynotify.reconcile.Reconciliation;
+import paynotify.reconcile.Report;
 import paynotify.reconcile.daily.DailyClose.Closed;
 import paynotify.testsupport.AlipayStandIn;
 import paynotify.testsupport.Cli;
@@ -140,6 +149,29 @@ class DailyCloseTest extends DatabaseTestBase {
     // Done: not run again that day, whatever the hour
     assertThat(run(service, beijing(DAY.plusDays(1), LocalTime.of(15, 0)))).isEmpty();
     assertThat(alipay.billDownloads()).isEqualTo(1);
+  }
+
+  /** The close the command runs, called in this JVM on connections of its own: the findings of reconcile --bill. */
+  @Test
+  void aDaysCloseRunsInProcessWithTheFindingsOfTheCommand() throws Exception {
+    AppConfig config = AppConfig.from(alipay.configure(TestService.configuration(new JsonObject())), "test", Map.of());
+    StringWriter json = new StringWriter();
+
+    DayClose.Outcome outcome = new DayClose(Platform.ALIPAY, DAY).run(config.bills().sources().get(Platform.ALIPAY),
+        new BillArchive(bills, 400), work -> {
+          try (Connection conn = db.connect(); Connection bookings = db.connect(); Connection side = db.connect();
+              Report report = new Report(new PrintWriter(json), true, null)) {
+            return work.at(new DayClose.Desk(new Reconciliation(conn, bookings, side, config.orders()), report, null,
+                rows -> { }));
+          }
+        });
+
+    assertThat(outcome.stopped()).isNull();
+    Cli.Result given = Cli.run("reconcile", "--channel", "alipay", "--bill", SampleBills.ALIPAY.toString(), "--json");
+    JsonObject counts = new JsonObject(given.out()).getJsonObject("counts");
+    assertThat(new JsonObject(json.toString()).getJsonObject("counts")).isEqualTo(counts);
+    assertThat(outcome.findings()).isEqualTo(counts.stream().mapToLong(e -> ((Number) e.getValue()).longValue()).sum());
+    assertThat(bills.resolve("alipay").resolve(DAY + "_" + SampleBills.ALIPAY.getFileName())).exists();
   }
 
   /** Issue 41: the day's summary says each time the database refused writes that day (Beijing time), and no other. */
