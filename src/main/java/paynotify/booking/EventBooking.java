@@ -12,9 +12,11 @@ import paynotify.booking.anomaly.AnomalyKind;
 import paynotify.channel.EventKind;
 import paynotify.channel.Money;
 import paynotify.channel.NotifyEvent;
+import paynotify.channel.Platform;
 import paynotify.channel.UnbookableNotification.Problem;
 import paynotify.channel.UnbookableNotification;
 import paynotify.store.Database;
+import paynotify.store.NotifyLog;
 import paynotify.store.OrdersTable;
 import paynotify.store.SqlQueries;
 import paynotify.store.Stores;
@@ -23,8 +25,9 @@ import paynotify.store.TransientRetry;
 /**
  * What becomes of every event a channel verified: a payment or refund booked in the one transaction,
  * a closed trade closing its order, a genuine notification booking cannot follow recorded as an
- * anomaly. The request's trace in notify_log, its count and its reply are its caller's to keep
- * (http's {@code NotifyFate}, the repair command), once the outcome is known.
+ * anomaly; and the one door of every write to the site's orders table ({@link #closeExpired} for recovery).
+ * What arrived leaves its trace in notify_log through its {@link Receipt}; its count and its reply are its
+ * caller's to keep (http's {@code NotifyFate}).
  */
 public final class EventBooking {
   private static final Logger LOG = LoggerFactory.getLogger(EventBooking.class);
@@ -75,6 +78,11 @@ public final class EventBooking {
     return unbookable.record(u, siteOrderNo(u.orderNo()), body);
   }
 
+  /** The receipt of an endpoint's notifications, their rows queued in {@code log}. */
+  public Receipt receipt(NotifyLog log) {
+    return new Receipt(this, log, db, outbox, null);
+  }
+
   /**
    * The site's order number in the one a notification names ({@code orders.out_trade_no}); as the notification names
    * it when it is not written so, null for null.
@@ -82,6 +90,12 @@ public final class EventBooking {
   public String siteOrderNo(String notified) {
     String siteOrder = orders.numbers().toSite(notified);
     return siteOrder != null ? siteOrder : notified;
+  }
+
+  /** {@code notified} under the site's order number; as it names it when that is not written so. */
+  NotifyEvent site(NotifyEvent notified) {
+    NotifyEvent site = orders.numbers().toSite(notified);
+    return site != null ? site : notified;
   }
 
   /** Books the event: succeeds once that is committed (or found booked before). */
@@ -98,7 +112,9 @@ public final class EventBooking {
           .recover(err -> err instanceof UnbookableNotification u ? unbookable.record(u, event.orderNo(), null)
               : Future.failedFuture(err));
       case REFUND -> settleRacedRefunds(event, transaction.book(event, refunds));
-      case CLOSE -> settings.tradeClosedClosesOrder() ? retry.run(() -> closeOrder(event))
+      case CLOSE -> settings.tradeClosedClosesOrder() ? close(event).map(closed -> new BookingResult(
+          closed ? Outcome.PROCESSED : Outcome.IGNORED, "order " + event.orderNo()
+              + (closed ? " unpaid -> closed" : " is not unpaid (or unknown): left as it is")))
           : Future.succeededFuture(new BookingResult(Outcome.IGNORED, event.platform().code() + " closed trade "
               + event.tradeNo() + "; order " + event.orderNo() + " left as it is (booking.trade_closed_closes_order)"));
       case NONE -> Future.succeededFuture(
@@ -162,12 +178,26 @@ public final class EventBooking {
                 .map(refunds -> new PaymentPlan(null, PaymentVerdict.judge(order, payment), refunds)))));
   }
 
-  /** A closed trade closes its order only while the order is unpaid. */
-  private Future<BookingResult> closeOrder(NotifyEvent e) {
-    return db.inTransaction(conn -> orders.close(conn, e.orderNo())
-        .compose(closed -> closed ? outbox.orderClosed(conn, e).map(true) : Future.succeededFuture(false))
-        .map(closed -> closed
-            ? new BookingResult(Outcome.PROCESSED, "order " + e.orderNo() + " unpaid -> closed")
-            : new BookingResult(Outcome.IGNORED, "order " + e.orderNo() + " is not unpaid (or unknown): left as it is")));
+  /**
+   * An order recovery found unpaid past recovery.close_unpaid_after_minutes, and closed at its platform (or found
+   * closed there): closed in the site's table too, as a closed trade's notification closes it; true when it moved.
+   * It runs on the booking's pool, as that notification's close does, not on recovery's own: recovery's pool keeps
+   * a slow platform off the bookings' connections, and the platform was asked before this; the close is one short
+   * transaction. The conditional UPDATE (only from unpaid) decides a race with a payment's booking on either pool.
+   *
+   * @param orderNo        the site's order number
+   * @param platformStatus what the platform said of the trade
+   */
+  public Future<Boolean> closeExpired(Platform platform, String orderNo, String platformStatus) {
+    return close(new NotifyEvent(platform, EventKind.CLOSE, orderNo, null, 0, null, platformStatus));
+  }
+
+  /**
+   * Unpaid -> closed, the site told order.closed, in one transaction (run again on a deadlock); true when it moved:
+   * only an unpaid order does.
+   */
+  private Future<Boolean> close(NotifyEvent e) {
+    return retry.run(() -> db.inTransaction(conn -> orders.close(conn, e.orderNo())
+        .compose(closed -> closed ? outbox.orderClosed(conn, e).map(true) : Future.succeededFuture(false))));
   }
 }

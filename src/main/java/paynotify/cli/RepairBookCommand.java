@@ -18,6 +18,7 @@ import paynotify.forward.ForwardSettings;
 import paynotify.reconcile.Bill;
 import paynotify.reconcile.BillFormatException;
 import paynotify.reconcile.BillRow;
+import paynotify.recovery.FoundBy;
 import paynotify.recovery.FoundPayment;
 import paynotify.recovery.TradeConfirmation;
 import paynotify.server.PayNotifyServer;
@@ -73,7 +74,7 @@ final class RepairBookCommand extends CommandSupport {
       }
       EventBooking booking = cli.booking();
       String createdAt = c.recovery().settings().createdAt();
-      FoundPayment found = new FoundPayment(FoundPayment.REPAIR, booking, cli.stores().log(), cli.stores().db(),
+      FoundPayment found = new FoundPayment(FoundBy.REPAIR, booking, cli.stores().log(), cli.stores().db(),
           PayNotifyServer.outbox(c), c.orders(), createdAt);
       TradeQuery query = clients.of(event.platform());
       boolean confirmable = query != null && query.books();

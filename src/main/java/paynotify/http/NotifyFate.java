@@ -6,6 +6,10 @@ import org.slf4j.LoggerFactory;
 import paynotify.booking.BookingResult;
 import paynotify.booking.EventBooking;
 import paynotify.booking.Outcome;
+import paynotify.booking.Receipt.Booked;
+import paynotify.booking.Receipt.Recorded;
+import paynotify.booking.Receipt.Refused;
+import paynotify.booking.Receipt;
 import paynotify.booking.RepeatNotChecked;
 import paynotify.channel.NotifyChannel.Reply;
 import paynotify.channel.NotifyChannel;
@@ -21,11 +25,12 @@ import paynotify.store.WriteRefusals;
 
 /**
  * What becomes of one request to a notify endpoint, decided once and finished once, as dj-stripe's
- * {@code WebhookEventTrigger.from_request} owns a received call: the channel checks it; a verified
- * event is booked, a genuine notification booking cannot follow is recorded as an anomaly, anything
- * else is refused. Then {@link #finish} leaves, for every request exactly once:
+ * {@code WebhookEventTrigger.from_request} owns a received call: the channel checks it, then the booking's
+ * {@link Receipt} decides, as for whatever else arrives: a verified event is booked, a genuine notification
+ * booking cannot follow is recorded as an anomaly, anything else is refused. Then {@link #finish} leaves, for
+ * every request exactly once:
  * <ul>
- *   <li>its trace: a notify_log row with its body ({@link NotifyLog}: verified or genuine), a bodiless
+ *   <li>its trace: a notify_log row with its body (verified or genuine: the receipt writes it), a bodiless
  *       row ({@link RejectedLog#record}: refused, or input our parsing did not foresee), or, when there
  *       is nothing to show (a body not read whole, a signature that cannot be checked now, a repeat the
  *       pre-check could not confirm), only a log line, at most one per second ({@link RejectedLog#log});
@@ -44,15 +49,20 @@ final class NotifyFate {
    * Where every request's fate is kept, shared by all of them.
    *
    * @param booking  books what the channel verified
-   * @param log      the rows of verified and genuine notifications
+   * @param receipt  decides a checked request's fate, books it and writes its row (verified and genuine ones)
    * @param rejected the rows of refused requests: a queue and a rate limit of their own, so that a flood
    *                 of forgeries costs a genuine notification nothing
    * @param metrics  the counts by endpoint and outcome, and the booking times
    * @param refusals whether the database refuses writes: told of each booking refused for it and each committed
    *                 (in memory: the booking path runs no statement more)
    */
-  record Keepers(EventBooking booking, NotifyLog log, RejectedLog rejected, NotifyMetrics metrics,
-      WriteRefusals refusals) {}
+  record Keepers(EventBooking booking, Receipt receipt, RejectedLog rejected, NotifyMetrics metrics,
+      WriteRefusals refusals) {
+    /** @param log the rows of verified and genuine notifications */
+    Keepers(EventBooking booking, NotifyLog log, RejectedLog rejected, NotifyMetrics metrics, WriteRefusals refusals) {
+      this(booking, booking.receipt(log), rejected, metrics, refusals);
+    }
+  }
 
   private final Keepers keepers;
   private final NotifyChannel channel;
@@ -83,16 +93,21 @@ final class NotifyFate {
         channel.failure(tooLarge ? 413 : 400, tooLarge ? "body too large" : "unreadable body"));
   }
 
-  /** Checked by the channel, then booked, recorded or refused: the reply, once its fate is kept. */
+  /** Checked by the channel, then booked, recorded or refused ({@link Receipt#take}): the reply, once kept. */
   Future<Reply> decide(NotifyRequest request) {
     Trace trace = new Trace(channel.endpoint(), remote, request.payload()); // a GET's query is its body
     // composed, so that a channel's bug thrown, not failed, is refused as unforeseen input all the same
-    return Future.succeededFuture(request).compose(channel::check).transform(checked -> {
-      if (checked.succeeded()) {
-        return book(checked.result(), trace);
+    Future<NotifyEvent> checked = Future.succeededFuture(request).compose(channel::check);
+    return keepers.receipt().take(trace, checked, false).map(taken -> {
+      if (taken instanceof Booked b) {
+        keepers.metrics().booked(channel.endpoint(), b.nanos());
+        return b.booked().succeeded() ? booked(b.event(), b.booked().result())
+            : notBooked(b.event(), b.booked().cause());
       }
-      return checked.cause() instanceof UnbookableNotification unbookable ? recordUnbookable(unbookable, trace)
-          : Future.succeededFuture(refuse(trace, checked.cause()));
+      if (taken instanceof Recorded r) {
+        return r.recorded().succeeded() ? recorded(r.recorded().result()) : notRecorded(r.why(), r.recorded().cause());
+      }
+      return refuse(trace, ((Refused) taken).why());
     });
   }
 
@@ -115,24 +130,14 @@ final class NotifyFate {
         channel.failure(500, "internal error"));
   }
 
-  private Future<Reply> book(NotifyEvent event, Trace trace) {
-    long start = System.nanoTime();
-    return keepers.booking().book(event).transform(booked -> {
-      keepers.metrics().booked(channel.endpoint(), System.nanoTime() - start);
-      return Future.succeededFuture(booked.succeeded() ? booked(event, trace, booked.result())
-          : notBooked(event, trace, booked.cause()));
-    });
-  }
-
-  /** Booked, or found booked before: the platform may stop retrying. */
-  private Reply booked(NotifyEvent event, Trace trace, BookingResult result) {
+  /** Booked, or found booked before (its row written by the receipt): the platform may stop retrying. */
+  private Reply booked(NotifyEvent event, BookingResult result) {
     String endpoint = channel.endpoint();
     Outcome outcome = result.outcome();
     if (outcome == Outcome.PROCESSED || outcome == Outcome.ANOMALY) { // a write committed (not a row found before)
       keepers.refusals().succeeded();
     }
     return finish(outcome, () -> {
-      keepers.log().record(trace, outcome.code(), event.idempotencyKey(), result.detail());
       switch (outcome) {
         case PROCESSED -> LOG.info("{} {}: {}", endpoint, event.idempotencyKey(), result.detail());
         case DUPLICATE, IGNORED -> LOG.debug("{} {} {}: {}", endpoint, event.idempotencyKey(), outcome.code(),
@@ -143,7 +148,7 @@ final class NotifyFate {
   }
 
   /** Not known to be committed: the platform must retry (a retry of a late commit is a duplicate). */
-  private Reply notBooked(NotifyEvent event, Trace trace, Throwable err) {
+  private Reply notBooked(NotifyEvent event, Throwable err) {
     String endpoint = channel.endpoint();
     Reply retry = channel.failure(503, "not booked, retry later");
     if (err instanceof RepeatNotChecked repeat) { // booked before: its first delivery left the row
@@ -151,42 +156,32 @@ final class NotifyFate {
           + " replied failure so the platform retries: " + repeat.getMessage(), null), retry);
     }
     keepers.refusals().refused(endpoint, channel.platform(), keepers.booking().siteOrderNo(event.orderNo()), err);
-    return finish(Outcome.ERROR, () -> {
-      LOG.error("{} {} not booked, replied failure so the platform retries: {}", endpoint, event.idempotencyKey(),
-          err.toString());
-      keepers.log().record(trace, Outcome.ERROR.code(), event.idempotencyKey(), err.toString());
-    }, retry);
+    return finish(Outcome.ERROR, () -> LOG.error("{} {} not booked, replied failure so the platform retries: {}",
+        endpoint, event.idempotencyKey(), err.toString()), retry);
   }
 
-  /**
-   * Genuine but not bookable: once its anomaly is committed, the platform may stop retrying; its row keeps
-   * its body. When the anomaly could not be committed, an error row, and the platform retries.
-   */
-  private Future<Reply> recordUnbookable(UnbookableNotification why, Trace trace) {
+  /** Genuine but not bookable, its anomaly committed: the platform may stop retrying; its row keeps its body. */
+  private Reply recorded(BookingResult result) {
     String endpoint = channel.endpoint();
-    return keepers.booking().recordUnbookable(why, trace.body()).transform(recorded -> {
-      if (recorded.failed()) {
-        keepers.refusals().refused(endpoint, channel.platform(), keepers.booking().siteOrderNo(why.orderNo()),
-            recorded.cause());
-        return Future.succeededFuture(finish(Outcome.ERROR, () -> {
-          keepers.log().record(trace, Outcome.ERROR.code(), null, recorded.cause().toString());
-          LOG.error("{} genuine notification not recorded, replied failure so the platform retries: {}", endpoint,
-              recorded.cause().toString());
-        }, channel.failure(503, "not recorded, retry later")));
-      }
-      BookingResult result = recorded.result();
+    if (result.outcome() == Outcome.ANOMALY) {
+      keepers.refusals().succeeded();
+    }
+    return finish(result.outcome(), () -> {
       if (result.outcome() == Outcome.ANOMALY) {
-        keepers.refusals().succeeded();
+        LOG.warn("{} {}", endpoint, result.detail());
+      } else { // a PaymentIntent without order that its Session had booked
+        LOG.debug("{} {}: {}", endpoint, result.outcome().code(), result.detail());
       }
-      return Future.succeededFuture(finish(result.outcome(), () -> {
-        keepers.log().record(trace, result.outcome().code(), null, result.detail());
-        if (result.outcome() == Outcome.ANOMALY) {
-          LOG.warn("{} {}", endpoint, result.detail());
-        } else { // a PaymentIntent without order that its Session had booked
-          LOG.debug("{} {}: {}", endpoint, result.outcome().code(), result.detail());
-        }
-      }, channel.success()));
-    });
+    }, channel.success());
+  }
+
+  /** Genuine, but its anomaly could not be committed: an error row, and the platform retries. */
+  private Reply notRecorded(UnbookableNotification why, Throwable err) {
+    String endpoint = channel.endpoint();
+    keepers.refusals().refused(endpoint, channel.platform(), keepers.booking().siteOrderNo(why.orderNo()), err);
+    return finish(Outcome.ERROR, () -> LOG.error(
+        "{} genuine notification not recorded, replied failure so the platform retries: {}", endpoint, err.toString()),
+        channel.failure(503, "not recorded, retry later"));
   }
 
   /**

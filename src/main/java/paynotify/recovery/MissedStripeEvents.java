@@ -1,7 +1,6 @@
 package paynotify.recovery;
 
 import io.vertx.core.Future;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import java.time.Clock;
 import java.time.Duration;
@@ -14,7 +13,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import paynotify.booking.EventBooking;
 import paynotify.booking.Outcome;
+import paynotify.booking.Receipt.Booked;
+import paynotify.booking.Receipt.Recorded;
+import paynotify.booking.Receipt.Refused;
+import paynotify.booking.Receipt;
 import paynotify.booking.anomaly.AnomalyKind;
+import paynotify.channel.NotifyChannel;
 import paynotify.channel.NotifyEvent;
 import paynotify.channel.Platform;
 import paynotify.channel.RejectedNotification;
@@ -24,7 +28,7 @@ import paynotify.recovery.StripeCursor.Walk;
 
 /**
  * Stripe's events whose webhook delivery has not succeeded (those created within max_age), taken as their
- * webhook would have been: read by the Stripe channel itself, booked through the same booking
+ * webhook would have been: read by the Stripe channel itself, then taken by the same {@link Receipt}
  * ({@link FoundPayment}: same keys, a late webhook is a duplicate), a dispute or failed refund recorded as the
  * same anomaly.
  *
@@ -166,31 +170,46 @@ final class MissedStripeEvents {
     }
   }
 
-  /** One event, as its webhook would have been taken; a booking that fails leaves it to the next sweep. */
+  /**
+   * One event, as its webhook would have been taken: read by the Stripe channel (what it throws is what it made
+   * of the event), then what {@link Receipt#take} decides. A booking that fails leaves it to the next sweep.
+   */
   private Future<Pass> take(JsonObject event) {
     String id = event.getValue("id") instanceof String s ? s : null;
     if (id == null || done.contains(id)) {
       return Future.succeededFuture(NOTHING);
     }
-    byte[] body = event.toBuffer().getBytes();
-    NotifyEvent read;
-    try {
-      read = feed.channel().read(event);
-    } catch (UnbookableNotification u) {
-      return booking.recordUnbookable(u, Buffer.buffer(body)).map(r -> {
-        done.add(id);
-        LOG.warn("{} {}: {}", SOURCE, id, r.detail());
-        return new Pass(1, 0, 0);
-      }).recover(err -> failed(event, id, u.orderNo(), u.tradeNo(), u.amountCents(), err));
-    } catch (RejectedNotification r) {
-      done.add(id);
-      LOG.warn("{} {}: not ours, not booked: {}", SOURCE, id, r.getMessage());
-      return Future.succeededFuture(new Pass(1, 0, 0));
-    }
-    return found.book(SOURCE, read, body, true).map(r -> {
-      done.add(id);
-      return new Pass(1, r.outcome() == Outcome.PROCESSED || r.outcome() == Outcome.ANOMALY ? 1 : 0, 0);
-    }).recover(err -> failed(event, id, read.orderNo(), read.tradeNo(), read.amountCents(), err));
+    Future<NotifyEvent> read = NotifyChannel.sync(() -> feed.channel().read(event));
+    return found.take(SOURCE, read, event.toBuffer().getBytes(), true).compose(taken -> {
+      if (taken instanceof Booked b) {
+        NotifyEvent e = b.event();
+        if (b.booked().failed()) {
+          return failed(event, id, e.orderNo(), e.tradeNo(), e.amountCents(), b.booked().cause());
+        }
+        Outcome outcome = b.booked().result().outcome();
+        return done(id, outcome == Outcome.PROCESSED || outcome == Outcome.ANOMALY ? 1 : 0);
+      }
+      if (taken instanceof Recorded r) {
+        UnbookableNotification u = r.why();
+        if (r.recorded().failed()) {
+          return failed(event, id, u.orderNo(), u.tradeNo(), u.amountCents(), r.recorded().cause());
+        }
+        LOG.warn("{} {}: {}", SOURCE, id, r.recorded().result().detail());
+        return done(id, 0);
+      }
+      Throwable why = ((Refused) taken).why();
+      if (!(why instanceof RejectedNotification)) { // not a refusal: a bug of the reading, for the sweep to fail on
+        return Future.failedFuture(why);
+      }
+      LOG.warn("{} {}: not ours, not booked: {}", SOURCE, id, why.getMessage());
+      return done(id, 0);
+    });
+  }
+
+  /** An event taken: not taken again by this process; {@code booked} payments or refunds booked now. */
+  private Future<Pass> done(String id, int booked) {
+    done.add(id);
+    return Future.succeededFuture(new Pass(1, booked, 0));
   }
 
   /**

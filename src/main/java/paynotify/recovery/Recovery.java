@@ -39,8 +39,6 @@ import org.slf4j.LoggerFactory;
 import paynotify.booking.EventBooking;
 import paynotify.booking.Outcome;
 import paynotify.booking.SiteEvents;
-import paynotify.channel.EventKind;
-import paynotify.channel.NotifyEvent;
 import paynotify.channel.Platform;
 import paynotify.channel.TradeAnswer;
 import paynotify.channel.TradeQuery;
@@ -83,7 +81,7 @@ public final class Recovery {
 
   private final Database db;
   private final OrdersTable orders;
-  private final SiteEvents outbox;
+  private final EventBooking booking;
   private final List<TradeQuery> queries;
   private final RecoverySettings settings;
   private final FoundPayment found;
@@ -111,10 +109,10 @@ public final class Recovery {
       SiteEvents outbox, List<TradeQuery> queries, StripeFeed stripe, RecoverySettings settings) {
     this.db = db;
     this.orders = orders;
-    this.outbox = outbox;
+    this.booking = booking;
     this.queries = List.copyOf(queries);
     this.settings = settings;
-    this.found = new FoundPayment(FoundPayment.QUERY, booking, log, db, outbox, orders, settings.createdAt());
+    this.found = new FoundPayment(FoundBy.QUERY, booking, log, db, outbox, orders, settings.createdAt());
     Duration longest = settings.timeout().multipliedBy(2L * (queries.size() + 2));
     this.lease = longest.compareTo(MIN_LEASE) > 0 ? longest : MIN_LEASE;
     this.stripe = stripe == null ? null
@@ -494,10 +492,7 @@ public final class Recovery {
 
   /** Unpaid -> closed in the site's table (only from unpaid), the site told order.closed. */
   private Future<Asked> closeInTable(String orderNo, Answered a, String how) {
-    NotifyEvent closed = new NotifyEvent(a.query().platform(), EventKind.CLOSE, orderNo, null, 0, null,
-        a.answer().platformStatus());
-    return db.inTransaction(conn -> orders.close(conn, orderNo)
-            .compose(moved -> moved ? outbox.orderClosed(conn, closed).map(true) : Future.succeededFuture(false)))
+    return booking.closeExpired(a.query().platform(), orderNo, a.answer().platformStatus())
         .map(moved -> {
           LOG.info("recovery: order {} unpaid past recovery.close_unpaid_after_minutes: {}{}", orderNo, how,
               moved ? " and in the orders table" : " (the order had moved meanwhile)");

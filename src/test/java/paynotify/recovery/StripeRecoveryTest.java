@@ -238,6 +238,25 @@ class StripeRecoveryTest extends DatabaseTestBase {
     assertThat(db.count("SELECT COUNT(*) FROM anomalies WHERE kind = 'callback_missing'")).isEqualTo(1);
   }
 
+  /** A dispute is recorded as its webhook would record it, and leaves the same trace: its anomaly row. */
+  @Test
+  void anUndeliveredDisputeIsAnAnomalyWithItsRowAsItsWebhookWouldBe() {
+    JsonObject dispute = new JsonObject().put("id", "dp_U1").put("object", "dispute").put("amount", 8888)
+        .put("currency", StripeNotifications.CURRENCY).put("charge", "ch_pi_U1").put("payment_intent", "pi_U1")
+        .put("reason", "fraudulent").put("status", "needs_response");
+    stripe.undelivered(StripeNotifications.event("evt_dp_U1", "charge.dispute.created", dispute), 300);
+
+    assertThat(fetch()).isZero();
+
+    assertThat(db.string("SELECT CONCAT(kind, ' ', trade_no) FROM anomalies")).isEqualTo("dispute pi_U1");
+    service.awaitLogRecorded();
+    assertThat(db.column("SELECT CONCAT(channel, ' ', remote_addr, ' ', outcome) FROM notify_log"))
+        .containsExactly("query stripe events anomaly");
+    assertThat(fetch()).as("taken once").isZero();
+    service.awaitLogRecorded();
+    assertThat(db.count("SELECT COUNT(*) FROM notify_log")).isEqualTo(1);
+  }
+
   /** S1: an event Stripe created before the order was (its number handed out again) books nothing. */
   @Test
   void aPaymentMadeBeforeItsOrderExistedIsNotBooked() {

@@ -19,6 +19,7 @@ import paynotify.channel.TradeQuery;
 import paynotify.reconcile.Finding;
 import paynotify.reconcile.Reconciliation.FindingSink;
 import paynotify.reconcile.Report;
+import paynotify.recovery.FoundBy;
 import paynotify.recovery.FoundPayment;
 import paynotify.recovery.TradeConfirmation;
 import paynotify.store.OrderNumbers;
@@ -70,7 +71,7 @@ final class BillRepair implements FindingSink {
     this.booking = booking;
     this.query = query;
     this.numbers = orders.numbers();
-    this.found = new FoundPayment(FoundPayment.BILL, booking, stores.log(), stores.db(), outbox, orders, createdAt);
+    this.found = new FoundPayment(FoundBy.BILL, booking, stores.log(), stores.db(), outbox, orders, createdAt);
     this.platform = platform;
     this.source = platform.code() + " bill " + day;
   }

@@ -1,0 +1,175 @@
+package paynotify.booking;
+
+import io.vertx.core.AsyncResult;
+import io.vertx.core.Future;
+import io.vertx.sqlclient.Tuple;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import paynotify.booking.anomaly.Anomaly;
+import paynotify.booking.anomaly.AnomalyKind;
+import paynotify.channel.EventKind;
+import paynotify.channel.NotifyEvent;
+import paynotify.channel.UnbookableNotification;
+import paynotify.store.Database;
+import paynotify.store.NotifyLog.Trace;
+import paynotify.store.NotifyLog;
+import paynotify.store.SqlQueries;
+
+/**
+ * The one receipt of whatever arrives: an endpoint's notification, a platform's answer to a query, a row of its
+ * bill, a Stripe event fetched, a repair. {@link #take} is the ONE place that decides what becomes of an arrival
+ * once it was checked: verified, it is booked ({@link EventBooking}); genuine but not bookable, its anomaly is
+ * recorded; anything else is refused, for its caller to answer. What was booked, recorded or held for a human
+ * leaves its notify_log row with its outcome here and nowhere else; the row's channel says where it came from
+ * (the endpoint, or how a payment was found: {@code query}, {@code bill}, {@code repair}). A payment booked now
+ * where its notification should have come is evidence that callbacks are lost: a {@code callback_missing}
+ * anomaly, once per platform and day.
+ *
+ * <p>Its callers keep the rest: http's NotifyFate the reply, count and log lines of a request; recovery's
+ * FoundPayment what a payment found must pass before it is booked.
+ */
+public final class Receipt {
+  private static final ZoneOffset BEIJING = ZoneOffset.ofHours(8);
+  private static final Logger LOG = LoggerFactory.getLogger(Receipt.class);
+
+  /** What became of an arrival, as {@link #take} decided it. */
+  public sealed interface Taken permits Booked, Recorded, Refused {}
+
+  /** Verified, then booked (or found booked before), or not ({@code booked} failed); the booking took {@code nanos}. */
+  public record Booked(NotifyEvent event, AsyncResult<BookingResult> booked, long nanos) implements Taken {}
+
+  /** Genuine but not bookable: its anomaly committed, or not ({@code recorded} failed). */
+  public record Recorded(UnbookableNotification why, AsyncResult<BookingResult> recorded) implements Taken {}
+
+  /** Neither: nothing booked, no row written here; its caller answers it. */
+  public record Refused(Throwable why) implements Taken {}
+
+  private final EventBooking booking;
+  private final NotifyLog log;
+  private final Database db;
+  private final SiteEvents outbox;
+  private final Function<NotifyEvent, Future<String>> paidBefore;
+
+  /**
+   * @param log        where the rows are queued
+   * @param db         where the anomalies of a payment held or found are committed, {@code outbox} telling them
+   *                   (recovery's own pool for what recovery found)
+   * @param paidBefore why a payment was made before its order was created (then not booked: a paid_before_order
+   *                   anomaly), else null; null for an endpoint's notifications, which come as their orders are paid
+   */
+  public Receipt(EventBooking booking, NotifyLog log, Database db, SiteEvents outbox,
+      Function<NotifyEvent, Future<String>> paidBefore) {
+    this.booking = booking;
+    this.log = log;
+    this.db = db;
+    this.outbox = outbox;
+    this.paidBefore = paidBefore;
+  }
+
+  /**
+   * What becomes of an arrival once {@code checked} said what it is. {@code evidence}: a payment booked now shows
+   * that callbacks are not arriving (false where its notification may simply not have come yet, or is this).
+   */
+  public Future<Taken> take(Trace trace, Future<NotifyEvent> checked, boolean evidence) {
+    return checked.transform(check -> {
+      if (check.succeeded()) {
+        long start = System.nanoTime();
+        return book(trace, check.result(), evidence)
+            .transform(booked -> Future.succeededFuture(new Booked(check.result(), booked, System.nanoTime() - start)));
+      }
+      if (check.cause() instanceof UnbookableNotification unbookable) {
+        return booking.recordUnbookable(unbookable, trace.body()).transform(recorded -> {
+          traced(trace, null, recorded);
+          return Future.succeededFuture(new Recorded(unbookable, recorded));
+        });
+      }
+      return Future.succeededFuture(new Refused(check.cause()));
+    });
+  }
+
+  /**
+   * Books {@code event}, which arrived as {@code trace} says: succeeds once it is committed (or found booked
+   * before), fails as the booking does. A payment made before its order was created is not booked:
+   * {@link Outcome#IGNORED}, a {@code paid_before_order} anomaly saying why.
+   */
+  public Future<BookingResult> book(Trace trace, NotifyEvent event, boolean evidence) {
+    if (paidBefore == null) {
+      return booked(trace, event, evidence);
+    }
+    return paidBefore.apply(event).compose(early -> early == null ? booked(trace, event, evidence)
+        // no key taken: a clock or database.time_zone set wrong would make every genuine notification a duplicate
+        : hold(trace, event, AnomalyKind.PAID_BEFORE_ORDER, early + ": not booked", false)
+            .map(new BookingResult(Outcome.IGNORED, "not booked: " + early + " (a paid_before_order anomaly)")));
+  }
+
+  private Future<BookingResult> booked(Trace trace, NotifyEvent event, boolean evidence) {
+    return booking.book(event).transform(booked -> {
+      traced(trace, event.idempotencyKey(), booked);
+      if (booked.failed()) {
+        return Future.failedFuture(booked.cause());
+      }
+      BookingResult result = booked.result();
+      boolean missed = evidence && event.kind() == EventKind.PAYMENT
+          && (result.outcome() == Outcome.PROCESSED || result.outcome() == Outcome.ANOMALY);
+      if (!missed) {
+        return Future.succeededFuture(result);
+      }
+      LOG.warn("{} order {}: paid at the platform, no notification came; found so and booked: {}",
+          trace.remoteAddress(), booking.siteOrderNo(event.orderNo()), result.detail());
+      return callbackMissing(trace.remoteAddress(), event).map(result);
+    });
+  }
+
+  /**
+   * The arrival's one row: its outcome; an error when it is not known committed, but for a repeat the duplicate
+   * pre-check could not confirm, whose first delivery left the row.
+   */
+  private void traced(Trace trace, String key, AsyncResult<BookingResult> kept) {
+    if (kept.succeeded()) {
+      log.record(trace, kept.result().outcome().code(), key, kept.result().detail());
+    } else if (!(kept.cause() instanceof RepeatNotChecked)) {
+      log.record(trace, Outcome.ERROR.code(), key, kept.cause().toString());
+    }
+  }
+
+  /**
+   * A payment found that is not booked but held for a human: its row (outcome anomaly), a WARN, and the anomaly,
+   * once per trade. With {@code takeKey}, the anomaly's transaction takes the payment's idempotency key as its
+   * booking would (the same key, and the fingerprint of the payment under the site's number, as
+   * {@link EventBooking} books it): its notification is then a duplicate. A key there already (booked meanwhile,
+   * or taken before) is left as it is, and the anomaly says so.
+   */
+  public Future<Void> hold(Trace trace, NotifyEvent payment, AnomalyKind kind, String why, boolean takeKey) {
+    NotifyEvent site = booking.site(payment);
+    log.record(trace, Outcome.ANOMALY.code(), payment.idempotencyKey(), kind.code() + ": " + why);
+    LOG.warn("{}; an anomaly ({}) to check", why, kind.code());
+    return db.inTransaction(conn -> (takeKey ? conn.preparedQuery(SqlQueries.TAKE_KEY)
+            .execute(Tuple.of(site.idempotencyKey(), Fingerprint.of(site))).map(taken -> taken.rowCount() == 1)
+            : Future.succeededFuture(true))
+        .compose(keyTaken -> outbox.recordAnomaly(conn, new Anomaly(kind.code(), payment.platform().code(),
+            site.orderNo(), payment.tradeNo(), payment.amountCents(), why + (!takeKey ? ""
+                : keyTaken ? ": not booked, nor will its notification be"
+                : ": its notification booked it meanwhile (the site may have delivered it)") + ". " + kind.action(),
+            kind.code() + ":" + payment.idempotencyKey()), !payment.testMode()))).mapEmpty();
+  }
+
+  /** Booked is booked: an anomaly that cannot be written now is logged, and the next one will say it. */
+  private Future<Void> callbackMissing(String source, NotifyEvent payment) {
+    String kind = AnomalyKind.CALLBACK_MISSING.code();
+    String platform = payment.platform().code();
+    String orderNo = booking.siteOrderNo(payment.orderNo());
+    String detail = "order " + orderNo + " (trade " + payment.tradeNo() + ") was paid, but no " + platform
+        + " notification for it reached paynotify: found by " + source + " and booked. "
+        + AnomalyKind.CALLBACK_MISSING.action();
+    Anomaly anomaly = new Anomaly(kind, platform, orderNo, payment.tradeNo(), payment.amountCents(), detail,
+        kind + ":" + platform + ":" + LocalDate.now(BEIJING));
+    return db.inTransaction(conn -> outbox.recordAnomaly(conn, anomaly, !payment.testMode()))
+        .recover(err -> {
+          LOG.warn("callback_missing for {} not recorded now: {}", platform, err.getMessage());
+          return Future.succeededFuture();
+        });
+  }
+}
