@@ -141,14 +141,14 @@ public record AppConfig(
     int instances = c.integer("http.instances", 1, 1, 64);
     OrdersTable orders = OrdersConfig.read(c);
     ChannelsConfig channels = ChannelsConfig.from(c, Clock.systemUTC(), orders.numbers());
-    MerchantKeys keys = MerchantKeys.read(c);
+    OutboundConfig outbound = OutboundConfig.read(c, channels, MerchantKeys.read(c));
     return new AppConfig(http, instances, database(c), channels, retention(c),
         booking(c, orders),
         orders,
         ForwardConfig.read(c),
         admin(c, http),
-        RecoveryConfig.read(c, channels, orders, keys),
-        BillsConfig.read(c, channels, keys),
+        RecoveryConfig.read(c, channels, orders, outbound),
+        BillsConfig.read(c, outbound),
         AlertsConfig.read(c));
   }
 

@@ -1,9 +1,7 @@
 package paynotify.config;
 
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.LocalTime;
 import java.time.format.DateTimeFormatter;
@@ -14,15 +12,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 import paynotify.channel.BillSource;
-import paynotify.channel.NotifyChannel;
+import paynotify.channel.Outbound;
 import paynotify.channel.Platform;
-import paynotify.channel.alipay.AlipayBills;
-import paynotify.channel.alipay.AlipayChannel;
-import paynotify.channel.wechat.WechatV2Bills;
-import paynotify.channel.wechat.WechatV2Channel;
-import paynotify.channel.wechat.WechatV3Bills;
-import paynotify.channel.wechat.WechatV3Channel;
 import paynotify.net.OutboundHttp;
 import paynotify.reconcile.daily.DailyCloseSettings;
 
@@ -41,39 +34,24 @@ public record BillsConfig(Path dir, Duration keep, Map<Platform, Function<Outbou
    * The platforms whose bills are read, for messages: the others have none to read (xunhupay, epusdt and V免签
    * publish no bill API; epay's, Stripe's and PayPal's reports are not read yet).
    */
-  public static final String BILL_PLATFORMS = "alipay or wechat";
+  public static final String BILL_PLATFORMS = OutboundConfig.BILL_NEEDS.keySet().stream().map(Platform::code)
+      .collect(Collectors.joining(" or "));
 
   /** What fetching each platform's bill needs, for the message that says it is missing. */
   public static String needs(Platform platform) {
-    return platform == Platform.ALIPAY ? "set alipay.app_private_key_file (the application key signs the request)"
-        : "set wechat_v3.merchant_private_key_file and merchant_serial_no, or turn on wechat_v2";
+    return OutboundConfig.BILL_NEEDS.get(platform);
   }
 
   private static final LocalTime LATEST = LocalTime.of(22, 0);
   private static final DateTimeFormatter HOUR_MINUTE = DateTimeFormatter.ofPattern("H:mm");
 
-  static BillsConfig read(ConfigReader c, ChannelsConfig channels, MerchantKeys keys) {
+  static BillsConfig read(ConfigReader c, OutboundConfig outbound) {
     Path dir = Path.of(c.string("reconcile.bills_dir", "data/bills"));
     Duration keep = Duration.ofDays(c.number("retention.bills_days", 400, 1, 3650));
     Map<Platform, Function<OutboundHttp, BillSource>> sources = new EnumMap<>(Platform.class);
-    for (NotifyChannel channel : channels.enabled()) {
-      if (channel instanceof AlipayChannel alipay && keys.alipay() != null) {
-        URI url = RecoveryConfig.alipayUrl(c);
-        String appId = c.string("alipay.app_id");
-        sources.put(Platform.ALIPAY, http -> new AlipayBills(http, url, appId, keys.alipay(), alipay.signature(),
-            Clock.systemUTC()));
-      } else if (channel instanceof WechatV3Channel v3 && keys.wechatV3() != null) {
-        // v3 when its merchant key is given (its file's hash is signed); it serves v2's trades too
-        URI url = RecoveryConfig.url(c, "wechat_v3.gateway_url", RecoveryConfig.WECHAT_GATEWAY);
-        String mchId = c.string("wechat_v3.mchid");
-        MerchantKeys.WechatV3 merchant = keys.wechatV3();
-        sources.put(Platform.WECHAT, http -> new WechatV3Bills(http, url, mchId, merchant.serial(), merchant.key(),
-            v3.signature()));
-      } else if (channel instanceof WechatV2Channel v2) {
-        URI url = RecoveryConfig.url(c, "wechat_v2.gateway_url", RecoveryConfig.WECHAT_GATEWAY);
-        String appId = c.string("wechat_v2.appid");
-        String mchId = c.string("wechat_v2.mch_id");
-        sources.putIfAbsent(Platform.WECHAT, http -> new WechatV2Bills(http, url, v2.signature(), appId, mchId));
+    for (Outbound platform : outbound.platforms()) {
+      if (platform.bills() != null) {
+        sources.put(platform.platform(), platform.bills());
       }
     }
     return new BillsConfig(dir, keep, Map.copyOf(sources), daily(c, sources.keySet()));
@@ -105,11 +83,8 @@ public record BillsConfig(Path dir, Duration keep, Map<Platform, Function<Outbou
         : fetchable.stream().map(Platform::code).sorted().toList();
     List<Platform> platforms = new ArrayList<>();
     for (String channel : channels) {
-      Platform platform = switch (channel) {
-        case "alipay" -> Platform.ALIPAY;
-        case "wechat" -> Platform.WECHAT;
-        default -> null;
-      };
+      Platform platform = OutboundConfig.BILL_NEEDS.keySet().stream().filter(p -> p.code().equals(channel))
+          .findFirst().orElse(null);
       if (platform == null) {
         throw c.error("reconcile.daily.channels", "'" + channel + "' is not " + BILL_PLATFORMS + " (the platforms whose"
             + " bills can be fetched)");
@@ -121,7 +96,7 @@ public record BillsConfig(Path dir, Duration keep, Map<Platform, Function<Outbou
     }
     if (channels.isEmpty()) {
       throw c.error("reconcile.daily.enabled", "true, but no channel's bill can be fetched: "
-          + needs(Platform.ALIPAY) + ", or " + needs(Platform.WECHAT));
+          + String.join(", or ", OutboundConfig.BILL_NEEDS.values()));
     }
     Path file = Path.of(c.source());
     if (!Files.isRegularFile(file)) {

@@ -79,6 +79,11 @@ public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> di
     return enabled.stream().map(NotifyChannel::platform).collect(Collectors.toUnmodifiableSet());
   }
 
+  /** The enabled channel of {@code type}, or null when it is off: what its platform's clients are built with. */
+  <T extends NotifyChannel> T enabled(Class<T> type) {
+    return enabled.stream().filter(type::isInstance).map(type::cast).findFirst().orElse(null);
+  }
+
   private static void add(List<NotifyChannel> enabled, Map<String, String> disabled, String path,
       NotifyChannel channel, String hint) {
     if (channel != null) {

@@ -3,7 +3,6 @@ package paynotify.config;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -11,19 +10,12 @@ import java.util.Map;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import paynotify.channel.NotifyChannel;
+import paynotify.channel.Outbound;
 import paynotify.channel.Platform;
 import paynotify.channel.TradeQuery;
-import paynotify.channel.alipay.AlipayChannel;
-import paynotify.channel.alipay.AlipayGateway;
-import paynotify.channel.epay.EpayChannel;
-import paynotify.channel.epay.EpayGateway;
 import paynotify.channel.stripe.StripeChannel;
+import paynotify.channel.stripe.StripeClients;
 import paynotify.channel.stripe.StripeEvents;
-import paynotify.channel.wechat.WechatV2Channel;
-import paynotify.channel.wechat.WechatV2Gateway;
-import paynotify.channel.wechat.WechatV3Channel;
-import paynotify.channel.wechat.WechatV3Gateway;
-import paynotify.crypto.MerchantKey;
 import paynotify.net.OutboundHttp;
 import paynotify.recovery.RecoverySettings;
 import paynotify.recovery.StripeFeed;
@@ -31,10 +23,9 @@ import paynotify.store.Database;
 import paynotify.store.OrdersTable;
 
 /**
- * The {@code recovery:} section, and the platform clients it asks through: each built from its channel's
- * own signature rules and keys, plus what only asking needs (the platform's base URL; for Alipay and WeChat
- * Pay v3 the merchant's private key, opt-in, from a file only the service's user can read). WeChat Pay v2
- * asks with the API key the channel has (no certificate: that key alone moves no money out).
+ * The {@code recovery:} section, and the platform clients it asks through: each platform's query as its factory
+ * builds it ({@link OutboundConfig}), opt-in where it needs a key that can move money. WeChat Pay v2 asks with the
+ * API key the channel has (no certificate: that key alone moves no money out).
  *
  * @param settings the sweeper's
  * @param clients  one per platform that can be asked, in the order they are tried; built on the Vert.x the
@@ -46,46 +37,17 @@ import paynotify.store.OrdersTable;
  */
 public record RecoveryConfig(RecoverySettings settings, List<Function<OutboundHttp, TradeQuery>> clients,
     List<Function<OutboundHttp, TradeQuery>> confirming, BiFunction<OutboundHttp, Database, StripeFeed> stripe) {
-  static final String ALIPAY_GATEWAY = "https://openapi.alipay.com/gateway.do";
-  static final String STRIPE_API = "https://api.stripe.com";
-  static final String WECHAT_GATEWAY = "https://api.mch.weixin.qq.com";
-
-  static RecoveryConfig read(ConfigReader c, ChannelsConfig channels, OrdersTable orders, MerchantKeys keys) {
-    // Read whether or not the channel is on: every key of the shipped file is known
-    URI alipayUrl = alipayUrl(c);
-    URI v2Url = url(c, "wechat_v2.gateway_url", WECHAT_GATEWAY);
-    URI v3Url = url(c, "wechat_v3.gateway_url", WECHAT_GATEWAY);
-    String epayUrl = c.string("epay.gateway_url");
-    URI epay = epayUrl == null ? null : url(c, "epay.gateway_url", epayUrl);
-    boolean epayBooks = c.bool("epay.query_books", false);
-    URI stripeUrl = url(c, "stripe.api_base", STRIPE_API);
-    String stripeKey = c.secret("stripe.api_key");
-    BiFunction<OutboundHttp, Database, StripeFeed> stripe = null;
-    List<Function<OutboundHttp, TradeQuery>> clients = new ArrayList<>();
-    Function<OutboundHttp, TradeQuery> v3 = null;
-    WechatV2Channel v2 = null;
-    for (NotifyChannel channel : channels.enabled()) {
-      if (channel instanceof AlipayChannel alipay) {
-        add(clients, alipay(c, alipay, alipayUrl, keys.alipay()));
-      } else if (channel instanceof WechatV3Channel wechat) {
-        v3 = wechatV3(c, wechat, v3Url, keys.wechatV3());
-      } else if (channel instanceof WechatV2Channel wechat) {
-        v2 = wechat;
-      } else if (channel instanceof EpayChannel && epay != null) {
-        add(clients, epay(c, epay, epayBooks));
-      } else if (channel instanceof StripeChannel stripeChannel && stripeKey != null) {
-        stripe = stripe(c, stripeChannel, stripeUrl, stripeKey);
-      }
-    }
-    // One WeChat client: v3 when its merchant key is given (it finds v2's orders too, one trade space), else
-    // v2, whose API key the channel has: asked once recovery is on, or another platform's key was given; a bill's
-    // row is confirmed with it whatever recovery says
+  static RecoveryConfig read(ConfigReader c, ChannelsConfig channels, OrdersTable orders, OutboundConfig outbound) {
     boolean enabled = c.bool("recovery.enabled", false);
-    boolean asking = enabled || v3 != null || !clients.isEmpty();
-    Function<OutboundHttp, TradeQuery> wechat = v3 != null ? v3 : v2 == null ? null : wechatV2(c, v2, v2Url);
-    List<Function<OutboundHttp, TradeQuery>> confirming = new ArrayList<>(clients);
-    add(confirming, wechat);
-    add(clients, asking ? wechat : null);
+    List<Outbound> askable = outbound.platforms().stream().filter(p -> p.query() != null).toList();
+    // A platform whose query needs no key of its own (WeChat Pay v2) is asked once recovery is on, or another
+    // platform's key was given; a bill's row is confirmed with it whatever recovery says
+    boolean asking = enabled || askable.stream().anyMatch(Outbound::optedIn);
+    List<Function<OutboundHttp, TradeQuery>> clients = askable.stream().filter(p -> asking || p.optedIn())
+        .map(Outbound::query).toList();
+    List<Function<OutboundHttp, TradeQuery>> confirming = askable.stream().map(Outbound::query).toList();
+    BiFunction<OutboundHttp, Database, StripeFeed> stripe = stripe(outbound.stripe(),
+        channels.enabled(StripeChannel.class));
 
     Duration minAge = Duration.ofSeconds(c.number("recovery.min_age_seconds", 120, 30, 86_400));
     Duration maxAge = Duration.ofHours(c.number("recovery.max_age_hours", 26, 1, 24 * 30));
@@ -110,21 +72,19 @@ public record RecoveryConfig(RecoverySettings settings, List<Function<OutboundHt
           + " orders by their age; map the site's creation-time column");
     }
     if (enabled && clients.isEmpty() && stripe == null) {
-      throw c.error("recovery.enabled", "true, but no platform can be asked: set alipay.app_private_key_file, or"
-          + " wechat_v3.merchant_private_key_file with wechat_v3.merchant_serial_no, or epay.gateway_url, or"
-          + " stripe.api_key_file, or turn on wechat_v2");
+      throw c.error("recovery.enabled", "true, but no platform can be asked: " + OutboundConfig.ASKING_NEEDS);
     }
     Duration timeout = Duration.ofMillis(c.number("recovery.timeout_ms", 10_000, 500, 60_000));
     List<Platform> platforms = channels.enabled().stream().map(NotifyChannel::platform).distinct().toList();
     RecoverySettings settings = new RecoverySettings(enabled, minAge, maxAge, interval, perMinute, closeAfter,
         createdAt, platformOf(c), platforms.size() == 1 ? platforms.get(0) : null, timeout);
-    return new RecoveryConfig(settings, List.copyOf(clients), List.copyOf(confirming), stripe);
+    return new RecoveryConfig(settings, clients, confirming, stripe);
   }
 
-  private static void add(List<Function<OutboundHttp, TradeQuery>> clients, Function<OutboundHttp, TradeQuery> client) {
-    if (client != null) {
-      clients.add(client);
-    }
+  /** Stripe's events, read as its webhooks by its channel: null when its key is not given. */
+  private static BiFunction<OutboundHttp, Database, StripeFeed> stripe(StripeClients clients, StripeChannel channel) {
+    Function<OutboundHttp, StripeEvents> events = clients == null ? null : clients.events();
+    return events == null ? null : (http, db) -> new StripeFeed(events.apply(http), channel, db);
   }
 
   /**
@@ -150,60 +110,6 @@ public record RecoveryConfig(RecoverySettings settings, List<Function<OutboundHt
     }
     return Map.copyOf(map);
   }
-
-  /** Opt-in: without the application key (it can refund), Alipay is not asked. */
-  private static Function<OutboundHttp, TradeQuery> alipay(ConfigReader c, AlipayChannel channel, URI url,
-      MerchantKey key) {
-    if (key == null) {
-      return null;
-    }
-    String appId = c.string("alipay.app_id");
-    return http -> new AlipayGateway(http, url, appId, key, channel.signature(), java.time.Clock.systemUTC());
-  }
-
-
-  /**
-   * A restricted key (rk_...) that can only read: a secret key (sk_...) can refund and pay out, and asking for
-   * events needs none of that.
-   */
-  private static BiFunction<OutboundHttp, Database, StripeFeed> stripe(ConfigReader c, StripeChannel channel, URI url,
-      String key) {
-    if (!key.startsWith("rk_")) {
-      throw c.error("stripe.api_key_file", "holds " + (key.startsWith("sk_") ? "a secret key (sk_...), which can"
-          + " move money" : "no Stripe API key") + ": create a restricted key (Developers > API keys > Create"
-          + " restricted key) with only Events: Read, and give that rk_... key");
-    }
-    return (http, db) -> new StripeFeed(new StripeEvents(http, url, key), channel, db);
-  }
-
-  /** Opt-in by its address (epay.gateway_url): the site's aggregator, asked with the key the channel has. */
-  private static Function<OutboundHttp, TradeQuery> epay(ConfigReader c, URI url, boolean books) {
-    String pid = c.string("epay.pid");
-    String key = c.secret("epay.key");
-    return http -> new EpayGateway(http, url, pid, key, books);
-  }
-
-  /** alipay.gateway_url, the official one by default. */
-  static URI alipayUrl(ConfigReader c) {
-    return url(c, "alipay.gateway_url", ALIPAY_GATEWAY);
-  }
-
-  private static Function<OutboundHttp, TradeQuery> wechatV2(ConfigReader c, WechatV2Channel channel, URI url) {
-    String appId = c.string("wechat_v2.appid");
-    String mchId = c.string("wechat_v2.mch_id");
-    return http -> new WechatV2Gateway(http, url, channel.signature(), appId, mchId);
-  }
-
-  /** Opt-in: without the merchant key (it can refund), v3 is not asked. */
-  private static Function<OutboundHttp, TradeQuery> wechatV3(ConfigReader c, WechatV3Channel channel, URI url,
-      MerchantKeys.WechatV3 merchant) {
-    if (merchant == null) {
-      return null;
-    }
-    String mchId = c.string("wechat_v3.mchid");
-    return http -> new WechatV3Gateway(http, url, mchId, merchant.serial(), merchant.key(), channel.signature());
-  }
-
 
   /**
    * The platform's base URL: the official one by default; over plain HTTP only on this machine (tests'

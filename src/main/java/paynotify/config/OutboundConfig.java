@@ -1,0 +1,102 @@
+package paynotify.config;
+
+import java.net.URI;
+import java.time.Clock;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.stream.Stream;
+import paynotify.channel.Outbound;
+import paynotify.channel.Platform;
+import paynotify.channel.alipay.AlipayChannel;
+import paynotify.channel.alipay.AlipayClients;
+import paynotify.channel.epay.EpayChannel;
+import paynotify.channel.epay.EpayClients;
+import paynotify.channel.stripe.StripeChannel;
+import paynotify.channel.stripe.StripeClients;
+import paynotify.channel.wechat.WechatClients;
+import paynotify.channel.wechat.WechatV2Channel;
+import paynotify.channel.wechat.WechatV3Channel;
+import paynotify.crypto.MerchantKey;
+
+/**
+ * Each platform's outbound side, read from its section and handed to its factory ({@code channel/<platform>/*Clients}):
+ * the one registration a platform that can be asked, or whose bill can be fetched, is added to. Recovery and the
+ * bills ask each factory for its pieces; what the factory needs beyond its channel is what only asking needs (the
+ * platform's base URL; a merchant key, opt-in, from a file only the service's user can read).
+ *
+ * @param platforms one per platform whose channel is on, in the order they are tried for an order of unknown platform
+ * @param stripe    Stripe's undelivered events; null when its channel is off
+ */
+record OutboundConfig(List<Outbound> platforms, StripeClients stripe) {
+  static final String ALIPAY_GATEWAY = "https://openapi.alipay.com/gateway.do";
+  static final String STRIPE_API = "https://api.stripe.com";
+  static final String WECHAT_GATEWAY = "https://api.mch.weixin.qq.com";
+
+  /** What makes a platform asked, for the message when none can be: every opt-in key, and WeChat Pay v2's channel. */
+  static final String ASKING_NEEDS = "set alipay.app_private_key_file, or wechat_v3.merchant_private_key_file with"
+      + " wechat_v3.merchant_serial_no, or epay.gateway_url, or stripe.api_key_file, or turn on wechat_v2";
+
+  /** The platforms whose bills are read, in Platform's order, each with what fetching its bill needs. */
+  static final Map<Platform, String> BILL_NEEDS = Collections.unmodifiableMap(new EnumMap<>(Map.of(
+      Platform.ALIPAY, "set alipay.app_private_key_file (the application key signs the request)",
+      Platform.WECHAT, "set wechat_v3.merchant_private_key_file and merchant_serial_no, or turn on wechat_v2")));
+
+  /** Every section read whether or not its channel is on: every key of the shipped file is known. */
+  static OutboundConfig read(ConfigReader c, ChannelsConfig channels, MerchantKeys keys) {
+    List<Outbound> platforms = Stream.of(
+            alipay(c, channels.enabled(AlipayChannel.class), keys.alipay()),
+            epay(c, channels.enabled(EpayChannel.class)),
+            wechat(c, channels.enabled(WechatV2Channel.class), channels.enabled(WechatV3Channel.class),
+                keys.wechatV3()))
+        .filter(Objects::nonNull).toList();
+    return new OutboundConfig(platforms, stripe(c, channels.enabled(StripeChannel.class)));
+  }
+
+  /** Opt-in: without the application key (it can refund), Alipay is not asked. */
+  private static Outbound alipay(ConfigReader c, AlipayChannel channel, MerchantKey key) {
+    URI url = RecoveryConfig.url(c, "alipay.gateway_url", ALIPAY_GATEWAY);
+    return channel == null ? null
+        : new AlipayClients(url, c.string("alipay.app_id"), key, channel.signature(), Clock.systemUTC());
+  }
+
+  /** Opt-in by its address (epay.gateway_url): the site's aggregator, asked with the key the channel has. */
+  private static Outbound epay(ConfigReader c, EpayChannel channel) {
+    String text = c.string("epay.gateway_url");
+    URI url = text == null ? null : RecoveryConfig.url(c, "epay.gateway_url", text);
+    boolean books = c.bool("epay.query_books", false);
+    return channel == null ? null : new EpayClients(url, c.string("epay.pid"), c.secret("epay.key"), books);
+  }
+
+  /** v3 opt-in (without the merchant key, which can refund, it is not asked); v2 with the API key the channel has. */
+  private static Outbound wechat(ConfigReader c, WechatV2Channel v2Channel, WechatV3Channel v3Channel,
+      MerchantKeys.WechatV3 merchant) {
+    URI v2Url = RecoveryConfig.url(c, "wechat_v2.gateway_url", WECHAT_GATEWAY);
+    URI v3Url = RecoveryConfig.url(c, "wechat_v3.gateway_url", WECHAT_GATEWAY);
+    WechatClients.V2 v2 = v2Channel == null ? null : new WechatClients.V2(v2Url, v2Channel.signature(),
+        c.string("wechat_v2.appid"), c.string("wechat_v2.mch_id"));
+    WechatClients.V3 v3 = v3Channel == null || merchant == null ? null : new WechatClients.V3(v3Url,
+        c.string("wechat_v3.mchid"), merchant.serial(), merchant.key(), v3Channel.signature());
+    return v2 == null && v3 == null ? null : new WechatClients(v2, v3);
+  }
+
+  /**
+   * A restricted key (rk_...) that can only read: a secret key (sk_...) can refund and pay out, and asking for
+   * events needs none of that.
+   */
+  private static StripeClients stripe(ConfigReader c, StripeChannel channel) {
+    URI url = RecoveryConfig.url(c, "stripe.api_base", STRIPE_API);
+    String key = c.secret("stripe.api_key");
+    if (channel == null) {
+      return null;
+    }
+    if (key != null && !key.startsWith("rk_")) {
+      throw c.error("stripe.api_key_file", "holds " + (key.startsWith("sk_") ? "a secret key (sk_...), which can"
+          + " move money" : "no Stripe API key") + ": create a restricted key (Developers > API keys > Create"
+          + " restricted key) with only Events: Read, and give that rk_... key");
+    }
+    return new StripeClients(url, key);
+  }
+}

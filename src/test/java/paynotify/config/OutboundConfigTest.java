@@ -1,0 +1,117 @@
+package paynotify.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.vertx.core.json.JsonObject;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import paynotify.channel.Platform;
+import paynotify.channel.TradeQuery;
+import paynotify.net.OutboundHttp;
+import paynotify.testsupport.AlipayStandIn;
+import paynotify.testsupport.TestService;
+import paynotify.testsupport.WechatV3StandIn;
+
+/**
+ * Which platforms are asked, and in which order, as each platform's factory builds them from the configuration:
+ * a key that can move money is opt-in, WeChat Pay v2 needs none and is asked only once asking is on.
+ */
+class OutboundConfigTest {
+  static AlipayStandIn alipay;
+  static WechatV3StandIn wechatV3;
+
+  @BeforeAll
+  static void start() {
+    alipay = AlipayStandIn.start();
+    wechatV3 = WechatV3StandIn.start();
+  }
+
+  @AfterAll
+  static void stop() {
+    wechatV3.close();
+    alipay.close();
+  }
+
+  static AppConfig config(JsonObject config) {
+    return AppConfig.from(config, "test.yaml", Map.of());
+  }
+
+  static JsonObject everyKey() {
+    return wechatV3.configure(alipay.configure(TestService.configuration(new JsonObject()
+        .put("epay", new JsonObject().put("gateway_url", "http://127.0.0.1:9/")))));
+  }
+
+  /** The clients' names: built, never sent (a client holds its HTTP client until it asks). */
+  static List<String> names(List<Function<OutboundHttp, TradeQuery>> clients) {
+    return clients.stream().map(client -> client.apply(null).name()).toList();
+  }
+
+  @Test
+  void everyPlatformGivenItsKeyIsAskedAlipayEpayThenWechat() {
+    RecoveryConfig recovery = config(everyKey()).recovery();
+    assertThat(names(recovery.clients()))
+        .containsExactly("alipay.trade.query", "epay api.php?act=order", "wechat v3 query");
+    assertThat(names(recovery.confirming())).isEqualTo(names(recovery.clients()));
+  }
+
+  @Test
+  void wechatV2IsAskedOnceAskingIsOnAndConfirmsABillsRowInAnyCase() {
+    RecoveryConfig off = config(TestService.configuration(new JsonObject())).recovery();
+    assertThat(off.clients()).isEmpty();
+    assertThat(names(off.confirming())).containsExactly("wechat v2 orderquery");
+
+    RecoveryConfig anotherKey = config(alipay.configure(TestService.configuration(new JsonObject()))).recovery();
+    assertThat(names(anotherKey.clients())).containsExactly("alipay.trade.query", "wechat v2 orderquery");
+
+    RecoveryConfig on = config(TestService.configuration(new JsonObject()
+        .put("recovery", new JsonObject().put("enabled", true)))).recovery();
+    assertThat(names(on.clients())).containsExactly("wechat v2 orderquery");
+  }
+
+  @Test
+  void aKeyOrAddressWithoutItsChannelAsksNothing() {
+    JsonObject config = everyKey();
+    config.getJsonObject("epay").remove("pid");
+    config.getJsonObject("epay").remove("key");
+    config.remove("alipay");
+    config.put("alipay", new JsonObject().put("app_private_key_file", alipay.appKeyFile().toString()));
+    assertThat(names(config(config).recovery().clients())).containsExactly("wechat v3 query");
+  }
+
+  /** The bill downloads' names by platform, built as {@link #names} are. */
+  static Map<Platform, String> sources(AppConfig config) {
+    return config.bills().sources().entrySet().stream()
+        .collect(Collectors.toMap(Map.Entry::getKey, source -> source.getValue().apply(null).name()));
+  }
+
+  @Test
+  void billsAreFetchedWithTheSameKeys() {
+    assertThat(sources(config(TestService.configuration(new JsonObject()))))
+        .containsOnly(Map.entry(Platform.WECHAT, "wechat v2 downloadbill"));
+    assertThat(sources(config(everyKey()))).containsOnly(
+        Map.entry(Platform.ALIPAY, "alipay.data.dataservice.bill.downloadurl.query"),
+        Map.entry(Platform.WECHAT, "wechat v3 tradebill"));
+  }
+
+  @Test
+  void nothingToAskOrFetchSaysEveryWayToTurnItOn() {
+    JsonObject noV2 = TestService.configuration(new JsonObject());
+    noV2.remove("wechat_v2");
+    assertThatThrownBy(() -> config(noV2.copy().put("recovery", new JsonObject().put("enabled", true))))
+        .hasMessageContaining("recovery.enabled: true, but no platform can be asked: set alipay.app_private_key_file,"
+            + " or wechat_v3.merchant_private_key_file with wechat_v3.merchant_serial_no, or epay.gateway_url, or"
+            + " stripe.api_key_file, or turn on wechat_v2");
+    assertThatThrownBy(() -> config(noV2.copy().put("reconcile", new JsonObject()
+            .put("daily", new JsonObject().put("enabled", true)))))
+        .hasMessageContaining("reconcile.daily.enabled: true, but no channel's bill can be fetched: set"
+            + " alipay.app_private_key_file (the application key signs the request), or set"
+            + " wechat_v3.merchant_private_key_file and merchant_serial_no, or turn on wechat_v2");
+    assertThat(BillsConfig.BILL_PLATFORMS).isEqualTo("alipay or wechat");
+  }
+}
