@@ -44,6 +44,7 @@ class ArchitectureTest {
       List.of("setup.migrate"),                         // what IsolatedMigrations loads in its own class loader
       List.of("config"),                                // conf/application.yaml read into settings
       List.of("admin", "http"),                         // the two listeners
+      List.of("alert.watch"),                           // what the owner is told about, looked for
       List.of("forward", "alert"),                      // the site told, from the outbox; the owner alerted
       List.of("reconcile.daily"),                       // the daily close: fetch, reconcile, repair, report
       List.of("booking.check", "recovery"),             // the periodic checks; recovery asks the platforms
@@ -53,7 +54,7 @@ class ArchitectureTest {
           "channel.wechat", "channel.xunhupay"),        // each platform, in and out
       List.of("store"),                                 // the database
       List.of("channel"),                               // the platforms' common words
-      List.of("net", "crypto"));                        // calls out; what signatures are built from                              // the platforms' common words
+      List.of("net", "crypto", "timer"));               // calls out; what signatures are built from; workers' clocks
 
   /** About what a newcomer takes in at a glance; a room that needs more wants a second room. */
   private static final int MAX_CLASSES_PER_ROOM = 20;

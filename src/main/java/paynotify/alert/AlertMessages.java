@@ -26,7 +26,7 @@ import paynotify.store.WriteRefusals;
  * or trade number only when it looks like one (else a short hash, and /status), and nothing of a request that was
  * refused: its sender was not who it said.
  */
-final class AlertMessages {
+public final class AlertMessages {
   /** An order or trade number shown as it is: a sane length, and of these characters (no dot: a domain is a link). */
   private static final Pattern SHOWN_ID = Pattern.compile("[A-Za-z0-9_:#|-]{1,64}");
   /** An address as notify_log keeps it (IPv4 or IPv6); X-Forwarded-For behind a proxy may hold anything else. */
@@ -35,12 +35,12 @@ final class AlertMessages {
 
   private final AlertTexts t;
 
-  AlertMessages(AlertTexts texts) {
+  public AlertMessages(AlertTexts texts) {
     this.t = texts;
   }
 
   /** A new anomaly, as the status page lists it. */
-  Alert anomaly(String kind, String channel, String orderNo, String tradeNo, Long amountCents, String detail) {
+  public Alert anomaly(String kind, String channel, String orderNo, String tradeNo, Long amountCents, String detail) {
     AlertText title = AlertText.of(t.pick("支付异常：", "paynotify: ") + t.name(kind));
     if (orderNo != null) {
       title = title.then(t.pick(" 订单 ", " order ")).then(id(orderNo));
@@ -64,7 +64,7 @@ final class AlertMessages {
    * Notifications of a channel refused for their signature or keys: how many, why, from where, what is most likely
    * wrong, and where the rest is. Not a word of what they carried: anyone can send a notification.
    */
-  Alert signatureBurst(SignatureBurst.Burst b) {
+  public Alert signatureBurst(SignatureBurst.Burst b) {
     String title = t.pick("签名验证连续失败：", "signatures failing: ") + b.channel();
     AlertText text = AlertText.of(t.pick(b.count() + " 条通知在 10 分钟内验签失败，没有一条通过（" + b.reason()
             + "）" + (b.again() ? "，上次提醒之后仍在继续" : "") + "。最后一条来自 ",
@@ -149,7 +149,7 @@ final class AlertMessages {
   }
 
   /** The site has not taken events for a while (its endpoint is down or refuses). */
-  Alert forwardPending(long minutes) {
+  public Alert forwardPending(long minutes) {
     return new Alert("forward_pending", t.pick("网站 " + minutes + " 分钟没有接收事件", "the site has not taken events for "
         + minutes + " min"), t.pick("付款已记账，但网站的接收地址（forward.url）一直没有成功应答，订单可能没有发货。检查网站是否正常；"
         + "恢复后事件会自动补发。", "Payments are booked, but the site's endpoint (forward.url) has not answered"
@@ -157,7 +157,7 @@ final class AlertMessages {
   }
 
   /** A day's close: its summary, or why it did not close. */
-  Alert dailyClose(String channel, LocalDate day, String state, String detail) {
+  public Alert dailyClose(String channel, LocalDate day, String state, String detail) {
     boolean done = "done".equals(state);
     String title = done ? t.pick("对账 ", "daily close ") + channel + " " + day
         : t.pick("没有拿到账单：", "no bill fetched: ") + channel + " " + day;
@@ -171,7 +171,7 @@ final class AlertMessages {
   }
 
   /** The database has not answered for a while: notifications are answered 503, the platforms retry. */
-  Alert databaseDown(long minutes, String error) {
+  public Alert databaseDown(long minutes, String error) {
     return new Alert("database_down", AlertText.of(t.pick("数据库 " + minutes + " 分钟无法连接",
         "the database has not answered for " + minutes + " min")), AlertText.of(t.pick(
             "通知都回了 503，平台会重试，但重试次数有限（支付宝约 25 小时）。尽快恢复 MySQL/MariaDB。\n",
@@ -179,7 +179,7 @@ final class AlertMessages {
             + " MySQL/MariaDB back.\n")).then(AlertText.foreign(error)));
   }
 
-  Alert databaseBack() {
+  public Alert databaseBack() {
     return new Alert("database_down", t.pick("数据库已恢复", "the database answers again"),
         t.pick("通知又可以记账了。", "Notifications are booked again."));
   }
@@ -260,20 +260,20 @@ final class AlertMessages {
   }
 
   /** A payment booked (alerts.payments), as the peers tell every order. */
-  Alert payment(String channel, String orderNo, long amountCents) {
+  public Alert payment(String channel, String orderNo, long amountCents) {
     return new Alert("payment", AlertText.of(t.pick("收款 ¥", "paid ¥") + Money.format(amountCents)
         + t.pick(" 订单 ", " order ")).then(id(orderNo)), AlertText.of(t.pick("渠道：", "channel: ") + channel));
   }
 
   /** The public notify address did not reach this service: the platforms' notifications do not either. */
-  Alert probeFailed(String why) {
+  public Alert probeFailed(String why) {
     return new Alert("probe_failed", AlertText.of(t.pick("通知地址探测失败", "the notify address does not reach paynotify")),
         AlertText.foreign(why).then(t.pick("\n平台的通知多半也到不了：检查 DNS、证书、CDN/WAF 和 nginx 的 location。",
             "\nThe platforms' notifications most likely do not either: check DNS, the certificate, a CDN or WAF,"
             + " nginx's location."))); // why: what answered in paynotify's place, a page of anyone's
   }
 
-  Alert probeBack() {
+  public Alert probeBack() {
     return new Alert("probe_failed", t.pick("通知地址探测恢复正常", "the notify address reaches paynotify again"),
         t.pick("平台的通知可以到达了。", "The platforms' notifications can arrive again."));
   }

@@ -21,6 +21,7 @@ import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import paynotify.channel.PlatformTime;
+import paynotify.timer.Periodic;
 
 /**
  * Hands alerts to every target, never holding up what raised them: {@link #raise} only queues, on a context of
@@ -67,7 +68,7 @@ public final class Alerts {
   private final Map<AlertTarget, Deque<Alert>> queues = new HashMap<>();
   private final Map<AlertTarget, Boolean> sending = new HashMap<>();
   private final List<Duration> retries;
-  private final long timer;
+  private final Periodic timer;
 
   public Alerts(Vertx vertx, List<AlertTarget> targets, Settings settings, AlertTexts texts, Clock clock) {
     this(vertx, targets, settings, texts, clock, RETRIES);
@@ -87,7 +88,10 @@ public final class Alerts {
       queues.put(t, new ArrayDeque<>());
       sending.put(t, false);
     }
-    this.timer = vertx.setPeriodic(TICK.toMillis(), id -> context.runOnContext(v -> fold(clock.instant())));
+    this.timer = Periodic.every(vertx, TICK, () -> { // the fold handed to the alerts' context: nothing to wait for
+      flush(clock.instant());
+      return Future.succeededFuture();
+    });
   }
 
   /** The language alerts are written in. */
@@ -121,7 +125,7 @@ public final class Alerts {
 
   /** Stops the folding timer; what is still queued is dropped (the service is stopping). */
   public void close() {
-    vertx.cancelTimer(timer);
+    timer.stop();
   }
 
   /** As the timer does, at {@code now} (a test's clock), on the alerts' context. */

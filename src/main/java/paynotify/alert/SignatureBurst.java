@@ -17,9 +17,9 @@ import java.util.Map;
  * were when it is told; told again once its window is over if the refusals go on (an attacker's burst must not
  * hide a real key mistake after it); a notification that verifies ends it.
  */
-final class SignatureBurst {
+public final class SignatureBurst {
   static final int THRESHOLD = 5;
-  static final Duration WINDOW = Duration.ofMinutes(10);
+  public static final Duration WINDOW = Duration.ofMinutes(10);
 
   /** The reasons that mean "the keys or ids do not match" (RejectedNotification.Reason), as notify_log starts them. */
   private static final String[] KEY_REASONS = {"BAD_SIGNATURE", "UNKNOWN_SERIAL", "MISSING_SIGNATURE",
@@ -29,7 +29,7 @@ final class SignatureBurst {
    * A burst to tell: how many were refused within the window, the last one's reason (one of ours, never its text)
    * and address; {@code again} when it was told before and the refusals went on.
    */
-  record Burst(String channel, int count, String reason, String address, boolean again) {}
+  public record Burst(String channel, int count, String reason, String address, boolean again) {}
 
   /** One channel's refusals within the window, counted by the second they came: a flood holds 600 entries. */
   private static final class Refusals {
@@ -61,12 +61,12 @@ final class SignatureBurst {
   private final Map<String, Refusals> channels = new HashMap<>();
 
   /** Forgets everything seen (another instance watches now). */
-  void clear() {
+  public void clear() {
     channels.clear();
   }
 
   /** One notify_log row, received at {@code at}; rows come in the order they were received. */
-  void seen(String channel, String outcome, String detail, String address, Instant at) {
+  public void seen(String channel, String outcome, String detail, String address, Instant at) {
     if (!"rejected".equals(outcome)) {
       if (!"error".equals(outcome)) { // verified (booked, duplicate, anomaly, ignored): the keys are right
         channels.remove(channel);
@@ -84,7 +84,7 @@ final class SignatureBurst {
   }
 
   /** After a look's rows: the bursts to tell at {@code now}, each with all the refusals of its window. */
-  List<Burst> due(Instant now) {
+  public List<Burst> due(Instant now) {
     List<Burst> due = new ArrayList<>();
     channels.forEach((channel, r) -> {
       r.forgetBefore(now.minus(WINDOW));

@@ -15,7 +15,6 @@ import java.util.function.Function;
 import paynotify.alert.AlertClients;
 import paynotify.alert.AlertTarget;
 import paynotify.alert.AlertTexts;
-import paynotify.alert.AlertWatch;
 import paynotify.alert.Alerts;
 import paynotify.alert.BarkTarget;
 import paynotify.alert.DingtalkTarget;
@@ -26,6 +25,7 @@ import paynotify.alert.SelfProbe;
 import paynotify.alert.ServerChanTarget;
 import paynotify.alert.TelegramTarget;
 import paynotify.alert.WecomTarget;
+import paynotify.alert.watch.AlertWatch;
 
 /**
  * The {@code alerts:} section: where the owner is told (each target optional; its secrets from files or the

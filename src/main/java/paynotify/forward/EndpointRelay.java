@@ -16,6 +16,7 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.Tuple;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -33,6 +34,7 @@ import paynotify.forward.ForwardSettings.Endpoint;
 import paynotify.net.OutboundFailure;
 import paynotify.net.OutboundHttp;
 import paynotify.store.Database;
+import paynotify.timer.Periodic;
 
 /**
  * Delivers one endpoint's rows of the outbox (forward_events), at least once, on the relay's connections and
@@ -84,9 +86,7 @@ final class EndpointRelay {
    * one event it cannot take, retried, never disables it.
    */
   private final Set<String> refused = new HashSet<>();
-  private volatile boolean stopped;
-  private volatile Long timer;
-  private volatile Future<Integer> round;
+  private volatile Periodic rounds;
 
   private record Claimed(long id, String eventId, String type, String orderNo, byte[] body, int attempts) {}
 
@@ -109,21 +109,9 @@ final class EndpointRelay {
    * so that a backlog (a burst of payments, the site back up after downtime) drains at full speed.
    */
   void start(long periodMs) {
-    timer = vertx.setTimer(periodMs, id -> {
-      Future<Integer> next;
-      try {
-        next = runOnce();
-      } catch (RuntimeException e) { // never the end of the timer
-        next = Future.failedFuture(e);
-      }
-      round = next;
-      next.onFailure(err -> LOG.warn("forward: round failed, next one tries again: {}", err.getMessage()))
-          .onComplete(ar -> {
-            if (!stopped) {
-              start(ar.succeeded() && ar.result() == BATCH ? 1 : periodMs);
-            }
-          });
-    });
+    rounds = Periodic.draining(vertx, Duration.ofMillis(periodMs), () -> runOnce()
+        .onFailure(err -> LOG.warn("forward: round failed, next one tries again: {}", err.getMessage()))
+        .map(sent -> sent == BATCH));
   }
 
   /**
@@ -155,13 +143,9 @@ final class EndpointRelay {
    * attempt cut by the stop would count as failed, and could fail an event the site was accepting.
    */
   Future<Void> stop() {
-    stopped = true;
-    if (timer != null) {
-      vertx.cancelTimer(timer);
-    }
-    Future<Integer> inFlight = round == null ? Future.succeededFuture(0) : round;
-    return inFlight.timeout(settings.timeout().toMillis() + 2_000, TimeUnit.MILLISECONDS).<Void>mapEmpty()
-        .otherwiseEmpty().eventually(http::close);
+    Future<Void> inFlight = rounds == null ? Future.succeededFuture() : rounds.stop();
+    return inFlight.timeout(settings.timeout().toMillis() + 2_000, TimeUnit.MILLISECONDS).otherwiseEmpty()
+        .eventually(http::close);
   }
 
   /** The endpoint accepted an event: a run of refusals ends. */

@@ -58,9 +58,12 @@ final class NotifyFate {
    */
   record Keepers(EventBooking booking, Receipt receipt, RejectedLog rejected, NotifyMetrics metrics,
       WriteRefusals refusals) {
-    /** @param log the rows of verified and genuine notifications */
+    /**
+     * @param booking null for a verticle that is never started, only read for its routes (as every other keeper)
+     * @param log     the rows of verified and genuine notifications
+     */
     Keepers(EventBooking booking, NotifyLog log, RejectedLog rejected, NotifyMetrics metrics, WriteRefusals refusals) {
-      this(booking, booking.receipt(log), rejected, metrics, refusals);
+      this(booking, booking == null ? null : booking.receipt(log), rejected, metrics, refusals);
     }
   }
 

@@ -7,44 +7,27 @@ import org.slf4j.LoggerFactory;
 import paynotify.booking.check.OrderlessPaymentCheck;
 import paynotify.booking.check.PendingRefundCheck;
 import paynotify.store.KeyPurge;
+import paynotify.timer.Periodic;
 
 /**
  * The periodic work: the purge, the check of refunds still pending (settled, or flagged), then of
  * payments that named no order (resolved, or told).
  */
-final class Housekeeping {
+record Housekeeping(KeyPurge purge, PendingRefundCheck pendingRefunds, OrderlessPaymentCheck orderlessPayments) {
   private static final Logger LOG = LoggerFactory.getLogger(Housekeeping.class);
 
-  private final KeyPurge purge;
-  private final PendingRefundCheck pendingRefunds;
-  private final OrderlessPaymentCheck orderlessPayments;
-  private boolean running;
-
-  Housekeeping(KeyPurge purge, PendingRefundCheck pendingRefunds, OrderlessPaymentCheck orderlessPayments) {
-    this.purge = purge;
-    this.pendingRefunds = pendingRefunds;
-    this.orderlessPayments = orderlessPayments;
-  }
-
-  /** Runs every {@code period}; a run still going when the next is due is not overlapped. */
-  long schedule(Vertx vertx, Duration period) {
-    return vertx.setPeriodic(period.toMillis(), id -> {
-      if (running) {
-        return;
-      }
-      running = true;
-      purge.runOnce()
-          .onSuccess(r -> LOG.info("purge: {} expired keys, {} notify_log rows, {} delivered events deleted",
-              r.keysDeleted(), r.logRowsDeleted(), r.eventsDeleted()))
-          .compose(r -> pendingRefunds.runOnce())
-          .onSuccess(r -> {
-            if (r.flagged() > 0) {
-              LOG.warn("{} refund(s) still wait for their payment: see anomalies (refund_without_payment)", r.flagged());
-            }
-          })
-          .compose(r -> orderlessPayments.runOnce())
-          .onFailure(err -> LOG.warn("housekeeping failed, will try again next period: {}", err.getMessage()))
-          .onComplete(ar -> running = false);
-    });
+  /** Runs every {@code period} until the clock returned is stopped, never two runs at once. */
+  Periodic schedule(Vertx vertx, Duration period) {
+    return Periodic.every(vertx, period, () -> purge.runOnce()
+        .onSuccess(r -> LOG.info("purge: {} expired keys, {} notify_log rows, {} delivered events deleted",
+            r.keysDeleted(), r.logRowsDeleted(), r.eventsDeleted()))
+        .compose(r -> pendingRefunds.runOnce())
+        .onSuccess(r -> {
+          if (r.flagged() > 0) {
+            LOG.warn("{} refund(s) still wait for their payment: see anomalies (refund_without_payment)", r.flagged());
+          }
+        })
+        .compose(r -> orderlessPayments.runOnce())
+        .onFailure(err -> LOG.warn("housekeeping failed, will try again next period: {}", err.getMessage())));
   }
 }

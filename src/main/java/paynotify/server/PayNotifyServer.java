@@ -45,6 +45,7 @@ import paynotify.store.RefusalEpisodes;
 import paynotify.store.RejectedLog;
 import paynotify.store.Stores;
 import paynotify.store.WriteRefusals;
+import paynotify.timer.Periodic;
 
 /**
  * The running service on one Vert.x instance, wired in start order: the database pools, booking, the notify
@@ -84,8 +85,8 @@ public final class PayNotifyServer {
   private final DailyClose dailyClose;
   private final Alerting alerting;
   private final WriteRefusals refusals;
-  private volatile Long housekeepingTimer; // set by open()
-  private volatile Long recoveryTimer; // set by open() when the sweeper is on
+  private volatile Periodic housekeepingTimer; // set by open()
+  private volatile Periodic recoveryTimer; // set by open() when the sweeper is on
 
   private PayNotifyServer(Vertx vertx, Stores stores, String deploymentId, int port, Readiness readiness,
       Duration purgeInterval, KeyPurge purge, PendingRefundCheck pendingRefunds,
@@ -334,10 +335,10 @@ public final class PayNotifyServer {
   public Future<Void> stop() {
     refusals.stop(); // an episode still open is kept as it stands (no alert: whether it writes again is not known)
     if (housekeepingTimer != null) {
-      vertx.cancelTimer(housekeepingTimer);
+      housekeepingTimer.stop();
     }
     if (recoveryTimer != null) {
-      vertx.cancelTimer(recoveryTimer);
+      recoveryTimer.stop();
     }
     if (dailyClose != null) {
       dailyClose.stop();

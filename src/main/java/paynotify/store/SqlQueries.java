@@ -357,8 +357,9 @@ public final class SqlQueries {
 
   public static final String REPLAY_EVENTS_CREATED = REPLAY + " AND created_at >= ? AND created_at < ?";
 
-  // The recovery sweeper's order checks (recovery.Recovery). An unpaid order seen for the first time gets
-  // its row, due now; a second instance inserting it at the same moment adds nothing. Binds: the order.
+  // The recovery sweeper's order checks (recovery.Sweeper, and a check's: recovery.OrderCheck), held through
+  // store.Lease. An unpaid order seen for the first time gets its row, due now; a second instance inserting it at
+  // the same moment adds nothing. Binds: the order.
   public static final String ADD_ORDER_CHECK = "INSERT IGNORE INTO order_checks (order_no, next_check_at, created_at)"
       + " VALUES (?, UTC_TIMESTAMP(3), UTC_TIMESTAMP(3))";
 
@@ -414,7 +415,7 @@ public final class SqlQueries {
   public static final String PURGE_ORDER_CHECKS =
       "DELETE FROM order_checks WHERE created_at < UTC_TIMESTAMP(3) - INTERVAL ? SECOND LIMIT ?";
 
-  // The daily close (recovery.DailyClose). A channel's day gets its row when first due; a second instance
+  // The daily close (reconcile.daily.DailyClose). A channel's day gets its row when first due; a second instance
   // inserting it at the same moment adds nothing. Times come from the instance's clock, in UTC.
   // Binds: channel, day, now (next try), now (created).
   public static final String ADD_DAILY_CLOSE = "INSERT IGNORE INTO daily_closes (channel, bill_date, state,"
@@ -448,9 +449,13 @@ public final class SqlQueries {
   public static final String MOVE_STRIPE_CURSOR = "UPDATE stripe_events_cursor SET walk_from = ?, walk_below = ?,"
       + " walk_to = ?, version = version + 1, updated_at = UTC_TIMESTAMP(3) WHERE id = 1 AND version = ?";
 
-  // Alerts (alert.AlertWatch). One instance watches: whoever holds the lease, renewed at every look, taken over
-  // once it has run out. Binds: owner, lease in seconds, owner.
+  // Alerts (alert.watch.AlertWatch, through store.Lease). One instance watches: whoever holds the lease, renewed
+  // at every look, taken over once it has run out. Its one row, added by the first look; a second instance inserting
+  // it at the same moment adds nothing. Binds: none.
   public static final String ADD_ALERT_LEASE = "INSERT IGNORE INTO alert_lease (name) VALUES ('watch')";
+  // Two instances looking at once: whoever sets the lease first holds it; the other's UPDATE waits on the row lock,
+  // then finds it held by another (READ COMMITTED re-reads the row) and changes nothing: the row count says who
+  // watches. Binds: owner, lease in seconds, owner.
   public static final String TAKE_ALERT_LEASE = "UPDATE alert_lease SET lease_owner = ?,"
       + " lease_until = UTC_TIMESTAMP(3) + INTERVAL ? SECOND WHERE name = 'watch'"
       + " AND (lease_owner = ? OR lease_until IS NULL OR lease_until < UTC_TIMESTAMP(3))";

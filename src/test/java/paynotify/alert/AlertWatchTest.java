@@ -12,6 +12,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import paynotify.alert.AlertsTest.Recording;
+import paynotify.alert.watch.AlertWatch;
 import paynotify.channel.PlatformTime;
 import paynotify.net.OutboundHttp;
 import paynotify.server.Pools;

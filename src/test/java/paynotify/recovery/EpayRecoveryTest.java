@@ -52,7 +52,7 @@ class EpayRecoveryTest extends DatabaseTestBase {
         + " CONVERT_TZ(NOW(3), @@session.time_zone, '+08:00') - INTERVAL 300 SECOND)", orderNo);
   }
 
-  Recovery.Sweep sweep() {
+  Sweeper.Sweep sweep() {
     return service.server().recovery().sweepOnce().await();
   }
 
@@ -62,7 +62,7 @@ class EpayRecoveryTest extends DatabaseTestBase {
     order("E1");
     epay.paid("E1", "2026120412000100001", "88.88");
 
-    Recovery.Sweep s = sweep();
+    Sweeper.Sweep s = sweep();
 
     assertThat(s.asked()).isEqualTo(1);
     assertThat(s.paid()).isZero();

@@ -42,7 +42,7 @@ class RecoveryAcrossPlatformsTest extends DatabaseTestBase {
         + " CONVERT_TZ(NOW(3), @@session.time_zone, '+08:00') - INTERVAL 40 MINUTE)", orderNo);
   }
 
-  Recovery.Sweep sweep() {
+  Sweeper.Sweep sweep() {
     return service.server().recovery().sweepOnce().await();
   }
 

@@ -64,7 +64,7 @@ class RecoveryTest extends DatabaseTestBase {
         + " CONVERT_TZ(NOW(3), @@session.time_zone, '+08:00') - INTERVAL ? SECOND)", orderNo, CENTS, secondsAgo);
   }
 
-  Recovery.Sweep sweep() {
+  Sweeper.Sweep sweep() {
     return service.server().recovery().sweepOnce().await();
   }
 
@@ -73,7 +73,7 @@ class RecoveryTest extends DatabaseTestBase {
     order("R1", 300);
     alipay.paid("R1", "2026120422001400001", AMOUNT);
 
-    Recovery.Sweep s = sweep();
+    Sweeper.Sweep s = sweep();
 
     assertThat(s.asked()).isEqualTo(1);
     assertThat(s.paid()).isEqualTo(1);
@@ -114,7 +114,7 @@ class RecoveryTest extends DatabaseTestBase {
     alipay.paid("SKEW", "2026120422001400002", AMOUNT);
     alipay.paidAt("SKEW", now.minusSeconds(300 + 120));
 
-    Recovery.Sweep s = sweep();
+    Sweeper.Sweep s = sweep();
 
     assertThat(s.asked()).isEqualTo(2);
     assertThat(s.paid()).isEqualTo(1);
@@ -227,7 +227,7 @@ class RecoveryTest extends DatabaseTestBase {
     order("C1", 300);
     alipay.closed("C1");
 
-    Recovery.Sweep s = sweep();
+    Sweeper.Sweep s = sweep();
 
     assertThat(s.asked()).isEqualTo(3);
     assertThat(s.paid()).isZero();
@@ -243,7 +243,7 @@ class RecoveryTest extends DatabaseTestBase {
     order("B1", 300);
     alipay.paid("B1", "2026120422001400021", AMOUNT);
     alipay.mode(Mode.BAD_SIGNATURE);
-    Recovery.Sweep s = sweep();
+    Sweeper.Sweep s = sweep();
     assertThat(s.failed()).isEqualTo(1);
     assertThat(db.orderStatus("B1")).isEqualTo("unpaid");
     assertThat(db.count("SELECT COUNT(*) FROM payments")).isZero();
@@ -483,7 +483,7 @@ class RecoveryTest extends DatabaseTestBase {
     alipay.paid("W1", "2026120422001400201", AMOUNT);
 
     service.server().recovery().askFirst(Instant.now().minusSeconds(310), Instant.now().minusSeconds(100));
-    Recovery.Sweep s = sweep();
+    Sweeper.Sweep s = sweep();
 
     assertThat(s.asked()).isEqualTo(1);
     assertThat(alipay.queries("W1")).isEqualTo(1);
