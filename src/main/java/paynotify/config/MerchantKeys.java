@@ -10,9 +10,9 @@ import paynotify.crypto.MerchantKey;
  * @param alipay   the application's private key (alipay.app_private_key_file); null when not given
  * @param wechatV3 the merchant API key and its certificate serial; null when not given
  */
-record MerchantKeys(MerchantKey alipay, WechatV3 wechatV3) {
-  /** apiclient_key.pem and the serial of the certificate WeChat Pay issued for it. */
-  record WechatV3(MerchantKey key, String serial) {}
+record MerchantKeys(MerchantKey alipay, SerialKey wechatV3) {
+  /** A merchant key named by its certificate serial: WeChat Pay v3's apiclient_key.pem and the serial WeChat issued. */
+  record SerialKey(MerchantKey key, String serial) {}
 
   static MerchantKeys read(ConfigReader c) {
     String alipayFile = c.string("alipay.app_private_key_file");
@@ -23,7 +23,7 @@ record MerchantKeys(MerchantKey alipay, WechatV3 wechatV3) {
           "missing: asking WeChat Pay v3 needs both the merchant key (apiclient_key.pem) and its certificate serial");
     }
     return new MerchantKeys(alipayFile == null ? null : key(c, "alipay.app_private_key_file", alipayFile),
-        v3File == null ? null : new WechatV3(key(c, "wechat_v3.merchant_private_key_file", v3File), serial));
+        v3File == null ? null : new SerialKey(key(c, "wechat_v3.merchant_private_key_file", v3File), serial));
   }
 
   /**

@@ -72,7 +72,7 @@ record OutboundConfig(List<Outbound> platforms, StripeClients stripe) {
 
   /** v3 opt-in (without the merchant key, which can refund, it is not asked); v2 with the API key the channel has. */
   private static Outbound wechat(ConfigReader c, WechatV2Channel v2Channel, WechatV3Channel v3Channel,
-      MerchantKeys.WechatV3 merchant) {
+      MerchantKeys.SerialKey merchant) {
     URI v2Url = RecoveryConfig.url(c, "wechat_v2.gateway_url", WECHAT_GATEWAY);
     URI v3Url = RecoveryConfig.url(c, "wechat_v3.gateway_url", WECHAT_GATEWAY);
     WechatClients.V2 v2 = v2Channel == null ? null : new WechatClients.V2(v2Url, v2Channel.signature(),

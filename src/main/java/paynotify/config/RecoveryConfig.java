@@ -18,7 +18,7 @@ import paynotify.channel.stripe.StripeClients;
 import paynotify.channel.stripe.StripeEvents;
 import paynotify.net.OutboundHttp;
 import paynotify.recovery.RecoverySettings;
-import paynotify.recovery.StripeFeed;
+import paynotify.recovery.MissedEventsFeed;
 import paynotify.store.Database;
 import paynotify.store.OrdersTable;
 
@@ -36,7 +36,7 @@ import paynotify.store.OrdersTable;
  *                 they were read kept in the database given; null when not set
  */
 public record RecoveryConfig(RecoverySettings settings, List<Function<OutboundHttp, TradeQuery>> clients,
-    List<Function<OutboundHttp, TradeQuery>> confirming, BiFunction<OutboundHttp, Database, StripeFeed> stripe) {
+    List<Function<OutboundHttp, TradeQuery>> confirming, BiFunction<OutboundHttp, Database, MissedEventsFeed> stripe) {
   static RecoveryConfig read(ConfigReader c, ChannelsConfig channels, OrdersTable orders, OutboundConfig outbound) {
     boolean enabled = c.bool("recovery.enabled", false);
     List<Outbound> askable = outbound.platforms().stream().filter(p -> p.query() != null).toList();
@@ -46,7 +46,7 @@ public record RecoveryConfig(RecoverySettings settings, List<Function<OutboundHt
     List<Function<OutboundHttp, TradeQuery>> clients = askable.stream().filter(p -> asking || p.optedIn())
         .map(Outbound::query).toList();
     List<Function<OutboundHttp, TradeQuery>> confirming = askable.stream().map(Outbound::query).toList();
-    BiFunction<OutboundHttp, Database, StripeFeed> stripe = stripe(outbound.stripe(),
+    BiFunction<OutboundHttp, Database, MissedEventsFeed> stripe = stripe(outbound.stripe(),
         channels.enabled(StripeChannel.class));
 
     Duration minAge = Duration.ofSeconds(c.number("recovery.min_age_seconds", 120, 30, 86_400));
@@ -82,9 +82,9 @@ public record RecoveryConfig(RecoverySettings settings, List<Function<OutboundHt
   }
 
   /** Stripe's events, read as its webhooks by its channel: null when its key is not given. */
-  private static BiFunction<OutboundHttp, Database, StripeFeed> stripe(StripeClients clients, StripeChannel channel) {
+  private static BiFunction<OutboundHttp, Database, MissedEventsFeed> stripe(StripeClients clients, StripeChannel channel) {
     Function<OutboundHttp, StripeEvents> events = clients == null ? null : clients.events();
-    return events == null ? null : (http, db) -> new StripeFeed(events.apply(http), channel, db);
+    return events == null ? null : (http, db) -> new MissedEventsFeed(events.apply(http), channel, db);
   }
 
   /**

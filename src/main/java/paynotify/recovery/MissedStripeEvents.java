@@ -24,7 +24,7 @@ import paynotify.channel.Platform;
 import paynotify.channel.RejectedNotification;
 import paynotify.channel.UnbookableNotification.Problem;
 import paynotify.channel.UnbookableNotification;
-import paynotify.recovery.StripeCursor.Walk;
+import paynotify.recovery.MissedEventsCursor.Walk;
 
 /**
  * Stripe's events whose webhook delivery has not succeeded (those created within max_age), taken as their
@@ -34,7 +34,7 @@ import paynotify.recovery.StripeCursor.Walk;
  *
  * <p>Stripe lists newest first, and an account whose other endpoint always fails keeps its events undelivered:
  * reading from the top every sweep would never get past them. So the events are read in walks down a window
- * of their {@code created} ({@link StripeCursor}, in the database): a few pages a sweep, the next sweep (on
+ * of their {@code created} ({@link MissedEventsCursor}, in the database): a few pages a sweep, the next sweep (on
  * whichever instance) going on where this one stopped, the next walk taking what was created since. Every
  * event within max_age is looked at at least once; one whose booking fails stops the sweep there, and is looked at
  * again by the next, up to {@value #TRIES} sweeps: then it is given up, a booking_failed anomaly for a human, and the
@@ -70,8 +70,8 @@ final class MissedStripeEvents {
 
   private static final Pass NOTHING = new Pass(0, 0, 0);
 
-  private final StripeFeed feed;
-  private final StripeCursor cursor;
+  private final MissedEventsFeed feed;
+  private final MissedEventsCursor cursor;
   private final FoundPayment found;
   private final EventBooking booking;
   private final Duration maxAge;
@@ -80,9 +80,9 @@ final class MissedStripeEvents {
   /** In how many sweeps each event's booking failed, here. */
   private final Map<String, Integer> failures = remembered();
 
-  MissedStripeEvents(StripeFeed feed, FoundPayment found, EventBooking booking, Duration maxAge, Clock clock) {
+  MissedStripeEvents(MissedEventsFeed feed, FoundPayment found, EventBooking booking, Duration maxAge, Clock clock) {
     this.feed = feed;
-    this.cursor = new StripeCursor(feed.db());
+    this.cursor = new MissedEventsCursor(feed.db());
     this.found = found;
     this.booking = booking;
     this.maxAge = maxAge;

@@ -37,7 +37,7 @@ public final class Recovery {
    * @param stripe  Stripe's undelivered events, fetched every sweep; null when stripe.api_key_file is not set
    */
   public Recovery(Vertx vertx, Database db, EventBooking booking, NotifyLog log, OrdersTable orders,
-      SiteEvents outbox, List<TradeQuery> queries, StripeFeed stripe, RecoverySettings settings) {
+      SiteEvents outbox, List<TradeQuery> queries, MissedEventsFeed stripe, RecoverySettings settings) {
     this.settings = settings;
     FoundPayment found = new FoundPayment(FoundBy.QUERY, booking, log, db, outbox, orders, settings.createdAt());
     this.stripe = stripe == null ? null

@@ -437,7 +437,7 @@ public final class SqlQueries {
   public static final String DAILY_CLOSES_SINCE =
       "SELECT bill_date, state FROM daily_closes WHERE channel = ? AND bill_date >= ? ORDER BY bill_date";
 
-  // Stripe's undelivered events (recovery.StripeCursor): where the walk down them has got to, one row for every
+  // Stripe's undelivered events (recovery.MissedEventsCursor): where the walk down them has got to, one row for every
   // instance, added by the first sweep that reads it. Binds: none.
   public static final String ADD_STRIPE_CURSOR = "INSERT IGNORE INTO stripe_events_cursor (id, walk_from, walk_below,"
       + " walk_to, version, updated_at) VALUES (1, 0, 0, 0, 0, UTC_TIMESTAMP(3))";

@@ -14,7 +14,7 @@ import paynotify.store.Database;
  * every instance goes on from it. Stripe lists newest first: a {@link Walk} goes down a window of the events'
  * {@code created}, a few pages a sweep.
  */
-final class StripeCursor {
+final class MissedEventsCursor {
   /**
    * A walk down [{@code from}, {@code to}) (Unix seconds, Stripe's {@code created}): every event in
    * [{@code below}, {@code to}) has been taken, and every one before {@code from} by an earlier walk;
@@ -45,7 +45,7 @@ final class StripeCursor {
 
   private final Database db;
 
-  StripeCursor(Database db) {
+  MissedEventsCursor(Database db) {
     this.db = db;
   }
 

@@ -8,4 +8,4 @@ import paynotify.store.Database;
  * Where Stripe's undelivered events come from, the channel that reads them as their webhooks, and the database
  * that keeps how far they were read (recovery's pool).
  */
-public record StripeFeed(StripeEvents events, StripeChannel channel, Database db) {}
+public record MissedEventsFeed(StripeEvents events, StripeChannel channel, Database db) {}
