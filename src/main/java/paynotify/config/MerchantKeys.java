@@ -11,7 +11,7 @@ import paynotify.crypto.MerchantKey;
  * @param wechatV3 the merchant API key and its certificate serial; null when not given
  */
 record MerchantKeys(MerchantKey alipay, SerialKey wechatV3) {
-  /** A merchant key named by its certificate serial: WeChat Pay v3's apiclient_key.pem and the serial WeChat issued. */
+  /** A key named by its certificate's serial: WeChat Pay v3's apiclient_key.pem and the serial WeChat issued. */
   record SerialKey(MerchantKey key, String serial) {}
 
   static MerchantKeys read(ConfigReader c) {
