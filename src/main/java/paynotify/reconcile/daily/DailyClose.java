@@ -27,18 +27,18 @@ import paynotify.channel.Platform;
 import paynotify.channel.PlatformTime;
 import paynotify.reconcile.daily.CloseProcess.Tried;
 import paynotify.store.Database;
-import paynotify.store.LeaseOwner;
-import paynotify.store.TransientRetry;
+import paynotify.store.Lease;
+import paynotify.timer.Periodic;
 
 /**
  * The daily close ({@code reconcile.daily}) on the service's clock: from {@code at} (Beijing time), yesterday's bill
  * of each platform closed ({@link DayClose}, run as a process of its own: {@link CloseProcess}), once across all
  * instances, and what it came to recorded in daily_closes (the status page and the alerts read it there).
  *
- * <p>One instance closes a day: the lease in daily_closes, decided by the database. A close that does not come
- * off (the bill not made yet, the platform or the database down) is tried again every 15 minutes, and given up
- * when a try at or after noon fails too (then the status page says so, and the owner can run the command by
- * hand).
+ * <p>One instance closes a day: its row's {@link Lease} in daily_closes, decided by the database; whether one is
+ * due is looked at every minute ({@link Periodic}). A close that does not come off (the bill not made yet, the
+ * platform or the database down) is tried again every 15 minutes, and given up when a try at or after noon fails
+ * too (then the status page says so, and the owner can run the command by hand).
  */
 public final class DailyClose {
   private static final Logger LOG = LoggerFactory.getLogger(DailyClose.class);
@@ -52,16 +52,14 @@ public final class DailyClose {
   private final Database db;
   private final DailyCloseSettings settings;
   private final Clock clock;
-  private final String owner;
-  private final TransientRetry retry;
+  private final Lease lease;
   private final CloseProcess process;
   private final DayRefusals refusals;
   /** The platforms whose close of {@link #overDay} is over (done or given up): the minute's tick asks nothing. */
   private final Set<Platform> over = ConcurrentHashMap.newKeySet();
   private volatile LocalDate overDay;
-  private volatile Long timer;
+  private volatile Periodic timer;
   private volatile boolean stopping;
-  private boolean closing;
 
   /**
    * @param db          a pool of the service's: a few short statements a day, none held while the command runs
@@ -74,8 +72,7 @@ public final class DailyClose {
     this.db = db;
     this.settings = settings;
     this.clock = clock;
-    this.owner = LeaseOwner.next();
-    this.retry = new TransientRetry(vertx, 3);
+    this.lease = new Lease(vertx, db);
     this.process = new CloseProcess(vertx, commandLine, settings, billsDir);
     this.refusals = new DayRefusals(vertx, db);
   }
@@ -91,36 +88,28 @@ public final class DailyClose {
     LOG.info("daily close: {} at {} (Beijing time), yesterday's bill{}",
         settings.platforms().stream().map(Platform::code).toList(), settings.at(),
         settings.repair() ? "; auto_repair: missing_local" : "");
-    timer = vertx.setPeriodic(FIRST_TICK.toMillis(), TICK.toMillis(), id -> {
-      if (closing) {
-        return;
-      }
-      closing = true;
-      runOnce(clock.instant()).onComplete(done -> {
-        closing = false;
-        if (done.failed()) {
-          LOG.warn("daily close: not tried now (the database?), looked at again in a minute: {}",
-              done.cause().getMessage());
-        }
-      });
-    });
+    timer = Periodic.every(vertx, FIRST_TICK, TICK, () -> runOnce(clock.instant()).onFailure(err ->
+        LOG.warn("daily close: not tried now (the database?), looked at again in a minute: {}", err.getMessage())));
   }
 
-  /** No more looking by the clock: closes run when {@link #runOnce} is called (a test's clock). */
-  public void unschedule() {
-    if (timer != null) {
-      vertx.cancelTimer(timer);
-    }
+  /**
+   * No more looking by the clock: closes run when {@link #runOnce} is called (a test's clock). Completes once the
+   * look in flight, if any, is over.
+   */
+  public Future<Void> unschedule() {
+    return timer == null ? Future.succeededFuture() : timer.stop();
   }
 
   /**
    * No more looking, and a command that is running is stopped (the service is stopping): nothing is recorded of
-   * it, and its day is tried again once the lease ends.
+   * it, and its day is tried again once the lease ends; no close is begun after. Completes once the look in flight,
+   * if any, is over.
    */
-  public void stop() {
+  public Future<Void> stop() {
     stopping = true;
-    unschedule();
+    Future<Void> inFlight = unschedule();
     process.stop();
+    return inFlight;
   }
 
   /**
@@ -191,39 +180,40 @@ public final class DailyClose {
 
   /** Null when the day is another instance's now, not due again yet, or the service is stopping. */
   private Future<Closed> closeIfOurs(Platform platform, LocalDate day, Instant now) {
+    if (stopping) { // the days after the one the stop cut are not begun (their command would outlive the service)
+      return Future.succeededFuture(null);
+    }
     String channel = platform.code(); // daily_closes.channel
     LocalDateTime utc = LocalDateTime.ofInstant(now, ZoneOffset.UTC);
-    // Two transactions, each run again if the database picks it as a deadlock's victim: two instances inserting
-    // the row at one moment can meet so (CI saw it); the update then decides who holds the lease.
-    return retry.run(() -> db.inTransaction(conn -> conn.preparedQuery(ADD_DAILY_CLOSE)
-            .execute(Tuple.of(channel, day, utc, utc))))
-        .compose(added -> retry.run(() -> db.inTransaction(conn -> conn.preparedQuery(LEASE_DAILY_CLOSE)
-            .execute(Tuple.of(owner, utc.plus(LEASE), utc, channel, day, utc, utc)))))
-        .compose(leased -> leased.rowCount() != 1 ? Future.succeededFuture(null) : close(platform, day)
-            .compose(tried -> {
-          if (stopping) { // stopped, not answered: once the lease runs out the day is tried again
-            return Future.succeededFuture(null);
+    return lease.take(ADD_DAILY_CLOSE, Tuple.of(channel, day, utc, utc), LEASE_DAILY_CLOSE,
+            owner -> Tuple.of(owner, utc.plus(LEASE), utc, channel, day, utc, utc))
+        .compose(held -> !held || stopping ? Future.succeededFuture(null) : close(platform, day)
+            // stopped, not answered: once the lease runs out the day is tried again
+            .compose(tried -> stopping ? Future.succeededFuture(null) : record(platform, day, now, tried)));
+  }
+
+  /** What the try came to, written while the lease is still ours: null when it ran past it. */
+  private Future<Closed> record(Platform platform, LocalDate day, Instant now, Tried tried) {
+    String channel = platform.code();
+    LocalDateTime utc = LocalDateTime.ofInstant(now, ZoneOffset.UTC);
+    // the last try is the one at or after noon (WeChat's "still making it" means "no trades" from then)
+    boolean givenUp = !tried.done()
+        && !LocalDateTime.ofInstant(now, PlatformTime.BEIJING).isBefore(settings.giveUpAt(day));
+    String state = tried.done() ? "done" : givenUp ? "failed" : "pending";
+    return lease.whileHeld(DAILY_CLOSE_TRIED, owner -> Tuple.of(state, utc.plus(DailyCloseSettings.RETRY),
+            cut(tried.detail()), tried.done() ? tried.summary().toJson().encode() : null, channel, day, owner))
+        .map(held -> {
+          if (!held) {
+            LOG.warn("daily close {} {}: ran past its lease, which another instance took; not recorded here: {}",
+                channel, day, tried.detail());
+            return null;
           }
-          // the last try is the one at or after noon (WeChat's "still making it" means "no trades" from then)
-          boolean givenUp = !tried.done()
-              && !LocalDateTime.ofInstant(now, PlatformTime.BEIJING).isBefore(settings.giveUpAt(day));
-          String state = tried.done() ? "done" : givenUp ? "failed" : "pending";
-          return db.inTransaction(conn -> conn.preparedQuery(DAILY_CLOSE_TRIED).execute(Tuple.of(state,
-                  utc.plus(DailyCloseSettings.RETRY), cut(tried.detail()),
-                  tried.done() ? tried.summary().toJson().encode() : null, channel, day, owner)))
-              .map(written -> {
-                if (written.rowCount() != 1) {
-                  LOG.warn("daily close {} {}: ran past its lease, which another instance took; not recorded here:"
-                      + " {}", channel, day, tried.detail());
-                  return null;
-                }
-                log(channel, day, state, tried.detail());
-                if (!state.equals("pending") && day.equals(overDay)) {
-                  over.add(platform);
-                }
-                return new Closed(platform, day, state, tried.detail());
-              });
-        }));
+          log(channel, day, state, tried.detail());
+          if (!state.equals("pending") && day.equals(overDay)) {
+            over.add(platform);
+          }
+          return new Closed(platform, day, state, tried.detail());
+        });
   }
 
   /** A day's close run; the summary of one done gets the day's times the database refused writes. */
