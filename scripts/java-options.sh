@@ -16,3 +16,7 @@ SERVE_ALWAYS="-XX:+ExitOnOutOfMemoryError"
 # The tools (reconcile, status, ...): a batch job on two cores: the parallel collector keeps the reader, the
 # loader and the database busy.
 TOOL_JAVA_OPTS="-Xms32m -Xmx128m -XX:MaxMetaspaceSize=96m -XX:+UseParallelGC"
+
+# The daily close's child, `paynotify reconcile --fetch` started by the service (its flags are
+# reconcile/daily/CloseProcess.JAVA_OPTIONS, not read from here): the tools' -Xmx and metaspace, but serve's serial
+# collector and C1, and exit on out of memory, since it runs beside the service on its cores. Change both together.

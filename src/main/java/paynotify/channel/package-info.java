@@ -1,10 +1,14 @@
 /**
  * Everything about the platforms, one subpackage each, both ways. In: a {@link paynotify.channel.NotifyChannel}
- * turns a raw request into a verified {@link paynotify.channel.NotifyEvent}; {@link paynotify.channel.Platform}
- * names whose trades it books. Out: a platform that can be asked has a {@link paynotify.channel.TradeQuery} (is
- * this order paid? close it), answering a {@link paynotify.channel.TradeAnswer}, and one that publishes bills a
- * {@link paynotify.channel.BillSource} giving a {@link paynotify.channel.DayBill}. Each subpackage holds its
- * channel, its {@code *Signature}, and its clients (every rule listed in {@link paynotify.channel.Signatures}).
+ * turns a raw request into a verified {@link paynotify.channel.NotifyEvent}, reached at its
+ * {@link paynotify.channel.NotifyChannel.Door} (its endpoint name, {@link paynotify.channel.Platform}, path and
+ * success reply); the epay family shares {@link paynotify.channel.FormChannel}. Out: a platform that can be asked has
+ * a {@link paynotify.channel.TradeQuery} (is this order paid? close it), answering a
+ * {@link paynotify.channel.TradeAnswer}, and one that publishes bills a {@link paynotify.channel.BillSource} giving a
+ * {@link paynotify.channel.DayBill}; its factory, a {@code *Clients} in its folder, builds them as its
+ * {@link paynotify.channel.Outbound} (registered once, in {@code config.OutboundConfig}). Each subpackage holds its
+ * channel, its {@code *Signature}, its clients and their factory (every rule listed in
+ * {@link paynotify.channel.Signatures}).
  *
  * <p>Each client
  * <ul>

@@ -1,8 +1,14 @@
 /**
- * What never arrived, gone and got: the sweeper ({@link paynotify.recovery.Recovery}) asks the platforms about
- * unpaid orders whose notification may have been lost, each with its back-off and lease in {@code order_checks};
- * Stripe's undelivered events are fetched ({@link paynotify.recovery.MissedStripeEvents}); a site's return page
- * asks about one order ({@code /orders/:no/check}). What a platform says was paid is booked through the same
- * booking as a notification ({@link paynotify.recovery.FoundPayment}).
+ * What never arrived, gone and got. {@link paynotify.recovery.Recovery} is the door (the server, the admin
+ * listener and {@code paynotify check} use it); behind it the {@link paynotify.recovery.Sweeper} sweeps: unpaid
+ * orders whose notification may have been lost, each at its {@link paynotify.recovery.Backoff} and held in
+ * {@code order_checks} ({@code store.Lease}), then Stripe's undelivered events
+ * ({@link paynotify.recovery.MissedStripeEvents}, from a {@link paynotify.recovery.MissedEventsFeed}, how far read
+ * kept by {@link paynotify.recovery.MissedEventsCursor}); an {@link paynotify.recovery.OrderCheck} asks about one
+ * order now, for a site's return page ({@code /orders/:no/check}). Both ask through
+ * {@link paynotify.recovery.Asking}, within one {@link paynotify.recovery.QueryBudget}: what a platform says was paid
+ * is booked by {@link paynotify.recovery.FoundPayment} through booking's {@code Receipt}, its notify_log row naming
+ * how it was found ({@link paynotify.recovery.FoundBy}); an order unpaid too long is closed by
+ * {@link paynotify.recovery.OrderExpiry} through {@code EventBooking.closeExpired}.
  */
 package paynotify.recovery;
