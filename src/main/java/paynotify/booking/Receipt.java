@@ -6,6 +6,7 @@ import io.vertx.sqlclient.Tuple;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.function.Function;
+import java.util.function.LongConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import paynotify.booking.anomaly.Anomaly;
@@ -76,9 +77,9 @@ public final class Receipt {
   public Future<Taken> take(Trace trace, Future<NotifyEvent> checked, boolean evidence) {
     return checked.transform(check -> {
       if (check.succeeded()) {
-        long start = System.nanoTime();
-        return book(trace, check.result(), evidence)
-            .transform(booked -> Future.succeededFuture(new Booked(check.result(), booked, System.nanoTime() - start)));
+        long[] took = new long[1]; // the booking's own time: not its row's queueing, nor what follows it
+        return book(trace, check.result(), evidence, nanos -> took[0] = nanos)
+            .transform(booked -> Future.succeededFuture(new Booked(check.result(), booked, took[0])));
       }
       if (check.cause() instanceof UnbookableNotification unbookable) {
         return booking.recordUnbookable(unbookable, trace.body()).transform(recorded -> {
@@ -96,17 +97,24 @@ public final class Receipt {
    * {@link Outcome#IGNORED}, a {@code paid_before_order} anomaly saying why.
    */
   public Future<BookingResult> book(Trace trace, NotifyEvent event, boolean evidence) {
+    return book(trace, event, evidence, nanos -> {});
+  }
+
+  /** {@link #book}, telling {@code took} how long {@link EventBooking#book} took when it was asked. */
+  private Future<BookingResult> book(Trace trace, NotifyEvent event, boolean evidence, LongConsumer took) {
     if (paidBefore == null) {
-      return booked(trace, event, evidence);
+      return booked(trace, event, evidence, took);
     }
-    return paidBefore.apply(event).compose(early -> early == null ? booked(trace, event, evidence)
+    return paidBefore.apply(event).compose(early -> early == null ? booked(trace, event, evidence, took)
         // no key taken: a clock or database.time_zone set wrong would make every genuine notification a duplicate
         : hold(trace, event, AnomalyKind.PAID_BEFORE_ORDER, early + ": not booked", false)
             .map(new BookingResult(Outcome.IGNORED, "not booked: " + early + " (a paid_before_order anomaly)")));
   }
 
-  private Future<BookingResult> booked(Trace trace, NotifyEvent event, boolean evidence) {
+  private Future<BookingResult> booked(Trace trace, NotifyEvent event, boolean evidence, LongConsumer took) {
+    long start = System.nanoTime();
     return booking.book(event).transform(booked -> {
+      took.accept(System.nanoTime() - start);
       traced(trace, event.idempotencyKey(), booked);
       if (booked.failed()) {
         return Future.failedFuture(booked.cause());

@@ -103,9 +103,9 @@ public final class OutboundHttp {
   }
 
   /**
-   * As {@link #send}, for a caller to whom only the status and headers count (the site's endpoints): an answer
-   * longer than the cap is not a failure, its body is what was read by then and the rest is not read (the
-   * connection is closed), so a receiver answering a huge body cannot grow the heap.
+   * As {@link #send}, for a caller to whom only the status and headers count (the site's endpoints): the body is
+   * counted, not kept (the answer's is empty), and one longer than the cap is not a failure: the rest is not read
+   * (the connection is closed), so a receiver answering a huge body costs neither heap nor time.
    */
   public Future<Answer> sendForStatus(HttpMethod method, URI url, MultiMap headers, Buffer body) {
     return onContext(method, url, headers, body, false);
@@ -166,16 +166,21 @@ public final class OutboundHttp {
   }
 
   /**
-   * The body, read as it arrives up to the cap; past it the rest is not read and the connection is closed, not
-   * reused, and the answer fails ({@code whole}) or is what was read by then.
+   * The body ({@code whole}), read as it arrives up to the cap, past which the answer fails; else only counted up
+   * to the cap and dropped (an empty body: nobody reads it). Past the cap the rest is not read and the connection
+   * is closed, not reused.
    */
   private Future<Buffer> read(HttpClientResponse response, boolean whole) {
     Promise<Buffer> answer = Promise.promise();
     Buffer read = Buffer.buffer();
+    long[] length = new long[1];
     response.exceptionHandler(answer::tryFail);
     response.handler(chunk -> {
-      if (read.length() + chunk.length() <= maxAnswerBytes) {
-        read.appendBuffer(chunk);
+      length[0] += chunk.length();
+      if (length[0] <= maxAnswerBytes) {
+        if (whole) {
+          read.appendBuffer(chunk);
+        }
       } else if (whole ? answer.tryFail(OutboundFailure.unavailable("the answer (HTTP " + response.statusCode()
           + ") is larger than " + maxAnswerBytes + " bytes")) : answer.tryComplete(read)) {
         response.request().reset();

@@ -266,12 +266,21 @@ public final class Sweeper {
                 : Tuple.of(owner, lease.toSeconds(), orderNo))
         .compose(held -> !held ? Future.succeededFuture((Integer) null) : db.inTransaction(conn -> conn
             .preparedQuery(ORDER_CHECK_ATTEMPTS).execute(Tuple.of(orderNo))
-            .map(rows -> rows.iterator().next().getInteger(0))))
+            .map(rows -> rows.iterator().next().getInteger(0)))
+            .recover(err -> giveBack(orderNo).transform(given -> Future.failedFuture(err))))
         .compose(attempts -> attempts == null ? Future.succeededFuture(null)
             : asking.ask(new Question(orderNo, asking.platformOf(due.channel()), due.closeDue(), true))
-                .compose(asked -> checks.whileHeld(asked.ours() ? ORDER_NOT_CHECKED : ORDER_CHECKED,
-                    owner -> asked.ours() ? Tuple.of(Backoff.after(0).toSeconds(), orderNo, owner)
-                    : Tuple.of(asked.lastState(), Backoff.after(attempts).toSeconds(), asked.done(), orderNo, owner))
+                .compose(asked -> (asked.ours() ? giveBack(orderNo) : checks.whileHeld(ORDER_CHECKED,
+                    owner -> Tuple.of(asked.lastState(), Backoff.after(attempts).toSeconds(), asked.done(), orderNo,
+                        owner)))
                     .map(asked)));
+  }
+
+  /**
+   * The order's lease given back as if it had not been asked (a failure of ours, not the platform's answer): due
+   * again at once, not held for the lease's minutes by a question that never went out.
+   */
+  private Future<Boolean> giveBack(String orderNo) {
+    return checks.whileHeld(ORDER_NOT_CHECKED, owner -> Tuple.of(Backoff.after(0).toSeconds(), orderNo, owner));
   }
 }

@@ -1,6 +1,7 @@
 package paynotify.timer;
 
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -51,7 +52,7 @@ public final class Periodic {
     return new Periodic(vertx, period, period, tick);
   }
 
-  private void run() {
+  private Future<Boolean> run() {
     Future<Boolean> run;
     try {
       run = tick.get();
@@ -62,17 +63,23 @@ public final class Periodic {
     current = run;
     run.onComplete(done -> {
       if (!stopped && done.succeeded() && Boolean.TRUE.equals(done.result())) {
-        vertx.runOnContext(v -> { // more waiting: the next at once, still busy
+        // More waiting: the next at once, still busy. current stands for it from now, so that a stop between
+        // here and its start waits for it rather than for the tick that just ended.
+        Promise<Boolean> next = Promise.promise();
+        current = next.future();
+        vertx.runOnContext(v -> {
           if (stopped) {
             busy.set(false);
+            next.complete(false);
           } else {
-            run();
+            run().onComplete(next);
           }
         });
       } else {
         busy.set(false);
       }
     });
+    return run;
   }
 
   /** No more ticks; completes once the tick in flight, if any, is over (it is not cut: its writes are kept). */
