@@ -66,7 +66,7 @@ import paynotify.crypto.RsaSignatureCheck;
  *       over the exact text of its {@code <method>_response} object ({@code alipay.SignedAnswer}; again with
  *       {@code \/} unescaped, as the SDK); a bill's zip is unsigned, fetched over https from the URL the signed
  *       answer gave.
- *   <li>WeChat Pay v2, {@code wechat.WechatV2Gateway#post} (its orderquery and closeorder, WechatV2Bills'
+ *   <li>WeChat Pay v2, {@code wechat.WechatV2Client} (for WechatV2Gateway's orderquery and closeorder, WechatV2Bills'
  *       downloadbill): the fields with a nonce_str (and sign_type when HMAC-SHA256) signed by
  *       WechatV2Signature's sign; the answer's sign verified, then appid and mch_id (a return_code FAIL is
  *       unsigned: a refusal); the bill is unsigned, trusted as far as TLS.

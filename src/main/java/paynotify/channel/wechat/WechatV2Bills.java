@@ -16,7 +16,6 @@ import paynotify.channel.RejectedNotification;
 import paynotify.net.Gzip;
 import paynotify.net.OutboundFailure;
 import paynotify.net.OutboundHttp;
-import paynotify.net.Urls;
 
 /**
  * WeChat Pay API v2's {@code /pay/downloadbill}: the ALL bill of a day, signed with the API key as
@@ -24,7 +23,7 @@ import paynotify.net.Urls;
  *
  * <p>A class of its own rather than a second interface on WechatV2Gateway: the answer shares nothing with a
  * query's (no signed XML to verify, a file instead), only the signed request, which both take from
- * {@link WechatV2Gateway#post}.
+ * {@link WechatV2Client}.
  *
  * <p>The bill itself is <b>not signed</b>: WeChat answers the text (or its gzip) bare, so it is trusted as far
  * as the TLS connection to WeChat that carried our signed request. Only its shape is checked (the header
@@ -38,19 +37,12 @@ public final class WechatV2Bills implements BillSource {
   /** What is looked at to tell a bill from WeChat's XML: its first characters. */
   private static final int HEAD_BYTES = 256;
 
-  private final OutboundHttp http;
+  private final WechatV2Client client;
   private final URI url;
-  private final WechatV2Signature signature;
-  private final String appId;
-  private final String mchId;
 
-  /** @param base the API's root, {@code https://api.mch.weixin.qq.com} unless a test points it elsewhere */
-  public WechatV2Bills(OutboundHttp http, URI base, WechatV2Signature signature, String appId, String mchId) {
-    this.http = http;
-    this.url = Urls.at(base, PATH);
-    this.signature = signature;
-    this.appId = appId;
-    this.mchId = mchId;
+  WechatV2Bills(WechatV2Client client) {
+    this.client = client;
+    this.url = client.url(PATH);
   }
 
   @Override
@@ -67,12 +59,10 @@ public final class WechatV2Bills implements BillSource {
   public Future<DayBill> fetch(LocalDate date) {
     String day = date.format(DateTimeFormatter.BASIC_ISO_DATE);
     Map<String, String> request = new LinkedHashMap<>();
-    request.put("appid", appId);
-    request.put("mch_id", mchId);
     request.put("bill_date", day);
     request.put("bill_type", "ALL");
     request.put("tar_type", "GZIP");
-    return WechatV2Gateway.post(http, url, signature, request).map(answer -> bill(date, day, answer));
+    return client.post(url, request).map(answer -> bill(date, day, answer));
   }
 
   private DayBill bill(LocalDate date, String day, OutboundHttp.Answer answer) {
@@ -92,7 +82,7 @@ public final class WechatV2Bills implements BillSource {
       throw OutboundFailure.unavailable(PATH + " of " + day + " answered neither a bill nor WeChat's XML: '"
           + Ids.printable(head.substring(0, Math.min(40, head.length()))) + "'");
     }
-    return new DayBill(date, mchId + "_" + day + "_ALL.csv", body);
+    return new DayBill(date, client.mchId() + "_" + day + "_ALL.csv", body);
   }
 
   /**
@@ -118,6 +108,6 @@ public final class WechatV2Bills implements BillSource {
     if (code.equals("systemerror") || code.contains("gzip error")) { // WeChat's own trouble: ask again
       throw OutboundFailure.unavailable(PATH + " of " + day + ": " + Ids.printable(message));
     }
-    throw WechatV2Gateway.refusal(PATH, message);
+    throw WechatV2Client.refusal(PATH, message);
   }
 }

@@ -1,15 +1,7 @@
 package paynotify.channel.wechat;
 
 import io.vertx.core.Future;
-import io.vertx.core.MultiMap;
-import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpHeaders;
-import io.vertx.core.http.HttpMethod;
 import java.net.URI;
-import java.security.SecureRandom;
-import java.util.HexFormat;
-import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,38 +13,24 @@ import paynotify.channel.TradeAnswer.State;
 import paynotify.channel.TradeAnswer;
 import paynotify.channel.TradeQuery;
 import paynotify.net.OutboundFailure;
-import paynotify.net.OutboundHttp;
-import paynotify.net.Urls;
 
 /**
  * WeChat Pay API v2's order query ({@code /pay/orderquery}) and order closing ({@code /pay/closeorder}),
- * by out_trade_no. Requests are signed, and answers verified, by the notification's {@link WechatV2Signature}
- * (the API key, the configured sign type, the merchant's ids); a paid trade becomes the event its payment
- * notification carries ({@link WechatV2Channel#payment}).
+ * by out_trade_no, each one signed call of {@link WechatV2Client} (the notification's {@link WechatV2Signature}
+ * signs the request and verifies the answer); a paid trade becomes the event its payment notification carries
+ * ({@link WechatV2Channel#payment}).
  */
 public final class WechatV2Gateway implements TradeQuery {
   private static final Logger LOG = LoggerFactory.getLogger(WechatV2Gateway.class);
-  private static final SecureRandom RANDOM = new SecureRandom();
-  private static final String SUCCESS = "SUCCESS";
 
-  /** An answer that verified: its fields, and its bytes for notify_log. */
-  private record Verified(Map<String, String> fields, byte[] body) {}
-
-  private final OutboundHttp http;
+  private final WechatV2Client client;
   private final URI orderQuery;
   private final URI closeOrder;
-  private final WechatV2Signature signature;
-  private final String appId;
-  private final String mchId;
 
-  /** @param base the API's root, {@code https://api.mch.weixin.qq.com} unless a test points it elsewhere */
-  public WechatV2Gateway(OutboundHttp http, URI base, WechatV2Signature signature, String appId, String mchId) {
-    this.http = http;
-    this.orderQuery = Urls.at(base, "/pay/orderquery");
-    this.closeOrder = Urls.at(base, "/pay/closeorder");
-    this.signature = signature;
-    this.appId = appId;
-    this.mchId = mchId;
+  WechatV2Gateway(WechatV2Client client) {
+    this.client = client;
+    this.orderQuery = client.url("/pay/orderquery");
+    this.closeOrder = client.url("/pay/closeorder");
   }
 
   @Override
@@ -67,18 +45,18 @@ public final class WechatV2Gateway implements TradeQuery {
 
   @Override
   public Future<TradeAnswer> query(String outTradeNo) {
-    return call(orderQuery, outTradeNo).map(answer -> trade(outTradeNo, answer));
+    return client.call(orderQuery, Map.of("out_trade_no", outTradeNo)).map(answer -> trade(outTradeNo, answer));
   }
 
   @Override
   public Future<Void> close(String outTradeNo) {
-    return call(closeOrder, outTradeNo).compose(answer -> closed(outTradeNo, answer.fields()));
+    return client.call(closeOrder, Map.of("out_trade_no", outTradeNo)).compose(answer -> closed(outTradeNo, answer));
   }
 
   /** What the verified orderquery answer says of the trade; the business errors but ORDERNOTEXIST fail. */
-  private TradeAnswer trade(String outTradeNo, Verified answer) {
+  private TradeAnswer trade(String outTradeNo, WechatV2Client.Answer answer) {
     Map<String, String> fields = answer.fields();
-    if (!SUCCESS.equals(fields.get("result_code"))) {
+    if (!answer.succeeded()) {
       String error = fields.getOrDefault("err_code", "");
       if (error.equals("ORDERNOTEXIST")) {
         return TradeAnswer.of(State.NOT_FOUND, error, answer.body());
@@ -109,15 +87,16 @@ public final class WechatV2Gateway implements TradeQuery {
     try {
       return WechatV2Channel.payment(fields);
     } catch (RejectedNotification e) {
-      throw failure("orderquery of " + outTradeNo, e);
+      throw WechatV2Client.failure("orderquery of " + outTradeNo, e);
     }
   }
 
   /** Closed, or nothing to close: done. Paid meanwhile: the caller must query again and book it. */
-  private static Future<Void> closed(String outTradeNo, Map<String, String> fields) {
-    if (SUCCESS.equals(fields.get("result_code"))) {
+  private static Future<Void> closed(String outTradeNo, WechatV2Client.Answer answer) {
+    if (answer.succeeded()) {
       return Future.succeededFuture();
     }
+    Map<String, String> fields = answer.fields();
     return switch (fields.getOrDefault("err_code", "")) {
       case "ORDERCLOSED", "ORDERNOTEXIST" -> Future.succeededFuture();
       case "ORDERPAID" -> Future.failedFuture(OutboundFailure.refused("closeorder of " + outTradeNo
@@ -125,73 +104,6 @@ public final class WechatV2Gateway implements TradeQuery {
       default -> Future.failedFuture(OutboundFailure.unavailable("closeorder of " + outTradeNo + ": "
           + businessError(fields)));
     };
-  }
-
-  /** Signs and sends a request naming {@code outTradeNo}; its answer must verify. */
-  private Future<Verified> call(URI url, String outTradeNo) {
-    Map<String, String> request = new LinkedHashMap<>();
-    request.put("appid", appId);
-    request.put("mch_id", mchId);
-    request.put("out_trade_no", outTradeNo);
-    return post(http, url, signature, request).map(answer -> verified(url.getPath(), answer));
-  }
-
-  /**
-   * POSTs {@code request} (the API's own fields) as every v2 API takes it: with a nonce_str, the sign type
-   * when it is not WeChat's default MD5, and the sign over all of them.
-   */
-  static Future<OutboundHttp.Answer> post(OutboundHttp http, URI url, WechatV2Signature signature,
-      Map<String, String> request) {
-    request.put("nonce_str", nonce());
-    if (signature.signType().equals(WechatV2Signature.HMAC_SHA256)) { // MD5 is WeChat's default, left unsaid
-      request.put(WechatV2Signature.SIGN_TYPE, WechatV2Signature.HMAC_SHA256);
-    }
-    request.put(WechatV2Signature.SIGN, signature.sign(request));
-    MultiMap headers = MultiMap.caseInsensitiveMultiMap().add(HttpHeaders.CONTENT_TYPE, "text/xml; charset=utf-8");
-    return http.send(HttpMethod.POST, url, headers, Buffer.buffer(WechatXml.write(request)));
-  }
-
-  /** 32 random hex characters: WeChat's nonce_str is at most 32. */
-  private static String nonce() {
-    byte[] nonce = new byte[16];
-    RANDOM.nextBytes(nonce);
-    return HexFormat.of().formatHex(nonce);
-  }
-
-  /**
-   * The answer's fields once WeChat handled the request (return_code SUCCESS) and the answer is signed with
-   * our API key and names our merchant. A return_code FAIL is unsigned: WeChat refused what we sent.
-   */
-  private Verified verified(String path, OutboundHttp.Answer answer) {
-    if (answer.status() / 100 != 2) {
-      throw OutboundFailure.unavailable(path + " answered HTTP " + answer.status());
-    }
-    byte[] body = answer.body().getBytes();
-    try {
-      Map<String, String> fields = WechatXml.parse(body, "xml");
-      if (!SUCCESS.equals(fields.get("return_code"))) {
-        throw refusal(path, fields.get("return_msg"));
-      }
-      signature.verifySign(fields);
-      signature.requireMerchant(fields);
-      return new Verified(fields, body);
-    } catch (RejectedNotification e) {
-      throw failure(path + " answer", e);
-    }
-  }
-
-  /** A return_code FAIL (unsigned): WeChat refused what we sent, and its return_msg says which setting to check. */
-  static OutboundFailure refusal(String path, String message) {
-    boolean sign = message != null && (message.contains("签名") || message.toUpperCase(Locale.ROOT).contains("SIGN"));
-    return OutboundFailure.refused("WeChat refused " + path + ": " + Ids.printable(message) + " (check "
-        + (sign ? "wechat_v2.api_key_file and wechat_v2.sign_type" : "wechat_v2.appid and wechat_v2.mch_id") + ")");
-  }
-
-  /** A signed answer that cannot be read is WeChat's trouble (ask again); one that does not verify is not WeChat's. */
-  private static OutboundFailure failure(String what, RejectedNotification e) {
-    String message = what + ": " + e.getMessage();
-    return e.reason() == RejectedNotification.Reason.MALFORMED
-        ? OutboundFailure.unavailable(message) : OutboundFailure.untrusted(message);
   }
 
   private static String businessError(Map<String, String> fields) {

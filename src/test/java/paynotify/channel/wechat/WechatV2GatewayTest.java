@@ -49,8 +49,9 @@ class WechatV2GatewayTest {
     vertx = Vertx.vertx();
     http = new OutboundHttp(vertx, Duration.ofSeconds(2), 64 * 1024);
     try (WechatV2StandIn warm = WechatV2StandIn.start()) {
-      done(new WechatV2Gateway(new OutboundHttp(vertx, Duration.ofSeconds(30), 64 * 1024), warm.url(),
-          new WechatV2Signature(API_KEY, WechatV2Signature.MD5, APP_ID, MCH_ID), APP_ID, MCH_ID).query("WARM-UP"));
+      done(new WechatV2Gateway(new WechatV2Client(new OutboundHttp(vertx, Duration.ofSeconds(30), 64 * 1024),
+          warm.url(), new WechatV2Signature(API_KEY, WechatV2Signature.MD5, APP_ID, MCH_ID), APP_ID, MCH_ID))
+          .query("WARM-UP"));
     }
   }
 
@@ -65,8 +66,8 @@ class WechatV2GatewayTest {
   }
 
   private WechatV2Gateway gateway(String apiKey, String signType) {
-    return new WechatV2Gateway(http, wechat.url(), new WechatV2Signature(apiKey, signType, APP_ID, MCH_ID), APP_ID,
-        MCH_ID);
+    return new WechatV2Gateway(new WechatV2Client(http, wechat.url(),
+        new WechatV2Signature(apiKey, signType, APP_ID, MCH_ID), APP_ID, MCH_ID));
   }
 
   private WechatV2Gateway gateway() {
