@@ -81,7 +81,8 @@ public final class StatusPage {
         .append("<th>Last notification</th><th>Outcome</th></tr>");
     for (JsonObject c : objects(r.getJsonArray("channels"))) {
       JsonObject last = c.getJsonObject("last_notification");
-      h.append("<tr><td>").append(esc(c.getString("channel"))).append("</td>");
+      h.append("<tr><td>").append(esc(c.getString("channel"))).append(keysSeen(c.getJsonObject("keys_seen")))
+          .append("</td>");
       if (last == null) {
         h.append("<td class=\"dim\">never</td><td></td></tr>");
       } else {
@@ -94,6 +95,22 @@ public final class StatusPage {
       }
     }
     h.append("</table></div>");
+  }
+
+  /**
+   * Under a channel's name, which kind of key its notifications came with since the start: while WeChat moves a
+   * merchant from platform certificates to its public key, both counts grow; afterwards only the public key's.
+   */
+  private static String keysSeen(JsonObject seen) {
+    if (seen == null) {
+      return "";
+    }
+    JsonObject last = seen.getJsonObject("last");
+    return "<br><span class=\"dim keys-seen\">" + (last == null ? "no notification verified since the start"
+        : "last signed with " + (last.getString("kind").equals("public_key") ? "the WeChat Pay public key "
+            : "the platform certificate ") + esc(last.getString("key")) + "; since the start: "
+            + seen.getLong("public_key") + " public key, " + seen.getLong("platform_certificate") + " certificate")
+        + "</span>";
   }
 
   private static void payments(StringBuilder h, JsonObject r) {

@@ -16,6 +16,7 @@ import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import paynotify.booking.anomaly.AnomalyKind;
@@ -48,18 +49,25 @@ public final class StatusReport {
    * @param refusing  whether the database refuses writes now (the running service's {@link WriteRefusals}); null
    *                  for the command line, which asks the service's /health ({@link #withWrites})
    * @param afterRefusals the last day's times the database refused writes, for the attention list; null: none read
+   * @param keysSeen  an endpoint's {@code NotifyChannel.keysSeen()} (which kind of key its notifications came with,
+   *                  counted in this instance's memory) or null; null for the command line, which has no such memory
    */
   public record Context(List<String> channels, Instant startedAt, ForwardRelay relay,
       LongSupplier refusedUnrecorded, DailyCloseSettings daily, Clock clock, Supplier<Refusing> refusing,
-      AfterRefusals afterRefusals) {
+      AfterRefusals afterRefusals, Function<String, JsonObject> keysSeen) {
+    public Context(List<String> channels, Instant startedAt, ForwardRelay relay, LongSupplier refusedUnrecorded,
+        DailyCloseSettings daily, Clock clock, Supplier<Refusing> refusing, AfterRefusals afterRefusals) {
+      this(channels, startedAt, relay, refusedUnrecorded, daily, clock, refusing, afterRefusals, null);
+    }
+
     public Context(List<String> channels, Instant startedAt, ForwardRelay relay, LongSupplier refusedUnrecorded,
         DailyCloseSettings daily, Clock clock, Supplier<Refusing> refusing) {
-      this(channels, startedAt, relay, refusedUnrecorded, daily, clock, refusing, null);
+      this(channels, startedAt, relay, refusedUnrecorded, daily, clock, refusing, null, null);
     }
 
     public Context(List<String> channels, Instant startedAt, ForwardRelay relay, LongSupplier refusedUnrecorded,
         DailyCloseSettings daily, Clock clock) {
-      this(channels, startedAt, relay, refusedUnrecorded, daily, clock, null, null);
+      this(channels, startedAt, relay, refusedUnrecorded, daily, clock, null, null, null);
     }
   }
 
@@ -139,12 +147,21 @@ public final class StatusReport {
   }
 
   /**
-   * What each request reads for itself: the service's uptime, the refused requests counted, not written, and whether
-   * the database refuses writes.
+   * What each request reads for itself: the service's uptime, the refused requests counted, not written, which kind
+   * of key each channel's notifications came with, and whether the database refuses writes.
    */
   private static JsonObject withLive(JsonObject report, Context context) {
     report.put("paynotify", paynotify(context.startedAt())).put("refused_unrecorded",
         context.refusedUnrecorded() == null ? null : context.refusedUnrecorded().getAsLong());
+    if (context.keysSeen() != null) {
+      for (int i = 0; i < report.getJsonArray("channels").size(); i++) {
+        JsonObject channel = report.getJsonArray("channels").getJsonObject(i);
+        JsonObject seen = context.keysSeen().apply(channel.getString("channel"));
+        if (seen != null) {
+          channel.put("keys_seen", seen);
+        }
+      }
+    }
     if (context.refusing() == null) {
       return report;
     }

@@ -1,6 +1,7 @@
 package paynotify.channel;
 
 import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
 
 /**
  * One notify endpoint of a payment platform: turns a raw request into a verified
@@ -35,6 +36,14 @@ public interface NotifyChannel {
   /** {@link Door#path}. */
   default String path() {
     return door().path();
+  }
+
+  /**
+   * For the status page, where a platform signs with more than one kind of key: which kinds the notifications this
+   * instance verified since its start came with (WeChat Pay v3: public key or platform certificate). Null: one kind.
+   */
+  default JsonObject keysSeen() {
+    return null;
   }
 
   /** Whether the platform may also notify by GET (query string) instead of POST. */

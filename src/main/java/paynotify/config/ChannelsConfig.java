@@ -9,6 +9,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -151,32 +152,40 @@ public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> di
           + "platform certificates (key_file)");
     }
     Map<String, PublicKey> byId = new LinkedHashMap<>();
+    Set<String> publicKeyIds = new HashSet<>();
     for (ConfigReader k : keys) {
-      Map.Entry<String, PublicKey> key = platformKey(k);
-      if (byId.put(WechatV3Signature.keyId(key.getKey()), key.getValue()) != null) {
-        throw k.error("id", "'" + key.getKey() + "' is listed twice");
+      PlatformKey key = platformKey(k);
+      if (byId.put(WechatV3Signature.keyId(key.id()), key.key()) != null) {
+        throw k.error("id", "'" + key.id() + "' is listed twice");
+      }
+      if (!key.certificate()) {
+        publicKeyIds.add(WechatV3Signature.keyId(key.id()));
       }
     }
     Duration window = Duration.ofSeconds(c.number("wechat_v3.timestamp_window_seconds", 0, 0, 86_400));
-    return new WechatV3Channel(byId, apiV3Key.getBytes(StandardCharsets.UTF_8), mchId, appId, window, clock);
+    return new WechatV3Channel(byId, publicKeyIds, apiV3Key.getBytes(StandardCharsets.UTF_8), mchId, appId, window,
+        clock);
   }
 
+  /** One of wechat_v3.platform_keys: a WeChat Pay public key (PUB_KEY_ID_...) or a platform certificate. */
+  private record PlatformKey(String id, PublicKey key, boolean certificate) {}
+
   /** A WeChat Pay public key (PUB_KEY_ID_...) with its id, or a platform certificate named by its serial. */
-  private static Map.Entry<String, PublicKey> platformKey(ConfigReader k) {
+  private static PlatformKey platformKey(ConfigReader k) {
     String text = k.publicKey("key");
     require(k, "key_file", text);
     if (text.contains("BEGIN CERTIFICATE")) {
       try {
         X509Certificate cert = PublicKeys.parseCertificate(text);
         String serial = cert.getSerialNumber().toString(16).toUpperCase(Locale.ROOT);
-        return Map.entry(k.string("id", serial), cert.getPublicKey());
+        return new PlatformKey(k.string("id", serial), cert.getPublicKey(), true);
       } catch (IllegalArgumentException e) {
         throw k.error(keyName(k, "key"), e.getMessage());
       }
     }
     String id = k.string("id");
     require(k, "id", id);
-    return Map.entry(id, rsaKey(k, keyName(k, "key"), text, "WeChat Pay public key"));
+    return new PlatformKey(id, rsaKey(k, keyName(k, "key"), text, "WeChat Pay public key"), false);
   }
 
   private static NotifyChannel epay(ConfigReader c) {

@@ -205,7 +205,8 @@ public final class PayNotifyServer {
     // Once, here: the uptime counts from the start, not from each request.
     StatusReport.Context status = new StatusReport.Context(endpoints, Instant.now(), relay,
         stores.rejected()::unrecordedTotal, config.bills().daily(), Clock.systemUTC(), refusals::refusing,
-        afterRefusals);
+        afterRefusals, endpoint -> config.channels().enabled().stream().filter(c -> c.endpoint().equals(endpoint))
+            .findFirst().map(NotifyChannel::keysSeen).orElse(null));
     if (monitoring.registry() != null) {
       PoolGauges.register(monitoring.registry(), stores.reads().counts());
       Stream.of(database, stores.logPool(), stores.status(), relayPool, recoveryPool,

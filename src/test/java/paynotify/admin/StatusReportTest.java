@@ -8,6 +8,7 @@ import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.math.BigInteger;
 import java.net.InetAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
@@ -16,6 +17,9 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
@@ -40,9 +44,11 @@ import paynotify.store.Database;
 import paynotify.testsupport.ChannelFixture;
 import paynotify.testsupport.DatabaseTestBase;
 import paynotify.testsupport.Http;
+import paynotify.testsupport.PlatformCertificates;
 import paynotify.testsupport.ServiceProcess;
 import paynotify.testsupport.TestDatabase;
 import paynotify.testsupport.TestService;
+import paynotify.testsupport.WechatV3Notifications;
 
 /** /status.json of a running service (forwarding on, to a site that is down) on seeded tables. */
 class StatusReportTest extends DatabaseTestBase {
@@ -409,6 +415,56 @@ class StatusReportTest extends DatabaseTestBase {
         "localhost.rebound.example:" + port, "10.0.0.1", "127.0.0.2")) {
       assertThat(statusWithHost(port, host)).as(host).isIn(403, 421);
     }
+  }
+
+  /**
+   * WeChat's switch from platform certificates to the public key, seen from the status: the wechat_v3 line counts the
+   * notifications this instance verified with each kind of key and names the last one's (in memory: an instance's).
+   */
+  @Test
+  void theWechatV3LineSaysWhichKindOfKeyTheNotificationsCameWith() throws Exception {
+    KeyPairGenerator rsa = KeyPairGenerator.getInstance("RSA");
+    rsa.initialize(2048);
+    KeyPair certificateKeys = rsa.generateKeyPair();
+    X509Certificate certificate = PlatformCertificates.selfSigned(certificateKeys, new BigInteger("5157F0A1B2C3D4E5", 16));
+    JsonArray platformKeys = new JsonArray()
+        .add(new JsonObject().put("id", WechatV3Notifications.PUBLIC_KEY_ID).put("key", WechatV3Notifications.PUBLIC_KEY_PEM))
+        .add(new JsonObject().put("key", PlatformCertificates.pem(certificate)));
+    int admin = ServiceProcess.freePort();
+    try (TestService both = TestService.start(TestDatabase.get().settings(), new JsonObject()
+        .put("admin", new JsonObject().put("port", admin))
+        .put("wechat_v3", new JsonObject().put("platform_keys", platformKeys)))) {
+      assertThat(wechatV3(admin).getJsonObject("keys_seen").getValue("last")).isNull();
+      long now = System.currentTimeMillis() / 1000;
+      db.insertOrder("KS1", 100);
+      db.insertOrder("KS2", 100);
+      assertThat(both.send(WechatV3Notifications.payment("KS1", "4200000000202612060000000021", 100)).status())
+          .isEqualTo(204);
+      assertThat(both.send(WechatV3Notifications.notification(WechatV3Notifications.transaction("KS2",
+          "4200000000202612060000000022", 100), now, certificateKeys.getPrivate(), "5157F0A1B2C3D4E5")).status())
+          .isEqualTo(204);
+
+      JsonObject seen = wechatV3(admin).getJsonObject("keys_seen");
+      assertThat(seen.getLong("public_key")).isEqualTo(1);
+      assertThat(seen.getLong("platform_certificate")).isEqualTo(1);
+      assertThat(seen.getJsonObject("last").getString("kind")).isEqualTo("platform_certificate");
+      assertThat(seen.getJsonObject("last").getString("key")).isEqualTo("5157F0A1B2C3D4E5");
+      assertThat(Http.get(admin, "/status").body()).contains("last signed with the platform certificate 5157F0A1B2C3D4E5;"
+          + " since the start: 1 public key, 1 certificate");
+      both.awaitLogRecorded();
+    }
+  }
+
+  private static JsonObject wechatV3(int admin) throws Exception {
+    Http.Reply reply = Http.get(admin, "/status.json");
+    assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+    JsonArray channels = new JsonObject(reply.body()).getJsonArray("channels");
+    for (int i = 0; i < channels.size(); i++) {
+      if (channels.getJsonObject(i).getString("channel").equals("wechat_v3")) {
+        return channels.getJsonObject(i);
+      }
+    }
+    throw new AssertionError("no wechat_v3 line in " + reply.body());
   }
 
   /** Business data (orders, amounts, addresses): no browser or proxy keeps a copy. */

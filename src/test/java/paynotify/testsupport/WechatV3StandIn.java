@@ -5,9 +5,11 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.math.BigInteger;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -18,6 +20,7 @@ import java.security.KeyPairGenerator;
 import java.security.MessageDigest;
 import java.security.PrivateKey;
 import java.security.Signature;
+import java.security.cert.X509Certificate;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -26,11 +29,13 @@ import java.time.format.DateTimeFormatter;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -43,6 +48,11 @@ import paynotify.channel.wechat.WechatV3Signature;
  * A Vert.x server of its own: the JDK's HttpServer rewrites header names (Wechatpay-timestamp), and the
  * SDK looks them up as WeChat spells them.
  *
+ * <p>A merchant in WeChat's switch from platform certificates to the public key ({@link #switching}): each answer
+ * signed with the public key only when the request's {@code Wechatpay-Serial} names its id, else with the platform
+ * certificate ({@link #platformCertificate}), which {@code GET /v3/certificates} serves as WeChat does, sealed with
+ * the APIv3 key.
+ *
  * <p>Bills: {@code GET /v3/bill/tradebill} answers (signed) the SHA1 of the plain bill and a download_url
  * here, whose GET (Authorization checked too) serves the file bare, gzipped when asked, as WeChat does.
  */
@@ -50,6 +60,7 @@ public final class WechatV3StandIn extends CountingStandIn {
   private static final String QUERY = "/v3/pay/transactions/out-trade-no/";
   private static final String TRADE_BILL = "/v3/bill/tradebill";
   private static final String DOWNLOAD = "/v3/billdownload/file";
+  private static final String CERTIFICATES = "/v3/certificates";
   private static final Pattern AUTH_FIELD = Pattern.compile("(\\w+)=\"([^\"]*)\"");
   private static final long SLOW_MILLIS = 30_000;
 
@@ -59,6 +70,11 @@ public final class WechatV3StandIn extends CountingStandIn {
   private final KeyPair merchant;
   private final String serial;
   private final PrivateKey otherPlatformKey;
+  private final KeyPair certificateKeys;
+  private final X509Certificate platformCertificate;
+  /** Each request's Wechatpay-Serial, "" for none, in the order they came. */
+  private final List<String> requestSerials = new CopyOnWriteArrayList<>();
+  private volatile boolean switching;
   private final Vertx vertx = Vertx.vertx();
   private final HttpServer server;
   private final Map<String, Trade> trades = new ConcurrentHashMap<>();
@@ -82,6 +98,11 @@ public final class WechatV3StandIn extends CountingStandIn {
     new Random().nextBytes(serialBytes);
     serialBytes[0] &= 0x7F; // a positive certificate serial, as WeChat issues them
     serial = HexFormat.of().withUpperCase().formatHex(serialBytes);
+    certificateKeys = rsa.generateKeyPair();
+    byte[] certificateSerial = new byte[20];
+    new Random().nextBytes(certificateSerial);
+    certificateSerial[0] &= 0x7F;
+    platformCertificate = PlatformCertificates.selfSigned(certificateKeys, new BigInteger(1, certificateSerial));
     server = vertx.createHttpServer()
         .requestHandler(request -> request.body().onSuccess(body -> handle(request, body.getBytes())))
         .listen(0, "127.0.0.1").await();
@@ -103,7 +124,7 @@ public final class WechatV3StandIn extends CountingStandIn {
   }
 
   /** The SDK's HTTP client for {@code config}, every request rewritten by an OkHttp interceptor to come here. */
-  public com.wechat.pay.java.core.http.HttpClient sdkHttpClient(com.wechat.pay.java.core.RSAPublicKeyConfig config) {
+  public com.wechat.pay.java.core.http.HttpClient sdkHttpClient(com.wechat.pay.java.core.Config config) {
     URI here = url();
     okhttp3.OkHttpClient toStandIn = new okhttp3.OkHttpClient.Builder()
         .addInterceptor(chain -> chain.proceed(chain.request().newBuilder().url(chain.request().url().newBuilder()
@@ -193,6 +214,36 @@ public final class WechatV3StandIn extends CountingStandIn {
     answerSerial = serialOrId;
   }
 
+  /**
+   * A merchant in WeChat's switch to the public key: answers are signed with the public key only when the request's
+   * {@code Wechatpay-Serial} names its id ({@link WechatV3Notifications#PUBLIC_KEY_ID}), else with the platform
+   * certificate, as WeChat does ("应答使用公钥的比例是商户自己控制的，通过商户的http请求头的Wechatpay-Serial带微信支付公钥ID还是平台证书ID来判断").
+   * Off (the default): every answer signed with the public key.
+   */
+  public void switching(boolean on) {
+    switching = on;
+  }
+
+  /** The merchant's platform certificate (平台证书), used while {@link #switching}. */
+  public X509Certificate platformCertificate() {
+    return platformCertificate;
+  }
+
+  /** Its serial as WeChat writes it in Wechatpay-Serial: upper-case hex. */
+  public String platformCertificateSerial() {
+    return platformCertificate.getSerialNumber().toString(16).toUpperCase(java.util.Locale.ROOT);
+  }
+
+  /** The platform certificate's private key: WeChat's, to sign notifications in a test. */
+  public PrivateKey platformCertificateKey() {
+    return certificateKeys.getPrivate();
+  }
+
+  /** Each request's {@code Wechatpay-Serial} header so far, "" where it had none. */
+  public List<String> requestSerials() {
+    return List.copyOf(requestSerials);
+  }
+
   /** {@code csv} is the ALL bill of {@code date}. */
   public void bill(LocalDate date, byte[] csv) {
     bills.put(date, csv);
@@ -230,6 +281,8 @@ public final class WechatV3StandIn extends CountingStandIn {
       case DOWN -> request.response().setStatusCode(503).end("Service Unavailable");
       case SLOW -> vertx.setTimer(SLOW_MILLIS, t -> request.connection().close());
       default -> {
+        String requested = request.getHeader(WechatV3Signature.SERIAL_HEADER);
+        requestSerials.add(requested == null ? "" : requested);
         if (authorized(request, body)) {
           route(request, body);
         } else {
@@ -276,6 +329,8 @@ public final class WechatV3StandIn extends CountingStandIn {
     String method = request.method().name();
     if (method.equals("GET") && path.equals(TRADE_BILL)) {
       tradeBill(request);
+    } else if (method.equals("GET") && path.equals(CERTIFICATES)) {
+      answer(request, 200, certificates().encode());
     } else if (method.equals("GET") && path.equals(DOWNLOAD)) {
       billDownloads.incrementAndGet();
       byte[] file = downloads.get(form(request.query()).getOrDefault("token", ""));
@@ -331,6 +386,22 @@ public final class WechatV3StandIn extends CountingStandIn {
     }
   }
 
+  /** The platform certificates' list, each sealed with the APIv3 key (AEAD_AES_256_GCM, associated_data "certificate"). */
+  private JsonObject certificates() {
+    String nonce = UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+    String sealed = new com.wechat.pay.java.core.cipher.AeadAesCipher(
+        WechatV3Notifications.APIV3_KEY.getBytes(StandardCharsets.UTF_8)).encrypt(
+        "certificate".getBytes(StandardCharsets.UTF_8), nonce.getBytes(StandardCharsets.UTF_8),
+        PlatformCertificates.pem(platformCertificate).getBytes(StandardCharsets.UTF_8));
+    DateTimeFormatter rfc3339 = DateTimeFormatter.ISO_OFFSET_DATE_TIME;
+    return new JsonObject().put("data", new JsonArray().add(new JsonObject()
+        .put("serial_no", platformCertificateSerial())
+        .put("effective_time", platformCertificate.getNotBefore().toInstant().atOffset(ZoneOffset.ofHours(8)).format(rfc3339))
+        .put("expire_time", platformCertificate.getNotAfter().toInstant().atOffset(ZoneOffset.ofHours(8)).format(rfc3339))
+        .put("encrypt_certificate", new JsonObject().put("algorithm", "AEAD_AES_256_GCM").put("nonce", nonce)
+            .put("associated_data", "certificate").put("ciphertext", sealed))));
+  }
+
   private static String sha1(byte[] bytes) {
     try {
       return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(bytes));
@@ -383,12 +454,16 @@ public final class WechatV3StandIn extends CountingStandIn {
   private void answer(HttpServerRequest request, int status, String body) {
     String timestamp = Long.toString(Instant.now().getEpochSecond());
     String nonce = UUID.randomUUID().toString().replace("-", "");
-    PrivateKey platformKey = mode() == Mode.BAD_SIGNATURE ? otherPlatformKey : WechatV3Notifications.PRIVATE_KEY;
+    // while switching, the public key only for a request that names it; the certificate for any other
+    boolean byCertificate = switching
+        && !WechatV3Notifications.PUBLIC_KEY_ID.equals(request.getHeader(WechatV3Signature.SERIAL_HEADER));
+    PrivateKey platformKey = mode() == Mode.BAD_SIGNATURE ? otherPlatformKey
+        : byCertificate ? certificateKeys.getPrivate() : WechatV3Notifications.PRIVATE_KEY;
     var response = request.response().setStatusCode(status)
         .putHeader("Request-ID", UUID.randomUUID().toString())
         .putHeader(WechatV3Signature.TIMESTAMP_HEADER, timestamp)
         .putHeader(WechatV3Signature.NONCE_HEADER, nonce)
-        .putHeader(WechatV3Signature.SERIAL_HEADER, answerSerial)
+        .putHeader(WechatV3Signature.SERIAL_HEADER, byCertificate ? platformCertificateSerial() : answerSerial)
         .putHeader(WechatV3Signature.SIGNATURE_HEADER, sign(platformKey, timestamp + "\n" + nonce + "\n" + body + "\n"));
     if (!body.isEmpty()) {
       response.putHeader("Content-Type", "application/json");

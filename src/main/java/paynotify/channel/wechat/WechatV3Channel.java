@@ -9,6 +9,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 import paynotify.channel.EventKind;
 import paynotify.channel.Ids;
 import paynotify.channel.NotifyChannel;
@@ -39,9 +40,15 @@ public final class WechatV3Channel implements NotifyChannel {
   }
 
   /** The keys, ids, window and clock are {@link WechatV3Signature}'s. */
-  public WechatV3Channel(Map<String, PublicKey> platformKeys, byte[] apiV3Key, String mchId, String appId,
-      Duration window, Clock clock) {
-    this.signature = new WechatV3Signature(platformKeys, window, clock, apiV3Key, mchId, appId);
+  public WechatV3Channel(Map<String, PublicKey> platformKeys, Set<String> publicKeyIds, byte[] apiV3Key, String mchId,
+      String appId, Duration window, Clock clock) {
+    this.signature = new WechatV3Signature(platformKeys, publicKeyIds, window, clock, apiV3Key, mchId, appId);
+  }
+
+  /** Which kind of platform key this instance's notifications came with: {@link WechatV3Signature#keysSeen}. */
+  @Override
+  public JsonObject keysSeen() {
+    return signature.keysSeen();
   }
 
   /** Its platform keys and merchant ids, which also check the answers of WeChat Pay's order API. */

@@ -21,8 +21,9 @@ import paynotify.net.Urls;
 /**
  * What every WeChat Pay API v3 call of a direct merchant shares, whichever API it is (the order API of
  * {@link WechatV3Gateway}, the bills of {@link WechatV3Bills}): the request signed with the merchant key as
- * wechatpay-java's {@code WechatPay2Credential} signs it, the answer's WeChat signature checked as a
- * notification's by {@link WechatV3Signature}, and the reading of WeChat's error answers.
+ * wechatpay-java's {@code WechatPay2Credential} signs it and naming the platform key the answer is to be signed with
+ * ({@link WechatV3Signature#requestSerial}), the answer's WeChat signature checked as a notification's by
+ * {@link WechatV3Signature}, and the reading of WeChat's error answers.
  */
 final class WechatV3Client {
   private static final String FIX_CONFIG = "check wechat_v3.merchant_private_key_file, wechat_v3.merchant_serial_no"
@@ -65,6 +66,9 @@ final class WechatV3Client {
         .add("Authorization", authorization(method, url, body));
     if (body != null) {
       headers.add("Content-Type", "application/json");
+    }
+    if (signature.requestSerial() != null) { // the key WeChat signs the answer with: one we verify with
+      headers.add(WechatV3Signature.SERIAL_HEADER, signature.requestSerial());
     }
     return http.send(method, url, headers, body == null ? null : Buffer.buffer(body))
         .compose(answer -> {

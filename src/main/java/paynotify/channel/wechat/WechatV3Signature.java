@@ -10,9 +10,13 @@ import java.security.ProviderException;
 import java.security.PublicKey;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Base64;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import javax.crypto.Cipher;
@@ -29,6 +33,11 @@ import paynotify.crypto.RsaSignatureCheck;
  * that {@code Wechatpay-Serial} names; then the AES-256-GCM resource, whose tag proves it was sealed
  * with the merchant's APIv3 key ({@link #decryptResource}), and the merchant's ids inside it
  * ({@link #requireMerchant}, {@link #requireApp}). Verify only: signing needs WeChat's private key.
+ *
+ * <p>Two kinds of platform key, both at once while WeChat moves a merchant from one to the other: the WeChat
+ * Pay public key (微信支付公钥, {@code PUB_KEY_ID_...}) and platform certificates (平台证书, by serial). Whichever
+ * the serial names verifies, as wechatpay-java's {@code RSACombinedNotificationConfig}; requests name the public
+ * key ({@link #requestSerial}) so that WeChat signs its answers with it.
  */
 public final class WechatV3Signature {
   public static final String TIMESTAMP_HEADER = "Wechatpay-Timestamp";
@@ -47,6 +56,9 @@ public final class WechatV3Signature {
   private static final Pattern HEX_SERIAL = Pattern.compile("[0-9A-Fa-f]{1,42}");
 
   private final Map<String, RsaSignatureCheck> platformKeys;
+  private final Set<String> publicKeyIds;
+  private final String requestSerial;
+  private final KeysSeen seen = new KeysSeen();
   private final Duration window;
   private final Clock clock;
   private final SecretKeySpec apiV3Key;
@@ -54,15 +66,18 @@ public final class WechatV3Signature {
   private final String appId;
 
   /**
-   * @param platformKeys several at once: WeChat moves callbacks between keys gradually
+   * @param platformKeys several at once: WeChat moves callbacks between keys gradually; in the configuration's order
+   * @param publicKeyIds which of them are WeChat Pay public keys (the others are platform certificates)
    * @param window       zero: no timestamp check (the official SDK has none, and retries may carry
    *                     the original timestamp; replays are harmless, booking is idempotent)
    */
-  WechatV3Signature(Map<String, PublicKey> platformKeys, Duration window, Clock clock, byte[] apiV3Key, String mchId,
-      String appId) {
+  WechatV3Signature(Map<String, PublicKey> platformKeys, Set<String> publicKeyIds, Duration window, Clock clock,
+      byte[] apiV3Key, String mchId, String appId) {
     this.platformKeys = platformKeys.entrySet().stream() // a key listed twice: IllegalStateException
         .collect(Collectors.toUnmodifiableMap(k -> keyId(k.getKey()),
             k -> RsaSignatureCheck.of(k.getValue(), "SHA256withRSA")));
+    this.publicKeyIds = publicKeyIds.stream().map(WechatV3Signature::keyId).collect(Collectors.toUnmodifiableSet());
+    this.requestSerial = platformKeys.keySet().stream().filter(publicKeyIds::contains).findFirst().orElse(null);
     this.window = window;
     this.clock = clock;
     this.apiV3Key = new SecretKeySpec(apiV3Key, "AES");
@@ -97,6 +112,51 @@ public final class WechatV3Signature {
     RsaSignatureCheck key = key(signed.serial());
     checkWindow(signed.timestamp());
     check(key, signed, body);
+    seen.verified(publicKeyIds.contains(keyId(signed.serial())), signed.serial(), clock.instant());
+  }
+
+  /**
+   * The {@code Wechatpay-Serial} a request sends: the WeChat Pay public key's id (the first listed) when one is
+   * configured, as wechatpay-java fills it in from 0.2.15 on; WeChat then signs its answer with that key, which a
+   * merchant moved to the public key may be the only one to have. Null with platform certificates alone: no
+   * header, WeChat signs with a certificate.
+   */
+  String requestSerial() {
+    return requestSerial;
+  }
+
+  /**
+   * Which kind of platform key the notifications verified by this instance since its start were signed with: {@code
+   * public_key} and {@code platform_certificate} counted, and the last one's kind, key and time (ISO instant); its
+   * {@code last} null when none came. Kept in memory: WeChat's switch is seen by the instance that received them.
+   */
+  JsonObject keysSeen() {
+    return seen.json();
+  }
+
+  /** The counts and the last of {@link #keysSeen}; notifications come on several event loops at once. */
+  private static final class KeysSeen {
+    private record Last(boolean publicKey, String serial, Instant at) {}
+
+    private final AtomicLong publicKey = new AtomicLong();
+    private final AtomicLong certificate = new AtomicLong();
+    private final AtomicReference<Last> last = new AtomicReference<>();
+
+    void verified(boolean isPublicKey, String serial, Instant at) {
+      (isPublicKey ? publicKey : certificate).incrementAndGet();
+      last.set(new Last(isPublicKey, serial, at));
+    }
+
+    JsonObject json() {
+      Last l = last.get();
+      return new JsonObject().put("public_key", publicKey.get()).put("platform_certificate", certificate.get())
+          .put("last", l == null ? null : new JsonObject().put("kind", kind(l.publicKey()))
+              .put("key", Ids.printable(l.serial())).put("at", l.at().toString()));
+    }
+
+    static String kind(boolean publicKey) {
+      return publicKey ? "public_key" : "platform_certificate";
+    }
   }
 
   /**

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import java.io.ByteArrayInputStream;
 import java.math.BigInteger;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,33 +11,16 @@ import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.KeyStore;
 import java.security.PrivateKey;
-import java.security.Signature;
-import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.Base64;
-import java.util.Date;
 import java.util.stream.Stream;
-import org.bouncycastle.asn1.ASN1EncodableVector;
-import org.bouncycastle.asn1.ASN1Encoding;
-import org.bouncycastle.asn1.ASN1Integer;
-import org.bouncycastle.asn1.DERBitString;
-import org.bouncycastle.asn1.DERNull;
-import org.bouncycastle.asn1.DERSequence;
-import org.bouncycastle.asn1.pkcs.PKCSObjectIdentifiers;
-import org.bouncycastle.asn1.x500.X500Name;
-import org.bouncycastle.asn1.x509.AlgorithmIdentifier;
-import org.bouncycastle.asn1.x509.SubjectPublicKeyInfo;
-import org.bouncycastle.asn1.x509.TBSCertificate;
-import org.bouncycastle.asn1.x509.Time;
-import org.bouncycastle.asn1.x509.V3TBSCertificateGenerator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import paynotify.testsupport.Http.Reply;
 import paynotify.testsupport.Notification;
+import paynotify.testsupport.PlatformCertificates;
 import paynotify.testsupport.ServiceTestBase;
 import paynotify.testsupport.TestService;
 import paynotify.testsupport.Vectors;
@@ -209,7 +191,7 @@ class WechatV3NotifyTest extends ServiceTestBase {
     KeyPairGenerator rsa = KeyPairGenerator.getInstance("RSA");
     rsa.initialize(2048);
     KeyPair pair = rsa.generateKeyPair();
-    X509Certificate cert = selfSigned(pair, serial);
+    X509Certificate cert = PlatformCertificates.selfSigned(pair, serial);
     assertThat(serial.toString(16)).hasSize(39); // what used to name it: without its leading zero
     String header = "0A5F0E7D1C2B3A49586776859403B2A1C0D9E8F7"; // as the Wechatpay-Serial header carries it
 
@@ -219,36 +201,10 @@ class WechatV3NotifyTest extends ServiceTestBase {
         "4200000000202611290000000010")).isEqualTo(204);
   }
 
-  /** A self-signed certificate with exactly this serial, signed by the JDK over a TBS that BouncyCastle encodes. */
-  private static X509Certificate selfSigned(KeyPair pair, BigInteger serial) throws Exception {
-    AlgorithmIdentifier sha256WithRsa =
-        new AlgorithmIdentifier(PKCSObjectIdentifiers.sha256WithRSAEncryption, DERNull.INSTANCE);
-    X500Name name = new X500Name("CN=Tenpay.com Root CA test");
-    V3TBSCertificateGenerator tbs = new V3TBSCertificateGenerator();
-    tbs.setSerialNumber(new ASN1Integer(serial));
-    tbs.setSignature(sha256WithRsa);
-    tbs.setIssuer(name);
-    tbs.setSubject(name);
-    tbs.setStartDate(new Time(Date.from(Instant.now().minusSeconds(60))));
-    tbs.setEndDate(new Time(Date.from(Instant.now().plus(Duration.ofDays(365)))));
-    tbs.setSubjectPublicKeyInfo(SubjectPublicKeyInfo.getInstance(pair.getPublic().getEncoded()));
-    TBSCertificate toSign = tbs.generateTBSCertificate();
-    Signature signer = Signature.getInstance("SHA256withRSA");
-    signer.initSign(pair.getPrivate());
-    signer.update(toSign.getEncoded(ASN1Encoding.DER));
-    ASN1EncodableVector certificate = new ASN1EncodableVector();
-    certificate.add(toSign);
-    certificate.add(sha256WithRsa);
-    certificate.add(new DERBitString(signer.sign()));
-    return (X509Certificate) CertificateFactory.getInstance("X.509").generateCertificate(
-        new ByteArrayInputStream(new DERSequence(certificate).getEncoded(ASN1Encoding.DER)));
-  }
-
   /** Starts a service knowing {@code cert} by its serial only (no id) and sends it one payment signed by {@code key}. */
   private static int sendSignedByCertificate(Path dir, X509Certificate cert, PrivateKey key, String serialHeader,
       String orderNo, String tradeNo) throws Exception {
-    Path pem = Files.writeString(dir.resolve("cert.pem"), "-----BEGIN CERTIFICATE-----\n"
-        + Base64.getMimeEncoder().encodeToString(cert.getEncoded()) + "\n-----END CERTIFICATE-----\n");
+    Path pem = Files.writeString(dir.resolve("cert.pem"), PlatformCertificates.pem(cert));
     db.insertOrder(orderNo, 100);
     JsonArray platformKeys = new JsonArray()
         .add(new JsonObject().put("id", WechatV3Notifications.PUBLIC_KEY_ID).put("key", WechatV3Notifications.PUBLIC_KEY_PEM))

@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -42,7 +43,7 @@ class WechatV3VectorsTest {
   static WechatV3Channel channel(Duration window, Clock clock) {
     return new WechatV3Channel(
         Map.of(WechatV3Notifications.PUBLIC_KEY_ID, PublicKeys.parseRsa(WechatV3Notifications.PUBLIC_KEY_PEM)),
-        WechatV3Notifications.APIV3_KEY.getBytes(StandardCharsets.UTF_8), WechatV3Notifications.MCH_ID,
+        Set.of(WechatV3Notifications.PUBLIC_KEY_ID), WechatV3Notifications.APIV3_KEY.getBytes(StandardCharsets.UTF_8), WechatV3Notifications.MCH_ID,
         WechatV3Notifications.APP_ID, window, clock);
   }
 
@@ -55,6 +56,18 @@ class WechatV3VectorsTest {
     jsonRequest.getJsonObject("headers").forEach(h -> headers.add(h.getKey(), (String) h.getValue()));
     return new NotifyRequest("POST", headers, null,
         Buffer.buffer(jsonRequest.getString("body").getBytes(StandardCharsets.UTF_8)));
+  }
+
+  /** {@code n} as wechatpay-java's NotificationParser takes it. */
+  static RequestParam sdkParam(Notification n) {
+    return new RequestParam.Builder()
+        .serialNumber(n.headers().get(WechatV3Signature.SERIAL_HEADER))
+        .nonce(n.headers().get(WechatV3Signature.NONCE_HEADER))
+        .signature(n.headers().get(WechatV3Signature.SIGNATURE_HEADER))
+        .timestamp(n.headers().get(WechatV3Signature.TIMESTAMP_HEADER))
+        .signType(n.headers().get(WechatV3Signature.SIGNATURE_TYPE_HEADER))
+        .body(new String(n.body(), StandardCharsets.UTF_8))
+        .build();
   }
 
   static NotifyRequest request(Notification n) {
@@ -103,14 +116,7 @@ class WechatV3VectorsTest {
         .publicKeyId(WechatV3Notifications.PUBLIC_KEY_ID)
         .apiV3Key(WechatV3Notifications.APIV3_KEY)
         .build());
-    Transaction parsed = sdk.parse(new RequestParam.Builder()
-        .serialNumber(n.headers().get(WechatV3Signature.SERIAL_HEADER))
-        .nonce(n.headers().get(WechatV3Signature.NONCE_HEADER))
-        .signature(n.headers().get(WechatV3Signature.SIGNATURE_HEADER))
-        .timestamp(n.headers().get(WechatV3Signature.TIMESTAMP_HEADER))
-        .signType(n.headers().get(WechatV3Signature.SIGNATURE_TYPE_HEADER))
-        .body(new String(n.body(), StandardCharsets.UTF_8))
-        .build(), Transaction.class);
+    Transaction parsed = sdk.parse(sdkParam(n), Transaction.class);
     assertThat(parsed.getAmount().getTotal()).isEqualTo(4321);
 
     NotifyEvent ours = SyncCheck.event(channel(Duration.ofSeconds(300), Clock.systemUTC()), request(n));
