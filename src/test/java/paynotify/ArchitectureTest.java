@@ -39,6 +39,7 @@ class ArchitectureTest {
    */
   private static final List<List<String>> FLOORS = List.of(
       List.of("cli"),                                   // the command line: serve and the operator's tools
+      List.of("cli.options", "doctor"),                 // the commands' shared options; doctor's checks
       List.of("server"),                                // the running service wired on one Vert.x
       List.of("setup"),                                 // the database made ready before serving
       List.of("setup.migrate"),                         // what IsolatedMigrations loads in its own class loader

@@ -37,6 +37,11 @@ final class CliDatabase implements AutoCloseable {
     } finally {
       vertx.close().await();
     }
+    return open(configFile, config);
+  }
+
+  /** The database of {@code config}, read from {@code configFile}. */
+  static CliDatabase open(Path configFile, AppConfig config) {
     ToolUser.refuseRoot(config, configFile);
     DatabaseSettings db = config.database();
     EmbeddedDatabase started = null;

@@ -7,6 +7,7 @@ import java.net.ConnectException;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.concurrent.Callable;
+import paynotify.cli.options.CallerPath;
 import paynotify.config.ConfigException;
 import paynotify.reconcile.BillFormatException;
 import paynotify.store.CountedPool.ConnectionLost;

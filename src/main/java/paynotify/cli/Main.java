@@ -4,12 +4,15 @@ import paynotify.server.ConsoleLogging;
 import picocli.CommandLine.Command;
 import picocli.CommandLine;
 
-/** The command-line entry of the jar: {@code serve}, and the tools: reconcile, audit, repair, anomalies, forward, status. */
+/**
+ * The command-line entry of the jar: {@code serve}, and the tools: reconcile, audit, repair, anomalies, forward,
+ * status, check, alerts, probe, doctor.
+ */
 @Command(name = "paynotify", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
     description = "Receives payment notifications and books each payment exactly once.",
     subcommands = {ServeCommand.class, ReconcileCommand.class, AuditCommand.class, RepairCommand.class,
         AnomaliesCommand.class, ForwardCommand.class, StatusCommand.class, CheckCommand.class,
-        AlertsCommand.class, AlertsCommand.Probe.class})
+        AlertsCommand.class, AlertsCommand.Probe.class, DoctorCommand.class})
 public final class Main {
   /** The version of the jar's manifest (Implementation-Version, the pom's), as /status shows it; "dev" from classes. */
   static final class Version implements CommandLine.IVersionProvider {

@@ -7,6 +7,7 @@ import java.time.LocalDate;
 import java.util.function.Function;
 import paynotify.channel.BillSource;
 import paynotify.channel.PlatformTime;
+import paynotify.cli.options.BillOptions;
 import paynotify.config.BillsConfig;
 import paynotify.net.OutboundHttp;
 import paynotify.reconcile.Bill;

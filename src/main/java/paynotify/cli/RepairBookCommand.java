@@ -13,6 +13,7 @@ import paynotify.channel.EventKind;
 import paynotify.channel.Money;
 import paynotify.channel.NotifyEvent;
 import paynotify.channel.TradeQuery;
+import paynotify.cli.options.BillOptions;
 import paynotify.config.AppConfig;
 import paynotify.forward.ForwardSettings;
 import paynotify.reconcile.Bill;

@@ -106,6 +106,19 @@ public record AppConfig(
 
   /** Reads {@code file} (YAML) with vertx-config, then validates it. */
   public static Future<AppConfig> load(Vertx vertx, Path file, Map<String, String> env) {
+    return yaml(vertx, file).map(json -> from(json, file.toString(), env));
+  }
+
+  /**
+   * The settings as read before any is checked: {@code file}'s YAML as JSON with the environment's
+   * {@code PAYNOTIFY_*} laid over it, as {@link #from} reads them (for {@code paynotify doctor}, which looks at
+   * what the start would refuse).
+   */
+  public static Future<JsonObject> settings(Vertx vertx, Path file, Map<String, String> env) {
+    return yaml(vertx, file).map(json -> ConfigReader.withEnv(json, env, SECTIONS));
+  }
+
+  private static Future<JsonObject> yaml(Vertx vertx, Path file) {
     if (!Files.isRegularFile(file)) {
       return Future.failedFuture(new ConfigException(file + ": config file not found"));
     }
@@ -114,8 +127,7 @@ public record AppConfig(
     ConfigRetriever retriever = ConfigRetriever.create(vertx, new ConfigRetrieverOptions().addStore(yaml));
     return retriever.getConfig()
         .eventually(retriever::close)
-        .recover(err -> Future.failedFuture(new ConfigException(file + ": not valid YAML: " + err.getMessage())))
-        .map(json -> from(json, file.toString(), env));
+        .recover(err -> Future.failedFuture(new ConfigException(file + ": not valid YAML: " + err.getMessage())));
   }
 
   public static AppConfig from(JsonObject yaml, String source, Map<String, String> env) {

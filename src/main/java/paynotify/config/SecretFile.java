@@ -14,9 +14,10 @@ import java.util.Set;
  * A file that holds a secret (a channel's key, a merchant key, a password, a token, a webhook URL with its key):
  * read only when it is the running user's (the service's) and no other user can read or write it, so that no
  * other account of the machine takes what verifies or moves money. No link is followed. Public keys and
- * certificates are not read through here.
+ * certificates are not read through here. Public for {@code paynotify doctor}, which reads each secret's file
+ * through the same rules.
  */
-final class SecretFile {
+public final class SecretFile {
   private static final Set<PosixFilePermission> SHARED = Set.of(PosixFilePermission.GROUP_READ,
       PosixFilePermission.GROUP_WRITE, PosixFilePermission.OTHERS_READ, PosixFilePermission.OTHERS_WRITE);
 
@@ -27,7 +28,7 @@ final class SecretFile {
    *
    * @throws IllegalArgumentException saying what is wrong with the file and what to run (never its content)
    */
-  static String read(Path file) {
+  public static String read(Path file) {
     Path path = file.toAbsolutePath();
     try {
       requirePrivate(path);

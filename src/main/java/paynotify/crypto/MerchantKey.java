@@ -3,8 +3,10 @@ package paynotify.crypto;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
 import java.security.PrivateKey;
+import java.security.PublicKey;
 import java.security.Signature;
 import java.security.interfaces.RSAPrivateCrtKey;
+import java.security.interfaces.RSAPublicKey;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.util.Base64;
 import java.util.Locale;
@@ -72,6 +74,15 @@ public final class MerchantKey {
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("SHA256withRSA with an RSA key read at start cannot fail: " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * Whether {@code publicKey} is this key's own public half (the same RSA modulus and exponent): a key pasted where
+   * the platform's belongs (Alipay's 应用公钥 in place of 支付宝公钥).
+   */
+  public boolean pairsWith(PublicKey publicKey) {
+    return key instanceof RSAPrivateCrtKey rsa && publicKey instanceof RSAPublicKey pub
+        && rsa.getModulus().equals(pub.getModulus()) && rsa.getPublicExponent().equals(pub.getPublicExponent());
   }
 
   @Override

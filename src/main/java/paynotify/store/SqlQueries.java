@@ -18,6 +18,8 @@ import java.util.stream.Collectors;
  *   <li>{@code admin.StatusReport}: the status page. Reads only.
  *   <li>{@code setup.migrate.OrdersTableCheck}: the site's table checked at start. Reads only
  *       (information_schema, and a bounded sample of the table).
+ *   <li>{@code doctor.DatabaseClock}: {@code SELECT NOW(6)}, the database's clock for {@code paynotify doctor}.
+ *       No table.
  *   <li>The sessions' own statements (SET SESSION, COMMIT, KILL): {@link Database}, {@link CommittedReads},
  *       {@link GaleraSessions}, {@code cli.CliDatabase}. No data.
  * </ul>

@@ -31,6 +31,11 @@ public final class PlatformCertificates {
 
   /** A self-signed certificate with exactly this serial, signed by the JDK over a TBS that BouncyCastle encodes. */
   public static X509Certificate selfSigned(KeyPair pair, BigInteger serial) {
+    return selfSigned(pair, serial, Instant.now().minusSeconds(60), Instant.now().plus(Duration.ofDays(365)));
+  }
+
+  /** The same, valid from {@code notBefore} to {@code notAfter} (an expired one, one about to expire). */
+  public static X509Certificate selfSigned(KeyPair pair, BigInteger serial, Instant notBefore, Instant notAfter) {
     try {
       AlgorithmIdentifier sha256WithRsa =
           new AlgorithmIdentifier(PKCSObjectIdentifiers.sha256WithRSAEncryption, DERNull.INSTANCE);
@@ -40,8 +45,8 @@ public final class PlatformCertificates {
       tbs.setSignature(sha256WithRsa);
       tbs.setIssuer(name);
       tbs.setSubject(name);
-      tbs.setStartDate(new Time(Date.from(Instant.now().minusSeconds(60))));
-      tbs.setEndDate(new Time(Date.from(Instant.now().plus(Duration.ofDays(365)))));
+      tbs.setStartDate(new Time(Date.from(notBefore)));
+      tbs.setEndDate(new Time(Date.from(notAfter)));
       tbs.setSubjectPublicKeyInfo(SubjectPublicKeyInfo.getInstance(pair.getPublic().getEncoded()));
       TBSCertificate toSign = tbs.generateTBSCertificate();
       Signature signer = Signature.getInstance("SHA256withRSA");

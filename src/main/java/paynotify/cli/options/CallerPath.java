@@ -1,4 +1,4 @@
-package paynotify.cli;
+package paynotify.cli.options;
 
 import java.nio.file.Path;
 import picocli.CommandLine.ITypeConverter;
@@ -9,8 +9,8 @@ import picocli.CommandLine.ITypeConverter;
  * configuration's own relative paths point) and passes the caller's as {@value #PROPERTY}; without
  * it (the jar run directly) the two are the same directory.
  */
-final class CallerPath implements ITypeConverter<Path> {
-  static final String PROPERTY = "paynotify.caller_dir";
+public final class CallerPath implements ITypeConverter<Path> {
+  public static final String PROPERTY = "paynotify.caller_dir";
 
   @Override
   public Path convert(String value) {

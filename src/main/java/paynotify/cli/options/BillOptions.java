@@ -1,4 +1,4 @@
-package paynotify.cli;
+package paynotify.cli.options;
 
 import java.nio.file.Path;
 import java.time.LocalDate;
@@ -10,19 +10,19 @@ import paynotify.reconcile.daily.DayClose;
 import picocli.CommandLine.Option;
 
 /** Which platform bill a command reads: {@code --channel}, {@code --bill}, {@code --date}. */
-final class BillOptions {
+public final class BillOptions {
   @Option(names = "--channel", required = true, description = "alipay or wechat")
-  String channel;
+  public String channel;
 
   @Option(names = "--bill", converter = CallerPath.class, description = "Alipay: the .csv.zip as downloaded; WeChat: the ALL .csv")
-  Path file;
+  public Path file;
 
   @Option(names = "--date", description = "the bill's day (yyyy-MM-dd): with --fetch, the day fetched (default"
       + " yesterday, Beijing time); with a WeChat --bill, its date when the file name lacks it")
-  LocalDate date;
+  public LocalDate date;
 
   /** The --bill file's bill (required here), read as --channel's. */
-  Bill bill() {
+  public Bill bill() {
     if (file == null) {
       throw new ConfigException("--bill: missing: the platform's bill file");
     }
@@ -30,7 +30,7 @@ final class BillOptions {
   }
 
   /** --channel's platform. */
-  Platform platform() {
+  public Platform platform() {
     return switch (channel) {
       case "alipay" -> Platform.ALIPAY;
       case "wechat" -> Platform.WECHAT;

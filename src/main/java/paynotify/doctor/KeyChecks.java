@@ -1,0 +1,250 @@
+package paynotify.doctor;
+
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.PublicKey;
+import java.security.cert.X509Certificate;
+import java.time.Clock;
+import paynotify.crypto.MerchantKey;
+import paynotify.crypto.PublicKeys;
+
+/**
+ * Each configured platform's keys, read from the settings before the start checks them: each is the kind its key
+ * says (a public key, a private key, a certificate), of the length the platform issues, not the merchant's own half
+ * where the platform's belongs (Alipay's 应用公钥 mix-up, the commonest "can pay, never called back"), and no
+ * certificate expired or about to.
+ */
+public final class KeyChecks {
+  static final String ALIPAY_PUBLIC_KEY = "alipay.public_key_file must hold 支付宝公钥 (Alipay's public key):"
+      + " 支付宝开放平台 (open.alipay.com) → 开发设置 / 接口加签方式 → 查看支付宝公钥, not 应用公钥";
+  private static final String ALIPAY_APP_KEY = "name the application private key (应用私钥, PKCS#8, as Alipay's key"
+      + " tool 支付宝开放平台密钥工具 writes it), the key whose 应用公钥 was uploaded at 接口加签方式";
+  private static final String WECHAT_KEYS = "商户平台 (pay.weixin.qq.com) → 账户中心 → API安全";
+  private static final String WECHAT_PLATFORM_KEY = "list WeChat Pay's public key (微信支付公钥 pub_key.pem with its"
+      + " PUB_KEY_ID_ id) or its platform certificate (平台证书): " + WECHAT_KEYS;
+
+  private final JsonObject settings;
+  private final SecretFiles secrets;
+  private final Checkup checkup;
+  private final Clock clock;
+
+  private KeyChecks(JsonObject settings, SecretFiles secrets, Checkup checkup, Clock clock) {
+    this.settings = settings;
+    this.secrets = secrets;
+    this.checkup = checkup;
+    this.clock = clock;
+  }
+
+  /** Looks over the keys of {@code settings} (AppConfig.settings: the file with the environment over it). */
+  public static void run(JsonObject settings, Checkup checkup, Clock clock) {
+    KeyChecks keys = new KeyChecks(settings, SecretFiles.read(settings, checkup), checkup, clock);
+    keys.alipay();
+    keys.wechatV2();
+    keys.wechatV3();
+    keys.databaseCa();
+  }
+
+  /** A key given inline ({@code key}) or as a file ({@code key_file}): the key that gave it, and its text. */
+  private record Given(String where, String text) {}
+
+  private void alipay() {
+    JsonObject alipay = section(settings, "alipay");
+    Given given = publicText(alipay, "alipay.", "public_key");
+    String appKeyFile = string(alipay, "app_private_key_file");
+    if (given == null && appKeyFile == null) {
+      return;
+    }
+    PublicKey alipayKey = given == null ? null : alipayPublicKey(given);
+    MerchantKey appKey = appKeyFile == null ? null : privateKey("alipay.app_private_key_file", ALIPAY_APP_KEY);
+    if (alipayKey != null && appKey != null) {
+      if (appKey.pairsWith(alipayKey)) {
+        checkup.found(given.where(), "holds the application's public key (应用公钥), the public half of"
+            + " alipay.app_private_key_file: Alipay signs with its own key, so every notification fails its"
+            + " signature (paid, never called back)", ALIPAY_PUBLIC_KEY);
+      } else {
+        checkup.checked(given.where() + ": not the application's own public key (应用公钥)");
+      }
+    } else if (alipayKey != null) {
+      checkup.skipped("whether " + given.where() + " is 应用公钥 in place of 支付宝公钥: no"
+          + " alipay.app_private_key_file to compare it with");
+    }
+  }
+
+  private PublicKey alipayPublicKey(Given given) {
+    if (given.text().contains("BEGIN CERTIFICATE")) {
+      X509Certificate cert = certificate(given, ALIPAY_PUBLIC_KEY);
+      if (cert != null) {
+        CertificateExpiry.check(cert, given.where(), "download the current alipayCertPublicKey_RSA2.crt: 支付宝开放平台"
+            + " → 开发设置 / 接口加签方式", clock, checkup);
+        checkup.found(given.where(), "holds a certificate (公钥证书模式), where the key itself belongs",
+            "give the key in it: openssl x509 -pubkey -noout -in alipayCertPublicKey_RSA2.crt > alipay_public_key.pem,"
+                + " and name that file");
+        return cert.getPublicKey();
+      }
+      return null;
+    }
+    return publicKey(given, ALIPAY_PUBLIC_KEY);
+  }
+
+  private void wechatV2() {
+    Given key = secret("wechat_v2", "api_key");
+    if (key == null) {
+      return;
+    }
+    if (key.text().length() != 32) {
+      checkup.found(key.where(), "the API key has " + key.text().length() + " characters; WeChat Pay's v2 API key"
+          + " (API密钥) has 32", "paste the API密钥 set at " + WECHAT_KEYS + " → 设置API密钥 (32 characters: not"
+          + " the APIv3 key, not the AppSecret of the 公众号)");
+    } else {
+      checkup.checked(key.where() + ": 32 characters");
+    }
+  }
+
+  private void wechatV3() {
+    JsonObject v3 = section(settings, "wechat_v3");
+    Given apiV3Key = secret("wechat_v3", "apiv3_key");
+    if (apiV3Key != null) {
+      int bytes = apiV3Key.text().getBytes(StandardCharsets.UTF_8).length;
+      if (bytes != 32) {
+        checkup.found(apiV3Key.where(), "the APIv3 key has " + bytes + " bytes; WeChat Pay's APIv3 key (APIv3密钥)"
+            + " has 32", "paste the APIv3密钥 set at " + WECHAT_KEYS + " → 设置APIv3密钥 (32 characters: not the v2"
+            + " API key)");
+      } else {
+        checkup.checked(apiV3Key.where() + ": 32 bytes");
+      }
+    }
+    MerchantKey merchant = string(v3, "merchant_private_key_file") == null ? null
+        : privateKey("wechat_v3.merchant_private_key_file", "name the merchant API private key (商户API私钥"
+            + " apiclient_key.pem, from the 商户API证书 tool at " + WECHAT_KEYS + ")");
+    JsonArray platformKeys = v3.getValue("platform_keys") instanceof JsonArray list ? list : new JsonArray();
+    for (int i = 0; i < platformKeys.size(); i++) {
+      if (platformKeys.getValue(i) instanceof JsonObject entry) {
+        platformKey(publicText(entry, "wechat_v3.platform_keys[" + i + "].", "key"), merchant);
+      }
+    }
+  }
+
+  private void platformKey(Given given, MerchantKey merchant) {
+    if (given == null) {
+      return;
+    }
+    PublicKey key;
+    if (given.text().contains("BEGIN CERTIFICATE")) {
+      X509Certificate cert = certificate(given, WECHAT_PLATFORM_KEY);
+      if (cert == null) {
+        return;
+      }
+      CertificateExpiry.check(cert, given.where(), "list the current platform certificate (平台证书), or switch to"
+          + " WeChat Pay's public key (微信支付公钥, no expiry): " + WECHAT_KEYS, clock, checkup);
+      key = cert.getPublicKey();
+    } else {
+      key = publicKey(given, WECHAT_PLATFORM_KEY);
+    }
+    if (key != null && merchant != null && merchant.pairsWith(key)) {
+      checkup.found(given.where(), "holds the merchant's own key (商户API证书 apiclient_cert.pem, the public half of"
+          + " wechat_v3.merchant_private_key_file), where WeChat Pay's belongs", WECHAT_PLATFORM_KEY);
+    }
+  }
+
+  /** database.tls_ca_file's certificate, when one is set: expired, the database's TLS handshake fails. */
+  private void databaseCa() {
+    String file = string(section(settings, "database"), "tls_ca_file");
+    Given given = file == null ? null : new Given("database.tls_ca_file", readPublic("database.tls_ca_file", file));
+    if (given != null && given.text() != null) {
+      X509Certificate cert = certificate(given, "name the CA certificate (PEM) that signed the database server's");
+      if (cert != null) {
+        CertificateExpiry.check(cert, given.where(), "name the CA certificate that signs the database server's"
+            + " current one", clock, checkup);
+      }
+    }
+  }
+
+  private PublicKey publicKey(Given given, String change) {
+    if (given.text().contains("PRIVATE KEY")) {
+      checkup.found(given.where(), "holds a private key, where a public key belongs", change
+          + " (and replace that private key: it was in a file other users may read)");
+      return null;
+    }
+    try {
+      PublicKey key = PublicKeys.parseRsa(given.text());
+      checkup.checked(given.where() + ": an RSA public key");
+      return key;
+    } catch (IllegalArgumentException e) {
+      checkup.found(given.where(), "not a usable public key: " + e.getMessage(), change);
+      return null;
+    }
+  }
+
+  private X509Certificate certificate(Given given, String change) {
+    try {
+      return PublicKeys.parseCertificate(given.text());
+    } catch (IllegalArgumentException e) {
+      checkup.found(given.where(), e.getMessage(), change);
+      return null;
+    }
+  }
+
+  private MerchantKey privateKey(String key, String change) {
+    String text = secrets.content(key);
+    if (text == null) {
+      return null; // refused: SecretFiles said why
+    }
+    try {
+      MerchantKey merchant = MerchantKey.parse(text, "the file");
+      checkup.checked(key + ": an RSA private key");
+      return merchant;
+    } catch (IllegalArgumentException e) {
+      checkup.found(key, e.getMessage(), change);
+      return null;
+    }
+  }
+
+  /** A secret given in the environment ({@code key}) or in its file ({@code key_file}, SecretFiles read it). */
+  private Given secret(String section, String key) {
+    String inline = string(section(settings, section), key);
+    if (inline != null) {
+      return new Given(section + "." + key, inline);
+    }
+    String text = secrets.content(section + "." + key + "_file");
+    return text == null ? null : new Given(section + "." + key + "_file", text);
+  }
+
+  /** A public key or certificate, inline or in a file anyone may read; null when neither is set or unreadable. */
+  private Given publicText(JsonObject node, String prefix, String key) {
+    String inline = string(node, key);
+    if (inline != null) {
+      return new Given(prefix + key, inline);
+    }
+    String file = string(node, key + "_file");
+    String text = file == null ? null : readPublic(prefix + key + "_file", file);
+    return text == null ? null : new Given(prefix + key + "_file", text);
+  }
+
+  private String readPublic(String key, String file) {
+    Path path = Path.of(file).toAbsolutePath();
+    try {
+      return Files.readString(path, StandardCharsets.UTF_8).trim();
+    } catch (IOException e) {
+      checkup.found(key, "cannot read " + path + " (" + e.getClass().getSimpleName() + ")",
+          "name a file that exists and that the service's user can read");
+      return null;
+    }
+  }
+
+  private static JsonObject section(JsonObject settings, String name) {
+    return settings.getValue(name) instanceof JsonObject section ? section : new JsonObject();
+  }
+
+  private static String string(JsonObject node, String key) {
+    Object value = node.getValue(key);
+    if (value == null || value instanceof JsonObject || value instanceof JsonArray) {
+      return null;
+    }
+    String text = value.toString().trim();
+    return text.isEmpty() ? null : text;
+  }
+}

@@ -1,0 +1,82 @@
+package paynotify.doctor;
+
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import paynotify.config.SecretFile;
+
+/**
+ * Every secret's file the settings name (each {@code *_file} and {@code *_files} key but the public keys' and
+ * certificates'), read through config/SecretFile's rules (the service user's, mode 600, no link), as the start
+ * reads them: what it would refuse is a finding, with the chmod/chown it says.
+ */
+final class SecretFiles {
+  /** The files that hold no secret (read without SecretFile by config/ChannelsConfig and DatabaseSecurity). */
+  private static final Set<String> PUBLIC = Set.of("alipay.public_key_file", "wechat_v3.platform_keys[].key_file",
+      "database.tls_ca_file", "database.server_public_key_file");
+
+  /** By key ({@code forward.secret_files[1]}): the file's trimmed text, or null when it was refused. */
+  private final Map<String, String> contents = new LinkedHashMap<>();
+
+  /** Reads every secret's file of {@code settings}; each refused one is a finding of {@code checkup}. */
+  static SecretFiles read(JsonObject settings, Checkup checkup) {
+    SecretFiles files = new SecretFiles();
+    files.walk(settings, "", checkup);
+    long sound = files.contents.values().stream().filter(c -> c != null).count();
+    checkup.checked("secret files, the service user's and mode 600: " + sound + " of " + files.contents.size());
+    return files;
+  }
+
+  /** The text of the secret's file under {@code key}; null when none is set or it was refused (a finding). */
+  String content(String key) {
+    return contents.get(key);
+  }
+
+  private void walk(JsonObject node, String prefix, Checkup checkup) {
+    for (String field : node.fieldNames()) {
+      Object value = node.getValue(field);
+      String key = prefix + field;
+      if (value instanceof JsonObject child) {
+        walk(child, key + ".", checkup);
+      } else if (value instanceof JsonArray list) {
+        for (int i = 0; i < list.size(); i++) {
+          if (list.getValue(i) instanceof JsonObject entry) {
+            walk(entry, key + "[" + i + "].", checkup);
+          } else if (field.endsWith("_files") && list.getValue(i) != null) {
+            read(key + "[" + i + "]", list.getValue(i).toString(), checkup);
+          }
+        }
+      } else if (field.endsWith("_file") && value != null && !value.toString().isBlank()
+          && !PUBLIC.contains(key.replaceAll("\\[\\d+]", "[]"))) {
+        read(key, value.toString().trim(), checkup);
+      }
+    }
+  }
+
+  private void read(String key, String file, Checkup checkup) {
+    try {
+      contents.put(key, SecretFile.read(Path.of(file)).trim());
+    } catch (IllegalArgumentException e) {
+      contents.put(key, null);
+      String problem = e.getMessage();
+      int fix = firstOf(problem, ": chmod ", ": run it as ");
+      checkup.found(key, fix < 0 ? problem : problem.substring(0, fix),
+          fix < 0 ? "name the file that holds it, readable by the service's user only (mode 600)"
+              : problem.substring(fix + 2));
+    }
+  }
+
+  private static int firstOf(String text, String... marks) {
+    int first = -1;
+    for (String mark : marks) {
+      int at = text.indexOf(mark);
+      if (at >= 0 && (first < 0 || at < first)) {
+        first = at;
+      }
+    }
+    return first;
+  }
+}

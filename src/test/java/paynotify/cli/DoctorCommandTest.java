@@ -1,0 +1,194 @@
+package paynotify.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Base64;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import paynotify.testsupport.Cli;
+import paynotify.testsupport.DatabaseTestBase;
+import paynotify.testsupport.PlatformCertificates;
+import paynotify.testsupport.PrivateFile;
+
+/**
+ * `paynotify doctor` on real key files and the test database: the 应用公钥 mix-up, a sound configuration, an
+ * unreadable one, a WeChat v2 key of the wrong length, an expired and an expiring certificate, a secret file others
+ * can read, and the JSON.
+ */
+class DoctorCommandTest extends DatabaseTestBase {
+  private static final Path DIR = Path.of("target", "doctor-test").toAbsolutePath();
+  private static final String API_KEY = "0123456789abcdef0123456789ABCDEF";
+  private static KeyPair alipay;
+  private static KeyPair app;
+  private static KeyPair platform;
+
+  @BeforeAll
+  static void keys() throws Exception {
+    Files.createDirectories(DIR);
+    KeyPairGenerator rsa = KeyPairGenerator.getInstance("RSA");
+    rsa.initialize(2048);
+    alipay = rsa.generateKeyPair();
+    app = rsa.generateKeyPair();
+    platform = rsa.generateKeyPair();
+  }
+
+  @Test
+  void aSoundConfigurationIsExitZero() throws Exception {
+    Cli.Result r = Cli.runConfigured(alipaySection(alipay) + wechatV2Section(API_KEY), "doctor");
+
+    System.out.println(r.out());
+    assertThat(r.exit()).as(r.out() + r.err()).isZero();
+    assertThat(r.out()).contains("checked: alipay.public_key_file: not the application's own public key (应用公钥)\n",
+        "checked: alipay.app_private_key_file: an RSA private key\n", "checked: wechat_v2.api_key_file: 32 characters\n",
+        "checked: secret files, the service user's and mode 600: 2 of 2\n",
+        "checked: the database answers, its schema is current, the orders table fits orders.*\n",
+        "not checked: the public notify URL: alerts.probe_url is not set").containsPattern(
+            "checked: the database's clock against this machine's: \\d+\\.\\d s apart\n")
+        .endsWith("nothing wrong found\n");
+  }
+
+  /** 应用公钥 (the public half of the app's own key) where 支付宝公钥 belongs: every notification would be refused. */
+  @Test
+  void theApplicationPublicKeyInAlipaysPlaceIsAFinding() throws Exception {
+    Cli.Result r = Cli.runConfigured(alipaySection(app), "doctor");
+
+    System.out.println(r.out());
+    assertThat(r.exit()).as(r.out() + r.err()).isEqualTo(ExitCode.FOUND);
+    assertThat(r.out()).contains("\nalipay.public_key_file: holds the application's public key (应用公钥), the public"
+        + " half of alipay.app_private_key_file", "\n  change: alipay.public_key_file must hold 支付宝公钥 (Alipay's"
+        + " public key): 支付宝开放平台 (open.alipay.com) → 开发设置 / 接口加签方式 → 查看支付宝公钥, not 应用公钥\n")
+        .endsWith("1 finding: change what each says, then run paynotify doctor again\n");
+  }
+
+  @Test
+  void theJsonSaysWhereWhatAndWhatToChange() throws Exception {
+    Cli.Result r = Cli.runConfigured(alipaySection(app), "doctor", "--json");
+
+    assertThat(r.exit()).as(r.out() + r.err()).isEqualTo(ExitCode.FOUND);
+    JsonObject report = new JsonObject(r.out());
+    assertThat(report.fieldNames()).containsExactlyInAnyOrder("config", "findings", "checked", "not_checked");
+    assertThat(report.getString("config")).endsWith("test-cli-configured.yaml");
+    JsonArray findings = report.getJsonArray("findings");
+    assertThat(findings).hasSize(1);
+    assertThat(findings.getJsonObject(0).fieldNames()).containsExactlyInAnyOrder("where", "what", "change");
+    assertThat(findings.getJsonObject(0).getString("where")).isEqualTo("alipay.public_key_file");
+    assertThat(findings.getJsonObject(0).getString("change")).contains("支付宝公钥", "查看支付宝公钥");
+    assertThat(report.getJsonArray("checked")).contains("alipay.app_private_key_file: an RSA private key");
+    assertThat(report.getJsonArray("not_checked").getString(0)).startsWith("the public notify URL");
+  }
+
+  @Test
+  void aConfigurationThatCannotBeReadIsExitTwo() throws Exception {
+    Path broken = Files.writeString(DIR.resolve("broken.yaml"), "database:\n  host: [unclosed\n");
+
+    Cli.Result r = Cli.run(broken, "doctor");
+
+    assertThat(r.exit()).as(r.out() + r.err()).isEqualTo(ExitCode.UNUSABLE);
+    assertThat(r.err()).startsWith("paynotify: " + broken + ": not valid YAML");
+    assertThat(r.out()).isEmpty();
+
+    Cli.Result missing = Cli.run(DIR.resolve("absent.yaml"), "doctor");
+    assertThat(missing.exit()).isEqualTo(ExitCode.UNUSABLE);
+    assertThat(missing.err()).contains("absent.yaml: config file not found");
+  }
+
+  @Test
+  void aWechatV2KeyOfTheWrongLengthIsAFinding() throws Exception {
+    Cli.Result r = Cli.runConfigured(wechatV2Section(API_KEY.substring(1)), "doctor");
+
+    assertThat(r.exit()).as(r.out() + r.err()).isEqualTo(ExitCode.FOUND);
+    assertThat(r.out()).contains("\nwechat_v2.api_key_file: the API key has 31 characters; WeChat Pay's v2 API key"
+        + " (API密钥) has 32\n  change: paste the API密钥 set at 商户平台 (pay.weixin.qq.com) → 账户中心 → API安全")
+        .contains("not checked: the database, its clock, the orders table, the public notify URL: the start stops at"
+            + " the configuration first")
+        .endsWith("1 finding: change what each says, then run paynotify doctor again\n"); // the start's line: not twice
+  }
+
+  @Test
+  void anExpiredCertificateAndOneAboutToExpireAreFindings() throws Exception {
+    Instant now = Instant.now();
+    Path expired = certificate("expired.pem", BigInteger.valueOf(0x5157F0L), now.minus(Duration.ofDays(400)),
+        now.minus(Duration.ofDays(2)));
+    Path expiring = certificate("expiring.pem", BigInteger.valueOf(0x5157F1L), now.minus(Duration.ofDays(400)),
+        now.plus(Duration.ofDays(10)).plusSeconds(600));
+    Path fine = certificate("fine.pem", BigInteger.valueOf(0x5157F2L), now.minus(Duration.ofDays(1)),
+        now.plus(Duration.ofDays(365)));
+
+    Cli.Result r = Cli.runConfigured(wechatV3Section(expired, expiring, fine), "doctor");
+
+    assertThat(r.exit()).as(r.out() + r.err()).isEqualTo(ExitCode.FOUND);
+    assertThat(r.out()).containsPattern("\nwechat_v3\\.platform_keys\\[0]\\.key_file: the certificate \\(serial"
+        + " 5157F0\\) expired on \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC\n  change: list the current platform certificate")
+        .containsPattern("\nwechat_v3\\.platform_keys\\[1]\\.key_file: the certificate \\(serial 5157F1\\) expires on"
+            + " \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC, in 10 days\n")
+        .containsPattern("checked: wechat_v3\\.platform_keys\\[2]\\.key_file: certificate valid until ")
+        .doesNotContain("platform_keys[2].key_file: the certificate")
+        .endsWith("2 findings: change what each says, then run paynotify doctor again\n");
+  }
+
+  @Test
+  void aSecretFileOthersCanReadIsAFindingWithTheChmod() throws Exception {
+    Path key = DIR.resolve("api_key_644");
+    Files.deleteIfExists(key);
+    Files.createFile(key, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-r--r--")));
+    Files.writeString(key, API_KEY, StandardCharsets.UTF_8);
+    String yaml = "wechat_v2:\n  appid: wx0000000000000001\n  mch_id: \"1900000001\"\n  api_key_file: " + key + "\n";
+
+    Cli.Result r = Cli.runConfigured(yaml, "doctor", "--json");
+
+    assertThat(r.exit()).as(r.out() + r.err()).isEqualTo(ExitCode.FOUND);
+    JsonArray findings = new JsonObject(r.out()).getJsonArray("findings");
+    assertThat(findings).as("the start's own line about that file is not said twice").hasSize(1);
+    JsonObject finding = findings.getJsonObject(0);
+    assertThat(finding.getString("where")).isEqualTo("wechat_v2.api_key_file");
+    assertThat(finding.getString("what")).isEqualTo(key + " can be read or written by other users (mode 644)");
+    assertThat(finding.getString("change")).isEqualTo("chmod 600 " + key + "; chown " + System.getProperty("user.name")
+        + " " + key);
+  }
+
+  private static String alipaySection(KeyPair publicKeyFrom) throws Exception {
+    Path publicKey = Files.writeString(DIR.resolve("alipay_public_key.pem"), pem("PUBLIC KEY",
+        publicKeyFrom.getPublic().getEncoded()));
+    Path appKey = PrivateFile.write(DIR.resolve("app_private_key.pem"), pem("PRIVATE KEY",
+        app.getPrivate().getEncoded()));
+    return "alipay:\n  app_id: \"2021000000000001\"\n  public_key_file: " + publicKey + "\n  app_private_key_file: "
+        + appKey + "\n";
+  }
+
+  private static String wechatV2Section(String apiKey) {
+    Path key = PrivateFile.write(DIR.resolve("wechat_v2_api_key"), apiKey);
+    return "wechat_v2:\n  appid: wx0000000000000001\n  mch_id: \"1900000001\"\n  api_key_file: " + key + "\n";
+  }
+
+  private static String wechatV3Section(Path... certificates) {
+    Path apiV3Key = PrivateFile.write(DIR.resolve("wechat_v3_apiv3_key"), API_KEY);
+    StringBuilder yaml = new StringBuilder("wechat_v3:\n  mchid: \"1900000001\"\n  appid: wx0000000000000001\n"
+        + "  apiv3_key_file: " + apiV3Key + "\n  platform_keys:\n");
+    for (Path cert : certificates) {
+      yaml.append("    - key_file: ").append(cert).append('\n');
+    }
+    return yaml.toString();
+  }
+
+  private static Path certificate(String name, BigInteger serial, Instant notBefore, Instant notAfter)
+      throws Exception {
+    return Files.writeString(DIR.resolve(name),
+        PlatformCertificates.pem(PlatformCertificates.selfSigned(platform, serial, notBefore, notAfter)));
+  }
+
+  private static String pem(String label, byte[] der) {
+    return "-----BEGIN " + label + "-----\n" + Base64.getMimeEncoder().encodeToString(der) + "\n-----END " + label
+        + "-----\n";
+  }
+}
