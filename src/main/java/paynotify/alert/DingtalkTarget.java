@@ -1,12 +1,11 @@
 package paynotify.alert;
 
 import static paynotify.alert.AlertText.Format.MARKDOWN;
+import static paynotify.net.Urls.encode;
 
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.Arrays;
 import java.util.Base64;
@@ -60,6 +59,6 @@ public final class DingtalkTarget implements AlertTarget {
     long timestamp = clock.millis();
     String sign = Base64.getEncoder().encodeToString(Digests.hmacSha256(secret, timestamp + "\n" + secret));
     return URI.create(url + (url.getRawQuery() == null ? "?" : "&") + "timestamp=" + timestamp
-        + "&sign=" + URLEncoder.encode(sign, StandardCharsets.UTF_8));
+        + "&sign=" + encode(sign));
   }
 }

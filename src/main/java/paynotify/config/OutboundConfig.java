@@ -75,8 +75,7 @@ record OutboundConfig(List<Outbound> platforms, StripeClients stripe) {
       MerchantKeys.SerialKey merchant) {
     URI v2Url = RecoveryConfig.url(c, "wechat_v2.gateway_url", WECHAT_GATEWAY);
     URI v3Url = RecoveryConfig.url(c, "wechat_v3.gateway_url", WECHAT_GATEWAY);
-    WechatClients.V2 v2 = v2Channel == null ? null : new WechatClients.V2(v2Url, v2Channel.signature(),
-        c.string("wechat_v2.appid"), c.string("wechat_v2.mch_id"));
+    WechatClients.V2 v2 = v2Channel == null ? null : new WechatClients.V2(v2Url, v2Channel.signature());
     WechatClients.V3 v3 = v3Channel == null || merchant == null ? null : new WechatClients.V3(v3Url,
         c.string("wechat_v3.mchid"), merchant.serial(), merchant.key(), v3Channel.signature());
     return v2 == null && v3 == null ? null : new WechatClients(v2, v3);

@@ -1,5 +1,7 @@
 package paynotify.channel.alipay;
 
+import static paynotify.net.Urls.encode;
+
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
@@ -8,7 +10,6 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
-import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.LocalDateTime;
@@ -80,7 +81,7 @@ final class AlipayOpenApi {
 
   private static String form(Map<String, String> params) {
     StringJoiner body = new StringJoiner("&");
-    params.forEach((k, v) -> body.add(k + "=" + URLEncoder.encode(v, StandardCharsets.UTF_8)));
+    params.forEach((k, v) -> body.add(k + "=" + encode(v)));
     return body.toString();
   }
 

@@ -20,11 +20,11 @@ import paynotify.net.OutboundHttp;
  * @param v3 API v3's settings; null when its channel is off or the merchant key is not given
  */
 public record WechatClients(V2 v2, V3 v3) implements Outbound {
-  /** API v2's base URL, its channel's signature rules (the API key, the sign type), the merchant's ids. */
-  public record V2(URI base, WechatV2Signature signature, String appId, String mchId) {
+  /** API v2's base URL and its channel's signature rules (the API key, the sign type, the merchant's ids). */
+  public record V2(URI base, WechatV2Signature signature) {
     /** The one signed call both v2 clients make, over {@code http}. */
     WechatV2Client client(OutboundHttp http) {
-      return new WechatV2Client(http, base, signature, appId, mchId);
+      return new WechatV2Client(http, base, signature);
     }
   }
 

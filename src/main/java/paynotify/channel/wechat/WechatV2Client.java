@@ -30,20 +30,19 @@ final class WechatV2Client {
   private final OutboundHttp http;
   private final URI base;
   private final WechatV2Signature signature;
-  private final String appId;
-  private final String mchId;
 
-  /** @param base the API's root, {@code https://api.mch.weixin.qq.com} unless a test points it elsewhere */
-  WechatV2Client(OutboundHttp http, URI base, WechatV2Signature signature, String appId, String mchId) {
+  /**
+   * @param base      the API's root, {@code https://api.mch.weixin.qq.com} unless a test points it elsewhere
+   * @param signature the API key and the merchant's ids, which every request carries and every answer must name
+   */
+  WechatV2Client(OutboundHttp http, URI base, WechatV2Signature signature) {
     this.http = http;
     this.base = base;
     this.signature = signature;
-    this.appId = appId;
-    this.mchId = mchId;
   }
 
   String mchId() {
-    return mchId;
+    return signature.mchId();
   }
 
   /** The URL of the API at {@code path} ("/pay/orderquery"), below the configured root. */
@@ -63,8 +62,8 @@ final class WechatV2Client {
    */
   Future<OutboundHttp.Answer> post(URI url, Map<String, String> fields) {
     Map<String, String> request = new LinkedHashMap<>();
-    request.put("appid", appId);
-    request.put("mch_id", mchId);
+    request.put("appid", signature.appId());
+    request.put("mch_id", signature.mchId());
     request.putAll(fields);
     request.put("nonce_str", nonce());
     if (signature.signType().equals(WechatV2Signature.HMAC_SHA256)) { // MD5 is WeChat's default, left unsaid

@@ -65,12 +65,22 @@ public final class WechatV2Signature {
 
   /**
    * The sign of {@code fields}, as the platform computes it: what {@link #verify} compares, what the tests
-   * play the platform with, and what {@link WechatV2Gateway} signs its requests with.
+   * play the platform with, and what {@link WechatV2Client} signs its requests with.
    */
   public String sign(Map<String, String> fields) {
     String content = Signatures.sortedContent(fields, Set.of(SIGN), String::isEmpty, "key=" + apiKey);
     byte[] digest = signType.equals(HMAC_SHA256) ? Digests.hmacSha256(apiKey, content) : Digests.md5(content);
     return HexFormat.of().withUpperCase().formatHex(digest);
+  }
+
+  /** The configured wechat_v2.appid: what a request names and a notification or answer must. */
+  String appId() {
+    return appId;
+  }
+
+  /** The configured wechat_v2.mch_id. */
+  String mchId() {
+    return mchId;
   }
 
   /** The configured algorithm, one of {@link #SIGN_TYPES}: a request signed with HMAC-SHA256 must say so. */

@@ -56,7 +56,7 @@ class WechatV2BillsTest {
 
   private WechatV2Bills bills(String apiKey, String signType) {
     return new WechatV2Bills(new WechatV2Client(http, wechat.url(),
-        new WechatV2Signature(apiKey, signType, APP_ID, MCH_ID), APP_ID, MCH_ID));
+        new WechatV2Signature(apiKey, signType, APP_ID, MCH_ID)));
   }
 
   private WechatV2Bills bills() {

@@ -50,7 +50,7 @@ class WechatV2GatewayTest {
     http = new OutboundHttp(vertx, Duration.ofSeconds(2), 64 * 1024);
     try (WechatV2StandIn warm = WechatV2StandIn.start()) {
       done(new WechatV2Gateway(new WechatV2Client(new OutboundHttp(vertx, Duration.ofSeconds(30), 64 * 1024),
-          warm.url(), new WechatV2Signature(API_KEY, WechatV2Signature.MD5, APP_ID, MCH_ID), APP_ID, MCH_ID))
+          warm.url(), new WechatV2Signature(API_KEY, WechatV2Signature.MD5, APP_ID, MCH_ID)))
           .query("WARM-UP"));
     }
   }
@@ -67,7 +67,7 @@ class WechatV2GatewayTest {
 
   private WechatV2Gateway gateway(String apiKey, String signType) {
     return new WechatV2Gateway(new WechatV2Client(http, wechat.url(),
-        new WechatV2Signature(apiKey, signType, APP_ID, MCH_ID), APP_ID, MCH_ID));
+        new WechatV2Signature(apiKey, signType, APP_ID, MCH_ID)));
   }
 
   private WechatV2Gateway gateway() {
