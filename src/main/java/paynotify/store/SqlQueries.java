@@ -521,6 +521,17 @@ public final class SqlQueries {
   public static final String WRITE_REFUSALS_ENDED_SINCE = "SELECT started_at, ended_at, reason, refused,"
       + " by_endpoint, lost_orders FROM write_refusals WHERE ended_at >= ? ORDER BY ended_at DESC, id DESC LIMIT ?";
 
+  // The platforms' certificates the service fetched itself (platform_certificates, V19): listed again, a
+  // certificate keeps its row and gets a new fetched_at; a serial names one certificate, so two instances
+  // fetching at once write the same row. Binds: platform, serial, certificate, not_before, not_after, source.
+  public static final String KEEP_PLATFORM_CERTIFICATE = "INSERT INTO platform_certificates (platform, serial,"
+      + " certificate, not_before, not_after, source, fetched_at) VALUES (?, ?, ?, ?, ?, ?, UTC_TIMESTAMP(3))"
+      + " ON DUPLICATE KEY UPDATE fetched_at = UTC_TIMESTAMP(3)";
+
+  // One platform's, newest first. Binds: platform.
+  public static final String PLATFORM_CERTIFICATES = "SELECT serial, certificate, source, fetched_at"
+      + " FROM platform_certificates WHERE platform = ? ORDER BY not_after DESC";
+
   // The migration race: instances started at once on several nodes each write the one row, and
   // certification orders those writes across the cluster, so exactly one owner is there after them
   // (a write that lost certification fails with 1213 and is tried again). Taken when free or run

@@ -57,6 +57,12 @@ class NodeReceiverTest extends DatabaseTestBase {
     return db.string("SELECT event_id FROM forward_events WHERE order_no = ?", orderNo);
   }
 
+  /** Event {@code id}'s row as the relay left it: what a failed wait shows. */
+  private static String row(String id) {
+    return db.string("SELECT CONCAT_WS(' | ', state, attempts, next_attempt_at, UTC_TIMESTAMP(3), delivered_at,"
+        + " NOW(3), lease_owner, lease_until, last_error) FROM forward_events WHERE event_id = ?", id);
+  }
+
   /** Whether event {@code id} comes to match {@code condition} (SQL on forward_events) within 30 s (a loaded CI machine). */
   private static boolean eventComesTo(String id, String condition) throws InterruptedException {
     return db.countWithin(WITHIN, 1, "SELECT COUNT(*) FROM forward_events WHERE event_id = ? AND " + condition, id) == 1;
@@ -85,7 +91,9 @@ class NodeReceiverTest extends DatabaseTestBase {
       String delivered = db.string("SELECT delivered_at FROM forward_events WHERE event_id = ?", id);
       Cli.Result replay = Cli.run("forward", "replay", "--event", id);
       assertThat(replay.exit()).as(replay.err()).isZero();
-      assertThat(eventComesTo(id, "state = 'delivered' AND delivered_at > '" + delivered + "'")).as(receiver.log())
+      assertThat(eventComesTo(id, "state = 'delivered' AND delivered_at > '" + delivered + "'"))
+          .as("replayed %s (%s), delivered at %s before; the row now: %s; the receiver's log: %s", id, replay.out(),
+              delivered, row(id), receiver.log())
           .isTrue();
       assertThat(receiver.log()).containsOnlyOnce("handled payment.succeeded " + id);
       System.out.printf("Node receiver (npm standardwebhooks): %s delivered at %s, replayed by `forward replay`"
