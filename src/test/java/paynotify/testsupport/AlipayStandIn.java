@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.NoSuchAlgorithmException;
+import java.security.cert.X509Certificate;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
@@ -31,7 +32,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * played on 127.0.0.1: every request's {@code sign} is checked with the application's public key by
  * alipay-sdk-java's own {@code rsaCheckV2}, and every answer is signed by its {@code rsaSign} with the
  * vectors' Alipay test key, over the exact text of the {@code ..._response} object. Proved right by
- * {@code AlipayGatewaySdkTest}: the SDK's {@code DefaultAlipayClient} pointed here accepts what it answers.
+ * {@code AlipayGatewaySdkTest}: the SDK's {@code DefaultAlipayClient} pointed here accepts what it answers. In
+ * certificate mode ({@link #certificateMode}) it checks the SNs and names the certificate that signed, as Alipay
+ * does: proved by the SDK's certificate client in {@code AlipayCertModeSdkTest}.
  */
 public final class AlipayStandIn extends CountingStandIn {
   private static final DateTimeFormatter DASHED = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
@@ -315,7 +318,7 @@ public final class AlipayStandIn extends CountingStandIn {
       }
       case "alipay.open.app.alipaycert.download" -> {
         certDownloads.incrementAndGet();
-        java.security.cert.X509Certificate cert = certificates == null ? null
+        X509Certificate cert = certificates == null ? null
             : certificates.bySn(biz.getString("alipay_cert_sn", ""));
         if (cert == null) {
           return error("40004", "Business Failed", "CERT_NOT_EXIST", "证书不存在");
