@@ -1,8 +1,11 @@
 package paynotify.config;
 
+import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.PublicKey;
 import java.security.cert.X509Certificate;
 import java.time.Clock;
@@ -25,6 +28,8 @@ import paynotify.channel.Money;
 import paynotify.channel.NotifyChannel;
 import paynotify.channel.Platform;
 import paynotify.channel.RejectedNotification;
+import paynotify.channel.alipay.AlipayCertRules;
+import paynotify.channel.alipay.AlipayCertificates;
 import paynotify.channel.alipay.AlipayChannel;
 import paynotify.channel.alipay.AlipaySignature;
 import paynotify.channel.epay.EpayChannel;
@@ -57,8 +62,9 @@ public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> di
   static ChannelsConfig from(ConfigReader c, Clock clock, OrderNumbers numbers) {
     List<NotifyChannel> enabled = new ArrayList<>();
     Map<String, String> disabled = new LinkedHashMap<>();
-    add(enabled, disabled, AlipayChannel.PATH, alipay(c),
-        "set alipay.app_id and alipay.public_key_file (or PAYNOTIFY_ALIPAY_PUBLIC_KEY)");
+    add(enabled, disabled, AlipayChannel.PATH, alipay(c, clock),
+        "set alipay.app_id and alipay.public_key_file (or PAYNOTIFY_ALIPAY_PUBLIC_KEY), or alipay.app_id and the three"
+            + " certificate files alipay.app_cert_file, alipay.alipay_cert_file, alipay.alipay_root_cert_file");
     add(enabled, disabled, WechatV2Channel.PATH, wechatV2(c),
         "set wechat_v2.appid, wechat_v2.mch_id and wechat_v2.api_key_file (or PAYNOTIFY_WECHAT_V2_API_KEY)");
     add(enabled, disabled, WechatV3Channel.PATH, wechatV3(c, clock),
@@ -94,14 +100,20 @@ public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> di
     }
   }
 
-  private static NotifyChannel alipay(ConfigReader c) {
+  /** Alipay's three certificate files (公钥证书模式), in place of alipay.public_key_file (公钥模式). */
+  private static final List<String> ALIPAY_CERT_FILES = List.of("alipay.app_cert_file", "alipay.alipay_cert_file",
+      "alipay.alipay_root_cert_file");
+
+  private static NotifyChannel alipay(ConfigReader c, Clock clock) {
     String appId = c.string("alipay.app_id");
     String key = c.publicKey("alipay.public_key");
-    if (unset(appId, key)) {
+    Map<String, String> certFiles = new LinkedHashMap<>();
+    ALIPAY_CERT_FILES.forEach(k -> certFiles.put(k, c.string(k)));
+    List<String> certsSet = certFiles.keySet().stream().filter(k -> certFiles.get(k) != null).toList();
+    if (unset(appId, key) && certsSet.isEmpty()) {
       return null;
     }
     require(c, "alipay.app_id", appId);
-    require(c, "alipay.public_key_file", key);
     String signType = c.string("alipay.sign_type", AlipaySignature.Algorithm.RSA2.name());
     AlipaySignature.Algorithm algorithm;
     try {
@@ -109,8 +121,52 @@ public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> di
     } catch (IllegalArgumentException e) {
       throw c.error("alipay.sign_type", "'" + signType + "' is not RSA2 (or legacy RSA)");
     }
-    PublicKey publicKey = rsaKey(c, keyName(c, "alipay.public_key"), key, "Alipay public key");
-    return new AlipayChannel(new AlipaySignature(publicKey, algorithm, appId, c.string("alipay.seller_id")));
+    String sellerId = c.string("alipay.seller_id");
+    if (certsSet.isEmpty()) {
+      require(c, "alipay.public_key_file", key);
+      PublicKey publicKey = rsaKey(c, keyName(c, "alipay.public_key"), key, "Alipay public key");
+      return new AlipayChannel(new AlipaySignature(publicKey, algorithm, appId, sellerId));
+    }
+    if (key != null) {
+      throw c.error(keyName(c, "alipay.public_key"), "set either the public key (公钥模式: alipay.public_key_file) or"
+          + " the three certificates (公钥证书模式: " + String.join(", ", ALIPAY_CERT_FILES) + "), not both: keep the"
+          + " mode chosen at 支付宝开放平台 → 开发设置 → 接口加签方式");
+    }
+    if (certsSet.size() < ALIPAY_CERT_FILES.size()) {
+      String missing = ALIPAY_CERT_FILES.stream().filter(k -> certFiles.get(k) == null)
+          .collect(Collectors.joining(" and "));
+      throw c.error(missing.split(" ")[0], "missing: certificate mode (公钥证书模式) needs all three files, set "
+          + missing + " (appCertPublicKey_<appid>.crt, alipayCertPublicKey_RSA2.crt, alipayRootCert.crt, downloaded"
+          + " at 支付宝开放平台 → 开发设置 → 接口加签方式 → 证书)");
+    }
+    X509Certificate appCert = alipayCertificates(c, "alipay.app_cert_file").get(0);
+    X509Certificate alipayCert = alipayCertificates(c, "alipay.alipay_cert_file").get(0);
+    List<X509Certificate> roots = alipayCertificates(c, "alipay.alipay_root_cert_file");
+    if (AlipayCertRules.sn(appCert).equals(AlipayCertRules.sn(alipayCert))) {
+      throw c.error("alipay.alipay_cert_file", "is the application's certificate (应用公钥证书), the same as"
+          + " alipay.app_cert_file: name alipayCertPublicKey_RSA2.crt (支付宝公钥证书)");
+    }
+    AlipayCertificates certs;
+    try {
+      certs = new AlipayCertificates(appCert, alipayCert, roots, algorithm, clock);
+    } catch (IllegalArgumentException e) {
+      throw c.error("alipay.alipay_root_cert_file", e.getMessage());
+    }
+    LOG.info("alipay: certificate mode, app_cert_sn {}, alipay_cert_sn {}, alipay_root_cert_sn {}", certs.appCertSn(),
+        certs.configuredSn(), certs.rootCertSn());
+    return new AlipayChannel(new AlipaySignature(certs, appId, sellerId));
+  }
+
+  /** The certificates of one of Alipay's .crt files: no secret, anyone's to read. */
+  private static List<X509Certificate> alipayCertificates(ConfigReader c, String key) {
+    Path file = Path.of(c.string(key)).toAbsolutePath();
+    try {
+      return AlipayCertRules.parseAll(Files.readString(file, StandardCharsets.US_ASCII));
+    } catch (IOException e) {
+      throw c.error(key, "cannot read " + file + " (" + e.getClass().getSimpleName() + ")");
+    } catch (IllegalArgumentException e) {
+      throw c.error(key, file + ": " + e.getMessage());
+    }
   }
 
   private static NotifyChannel wechatV2(ConfigReader c) {

@@ -9,6 +9,10 @@ import java.nio.file.Path;
 import java.security.PublicKey;
 import java.security.cert.X509Certificate;
 import java.time.Clock;
+import java.util.List;
+import java.util.Objects;
+import java.util.stream.Stream;
+import paynotify.channel.alipay.AlipayCertRules;
 import paynotify.crypto.MerchantKey;
 import paynotify.crypto.PublicKeys;
 
@@ -21,6 +25,10 @@ import paynotify.crypto.PublicKeys;
 public final class KeyChecks {
   static final String ALIPAY_PUBLIC_KEY = "alipay.public_key_file must hold 支付宝公钥 (Alipay's public key):"
       + " 支付宝开放平台 (open.alipay.com) → 开发设置 / 接口加签方式 → 查看支付宝公钥, not 应用公钥";
+  /** Where an Alipay application's signing mode and its files are: 证书 (certificate mode) or 公钥. */
+  private static final String ALIPAY_SIGNING = "支付宝开放平台 (open.alipay.com) → 开发设置 → 接口加签方式";
+  private static final List<String> ALIPAY_CERT_FILES = List.of("app_cert_file", "alipay_cert_file",
+      "alipay_root_cert_file");
   private static final String ALIPAY_APP_KEY = "name the application private key (应用私钥, PKCS#8, as Alipay's key"
       + " tool 支付宝开放平台密钥工具 writes it), the key whose 应用公钥 was uploaded at 接口加签方式";
   private static final String WECHAT_KEYS = "商户平台 (pay.weixin.qq.com) → 账户中心 → API安全";
@@ -53,6 +61,10 @@ public final class KeyChecks {
 
   private void alipay() {
     JsonObject alipay = section(settings, "alipay");
+    if (ALIPAY_CERT_FILES.stream().anyMatch(k -> string(alipay, k) != null)) {
+      alipayCertificates(alipay);
+      return;
+    }
     Given given = publicText(alipay, "alipay.", "public_key");
     String appKeyFile = string(alipay, "app_private_key_file");
     if (given == null && appKeyFile == null) {
@@ -71,6 +83,82 @@ public final class KeyChecks {
     } else if (alipayKey != null) {
       checkup.skipped("whether " + given.where() + " is 应用公钥 in place of 支付宝公钥: no"
           + " alipay.app_private_key_file to compare it with");
+    }
+  }
+
+  /**
+   * Certificate mode (公钥证书模式): each file a certificate, Alipay's issued by the root file's root, the
+   * application's certificate of the application's key, and Alipay's not the application's (this mode's 应用公钥
+   * mix-up: appCertPublicKey_&lt;appid&gt;.crt where alipayCertPublicKey_RSA2.crt belongs).
+   */
+  private void alipayCertificates(JsonObject alipay) {
+    if (publicText(alipay, "alipay.", "public_key") != null) {
+      checkup.found("alipay.public_key_file", "set beside the certificate files: the service refuses to start with"
+          + " both modes", "keep the mode chosen at " + ALIPAY_SIGNING + ": remove alipay.public_key_file for 证书,"
+          + " or the three *_cert_file keys for 公钥");
+    }
+    List<X509Certificate> app = alipayCertFile(alipay, "app_cert_file", "appCertPublicKey_<appid>.crt (应用公钥证书)");
+    List<X509Certificate> platform = alipayCertFile(alipay, "alipay_cert_file",
+        "alipayCertPublicKey_RSA2.crt (支付宝公钥证书)");
+    List<X509Certificate> roots = alipayCertFile(alipay, "alipay_root_cert_file", "alipayRootCert.crt (支付宝根证书)");
+    String renew = "download the current files: " + ALIPAY_SIGNING + " → 证书";
+    Stream.of(app, platform).filter(Objects::nonNull).forEach(certs -> CertificateExpiry.check(certs.get(0),
+        certs == app ? "alipay.app_cert_file" : "alipay.alipay_cert_file", renew, clock, checkup));
+    if (platform != null && roots != null) {
+      if (AlipayCertRules.rootSn(roots) == null) {
+        checkup.found("alipay.alipay_root_cert_file", "holds no RSA-signed root: not alipayRootCert.crt",
+            "name alipayRootCert.crt (支付宝根证书): " + ALIPAY_SIGNING + " → 证书");
+      } else if (AlipayCertRules.chains(platform, roots, clock.instant())) {
+        checkup.checked("alipay.alipay_cert_file: issued by alipay.alipay_root_cert_file's root");
+      } else {
+        checkup.found("alipay.alipay_cert_file", "not issued by alipay.alipay_root_cert_file's root, or not valid now:"
+            + " a re-issued certificate would not be trusted either", "name alipayCertPublicKey_RSA2.crt and"
+            + " alipayRootCert.crt downloaded together: " + ALIPAY_SIGNING + " → 证书");
+      }
+    }
+    MerchantKey appKey = string(alipay, "app_private_key_file") == null ? null
+        : privateKey("alipay.app_private_key_file", ALIPAY_APP_KEY);
+    if (app != null && platform != null && (AlipayCertRules.sn(app.get(0)).equals(AlipayCertRules.sn(platform.get(0)))
+        || appKey != null && appKey.pairsWith(platform.get(0).getPublicKey()))) {
+      checkup.found("alipay.alipay_cert_file", "holds the application's certificate (应用公钥证书, of the key in"
+          + " alipay.app_private_key_file): Alipay signs with its own, so every notification fails its signature"
+          + " (paid, never called back)", "name alipayCertPublicKey_RSA2.crt (支付宝公钥证书), not"
+          + " appCertPublicKey_<appid>.crt: " + ALIPAY_SIGNING + " → 证书");
+    } else if (app != null && platform != null) {
+      checkup.checked("alipay.alipay_cert_file: not the application's own certificate (应用公钥证书)");
+    }
+    if (app != null && appKey != null) {
+      if (appKey.pairsWith(app.get(0).getPublicKey())) {
+        checkup.checked("alipay.app_cert_file: the certificate of alipay.app_private_key_file's key");
+      } else {
+        checkup.found("alipay.app_cert_file", "its key is not the public half of alipay.app_private_key_file: Alipay"
+            + " refuses every query, close and bill download (isv.invalid-signature)", "name the application"
+            + " certificate made from this key's CSR (支付宝开放平台密钥工具 → 生成CSR, uploaded at " + ALIPAY_SIGNING
+            + " → 证书), or the private key it was made with");
+      }
+    }
+  }
+
+  /** One of the three certificate files: its certificates, or null (not set, or a finding says what is wrong). */
+  private List<X509Certificate> alipayCertFile(JsonObject alipay, String key, String what) {
+    String file = string(alipay, key);
+    String where = "alipay." + key;
+    if (file == null) {
+      checkup.found(where, "not set: certificate mode (公钥证书模式) needs all three certificate files",
+          "name " + what + ": " + ALIPAY_SIGNING + " → 证书");
+      return null;
+    }
+    String text = readPublic(where, file);
+    if (text == null) {
+      return null;
+    }
+    try {
+      List<X509Certificate> certs = AlipayCertRules.parseAll(text);
+      checkup.checked(where + ": a certificate, SN " + AlipayCertRules.sn(certs.get(0)));
+      return certs;
+    } catch (IllegalArgumentException e) {
+      checkup.found(where, e.getMessage(), "name " + what + ": " + ALIPAY_SIGNING + " → 证书");
+      return null;
     }
   }
 

@@ -3,6 +3,7 @@ package paynotify.server;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -24,6 +25,9 @@ import paynotify.booking.SiteEvents;
 import paynotify.booking.check.OrderlessPaymentCheck;
 import paynotify.booking.check.PendingRefundCheck;
 import paynotify.channel.NotifyChannel;
+import paynotify.channel.Platform;
+import paynotify.channel.alipay.AlipayCertificates;
+import paynotify.channel.alipay.AlipayChannel;
 import paynotify.config.AppConfig.DatabaseSettings;
 import paynotify.config.AppConfig;
 import paynotify.config.ConfigException;
@@ -41,6 +45,7 @@ import paynotify.store.Database;
 import paynotify.store.Isolation;
 import paynotify.store.KeyPurge;
 import paynotify.store.NotifyLog;
+import paynotify.store.PlatformCertificates;
 import paynotify.store.RefusalEpisodes;
 import paynotify.store.RejectedLog;
 import paynotify.store.Stores;
@@ -146,6 +151,7 @@ public final class PayNotifyServer {
     Vertx vertx = monitoring.vertx();
     Database database = stores.db();
     SiteEvents outbox = outbox(config);
+    keepAlipayCertificates(config, database);
     EventBooking booking = new EventBooking(vertx, stores, config.booking(), config.orders(), outbox);
     // The relay's own small pool: the site being down or slow never takes a booking's connection.
     Database relayPool = config.forward() == null ? null : Pools.connect(vertx,
@@ -269,6 +275,31 @@ public final class PayNotifyServer {
       }
       return this;
     });
+  }
+
+  /**
+   * A certificate-mode Alipay merchant's re-issued certificate, kept in platform_certificates by whichever instance
+   * fetched it: every instance finds it there (read when an answer or a notification needs it, not at start: the
+   * schema may not be migrated yet).
+   */
+  private static void keepAlipayCertificates(AppConfig config, Database database) {
+    config.channels().enabled().stream().filter(AlipayChannel.class::isInstance).map(AlipayChannel.class::cast)
+        .map(alipay -> alipay.signature().certificates()).filter(Objects::nonNull).forEach(certs -> {
+          PlatformCertificates kept = new PlatformCertificates(database);
+          certs.keepIn(new AlipayCertificates.Store() {
+            @Override
+            public Future<Void> keep(String sn, X509Certificate certificate) {
+              return kept.keep(Platform.ALIPAY, sn, certificate, PlatformCertificates.Source.REISSUED);
+            }
+
+            @Override
+            public Future<List<X509Certificate>> kept() {
+              return kept.kept(Platform.ALIPAY).map(rows -> rows.stream()
+                  .filter(row -> row.source() == PlatformCertificates.Source.REISSUED)
+                  .map(PlatformCertificates.Kept::certificate).toList());
+            }
+          });
+        });
   }
 
   /** What the site is told, in the booking transaction: nothing while forward.url is not set. */

@@ -16,13 +16,15 @@ import java.time.Instant;
 import java.util.Base64;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import paynotify.testsupport.AlipayCertificateFiles;
 import paynotify.testsupport.Cli;
 import paynotify.testsupport.DatabaseTestBase;
 import paynotify.testsupport.PlatformCertificates;
 import paynotify.testsupport.PrivateFile;
 
 /**
- * `paynotify doctor` on real key files and the test database: the 应用公钥 mix-up, a sound configuration, an
+ * `paynotify doctor` on real key files and the test database: the 应用公钥 mix-up (in both Alipay modes), a sound
+ * configuration (in both), an
  * unreadable one, a WeChat v2 key of the wrong length, an expired and an expiring certificate, a secret file others
  * can read, and the JSON.
  */
@@ -155,6 +157,45 @@ class DoctorCommandTest extends DatabaseTestBase {
     assertThat(finding.getString("what")).isEqualTo(key + " can be read or written by other users (mode 644)");
     assertThat(finding.getString("change")).isEqualTo("chmod 600 " + key + "; chown " + System.getProperty("user.name")
         + " " + key);
+  }
+
+  /** Certificate mode (公钥证书模式), the three files right: each a certificate, Alipay's issued by the root. */
+  @Test
+  void aSoundCertificateModeConfigurationIsExitZero() throws Exception {
+    AlipayCertificateFiles certs = AlipayCertificateFiles.of(app);
+    Cli.Result r = Cli.runConfigured(alipayCertSection(certs.write(Files.createDirectories(DIR.resolve("sound")))),
+        "doctor");
+
+    System.out.println(r.out());
+    assertThat(r.exit()).as(r.out() + r.err()).isZero();
+    assertThat(r.out()).contains("checked: alipay.app_cert_file: a certificate, SN " + AlipayCertificateFiles.sn(
+        certs.appCert()) + "\n", "checked: alipay.alipay_cert_file: issued by alipay.alipay_root_cert_file's root\n",
+        "checked: alipay.alipay_cert_file: not the application's own certificate (应用公钥证书)\n",
+        "checked: alipay.app_cert_file: the certificate of alipay.app_private_key_file's key\n")
+        .endsWith("nothing wrong found\n");
+  }
+
+  /** This mode's 应用公钥 mix-up: appCertPublicKey_<appid>.crt named where alipayCertPublicKey_RSA2.crt belongs. */
+  @Test
+  void theApplicationCertificateInAlipaysPlaceIsAFinding() throws Exception {
+    AlipayCertificateFiles.Files3 files = AlipayCertificateFiles.of(app)
+        .write(Files.createDirectories(DIR.resolve("mixup")));
+    Cli.Result r = Cli.runConfigured(alipayCertSection(new AlipayCertificateFiles.Files3(files.appCert(),
+        files.appCert(), files.rootCert())), "doctor");
+
+    System.out.println(r.out());
+    assertThat(r.exit()).isEqualTo(1);
+    assertThat(r.out()).contains("\nalipay.alipay_cert_file: holds the application's certificate (应用公钥证书, of the"
+        + " key in alipay.app_private_key_file)", "\n  change: name alipayCertPublicKey_RSA2.crt (支付宝公钥证书), not"
+        + " appCertPublicKey_<appid>.crt: 支付宝开放平台 (open.alipay.com) → 开发设置 → 接口加签方式 → 证书\n");
+  }
+
+  private static String alipayCertSection(AlipayCertificateFiles.Files3 files) {
+    Path appKey = PrivateFile.write(DIR.resolve("app_private_key.pem"), pem("PRIVATE KEY",
+        app.getPrivate().getEncoded()));
+    return "alipay:\n  app_id: \"2021000000000001\"\n  app_cert_file: " + files.appCert() + "\n  alipay_cert_file: "
+        + files.alipayCert() + "\n  alipay_root_cert_file: " + files.rootCert() + "\n  app_private_key_file: " + appKey
+        + "\n";
   }
 
   private static String alipaySection(KeyPair publicKeyFrom) throws Exception {

@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.NoSuchAlgorithmException;
+import java.security.cert.X509Certificate;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
@@ -31,7 +32,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * played on 127.0.0.1: every request's {@code sign} is checked with the application's public key by
  * alipay-sdk-java's own {@code rsaCheckV2}, and every answer is signed by its {@code rsaSign} with the
  * vectors' Alipay test key, over the exact text of the {@code ..._response} object. Proved right by
- * {@code AlipayGatewaySdkTest}: the SDK's {@code DefaultAlipayClient} pointed here accepts what it answers.
+ * {@code AlipayGatewaySdkTest}: the SDK's {@code DefaultAlipayClient} pointed here accepts what it answers. In
+ * certificate mode ({@link #certificateMode}) it checks the SNs and names the certificate that signed, as Alipay
+ * does: proved by the SDK's certificate client in {@code AlipayCertModeSdkTest}.
  */
 public final class AlipayStandIn extends CountingStandIn {
   private static final DateTimeFormatter DASHED = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
@@ -47,7 +50,11 @@ public final class AlipayStandIn extends CountingStandIn {
   private final Map<String, byte[]> bills = new ConcurrentHashMap<>();
   private final Map<String, String> billNames = new ConcurrentHashMap<>();
   private final AtomicInteger billDownloads = new AtomicInteger();
+  private final AtomicInteger certDownloads = new AtomicInteger();
   private volatile Path keyFile;
+  /** Certificate mode's files (公钥证书模式); null in public-key mode. */
+  private volatile AlipayCertificateFiles certificates;
+  private volatile Path certDir;
 
   private AlipayStandIn(KeyPair appKey) throws IOException {
     this.appKey = appKey;
@@ -84,11 +91,46 @@ public final class AlipayStandIn extends CountingStandIn {
     return keyFile;
   }
 
+  /**
+   * From now on Alipay in certificate mode (公钥证书模式), as for an application whose 接口加签方式 is 证书: each request
+   * must carry the app_cert_sn and alipay_root_cert_sn of these files, each answer names the alipay_cert_sn of the
+   * certificate that signed it, and alipay.open.app.alipaycert.download gives Alipay's certificates by SN.
+   */
+  public synchronized AlipayCertificateFiles certificateMode() {
+    if (certificates == null) {
+      certificates = AlipayCertificateFiles.of(appKey);
+    }
+    return certificates;
+  }
+
+  /** How many times alipay.open.app.alipaycert.download was asked. */
+  public int certDownloads() {
+    return certDownloads.get();
+  }
+
   @Override
   public JsonObject configure(JsonObject config) {
-    return config.mergeIn(new JsonObject().put("alipay", new JsonObject()
+    JsonObject alipay = new JsonObject()
         .put("app_private_key_file", appKeyFile().toString())
-        .put("gateway_url", url().toString())), true);
+        .put("gateway_url", url().toString());
+    if (certificates != null) {
+      AlipayCertificateFiles.Files3 files = certificates.write(certDir());
+      alipay.put("app_cert_file", files.appCert().toString()).put("alipay_cert_file", files.alipayCert().toString())
+          .put("alipay_root_cert_file", files.rootCert().toString());
+      alipay.putNull("public_key"); // one mode or the other: null, so that it also clears a merged default
+    }
+    return config.mergeIn(new JsonObject().put("alipay", alipay), true);
+  }
+
+  private synchronized Path certDir() {
+    try {
+      if (certDir == null) {
+        certDir = Files.createTempDirectory("alipay-certs");
+      }
+      return certDir;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   @Override
@@ -156,15 +198,47 @@ public final class AlipayStandIn extends CountingStandIn {
       params.putAll(form(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8)));
       String method = params.getOrDefault("method", "");
       String node = method.replace('.', '_') + "_response";
+      String certRefusal = certRefusal(params);
+      if (certRefusal != null) {
+        refusedOne();
+        reply(exchange, certRefusal.getBytes(StandardCharsets.UTF_8));
+        return;
+      }
       JsonObject answer = verified(params) ? answer(method, new JsonObject(params.getOrDefault("biz_content", "{}")))
           : error("40002", "Invalid Arguments", "isv.invalid-signature", "验签出错，建议检查签名字符串或签名私钥与应用公钥是否匹配");
-      byte[] body = signed(node, answer.encode()).getBytes(StandardCharsets.UTF_8);
-      exchange.getResponseHeaders().add("Content-Type", "text/html;charset=utf-8");
-      exchange.sendResponseHeaders(200, body.length);
-      exchange.getResponseBody().write(body);
+      reply(exchange, signed(node, answer.encode()).getBytes(StandardCharsets.UTF_8));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+  }
+
+  private static void reply(HttpExchange exchange, byte[] body) throws IOException {
+    exchange.getResponseHeaders().add("Content-Type", "text/html;charset=utf-8");
+    exchange.sendResponseHeaders(200, body.length);
+    exchange.getResponseBody().write(body);
+  }
+
+  /**
+   * In certificate mode, Alipay's gateway refuses a request without the two SNs, or with SNs other than the
+   * application's certificate's and the root file's (an error_response, unsigned); null when they are right.
+   */
+  private String certRefusal(Map<String, String> params) {
+    AlipayCertificateFiles certs = certificates;
+    if (certs == null) {
+      return null;
+    }
+    String app = params.get("app_cert_sn");
+    String root = params.get("alipay_root_cert_sn");
+    JsonObject error = app == null || app.isEmpty()
+        ? error("40001", "Missing Required Arguments", "isv.missing-app-cert-sn", "缺少应用公钥证书序列号")
+        : root == null || root.isEmpty()
+            ? error("40001", "Missing Required Arguments", "isv.missing-alipay-root-cert-sn", "缺少支付宝根证书序列号")
+            : !app.equals(AlipayCertificateFiles.sn(certs.appCert()))
+                ? error("40002", "Invalid Arguments", "isv.app-cert-sn-mismatch", "应用公钥证书序列号不匹配")
+                : !root.equals(certs.rootSn())
+                    ? error("40002", "Invalid Arguments", "isv.alipay-root-cert-sn-mismatch", "支付宝根证书序列号不匹配")
+                    : null;
+    return error == null ? null : new JsonObject().put("error_response", error).encode();
   }
 
   /** How many times a bill's zip was downloaded. */
@@ -242,6 +316,16 @@ public final class AlipayStandIn extends CountingStandIn {
             + "&fileType=csv.zip&bizDates=" + date.replace("-", "") + "&downloadFileName=" + billNames.get(date)
             + "&fileId=" + date);
       }
+      case "alipay.open.app.alipaycert.download" -> {
+        certDownloads.incrementAndGet();
+        X509Certificate cert = certificates == null ? null
+            : certificates.bySn(biz.getString("alipay_cert_sn", ""));
+        if (cert == null) {
+          return error("40004", "Business Failed", "CERT_NOT_EXIST", "证书不存在");
+        }
+        return success().put("alipay_cert_content", Base64.getEncoder().encodeToString(
+            PlatformCertificates.pem(cert).getBytes(StandardCharsets.US_ASCII)));
+      }
       default -> {
         return error("40004", "Business Failed", "isv.invalid-method", "不存在的方法名");
       }
@@ -256,11 +340,17 @@ public final class AlipayStandIn extends CountingStandIn {
     return new JsonObject().put("code", code).put("msg", msg).put("sub_code", subCode).put("sub_msg", subMsg);
   }
 
-  /** {@code {"<node>":<content>,"sign":"..."}}, signed by the SDK with Alipay's key (another one in BAD_SIGNATURE). */
+  /**
+   * {@code {"<node>":<content>,"sign":"..."}}, signed by the SDK with Alipay's key (another one in BAD_SIGNATURE); in
+   * certificate mode with the current certificate's key, whose SN it names ({@code "alipay_cert_sn"}).
+   */
   private String signed(String node, String content) {
-    String key = mode() == Mode.BAD_SIGNATURE ? AlipayNotifications.OTHER_PRIVATE_KEY : AlipayNotifications.PRIVATE_KEY;
+    AlipayCertificateFiles certs = certificates;
+    String key = mode() == Mode.BAD_SIGNATURE ? AlipayNotifications.OTHER_PRIVATE_KEY : certs == null
+        ? AlipayNotifications.PRIVATE_KEY : Base64.getEncoder().encodeToString(certs.alipayKey().getPrivate().getEncoded());
+    String certSn = certs == null ? "" : ",\"alipay_cert_sn\":\"" + AlipayCertificateFiles.sn(certs.alipayCert()) + "\"";
     try {
-      return "{\"" + node + "\":" + content + ",\"sign\":\"" + AlipaySignature.rsaSign(content, key, "utf-8", "RSA2")
+      return "{\"" + node + "\":" + content + certSn + ",\"sign\":\"" + AlipaySignature.rsaSign(content, key, "utf-8", "RSA2")
           + "\"}";
     } catch (AlipayApiException e) {
       throw new IllegalStateException(e);

@@ -4,6 +4,8 @@ import java.io.ByteArrayInputStream;
 import java.math.BigInteger;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
+import java.security.PrivateKey;
+import java.security.PublicKey;
 import java.security.Signature;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
@@ -24,8 +26,12 @@ import org.bouncycastle.asn1.x509.SubjectPublicKeyInfo;
 import org.bouncycastle.asn1.x509.TBSCertificate;
 import org.bouncycastle.asn1.x509.Time;
 import org.bouncycastle.asn1.x509.V3TBSCertificateGenerator;
+import org.bouncycastle.asn1.x9.X9ObjectIdentifiers;
 
-/** WeChat Pay platform certificates (平台证书) for the tests: self-signed, with exactly the serial asked for. */
+/**
+ * Platform certificates for the tests, with exactly the serial asked for: WeChat Pay's platform certificates (平台证书,
+ * self-signed), Alipay's certificate-mode chains ({@link AlipayCertificateFiles}).
+ */
 public final class PlatformCertificates {
   private PlatformCertificates() {}
 
@@ -36,25 +42,35 @@ public final class PlatformCertificates {
 
   /** The same, valid from {@code notBefore} to {@code notAfter} (an expired one, one about to expire). */
   public static X509Certificate selfSigned(KeyPair pair, BigInteger serial, Instant notBefore, Instant notAfter) {
+    return issued(pair.getPublic(), "CN=Tenpay.com Root CA test", pair.getPrivate(), "CN=Tenpay.com Root CA test",
+        serial, notBefore, notAfter);
+  }
+
+  /**
+   * A certificate of {@code subjectKey} named {@code subject}, issued by {@code issuer} and signed with
+   * {@code issuerKey} (SHA256withRSA, or SHA256withECDSA for an EC key), with exactly this serial.
+   */
+  public static X509Certificate issued(PublicKey subjectKey, String subject, PrivateKey issuerKey, String issuer,
+      BigInteger serial, Instant notBefore, Instant notAfter) {
     try {
-      AlgorithmIdentifier sha256WithRsa =
-          new AlgorithmIdentifier(PKCSObjectIdentifiers.sha256WithRSAEncryption, DERNull.INSTANCE);
-      X500Name name = new X500Name("CN=Tenpay.com Root CA test");
+      boolean ec = issuerKey.getAlgorithm().equals("EC");
+      AlgorithmIdentifier algorithm = ec ? new AlgorithmIdentifier(X9ObjectIdentifiers.ecdsa_with_SHA256)
+          : new AlgorithmIdentifier(PKCSObjectIdentifiers.sha256WithRSAEncryption, DERNull.INSTANCE);
       V3TBSCertificateGenerator tbs = new V3TBSCertificateGenerator();
       tbs.setSerialNumber(new ASN1Integer(serial));
-      tbs.setSignature(sha256WithRsa);
-      tbs.setIssuer(name);
-      tbs.setSubject(name);
+      tbs.setSignature(algorithm);
+      tbs.setIssuer(new X500Name(issuer));
+      tbs.setSubject(new X500Name(subject));
       tbs.setStartDate(new Time(Date.from(notBefore)));
       tbs.setEndDate(new Time(Date.from(notAfter)));
-      tbs.setSubjectPublicKeyInfo(SubjectPublicKeyInfo.getInstance(pair.getPublic().getEncoded()));
+      tbs.setSubjectPublicKeyInfo(SubjectPublicKeyInfo.getInstance(subjectKey.getEncoded()));
       TBSCertificate toSign = tbs.generateTBSCertificate();
-      Signature signer = Signature.getInstance("SHA256withRSA");
-      signer.initSign(pair.getPrivate());
+      Signature signer = Signature.getInstance(ec ? "SHA256withECDSA" : "SHA256withRSA");
+      signer.initSign(issuerKey);
       signer.update(toSign.getEncoded(ASN1Encoding.DER));
       ASN1EncodableVector certificate = new ASN1EncodableVector();
       certificate.add(toSign);
-      certificate.add(sha256WithRsa);
+      certificate.add(algorithm);
       certificate.add(new DERBitString(signer.sign()));
       return (X509Certificate) CertificateFactory.getInstance("X.509").generateCertificate(
           new ByteArrayInputStream(new DERSequence(certificate).getEncoded(ASN1Encoding.DER)));

@@ -40,9 +40,18 @@ public final class AlipayChannel implements PlainTextReplies {
     this.signature = signature;
   }
 
+  /**
+   * In certificate mode, a signature no known certificate verifies is checked again once what other instances kept
+   * was read (Alipay re-issued its certificate and another instance learnt it first; read at most once a minute).
+   */
   @Override
   public Future<NotifyEvent> check(NotifyRequest request) {
-    return NotifyChannel.sync(() -> verified(request));
+    Future<NotifyEvent> first = NotifyChannel.sync(() -> verified(request));
+    AlipayCertificates certs = signature.certificates();
+    return certs == null ? first : first.recover(err -> err instanceof RejectedNotification r
+        && r.reason() == RejectedNotification.Reason.BAD_SIGNATURE
+        ? certs.fromStore().compose(found -> found ? NotifyChannel.sync(() -> verified(request)) : first)
+        : first);
   }
 
   private NotifyEvent verified(NotifyRequest request) throws RejectedNotification {

@@ -30,11 +30,16 @@ import paynotify.net.OutboundHttp;
  * One call to Alipay's OpenAPI gateway, for every Alipay client ({@link AlipayGateway}, {@link AlipayBills}):
  * the common parameters signed RSA2 with the application's private key (all but {@code sign}, sorted, as
  * alipay-sdk-java's {@code getSignatureContent}); the answer trusted only when its {@code sign} verifies with
- * Alipay's public key over the exact text of its {@code ..._response} object ({@link SignedAnswer}).
+ * Alipay's public key over the exact text of its {@code ..._response} object ({@link SignedAnswer}). In certificate
+ * mode the request also carries {@code app_cert_sn} and {@code alipay_root_cert_sn}, and the answer is verified with
+ * the Alipay certificate its {@code alipay_cert_sn} names.
  */
 final class AlipayOpenApi {
   static final String SUCCESS = "10000";
   static final String BUSINESS_FAILED = "40004";
+  /** Certificate mode's two request parameters: the application's certificate, Alipay's root file. */
+  static final String APP_CERT_SN = "app_cert_sn";
+  static final String ROOT_CERT_SN = "alipay_root_cert_sn";
   private static final DateTimeFormatter TIMESTAMP = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
 
   private final OutboundHttp http;
@@ -56,6 +61,14 @@ final class AlipayOpenApi {
 
   /** {@code method} with {@code bizContent}: its answer object, verified. */
   Future<Answer> call(String method, JsonObject bizContent) {
+    return send(method, bizContent).compose(body -> answer(method, body));
+  }
+
+  /**
+   * {@code method} with {@code bizContent}, signed (in certificate mode with the two SNs Alipay checks, as the SDK's
+   * {@code certificateExecute} sends them): the answer's body, HTTP 200, not yet verified.
+   */
+  Future<String> send(String method, JsonObject bizContent) {
     Map<String, String> params = new LinkedHashMap<>();
     params.put("app_id", appId);
     params.put("method", method);
@@ -64,14 +77,23 @@ final class AlipayOpenApi {
     params.put("sign_type", AlipaySignature.Algorithm.RSA2.name());
     params.put("timestamp", LocalDateTime.now(clock.withZone(PlatformTime.BEIJING)).format(TIMESTAMP));
     params.put("version", "1.0");
+    AlipayCertificates certs = signature.certificates();
+    if (certs != null) {
+      params.put(APP_CERT_SN, certs.appCertSn());
+      params.put(ROOT_CERT_SN, certs.rootCertSn());
+    }
     params.put("biz_content", bizContent.encode());
     params.put(AlipaySignature.SIGN, appKey.sign(Signatures.sortedContent(params, Set.of(AlipaySignature.SIGN),
         String::isEmpty).getBytes(StandardCharsets.UTF_8)));
     MultiMap headers = MultiMap.caseInsensitiveMultiMap()
         .add(HttpHeaders.CONTENT_TYPE, "application/x-www-form-urlencoded;charset=utf-8")
         .add(HttpHeaders.ACCEPT, "application/json");
-    return http.send(HttpMethod.POST, gateway, headers, Buffer.buffer(form(params)))
-        .map(reply -> answer(method, reply));
+    return http.send(HttpMethod.POST, gateway, headers, Buffer.buffer(form(params))).map(reply -> {
+      if (reply.status() != 200) {
+        throw OutboundFailure.unavailable(method + " answered HTTP " + reply.status());
+      }
+      return reply.body().toString(StandardCharsets.UTF_8);
+    });
   }
 
   /** Alipay's "now": what a day's bill is compared with. */
@@ -85,37 +107,47 @@ final class AlipayOpenApi {
     return body.toString();
   }
 
-  /** The answer's {@code ..._response} object, its signature checked. */
-  private Answer answer(String method, OutboundHttp.Answer reply) {
-    if (reply.status() != 200) {
-      throw OutboundFailure.unavailable(method + " answered HTTP " + reply.status());
-    }
-    String body = reply.body().toString(StandardCharsets.UTF_8);
+  /**
+   * The answer's {@code ..._response} object, its signature checked. In certificate mode, with the certificate its
+   * {@code alipay_cert_sn} names: one not known here means Alipay re-issued its certificate ({@link AlipayReissue}).
+   */
+  private Future<Answer> answer(String method, String body) {
     String node = method.replace('.', '_') + "_response";
     String signed = SignedAnswer.text(body, node);
     if (signed == null) {
-      throw refusal(method, SignedAnswer.text(body, "error_response"), body);
+      return Future.failedFuture(refusal(method, SignedAnswer.text(body, "error_response"), body));
     }
     JsonObject response = parse(method, signed);
+    String certSn = SignedAnswer.string(body, AlipaySignature.CERT_SN);
+    AlipayCertificates certs = signature.certificates();
+    Future<Void> known = certs == null || certSn == null || certs.key(certSn) != null ? Future.succeededFuture()
+        : new AlipayReissue(this, certs).fetch(certSn);
+    return known.map(v -> verified(method, response, signed, SignedAnswer.sign(body), certSn, body));
+  }
+
+  private Answer verified(String method, JsonObject response, String signed, String sign, String certSn,
+      String body) {
     String code = response.getString("code", "");
-    boolean trusted = verifies(signed, SignedAnswer.sign(body));
+    boolean trusted = verifies(signed, sign, certSn);
     if (!trusted && (code.equals(SUCCESS) || code.equals(BUSINESS_FAILED))) {
       // what books, closes, waits or is reconciled must be Alipay's; a refusal without a sign changes nothing
-      throw OutboundFailure.untrusted(method + "'s answer does not verify with Alipay's public key"
-          + " (alipay.public_key_file: Alipay's key, not the application's)");
+      throw OutboundFailure.untrusted(method + "'s answer does not verify with " + (signature.certificates() == null
+          ? "Alipay's public key (alipay.public_key_file: Alipay's key, not the application's)"
+          : "the key of Alipay's certificate " + (certSn == null ? "(alipay.alipay_cert_file)" : Ids.printable(certSn))));
     }
     Map<String, String> fields = new HashMap<>();
     response.forEach(e -> fields.put(e.getKey(), e.getValue() instanceof String s ? s : String.valueOf(e.getValue())));
-    return new Answer(method, fields, reply.body().getBytes());
+    return new Answer(method, fields, body.getBytes(StandardCharsets.UTF_8));
   }
 
   /**
    * As alipay-sdk-java's {@code checkResponseSign}: Alipay may escape {@code /} as {@code \/} in the text it
    * signed with plain slashes, so a failed check is tried once more with them unescaped.
    */
-  private boolean verifies(String signed, String sign) {
-    return signature.signs(signed.getBytes(StandardCharsets.UTF_8), sign)
-        || signed.contains("\\/") && signature.signs(signed.replace("\\/", "/").getBytes(StandardCharsets.UTF_8), sign);
+  private boolean verifies(String signed, String sign, String certSn) {
+    return signature.signs(signed.getBytes(StandardCharsets.UTF_8), sign, certSn)
+        || signed.contains("\\/")
+        && signature.signs(signed.replace("\\/", "/").getBytes(StandardCharsets.UTF_8), sign, certSn);
   }
 
   private static JsonObject parse(String method, String text) {

@@ -43,9 +43,14 @@ final class SignedAnswer {
 
   /** The top-level {@code sign}, or null. */
   static String sign(String body) {
+    return string(body, "sign");
+  }
+
+  /** The top-level string member {@code name} (the sign, the certificate's {@code alipay_cert_sn}), or null. */
+  static String string(String body, String name) {
     try {
-      Object sign = new JsonObject(body).getValue("sign");
-      return sign instanceof String s ? s : null;
+      Object value = new JsonObject(body).getValue(name);
+      return value instanceof String s ? s : null;
     } catch (DecodeException e) {
       return null;
     }

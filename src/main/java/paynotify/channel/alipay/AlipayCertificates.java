@@ -1,0 +1,184 @@
+package paynotify.channel.alipay;
+
+import io.vertx.core.Future;
+import java.security.cert.CertificateException;
+import java.security.cert.X509Certificate;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Date;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+import paynotify.crypto.RsaSignatureCheck;
+
+/**
+ * A certificate-mode (公钥证书模式) merchant's certificates: the SNs every OpenAPI request carries, the root that a
+ * re-issued Alipay certificate must chain to, and the Alipay certificates known by their SN, the configured one
+ * and those Alipay re-issued since (newest first: the one Alipay uses from then on). Shared by the notify channel
+ * and the clients, so a certificate one of them learns, all use.
+ */
+public final class AlipayCertificates {
+  /**
+   * Where a re-issued certificate is kept for every instance (the database's platform_certificates, wired by
+   * the server); without one, it lives as long as the process.
+   */
+  public interface Store {
+    Future<Void> keep(String sn, X509Certificate certificate);
+
+    Future<List<X509Certificate>> kept();
+  }
+
+  /** At most one look at the store a minute: a notification that verifies with no key must not query it each time. */
+  private static final Duration STORE_EVERY = Duration.ofMinutes(1);
+  /** At most one download of an SN in this time: an answer naming an SN that fails must not call Alipay each time. */
+  static final Duration DOWNLOAD_EVERY = Duration.ofMinutes(5);
+
+  /** One download of an SN, and when it started. */
+  private record Attempt(Instant at, Future<Void> result) {}
+
+  /** An Alipay certificate, its SN and its key. */
+  record Known(String sn, X509Certificate certificate, RsaSignatureCheck key) {}
+
+  private final String appCertSn;
+  private final String rootCertSn;
+  private final List<X509Certificate> roots;
+  private final String configuredSn;
+  private final String jca;
+  private final Clock clock;
+  private final List<Known> newestFirst = new CopyOnWriteArrayList<>();
+  private final Map<String, Attempt> downloads = new ConcurrentHashMap<>();
+  private final AtomicReference<Instant> storeRead = new AtomicReference<>(Instant.EPOCH);
+  private volatile Store store;
+
+  /**
+   * @param appCert    appCertPublicKey_&lt;appid&gt;.crt's (first) certificate
+   * @param alipayCert alipayCertPublicKey_RSA2.crt's (first) certificate: the key notifications and answers verify with
+   * @param roots      alipayRootCert.crt's certificates
+   * @throws IllegalArgumentException when the root file holds no RSA-signed certificate (no root SN to send)
+   */
+  public AlipayCertificates(X509Certificate appCert, X509Certificate alipayCert, List<X509Certificate> roots,
+      AlipaySignature.Algorithm algorithm, Clock clock) {
+    this.appCertSn = AlipayCertRules.sn(appCert);
+    this.rootCertSn = AlipayCertRules.rootSn(roots);
+    if (rootCertSn == null) {
+      throw new IllegalArgumentException("holds no RSA-signed root certificate: not alipayRootCert.crt");
+    }
+    this.roots = List.copyOf(roots);
+    this.jca = algorithm.jca;
+    this.clock = clock;
+    this.configuredSn = AlipayCertRules.sn(alipayCert);
+    newestFirst.add(known(alipayCert));
+  }
+
+  /** {@code app_cert_sn}: the SN of the application's certificate. */
+  public String appCertSn() {
+    return appCertSn;
+  }
+
+  /** {@code alipay_root_cert_sn}: the SNs of the root file's RSA certificates. */
+  public String rootCertSn() {
+    return rootCertSn;
+  }
+
+  /** The SN of alipay.alipay_cert_file's certificate. */
+  public String configuredSn() {
+    return configuredSn;
+  }
+
+  /** Keeps what is re-issued in {@code store} from now on, and looks there for what other instances kept. */
+  public void keepIn(Store store) {
+    this.store = store;
+    storeRead.set(Instant.EPOCH);
+  }
+
+  /** The key of the certificate named {@code sn}, or null when it is not known here. */
+  RsaSignatureCheck key(String sn) {
+    return newestFirst.stream().filter(k -> k.sn().equals(sn)).map(Known::key).findFirst().orElse(null);
+  }
+
+  /** The known certificates, newest first. */
+  List<Known> known() {
+    return List.copyOf(newestFirst);
+  }
+
+  /**
+   * Whether {@code sign} is Alipay's over {@code content} with a known certificate: the one {@code namedSn} names
+   * when it names a known one, else each, newest first (a notification names none in most versions).
+   */
+  boolean verifies(byte[] content, String sign, String namedSn) {
+    RsaSignatureCheck named = namedSn == null ? null : key(namedSn);
+    if (named != null) {
+      return named.verifies(content, sign);
+    }
+    return newestFirst.stream().anyMatch(k -> k.key().verifies(content, sign));
+  }
+
+  /** Whether {@code chain} (leaf first) was issued by the configured root and is valid now: the SDK's isTrusted. */
+  boolean trusted(List<X509Certificate> chain) {
+    return AlipayCertRules.chains(chain, roots, clock.instant());
+  }
+
+  /** Uses {@code cert} (already found trusted) from now on, before the ones known so far. */
+  synchronized void adopt(X509Certificate cert) {
+    String sn = AlipayCertRules.sn(cert);
+    newestFirst.removeIf(k -> k.sn().equals(sn));
+    newestFirst.add(0, known(cert));
+  }
+
+  /** Keeps a re-issued {@code cert} for every instance (nothing without a store). */
+  Future<Void> keep(X509Certificate cert) {
+    Store s = store;
+    return s == null ? Future.succeededFuture() : s.keep(AlipayCertRules.sn(cert), cert);
+  }
+
+  /**
+   * Adopts what other instances kept (at most once a minute; a row was checked against the root before it was
+   * kept, and its chain's intermediate is not kept with it: only its validity is looked at again): true when a
+   * certificate not known before was found.
+   */
+  Future<Boolean> fromStore() {
+    Store s = store;
+    Instant last = storeRead.get();
+    Instant now = clock.instant();
+    if (s == null || now.isBefore(last.plus(STORE_EVERY)) || !storeRead.compareAndSet(last, now)) {
+      return Future.succeededFuture(false);
+    }
+    return s.kept().map(certs -> {
+      boolean found = false;
+      for (X509Certificate cert : certs) {
+        if (key(AlipayCertRules.sn(cert)) == null && validNow(cert)) {
+          adopt(cert);
+          found = true;
+        }
+      }
+      return found;
+    });
+  }
+
+  /**
+   * {@code download} of {@code sn}, started at most once in {@link #DOWNLOAD_EVERY}: the answers that name it
+   * meanwhile share its outcome, a refusal included.
+   */
+  Future<Void> downloadOnce(String sn, Supplier<Future<Void>> download) {
+    Instant now = clock.instant();
+    downloads.values().removeIf(a -> !now.isBefore(a.at().plus(DOWNLOAD_EVERY))); // bounded: only recent ones stay
+    return downloads.computeIfAbsent(sn, k -> new Attempt(now, download.get())).result();
+  }
+
+  private boolean validNow(X509Certificate cert) {
+    try {
+      cert.checkValidity(Date.from(clock.instant()));
+      return true;
+    } catch (CertificateException e) {
+      return false;
+    }
+  }
+
+  private Known known(X509Certificate cert) {
+    return new Known(AlipayCertRules.sn(cert), cert, RsaSignatureCheck.of(cert.getPublicKey(), jca));
+  }
+}
