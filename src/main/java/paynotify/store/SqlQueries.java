@@ -503,9 +503,10 @@ public final class SqlQueries {
       + " COUNT(*), MAX(received_at) FROM notify_log WHERE received_at >= NOW() - INTERVAL ? DAY AND outcome ="
       + " 'rejected' AND SUBSTRING_INDEX(detail, ':', 1) IN ('BAD_SIGNATURE', 'UNKNOWN_SERIAL', 'DECRYPT_FAILED',"
       + " 'WRONG_MERCHANT') GROUP BY channel, reason ORDER BY channel, reason";
-  public static final String REFUSED_SERIALS = "SELECT SUBSTRING_INDEX(SUBSTRING_INDEX(detail, , 2), , -1)"
-      + " AS serial, COUNT(*) FROM notify_log WHERE received_at >= NOW() - INTERVAL ? DAY AND channel = 'wechat_v3'"
-      + " AND outcome = 'rejected' AND detail LIKE 'UNKNOWN_SERIAL: Wechatpay-Serial ''%' GROUP BY serial"
+  // (CHAR(39), the quote around the serial: a doubled quote in a literal trips the JDBC driver's parameter parsing)
+  public static final String REFUSED_SERIALS = "SELECT SUBSTRING_INDEX(SUBSTRING_INDEX(detail, CHAR(39), 2),"
+      + " CHAR(39), -1) AS serial, COUNT(*) FROM notify_log WHERE received_at >= NOW() - INTERVAL ? DAY AND channel ="
+      + " 'wechat_v3' AND outcome = 'rejected' AND detail LIKE 'UNKNOWN_SERIAL: Wechatpay-Serial %' GROUP BY serial"
       + " ORDER BY COUNT(*) DESC LIMIT 20";
 
   // Payments since the last look (alerts.payments), a minute settled: a booking that waited on a lock and
