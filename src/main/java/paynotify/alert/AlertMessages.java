@@ -3,6 +3,7 @@ package paynotify.alert;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -276,6 +277,114 @@ public final class AlertMessages {
   public Alert probeBack() {
     return new Alert("probe_failed", t.pick("通知地址探测恢复正常", "the notify address reaches paynotify again"),
         t.pick("平台的通知可以到达了。", "The platforms' notifications can arrive again."));
+  }
+
+  /**
+   * A certificate about to break: configured (its key), or the newest WeChat Pay platform certificate the service
+   * downloaded (platform_certificates).
+   */
+  public record Expiring(String where, String serial, Instant notAfter) {}
+
+  /**
+   * Certificates expiring within 30 days, or expired, found in one look: one message (a kind folds into one), each
+   * with when, and where its successor is found and what to change.
+   */
+  public Alert certificatesExpiring(List<Expiring> certificates, Instant now) {
+    String title;
+    if (certificates.size() > 1) {
+      title = t.pick(certificates.size() + " 张证书即将过期或已过期", certificates.size() + " certificates expiring or expired");
+    } else {
+      Expiring one = certificates.get(0);
+      long days = Duration.between(now, one.notAfter()).toDays();
+      title = !one.notAfter().isAfter(now) ? t.pick("证书已过期：", "certificate expired: ") + one.where()
+          : t.pick("证书 " + days + " 天后过期：", "certificate expires in " + days + " days: ") + one.where();
+    }
+    StringBuilder text = new StringBuilder();
+    for (Expiring c : certificates) {
+      boolean expired = !c.notAfter().isAfter(now);
+      text.append(text.length() == 0 ? "" : "\n\n").append(certificates.size() > 1 ? c.where() + t.pick("：", ": ") : "")
+          .append(t.pick("证书（序列号 " + c.serial() + "）" + (expired ? "已于 " : "将于 ") + beijing(c.notAfter())
+              + "（北京时间）过期。\n处理：", "The certificate (serial " + c.serial() + ") " + (expired ? "expired on "
+              : "expires on ") + beijing(c.notAfter()) + " (Beijing time).\nWhat to do: ")).append(renewal(c.where()));
+    }
+    return new Alert("certificate_expiring", title, text.toString());
+  }
+
+  /** Where the successor of the certificate {@code where} names is found, and what to change. */
+  private String renewal(String where) {
+    if (where.startsWith("wechat_v3.merchant_certificate")) {
+      return t.pick("在商户平台 → 账户中心 → API安全 → 申请API证书（更换证书），用证书工具生成新的 apiclient_key.pem 和"
+          + " apiclient_cert.pem；替换 wechat_v3.merchant_private_key_file 和 merchant_certificate_file，把"
+          + " merchant_serial_no 改成新证书的序列号，然后重启。过期后查单、关单和下载账单都会失败。", "Renew it at 商户平台 →"
+          + " 账户中心 → API安全 → 申请API证书 (the certificate tool writes a new apiclient_key.pem and apiclient_cert.pem);"
+          + " replace wechat_v3.merchant_private_key_file and merchant_certificate_file, set merchant_serial_no to the"
+          + " new certificate's serial, restart. Once it has expired, queries, closes and bill downloads fail.");
+    }
+    if (where.startsWith("wechat_v3.platform_keys")) {
+      return t.pick("把当前的平台证书加进 wechat_v3.platform_keys，或改用不会过期的微信支付公钥：商户平台 → 账户中心 → API安全 →"
+          + " 微信支付公钥；然后重启。用过期证书签名的通知都会验签失败。", "List the current platform certificate in"
+          + " wechat_v3.platform_keys, or the WeChat Pay public key, which does not expire: 商户平台 → 账户中心 → API安全 →"
+          + " 微信支付公钥; restart. Notifications signed with an expired one fail their signature.");
+    }
+    if (where.startsWith("platform_certificates")) {
+      return t.pick("这是服务自己下载的平台证书中最新的一张，微信支付没有签发新的：要么下载失败（服务日志里的 /v3/certificates），"
+          + "要么这个商户已被切换到微信支付公钥。把微信支付公钥加进 wechat_v3.platform_keys（商户平台 → 账户中心 → API安全 →"
+          + " 微信支付公钥），然后重启。", "It is the newest platform certificate the service downloaded, and WeChat Pay has"
+          + " issued none after it: the download fails (the service's log, /v3/certificates), or the merchant was moved"
+          + " to the WeChat Pay public key: list it in wechat_v3.platform_keys (商户平台 → 账户中心 → API安全 → 微信支付公钥),"
+          + " restart.");
+    }
+    if (where.equals("alipay.app_cert_file")) {
+      return t.pick("更新应用公钥证书：支付宝开放平台 → 开发设置 → 接口加签方式 → 更新证书（用支付宝开放平台密钥工具生成新的 CSR），"
+          + "下载新的 appCertPublicKey_<APPID>.crt 替换 alipay.app_cert_file（新的应用私钥替换 alipay.app_private_key_file），"
+          + "然后重启。过期后查单和下载账单都会失败。", "Renew the application's certificate: 支付宝开放平台 → 开发设置 →"
+          + " 接口加签方式 → 更新证书 (a new CSR from 支付宝开放平台密钥工具); replace alipay.app_cert_file with the new"
+          + " appCertPublicKey_<APPID>.crt (and alipay.app_private_key_file with its new private key), restart. Once"
+          + " it has expired, queries and bill downloads fail.");
+    }
+    if (where.equals("alipay.alipay_cert_file") || where.equals("alipay.alipay_root_cert_file")) {
+      String file = where.equals("alipay.alipay_cert_file") ? "alipayCertPublicKey_RSA2.crt" : "alipayRootCert.crt";
+      return t.pick("在支付宝开放平台 → 开发设置 → 接口加签方式 下载当前的 " + file + "，替换 " + where + "，然后重启。",
+          "Download the current " + file + " at 支付宝开放平台 → 开发设置 → 接口加签方式, replace " + where + ", restart.");
+    }
+    return t.pick("替换 " + where + " 指向的证书，然后重启。", "Replace the certificate " + where + " names, restart.");
+  }
+
+  /**
+   * Alipay re-issued its certificate: the service fetched the new one (it chains to the configured root) and uses
+   * it, but alipay.alipay_cert_file holds the old one, which a restart goes back to.
+   *
+   * @param certSn the new certificate's alipay_cert_sn, as the service kept it after checking it
+   */
+  public Alert alipayCertificateReissued(String certSn, Instant notAfter) {
+    return new Alert("alipay_cert_reissued", t.pick("支付宝公钥证书已更换", "Alipay re-issued its certificate"),
+        t.pick("支付宝签发了新的支付宝公钥证书（alipay_cert_sn " + certSn + "，有效期至 " + beijing(notAfter) + "）。服务已下载"
+            + "并核对了它（由配置的根证书签发），正在使用；但 alipay.alipay_cert_file 还是旧的，重启后会用回旧证书。\n处理：在支付宝"
+            + "开放平台 → 开发设置 → 接口加签方式 下载新的 alipayCertPublicKey_RSA2.crt，替换 alipay.alipay_cert_file。",
+            "Alipay issued a new certificate of its own (alipay_cert_sn " + certSn + ", valid until "
+            + beijing(notAfter) + " Beijing time). The service fetched it, checked that the configured root signs it,"
+            + " and uses it; but alipay.alipay_cert_file holds the old one, which a restart goes back to.\nWhat to do:"
+            + " download the new alipayCertPublicKey_RSA2.crt at 支付宝开放平台 → 开发设置 → 接口加签方式 and replace"
+            + " alipay.alipay_cert_file."));
+  }
+
+  /**
+   * WeChat Pay signs notifications with its public key (PUB_KEY_ID_...) and wechat_v3.platform_keys lists none:
+   * the merchant was moved over, and every notification is refused. The id is not said: it came in a refused
+   * request (notify_log keeps it).
+   */
+  public Alert wechatPublicKeySeen(long refused) {
+    return new Alert("wechat_public_key", t.pick("微信支付已改用微信支付公钥签名", "WeChat Pay signs with its public key"),
+        t.pick(refused + " 条微信支付 v3 通知用微信支付公钥（PUB_KEY_ID_…）签名而被拒绝：wechat_v3.platform_keys 里没有微信支付"
+            + "公钥。微信会把商户从平台证书迁移到微信支付公钥（不可撤回），之后的通知都会验签失败，付了款的订单收不到通知。\n处理：列出"
+            + "微信支付公钥：商户平台 → 账户中心 → API安全 → 微信支付公钥，下载 pub_key.pem，把它和公钥 ID 加进"
+            + " wechat_v3.platform_keys（id + key_file），然后重启。（也可能是伪造的通知。）公钥 ID 见 notify_log 的详情（/status）。",
+            refused + " WeChat Pay v3 notifications signed with the WeChat Pay public key (PUB_KEY_ID_...) were refused:"
+            + " wechat_v3.platform_keys lists none. WeChat moves merchants from platform certificates to the public key"
+            + " (irreversibly); every notification after it fails its signature, paid orders are never told.\nWhat to"
+            + " do: list the WeChat Pay public key: 商户平台 → 账户中心 → API安全 → 微信支付公钥, download pub_key.pem and add"
+            + " it with its id to wechat_v3.platform_keys (id + key_file), restart. (Or someone is sending forged"
+            + " notifications.) The id is in notify_log's detail (/status)."));
   }
 
   /** What {@code paynotify alerts test} sends. */

@@ -3,14 +3,17 @@ package paynotify.cli;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Clock;
+import paynotify.config.AppConfig.DatabaseSettings;
 import paynotify.config.AppConfig;
 import paynotify.config.ConfigException;
 import paynotify.doctor.Checkup;
 import paynotify.doctor.DatabaseClock;
 import paynotify.doctor.KeyChecks;
 import paynotify.doctor.NotifyUrl;
+import paynotify.doctor.RefusedNotifications;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -21,9 +24,10 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "doctor", mixinStandardHelpOptions = true,
     description = "Look the configuration over: each platform's keys (the kind each key says, Alipay's 应用公钥 in"
-        + " place of 支付宝公钥, WeChat's key lengths), certificates' expiry, the secret files' owners and modes, the"
-        + " database's clock, the orders table, the public notify URL (alerts.probe_url). Exit 0: nothing wrong; 1:"
-        + " findings, each with what to change where; 2: the configuration cannot be read.")
+        + " place of 支付宝公钥, WeChat's key lengths, the WeChat merchant key against its certificate and serial),"
+        + " certificates' expiry, the secret files' owners and modes, the database's clock, the orders table, the"
+        + " keys the notifications refused lately were signed with, the public notify URL (alerts.probe_url)."
+        + " Exit 0: nothing wrong; 1: findings, each with what to change where; 2: the configuration cannot be read.")
 final class DoctorCommand extends CommandSupport {
   @Option(names = "--json", description = "one JSON object: config, findings (where, what, change), checked,"
       + " not_checked")
@@ -45,7 +49,7 @@ final class DoctorCommand extends CommandSupport {
             + " configuration first");
       }
       if (read != null) {
-        database(read, checkup);
+        database(read, settings, checkup);
         NotifyUrl.check(vertx, read.alerts() == null ? null : read.alerts().watched().probeUrl(), checkup);
       }
       out().println(json ? checkup.toJson().encodePrettily() : checkup.text());
@@ -57,16 +61,38 @@ final class DoctorCommand extends CommandSupport {
   }
 
   /** The database as the tools open it (migrated, the orders table checked: setup/Schema), then its clock. */
-  private void database(AppConfig read, Checkup checkup) throws Exception {
+  private void database(AppConfig read, JsonObject settings, Checkup checkup) throws Exception {
+    if (!answers(read.database(), checkup)) {
+      checkup.skipped("the database's schema, its clock, the orders table, the notifications refused lately: the"
+          + " database did not answer");
+      return;
+    }
     try (CliDatabase db = CliDatabase.open(config, read); Connection session = db.connect()) {
       checkup.checked("the database answers, its schema is current, the orders table fits orders.*");
       DatabaseClock.check(session, db.settings().timeZone(), Clock.systemUTC(), checkup);
+      RefusedNotifications.check(session, settings, checkup);
     } catch (ConfigException e) {
       checkup.refused(e);
-      checkup.skipped("the database's clock: the database could not be used");
+      checkup.skipped("the database's clock, the notifications refused lately: the database could not be used");
     } catch (SQLException e) {
       checkup.found("database", "the database failed: " + e.getMessage(),
           "make it answer (its error log says why), then run paynotify doctor again");
+    }
+  }
+
+  /** A configured server answers at all (the embedded one is started by CliDatabase): else a finding, what to fix. */
+  private static boolean answers(DatabaseSettings db, Checkup checkup) {
+    if (db.embedded()) {
+      return true;
+    }
+    try (Connection ignored = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password())) {
+      return true;
+    } catch (SQLException e) {
+      checkup.found("database.host", "the database " + db + " does not answer: " + e.getMessage(), "start"
+          + " MySQL/MariaDB there (systemctl status mariadb; its error log says why it stopped), or set database.host,"
+          + " port, name, user and password (or PAYNOTIFY_DATABASE_PASSWORD) to the server's; then run paynotify"
+          + " doctor again");
+      return false;
     }
   }
 }

@@ -33,7 +33,8 @@ import paynotify.alert.watch.AlertWatch;
  *
  * @param targets           each configured target, built on the service's (or the command's) clients
  * @param telegramProxy     Telegram's requests through this (unreachable from mainland China without one); null: direct
- * @param watched           what is watched besides anomalies and daily closes (forwarding: set by the service)
+ * @param watched           what is watched besides anomalies and daily closes (forwarding: set by the service), the
+ *                          configured certificates among it (config/ConfiguredCertificates)
  */
 public record AlertsConfig(List<Function<AlertClients, AlertTarget>> targets, ProxyOptions telegramProxy,
     AlertTexts texts, Alerts.Settings settings, AlertWatch.Watched watched) {
@@ -124,7 +125,7 @@ public record AlertsConfig(List<Function<AlertClients, AlertTarget>> targets, Pr
     }
     return new AlertsConfig(List.copyOf(targets), proxy, new AlertTexts(language),
         new Alerts.Settings(minInterval, quiet[0], quiet[1]),
-        new AlertWatch.Watched(forwardPending, databaseDown, probeUrl, payments));
+        new AlertWatch.Watched(forwardPending, databaseDown, probeUrl, payments, ConfiguredCertificates.read(c)));
   }
 
   /** A secret given inline (the environment) or in a file; an empty file is a mistake, not "none". */

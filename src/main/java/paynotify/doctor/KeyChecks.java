@@ -3,6 +3,7 @@ package paynotify.doctor;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,6 +14,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.stream.Stream;
 import paynotify.channel.alipay.AlipayCertRules;
+import java.util.Locale;
 import paynotify.crypto.MerchantKey;
 import paynotify.crypto.PublicKeys;
 
@@ -208,11 +210,63 @@ public final class KeyChecks {
     MerchantKey merchant = string(v3, "merchant_private_key_file") == null ? null
         : privateKey("wechat_v3.merchant_private_key_file", "name the merchant API private key (商户API私钥"
             + " apiclient_key.pem, from the 商户API证书 tool at " + WECHAT_KEYS + ")");
+    merchantCertificate(v3, merchant);
     JsonArray platformKeys = v3.getValue("platform_keys") instanceof JsonArray list ? list : new JsonArray();
     for (int i = 0; i < platformKeys.size(); i++) {
       if (platformKeys.getValue(i) instanceof JsonObject entry) {
         platformKey(publicText(entry, "wechat_v3.platform_keys[" + i + "].", "key"), merchant);
       }
+    }
+  }
+
+  /**
+   * wechat_v3.merchant_certificate_file (apiclient_cert.pem), when given: its serial is merchant_serial_no (WeChat
+   * looks the key up by it: another serial and every request is refused), its public key the private key's half
+   * (a key and a certificate of two different applications), and its expiry.
+   */
+  private void merchantCertificate(JsonObject v3, MerchantKey merchant) {
+    String where = "wechat_v3.merchant_certificate_file";
+    String file = string(v3, "merchant_certificate_file");
+    String text = file == null ? null : readPublic(where, file);
+    X509Certificate cert = text == null ? null : certificate(new Given(where, text), "name the merchant API"
+        + " certificate (商户API证书 apiclient_cert.pem, beside apiclient_key.pem): " + WECHAT_KEYS);
+    if (cert == null) {
+      return;
+    }
+    CertificateExpiry.check(cert, where, "renew the merchant API certificate at " + WECHAT_KEYS + " → 申请API证书;"
+        + " then replace merchant_private_key_file and merchant_certificate_file, and set merchant_serial_no to the"
+        + " new serial", clock, checkup);
+    String serial = cert.getSerialNumber().toString(16).toUpperCase(Locale.ROOT);
+    String configured = string(v3, "merchant_serial_no");
+    if (configured == null) {
+      checkup.found("wechat_v3.merchant_serial_no", "missing, while " + where + " is given",
+          "set it to the certificate's serial: " + serial);
+    } else if (!serialOf(configured).equals(serial)) {
+      checkup.found("wechat_v3.merchant_serial_no", "'" + configured + "' is not the serial of " + where + " ("
+          + serial + "): WeChat Pay looks the merchant key up by it and refuses every request signed under another",
+          "set it to " + serial + " (商户API证书序列号, " + WECHAT_KEYS + "), or name that serial's certificate");
+    } else {
+      checkup.checked("wechat_v3.merchant_serial_no: the serial of " + where);
+    }
+    if (merchant == null) {
+      checkup.skipped("whether " + where + " is the certificate of wechat_v3.merchant_private_key_file: no key to"
+          + " compare it with");
+    } else if (!merchant.pairsWith(cert.getPublicKey())) {
+      checkup.found("wechat_v3.merchant_private_key_file", "is not the private key of " + where + " (serial " + serial
+          + "): WeChat Pay verifies requests with that certificate's key, so every request would be refused",
+          "name the apiclient_key.pem written with that apiclient_cert.pem by the certificate tool (or both files"
+              + " of a new certificate: " + WECHAT_KEYS + " → 申请API证书)");
+    } else {
+      checkup.checked("wechat_v3.merchant_private_key_file: the private key of " + where);
+    }
+  }
+
+  /** A certificate serial as hex, upper case, without leading zeros (as WeChat writes it, or with them). */
+  private static String serialOf(String hex) {
+    try {
+      return new BigInteger(hex, 16).toString(16).toUpperCase(Locale.ROOT);
+    } catch (NumberFormatException e) {
+      return hex;
     }
   }
 

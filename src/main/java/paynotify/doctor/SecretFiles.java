@@ -14,10 +14,13 @@ import paynotify.config.SecretFile;
  * reads them: what it would refuse is a finding, with the chmod/chown it says.
  */
 final class SecretFiles {
-  /** The files that hold no secret (read without SecretFile by config/ChannelsConfig and DatabaseSecurity). */
-  private static final Set<String> PUBLIC = Set.of("alipay.public_key_file", "alipay.app_cert_file",
-      "alipay.alipay_cert_file", "alipay.alipay_root_cert_file", "wechat_v3.platform_keys[].key_file",
-      "database.tls_ca_file", "database.server_public_key_file");
+  /**
+   * The files that hold no secret: public keys and certificates (read without SecretFile by config/ChannelsConfig,
+   * ConfiguredCertificates and DatabaseSecurity).
+   */
+  private static final Set<String> PUBLIC = Set.of("alipay.public_key_file", "wechat_v3.platform_keys[].key_file",
+      "wechat_v3.merchant_certificate_file", "alipay.app_cert_file", "alipay.alipay_cert_file",
+      "alipay.alipay_root_cert_file", "database.tls_ca_file", "database.server_public_key_file");
 
   /** By key ({@code forward.secret_files[1]}): the file's trimmed text, or null when it was refused. */
   private final Map<String, String> contents = new LinkedHashMap<>();

@@ -29,7 +29,7 @@ public record Alerting(AlertClients clients, Alerts alerts, AlertWatch watch, Da
     Database pool = Pools.connect(vertx, db.withPool(1, db.maxWaitQueue()), "alerts", Isolation.READ_COMMITTED);
     AlertWatch.Watched w = c.watched();
     AlertWatch watch = new AlertWatch(vertx, pool, alerts, new AlertWatch.Watched(config.forward() == null ? null
-        : w.forwardPendingAfter(), w.databaseDownAfter(), w.probeUrl(), w.payments()),
+        : w.forwardPendingAfter(), w.databaseDownAfter(), w.probeUrl(), w.payments(), w.keys()),
         new SelfProbe(clients.direct()), Clock.systemUTC());
     return new Alerting(clients, alerts, watch, pool);
   }

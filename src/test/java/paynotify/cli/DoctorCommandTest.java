@@ -11,16 +11,24 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import paynotify.testsupport.AlipayCertificateFiles;
+import paynotify.doctor.Checkup;
+import paynotify.doctor.DatabaseClock;
+import paynotify.setup.migrate.Jdbc;
 import paynotify.testsupport.Cli;
 import paynotify.testsupport.DatabaseTestBase;
 import paynotify.testsupport.PlatformCertificates;
 import paynotify.testsupport.PrivateFile;
+import paynotify.testsupport.ServiceProcess;
+import paynotify.testsupport.TestService;
 
 /**
  * `paynotify doctor` on real key files and the test database: the 应用公钥 mix-up (in both Alipay modes), a sound
@@ -196,6 +204,151 @@ class DoctorCommandTest extends DatabaseTestBase {
     return "alipay:\n  app_id: \"2021000000000001\"\n  app_cert_file: " + files.appCert() + "\n  alipay_cert_file: "
         + files.alipayCert() + "\n  alipay_root_cert_file: " + files.rootCert() + "\n  app_private_key_file: " + appKey
         + "\n";
+  }
+
+  /** apiclient_cert.pem of the merchant key, under merchant_serial_no: the key, its serial and its dates checked. */
+  @Test
+  void theMerchantCertificateOfTheKeyAndSerialIsSound() throws Exception {
+    Cli.Result r = Cli.runConfigured(wechatV3Section(fineCertificate()) + merchantSection(app, app, "4F1A", "4F1A"),
+        "doctor");
+
+    assertThat(r.exit()).as(r.out() + r.err()).isZero();
+    assertThat(r.out()).contains("checked: wechat_v3.merchant_certificate_file: certificate valid until ",
+        "checked: wechat_v3.merchant_serial_no: the serial of wechat_v3.merchant_certificate_file\n",
+        "checked: wechat_v3.merchant_private_key_file: the private key of wechat_v3.merchant_certificate_file\n",
+        "checked: secret files, the service user's and mode 600: 2 of 2\n") // the certificate is no secret
+        .endsWith("nothing wrong found\n");
+  }
+
+  @Test
+  void aMerchantCertificateOfAnotherSerialAndAnotherKeyAreTwoFindings() throws Exception {
+    Cli.Result r = Cli.runConfigured(wechatV3Section(fineCertificate())
+        + merchantSection(app, alipay, "4F1A", "5157F09EFDC096DE15EBE81A47057A7232F1B8E1"), "doctor");
+
+    System.out.println(r.out());
+    assertThat(r.exit()).as(r.out() + r.err()).isEqualTo(ExitCode.FOUND);
+    assertThat(r.out()).contains("\nwechat_v3.merchant_serial_no: '5157F09EFDC096DE15EBE81A47057A7232F1B8E1' is not the"
+        + " serial of wechat_v3.merchant_certificate_file (4F1A): WeChat Pay looks the merchant key up by it",
+        "\n  change: set it to 4F1A (商户API证书序列号, 商户平台 (pay.weixin.qq.com) → 账户中心 → API安全)",
+        "\nwechat_v3.merchant_private_key_file: is not the private key of wechat_v3.merchant_certificate_file (serial"
+            + " 4F1A)", "\n  change: name the apiclient_key.pem written with that apiclient_cert.pem")
+        .endsWith("2 findings: change what each says, then run paynotify doctor again\n");
+  }
+
+  /**
+   * Refused rows keep no body, so no key is tried on them; WeChat v3's keep the serial: a public key and a certificate
+   * not listed are findings, one listed since is not, and Alipay's refusals are said not checked, with why.
+   */
+  @Test
+  void theSerialsRecentNotificationsWereRefusedUnderAreMatchedWithThePlatformKeys() throws Exception {
+    for (String serial : new String[] {"PUB_KEY_ID_0119000123452026112900118800000000", "PUB_KEY_ID_0119000123452026112900118800000000",
+        "7E57AB", "05157F2", "x'); DROP"}) {
+      db.update("INSERT INTO notify_log (channel, outcome, detail, body_bytes) VALUES ('wechat_v3', 'rejected', ?, 900)",
+          "UNKNOWN_SERIAL: Wechatpay-Serial '" + serial + "' is none of wechat_v3.platform_keys (add the new WeChat"
+          + " Pay public key or certificate)");
+    }
+    db.update("INSERT INTO notify_log (channel, outcome, detail, body_bytes) VALUES ('alipay', 'rejected',"
+        + " 'BAD_SIGNATURE: signature does not verify with the configured Alipay public key', 900)");
+
+    Cli.Result r = Cli.runConfigured(wechatV3Section(fineCertificate()), "doctor");
+
+    System.out.println(r.out());
+    assertThat(r.exit()).as(r.out() + r.err()).isEqualTo(ExitCode.FOUND);
+    assertThat(r.out()).contains("\nwechat_v3.platform_keys: 2 notification(s) in the last 7 days were signed with"
+        + " WeChat Pay's public key PUB_KEY_ID_0119000123452026112900118800000000, which it does not list",
+        "  change: add the public key: download pub_key.pem at 商户平台 (pay.weixin.qq.com) → 账户中心 → API安全 → 微信支付公钥,"
+            + " and list it as - id: PUB_KEY_ID_0119000123452026112900118800000000 with key_file: <that file>",
+        "\nwechat_v3.platform_keys: 1 notification(s) in the last 7 days were signed under the platform certificate of"
+            + " serial 7E57AB, which it does not list",
+        "checked: wechat_v3.platform_keys lists 05157F2 now, which 1 notification(s) refused",
+        "not checked: 1 wechat_v3 notification(s) refused for a Wechatpay-Serial that is no serial",
+        "not checked: which configured key would have verified the 1 alipay notification(s) refused (BAD_SIGNATURE)"
+            + " in the last 7 days, the last at ")
+        .doesNotContain("DROP").endsWith("2 findings: change what each says, then run paynotify doctor again\n");
+  }
+
+  @Test
+  void aDatabaseThatDoesNotAnswerIsAFindingThatSaysWhatToFix() throws Exception {
+    int nowhere = ServiceProcess.freePort();
+    Path config = Files.writeString(DIR.resolve("no-database.yaml"), "database:\n  host: 127.0.0.1\n  port: "
+        + nowhere + "\n  name: paynotify\n  user: paynotify\n  password: \"x\"\n  connect_timeout_ms: 500\n"
+        + wechatV2Section(API_KEY));
+
+    Cli.Result r = Cli.run(config, "doctor", "--json");
+
+    System.out.println(r.out() + r.err());
+    assertThat(r.exit()).as(r.out() + r.err()).isEqualTo(ExitCode.FOUND);
+    JsonArray findings = new JsonObject(r.out()).getJsonArray("findings");
+    assertThat(findings).singleElement().satisfies(f -> {
+      JsonObject finding = (JsonObject) f;
+      assertThat(finding.getString("where")).isEqualTo("database.host");
+      assertThat(finding.getString("what")).startsWith("the database paynotify@127.0.0.1:" + nowhere + "/paynotify does"
+          + " not answer: ").doesNotContain("\"x\"");
+      assertThat(finding.getString("change")).startsWith("start MySQL/MariaDB there (systemctl status mariadb;")
+          .contains("or set database.host, port, name, user and password");
+    });
+    assertThat(new JsonObject(r.out()).getJsonArray("not_checked").getString(0)).startsWith("the database's schema,"
+        + " its clock, the orders table, the notifications refused lately: the database did not answer");
+  }
+
+  /** The database's clock a minute and more from this machine's is a finding, within it a line checked. */
+  @Test
+  void theDatabaseClockApartFromThisMachinesIsAFinding() throws Exception {
+    try (Connection session = Jdbc.open(db.settings()); Statement s = session.createStatement()) {
+      s.execute("SET time_zone = '+08:00'");
+      Checkup apart = new Checkup("test");
+      DatabaseClock.check(session, "+08:00", Clock.offset(Clock.systemUTC(), Duration.ofMinutes(3)), apart);
+      assertThat(apart.findings()).singleElement().satisfies(f -> {
+        assertThat(f.where()).isEqualTo("database clock");
+        assertThat(f.what()).containsPattern("are 1[78]\\d\\.\\d s apart, more than 60 s");
+        assertThat(f.change()).contains("timedatectl set-ntp true");
+      });
+      Checkup close = new Checkup("test");
+      DatabaseClock.check(session, "+08:00", Clock.offset(Clock.systemUTC(), Duration.ofSeconds(20)), close);
+      assertThat(close.findings()).isEmpty();
+      assertThat(close.text()).containsPattern("checked: the database's clock against this machine's: (19|20|21)\\.\\d s"
+          + " apart");
+    }
+  }
+
+  /** alerts.probe_url reaching the running service is checked; an address nothing answers is a finding. */
+  @Test
+  void theProbeUrlIsProbedAndOneThatReachesNothingIsAFinding() throws Exception {
+    String alerts = "alerts:\n  probe_url: http://127.0.0.1:%d/notify/_probe\n";
+    try (TestService service = TestService.start()) {
+      Cli.Result r = Cli.runConfigured(alerts.formatted(service.port()), "doctor");
+      assertThat(r.exit()).as(r.out() + r.err()).isZero();
+      assertThat(r.out()).contains("checked: alerts.probe_url: http://127.0.0.1:" + service.port()
+          + "/notify/_probe reaches paynotify\n");
+    }
+    int nowhere = ServiceProcess.freePort();
+    Cli.Result r = Cli.runConfigured(alerts.formatted(nowhere), "doctor");
+
+    assertThat(r.exit()).as(r.out() + r.err()).isEqualTo(ExitCode.FOUND);
+    assertThat(r.out()).contains("\nalerts.probe_url: http://127.0.0.1:" + nowhere + "/notify/_probe not reached: ",
+        "  change: the platforms cannot call back through it either: make that address reach the running service");
+  }
+
+  private static Path fineCertificate() throws Exception {
+    Instant now = Instant.now();
+    return certificate("platform-fine.pem", BigInteger.valueOf(0x5157F2L), now.minus(Duration.ofDays(1)),
+        now.plus(Duration.ofDays(365)));
+  }
+
+  /** The merchant key of {@code key}, and a certificate of {@code certified}'s public key with serial {@code serial}. */
+  private static String merchantSection(KeyPair key, KeyPair certified, String serial, String serialNo) {
+    Path keyFile = PrivateFile.write(DIR.resolve("apiclient_key.pem"), pem("PRIVATE KEY", key.getPrivate().getEncoded()));
+    Instant now = Instant.now();
+    String cert = PlatformCertificates.pem(PlatformCertificates.selfSigned(certified, new BigInteger(serial, 16),
+        now.minus(Duration.ofDays(1)), now.plus(Duration.ofDays(365))));
+    Path certFile = DIR.resolve("apiclient_cert.pem");
+    try {
+      Files.writeString(certFile, cert);
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException(e);
+    }
+    return "  merchant_private_key_file: " + keyFile + "\n  merchant_serial_no: \"" + serialNo + "\"\n"
+        + "  merchant_certificate_file: " + certFile + "\n";
   }
 
   private static String alipaySection(KeyPair publicKeyFrom) throws Exception {

@@ -31,7 +31,8 @@ import paynotify.testsupport.WechatV3Notifications;
 class SecretFileTest {
   /** The *_file keys of the shipped configuration that name no secret. */
   private static final Set<String> PUBLIC = Set.of("alipay.public_key_file", "wechat_v3.platform_keys[].key_file",
-      "database.tls_ca_file", "database.server_public_key_file");
+      "wechat_v3.merchant_certificate_file", "alipay.app_cert_file", "alipay.alipay_cert_file",
+      "alipay.alipay_root_cert_file", "database.tls_ca_file", "database.server_public_key_file");
 
   @TempDir
   Path dir;

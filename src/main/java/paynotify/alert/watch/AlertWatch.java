@@ -23,7 +23,8 @@ import paynotify.timer.Periodic;
 /**
  * Looks every ten seconds for what to tell the owner, through each {@link Watch} (new anomalies, daily closes over,
  * a burst of refused signatures on a channel, the site not taking events, every payment when asked to, hourly the
- * public notify address), which raise it on {@link Alerts} (it throttles and sends). One instance looks: whoever
+ * public notify address and the certificates about to expire or re-issued, WeChat Pay's switch to its public key not
+ * configured), which raise it on {@link Alerts} (it throttles and sends). One instance looks: whoever
  * holds the lease in alert_lease, renewed at every look; the others' watches forget what they saw. The database
  * not answering for {@code database_down_minutes} is told by every instance that sees it ({@link DatabaseDown}).
  */
@@ -40,8 +41,15 @@ public final class AlertWatch {
    * @param databaseDownAfter   the database not answering this long is told
    * @param probeUrl            the public notify address probed hourly; null: none
    * @param payments            every payment told (alerts.payments)
+   * @param keys                the configured keys that can break by themselves (certificates, WeChat's switch)
    */
-  public record Watched(Duration forwardPendingAfter, Duration databaseDownAfter, URI probeUrl, boolean payments) {}
+  public record Watched(Duration forwardPendingAfter, Duration databaseDownAfter, URI probeUrl, boolean payments,
+      WatchedKeys keys) {
+    /** With no key watched. */
+    public Watched(Duration forwardPendingAfter, Duration databaseDownAfter, URI probeUrl, boolean payments) {
+      this(forwardPendingAfter, databaseDownAfter, probeUrl, payments, WatchedKeys.NONE);
+    }
+  }
 
   private final Vertx vertx;
   private final Lease lease;
@@ -69,6 +77,10 @@ public final class AlertWatch {
     }
     if (watched.payments()) {
       watches.add(new PaymentWatch(db, alerts, messages));
+    }
+    watches.add(new CertificateWatch(db, alerts, messages, watched.keys()));
+    if (watched.keys().wechatV3() && !watched.keys().wechatPublicKey()) {
+      watches.add(new PublicKeySwitchWatch(db, alerts, messages));
     }
   }
 
