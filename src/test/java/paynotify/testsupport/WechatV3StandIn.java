@@ -277,6 +277,22 @@ public final class WechatV3StandIn extends CountingStandIn {
     noCertificates = none;
   }
 
+  /**
+   * A payment's notification as WeChat sends it now, signed with the newest platform certificate's key; under
+   * {@code serial} (its own, or a forged one: {@link #forgedSerial}).
+   */
+  public Notification paidSignedWithCertificate(String orderNo, String tradeNo, long cents, String serial) {
+    return WechatV3Notifications.notification(WechatV3Notifications.transaction(orderNo, tradeNo, cents),
+        Instant.now().getEpochSecond(), platformCertificateKey(), serial);
+  }
+
+  /** A serial written as WeChat writes one (40 hex digits) that names no certificate. */
+  public static String forgedSerial(Random random) {
+    byte[] serial = new byte[20];
+    random.nextBytes(serial);
+    return HexFormat.of().withUpperCase().formatHex(serial);
+  }
+
   /** How many times /v3/certificates was asked (with a valid Authorization). */
   public int certificateDownloads() {
     return certificateDownloads.get();

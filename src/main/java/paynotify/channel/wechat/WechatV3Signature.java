@@ -1,6 +1,7 @@
 package paynotify.channel.wechat;
 
 import io.vertx.core.MultiMap;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.ByteArrayOutputStream;
 import java.math.BigInteger;
@@ -144,7 +145,10 @@ public final class WechatV3Signature {
    * {@code last} null when none came. Kept in memory: WeChat's switch is seen by the instance that received them.
    */
   JsonObject keysSeen() {
-    return seen.json();
+    JsonArray certificates = new JsonArray();
+    downloaded.forEach((serial, certificate) -> certificates.add(new JsonObject().put("serial", serial)
+        .put("not_after", certificate.getNotAfter().toInstant().toString())));
+    return seen.json().put("downloaded_certificates", certificates);
   }
 
   /** The counts and the last of {@link #keysSeen}; notifications come on several event loops at once. */

@@ -15,7 +15,6 @@ import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -109,8 +108,8 @@ class WechatV3CertificateKeeperTest {
   }
 
   Notification signedWithTheNewestCertificate(String orderNo) {
-    return WechatV3Notifications.notification(WechatV3Notifications.transaction(orderNo, "4200000000202612060000" + orderNo.hashCode(),
-        100), Instant.now().getEpochSecond(), wechat.platformCertificateKey(), wechat.platformCertificateSerial());
+    return wechat.paidSignedWithCertificate(orderNo, "4200000000202612060000" + Math.abs(orderNo.hashCode()), 100,
+        wechat.platformCertificateSerial());
   }
 
   RejectedNotification.Reason refusal(Notification n) {
@@ -144,6 +143,7 @@ class WechatV3CertificateKeeperTest {
     assertThat(refusal(first)).as("WeChat's retry").isNull();
     assertThat(wechat.certificateDownloads()).isEqualTo(2);
     assertThat(shelf.rows).hasSize(2);
+    assertThat(channel.keysSeen().getJsonArray("downloaded_certificates")).as("what the status lists").hasSize(2);
   }
 
   @Test
@@ -152,11 +152,8 @@ class WechatV3CertificateKeeperTest {
     Random random = new Random(43);
     for (int minute = 0; minute < 3; minute++) {
       for (int i = 0; i < 200; i++) {
-        byte[] serial = new byte[20];
-        random.nextBytes(serial);
-        Notification forged = WechatV3Notifications.notification(WechatV3Notifications.transaction("F" + i,
-            "42000000002026120600000000" + i, 100), Instant.now().getEpochSecond(), wechat.platformCertificateKey(),
-            HexFormat.of().withUpperCase().formatHex(serial));
+        Notification forged = wechat.paidSignedWithCertificate("F" + i, "42000000002026120600000000" + i, 100,
+            WechatV3StandIn.forgedSerial(random));
         assertThat(refusal(forged)).isEqualTo(RejectedNotification.Reason.UNKNOWN_SERIAL);
         keeper.settled().await();
         clock.set(clock.instant().plusMillis(100));
