@@ -203,9 +203,14 @@ public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> di
     if (apiV3Key.getBytes(StandardCharsets.UTF_8).length != 32) {
       throw c.error(keyName(c, "wechat_v3.apiv3_key"), "the APIv3 key (APIv3密钥) has 32 characters");
     }
-    if (keys.isEmpty()) {
+    if (keys.isEmpty() && !downloadsCertificates(c)) {
       throw c.error("wechat_v3.platform_keys", "missing: list the WeChat Pay public key (id + key_file) and/or "
-          + "platform certificates (key_file)");
+          + "platform certificates (key_file); or give wechat_v3.merchant_private_key_file, and the service downloads"
+          + " the platform certificates itself");
+    }
+    if (keys.isEmpty()) {
+      LOG.info("wechat_v3.platform_keys is empty: notifications verify with the platform certificates downloaded"
+          + " from WeChat Pay (a merchant on the WeChat Pay public key lists it there)");
     }
     Map<String, PublicKey> byId = new LinkedHashMap<>();
     Set<String> publicKeyIds = new HashSet<>();
@@ -221,6 +226,16 @@ public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> di
     Duration window = Duration.ofSeconds(c.number("wechat_v3.timestamp_window_seconds", 0, 0, 86_400));
     return new WechatV3Channel(byId, publicKeyIds, apiV3Key.getBytes(StandardCharsets.UTF_8), mchId, appId, window,
         clock);
+  }
+
+  /**
+   * Whether the service downloads WeChat Pay's platform certificates itself: where the merchant key is given (that
+   * key is the owner's yes to calling WeChat, and signs the download) and wechat_v3.download_certificates is not
+   * false.
+   */
+  static boolean downloadsCertificates(ConfigReader c) {
+    boolean wanted = c.bool("wechat_v3.download_certificates", true);
+    return wanted && c.string("wechat_v3.merchant_private_key_file") != null;
   }
 
   /** One of wechat_v3.platform_keys: a WeChat Pay public key (PUB_KEY_ID_...) or a platform certificate. */

@@ -78,6 +78,9 @@ record OutboundConfig(List<Outbound> platforms, StripeClients stripe) {
     WechatClients.V2 v2 = v2Channel == null ? null : new WechatClients.V2(v2Url, v2Channel.signature());
     WechatClients.V3 v3 = v3Channel == null || merchant == null ? null : new WechatClients.V3(v3Url,
         c.string("wechat_v3.mchid"), merchant.serial(), merchant.key(), v3Channel.signature());
+    if (ChannelsConfig.downloadsCertificates(c) && v3 != null) { // read whether or not the channel is on
+      v3Channel.downloadCertificates(v3); // the platform certificates kept current with the same signed client
+    }
     return v2 == null && v3 == null ? null : new WechatClients(v2, v3);
   }
 

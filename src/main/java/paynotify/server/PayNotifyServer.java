@@ -28,6 +28,7 @@ import paynotify.channel.NotifyChannel;
 import paynotify.channel.Platform;
 import paynotify.channel.alipay.AlipayCertificates;
 import paynotify.channel.alipay.AlipayChannel;
+import paynotify.channel.wechat.WechatV3CertificateKeeper;
 import paynotify.config.AppConfig.DatabaseSettings;
 import paynotify.config.AppConfig;
 import paynotify.config.ConfigException;
@@ -90,13 +91,15 @@ public final class PayNotifyServer {
   private final DailyClose dailyClose;
   private final Alerting alerting;
   private final WriteRefusals refusals;
+  private final WechatV3CertificateKeeper certificates;
   private volatile Periodic housekeepingTimer; // set by open()
   private volatile Periodic recoveryTimer; // set by open() when the sweeper is on
 
   private PayNotifyServer(Vertx vertx, Stores stores, String deploymentId, int port, Readiness readiness,
       Duration purgeInterval, KeyPurge purge, PendingRefundCheck pendingRefunds,
       OrderlessPaymentCheck orderlessPayments, ForwardRelay relay, AdminVerticle admin, Recovery recovery,
-      Runnable closeRecovery, DailyClose dailyClose, Alerting alerting, WriteRefusals refusals) {
+      Runnable closeRecovery, DailyClose dailyClose, Alerting alerting, WriteRefusals refusals,
+      WechatV3CertificateKeeper certificates) {
     this.vertx = vertx;
     this.stores = stores;
     this.db = stores.db();
@@ -114,6 +117,7 @@ public final class PayNotifyServer {
     this.dailyClose = dailyClose;
     this.alerting = alerting;
     this.refusals = refusals;
+    this.certificates = certificates;
   }
 
   /**
@@ -222,6 +226,8 @@ public final class PayNotifyServer {
     DailyClose dailyClose = !config.bills().daily().enabled() ? null
         : new DailyClose(vertx, database, config.bills().daily(), config.bills().dir(), Clock.systemUTC(),
             commandLine);
+    WechatV3CertificateKeeper certificates = WechatV3CertificateKeeper.of(vertx, config.channels().enabled(),
+        shelf(new PlatformCertificates(database)), Clock.systemUTC());
     AdminVerticle admin = config.admin() == null ? null : new AdminVerticle(config.admin(), monitoring.registry(),
         new DatabaseGauges(monitoring.registry(), stores.status(), relay)::refresh,
         StatusReport.cached(stores.status(), status),
@@ -240,9 +246,12 @@ public final class PayNotifyServer {
             new KeyPurge(vertx, database, r.keys(), r.notifyLog(), r.rejected(), r.deliveredEvents(), r.batchSize()),
             new PendingRefundCheck(database, config.orders(), outbox, r.keys()),
             new OrderlessPaymentCheck(database, outbox, ORDERLESS_PAYMENT_WAIT), relay, admin, recovery,
-            closeRecovery, dailyClose, alerting, refusals))
+            closeRecovery, dailyClose, alerting, refusals, certificates))
         .onFailure(err -> {
           closeRecovery.run();
+          if (certificates != null) {
+            certificates.stop();
+          }
           if (alerting != null) {
             alerting.stop();
           }
@@ -273,6 +282,9 @@ public final class PayNotifyServer {
       if (alerting != null) {
         alerting.start();
       }
+      if (certificates != null) {
+        certificates.start();
+      }
       return this;
     });
   }
@@ -300,6 +312,23 @@ public final class PayNotifyServer {
             }
           });
         });
+  }
+
+  /** WeChat Pay's downloaded platform certificates, kept in platform_certificates for every instance. */
+  private static WechatV3CertificateKeeper.Shelf shelf(PlatformCertificates kept) {
+    return new WechatV3CertificateKeeper.Shelf() {
+      @Override
+      public Future<List<WechatV3CertificateKeeper.Shelved>> kept() {
+        return kept.kept(Platform.WECHAT).map(all -> all.stream()
+            .filter(k -> k.source() == PlatformCertificates.Source.DOWNLOADED)
+            .map(k -> new WechatV3CertificateKeeper.Shelved(k.serial(), k.certificate(), k.fetchedAt())).toList());
+      }
+
+      @Override
+      public Future<Void> keep(String serial, X509Certificate certificate) {
+        return kept.keep(Platform.WECHAT, serial, certificate, PlatformCertificates.Source.DOWNLOADED);
+      }
+    };
   }
 
   /** What the site is told, in the booking transaction: nothing while forward.url is not set. */
@@ -360,6 +389,11 @@ public final class PayNotifyServer {
     return relay;
   }
 
+  /** Null when WeChat Pay's platform certificates are not downloaded (wechat_v3.download_certificates). */
+  public WechatV3CertificateKeeper certificateKeeper() {
+    return certificates;
+  }
+
   /**
    * Stops taking connections, answers the requests in flight (within http.shutdown_grace_ms),
    * then closes the pool.
@@ -380,6 +414,7 @@ public final class PayNotifyServer {
     }
     return vertx.undeploy(deploymentId)
         .eventually(() -> relay == null ? Future.succeededFuture() : relay.stop())
+        .eventually(() -> certificates == null ? Future.succeededFuture() : certificates.stop())
         .eventually(() -> {
           closeRecovery.run();
           return stores.close();

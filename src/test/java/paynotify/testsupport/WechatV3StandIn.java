@@ -50,8 +50,10 @@ import paynotify.channel.wechat.WechatV3Signature;
  *
  * <p>A merchant in WeChat's switch from platform certificates to the public key ({@link #switching}): each answer
  * signed with the public key only when the request's {@code Wechatpay-Serial} names its id, else with the platform
- * certificate ({@link #platformCertificate}), which {@code GET /v3/certificates} serves as WeChat does, sealed with
- * the APIv3 key.
+ * certificate ({@link #platformCertificate}), which {@code GET /v3/certificates} serves as WeChat does: every
+ * certificate issued ({@link #rotateCertificate} issues a new one, which signs from then on), each sealed with the
+ * APIv3 key, the answer signed as any other; or, for a merchant WeChat moved to the public key
+ * ({@link #noCertificates}), its 404 {@code RESOURCE_NOT_EXISTS} "无可用的平台证书".
  *
  * <p>Bills: {@code GET /v3/bill/tradebill} answers (signed) the SHA1 of the plain bill and a download_url
  * here, whose GET (Authorization checked too) serves the file bare, gzipped when asked, as WeChat does.
@@ -70,8 +72,13 @@ public final class WechatV3StandIn extends CountingStandIn {
   private final KeyPair merchant;
   private final String serial;
   private final PrivateKey otherPlatformKey;
-  private final KeyPair certificateKeys;
-  private final X509Certificate platformCertificate;
+  /** A platform certificate WeChat issued, with its private key (WeChat's). */
+  private record Issued(KeyPair keys, X509Certificate certificate) {}
+
+  /** Every platform certificate issued, the newest (the one WeChat signs with) last. */
+  private final List<Issued> issued = new CopyOnWriteArrayList<>();
+  private final AtomicInteger certificateDownloads = new AtomicInteger();
+  private volatile boolean noCertificates;
   /** Each request's Wechatpay-Serial, "" for none, in the order they came. */
   private final List<String> requestSerials = new CopyOnWriteArrayList<>();
   private volatile boolean switching;
@@ -98,11 +105,7 @@ public final class WechatV3StandIn extends CountingStandIn {
     new Random().nextBytes(serialBytes);
     serialBytes[0] &= 0x7F; // a positive certificate serial, as WeChat issues them
     serial = HexFormat.of().withUpperCase().formatHex(serialBytes);
-    certificateKeys = rsa.generateKeyPair();
-    byte[] certificateSerial = new byte[20];
-    new Random().nextBytes(certificateSerial);
-    certificateSerial[0] &= 0x7F;
-    platformCertificate = PlatformCertificates.selfSigned(certificateKeys, new BigInteger(1, certificateSerial));
+    rotateCertificate();
     server = vertx.createHttpServer()
         .requestHandler(request -> request.body().onSuccess(body -> handle(request, body.getBytes())))
         .listen(0, "127.0.0.1").await();
@@ -125,12 +128,20 @@ public final class WechatV3StandIn extends CountingStandIn {
 
   /** The SDK's HTTP client for {@code config}, every request rewritten by an OkHttp interceptor to come here. */
   public com.wechat.pay.java.core.http.HttpClient sdkHttpClient(com.wechat.pay.java.core.Config config) {
+    return sdkHttpClientBuilder().config(config).build();
+  }
+
+  /**
+   * The SDK's HTTP client builder, its OkHttp client sending every request here: what RSAAutoCertificateConfig's
+   * {@code httpClientBuilder} takes, to download with its own credential and (empty) validator, as against WeChat.
+   */
+  public com.wechat.pay.java.core.http.DefaultHttpClientBuilder sdkHttpClientBuilder() {
     URI here = url();
     okhttp3.OkHttpClient toStandIn = new okhttp3.OkHttpClient.Builder()
         .addInterceptor(chain -> chain.proceed(chain.request().newBuilder().url(chain.request().url().newBuilder()
             .scheme("http").host(here.getHost()).port(here.getPort()).build()).build()))
         .build();
-    return new com.wechat.pay.java.core.http.DefaultHttpClientBuilder().config(config).okHttpClient(toStandIn).build();
+    return new com.wechat.pay.java.core.http.DefaultHttpClientBuilder().okHttpClient(toStandIn);
   }
 
   public static WechatV3StandIn start() {
@@ -224,19 +235,75 @@ public final class WechatV3StandIn extends CountingStandIn {
     switching = on;
   }
 
-  /** The merchant's platform certificate (平台证书), used while {@link #switching}. */
+  /** The merchant's platform certificate (平台证书), the newest: used while {@link #switching}. */
   public X509Certificate platformCertificate() {
-    return platformCertificate;
+    return newest().certificate();
   }
 
   /** Its serial as WeChat writes it in Wechatpay-Serial: upper-case hex. */
   public String platformCertificateSerial() {
-    return platformCertificate.getSerialNumber().toString(16).toUpperCase(java.util.Locale.ROOT);
+    return serial(newest().certificate());
   }
 
   /** The platform certificate's private key: WeChat's, to sign notifications in a test. */
   public PrivateKey platformCertificateKey() {
-    return certificateKeys.getPrivate();
+    return newest().keys().getPrivate();
+  }
+
+  /**
+   * WeChat issues a new platform certificate (a rotation): listed by /v3/certificates beside the older ones, and
+   * from now on the one answers (while {@link #switching}) are signed with.
+   */
+  public synchronized void rotateCertificate() {
+    try {
+      KeyPairGenerator rsa = KeyPairGenerator.getInstance("RSA");
+      rsa.initialize(2048);
+      KeyPair keys = rsa.generateKeyPair();
+      byte[] certificateSerial = new byte[20];
+      new Random().nextBytes(certificateSerial);
+      certificateSerial[0] &= 0x7F; // positive, as WeChat's
+      certificateSerial[0] |= 0x10; // and 40 hex digits, as WeChat writes them
+      issued.add(new Issued(keys, PlatformCertificates.selfSigned(keys, new BigInteger(1, certificateSerial))));
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * A merchant with no platform certificate (opened since late 2024, or moved to the public key): /v3/certificates
+   * answers 404 RESOURCE_NOT_EXISTS, as WeChat does.
+   */
+  public void noCertificates(boolean none) {
+    noCertificates = none;
+  }
+
+  /**
+   * A payment's notification as WeChat sends it now, signed with the newest platform certificate's key; under
+   * {@code serial} (its own, or a forged one: {@link #forgedSerial}).
+   */
+  public Notification paidSignedWithCertificate(String orderNo, String tradeNo, long cents, String serial) {
+    return WechatV3Notifications.notification(WechatV3Notifications.transaction(orderNo, tradeNo, cents),
+        Instant.now().getEpochSecond(), platformCertificateKey(), serial);
+  }
+
+  /** A serial written as WeChat writes one (40 hex digits) that names no certificate. */
+  public static String forgedSerial(Random random) {
+    byte[] serial = new byte[20];
+    random.nextBytes(serial);
+    return HexFormat.of().withUpperCase().formatHex(serial);
+  }
+
+  /** How many times /v3/certificates was asked (with a valid Authorization). */
+  public int certificateDownloads() {
+    return certificateDownloads.get();
+  }
+
+  private Issued newest() {
+    return issued.get(issued.size() - 1);
+  }
+
+  private static String serial(X509Certificate certificate) {
+    return certificate.getSerialNumber().toString(16).toUpperCase(java.util.Locale.ROOT);
   }
 
   /** Each request's {@code Wechatpay-Serial} header so far, "" where it had none. */
@@ -330,7 +397,13 @@ public final class WechatV3StandIn extends CountingStandIn {
     if (method.equals("GET") && path.equals(TRADE_BILL)) {
       tradeBill(request);
     } else if (method.equals("GET") && path.equals(CERTIFICATES)) {
-      answer(request, 200, certificates().encode());
+      certificateDownloads.incrementAndGet();
+      if (noCertificates) {
+        answer(request, 404, error("RESOURCE_NOT_EXISTS", "无可用的平台证书，请在商户平台-API安全申请使用微信支付公钥。"
+            + "可查看指引https://pay.weixin.qq.com/docs/merchant/products/platform-certificate/wxp-pub-key-guide.html"));
+      } else {
+        answer(request, 200, certificates().encode());
+      }
     } else if (method.equals("GET") && path.equals(DOWNLOAD)) {
       billDownloads.incrementAndGet();
       byte[] file = downloads.get(form(request.query()).getOrDefault("token", ""));
@@ -386,20 +459,28 @@ public final class WechatV3StandIn extends CountingStandIn {
     }
   }
 
-  /** The platform certificates' list, each sealed with the APIv3 key (AEAD_AES_256_GCM, associated_data "certificate"). */
+  /**
+   * The platform certificates' list, every one issued, each sealed with the APIv3 key (AEAD_AES_256_GCM,
+   * associated_data "certificate", a nonce of its own).
+   */
   private JsonObject certificates() {
-    String nonce = UUID.randomUUID().toString().replace("-", "").substring(0, 12);
-    String sealed = new com.wechat.pay.java.core.cipher.AeadAesCipher(
-        WechatV3Notifications.APIV3_KEY.getBytes(StandardCharsets.UTF_8)).encrypt(
-        "certificate".getBytes(StandardCharsets.UTF_8), nonce.getBytes(StandardCharsets.UTF_8),
-        PlatformCertificates.pem(platformCertificate).getBytes(StandardCharsets.UTF_8));
     DateTimeFormatter rfc3339 = DateTimeFormatter.ISO_OFFSET_DATE_TIME;
-    return new JsonObject().put("data", new JsonArray().add(new JsonObject()
-        .put("serial_no", platformCertificateSerial())
-        .put("effective_time", platformCertificate.getNotBefore().toInstant().atOffset(ZoneOffset.ofHours(8)).format(rfc3339))
-        .put("expire_time", platformCertificate.getNotAfter().toInstant().atOffset(ZoneOffset.ofHours(8)).format(rfc3339))
-        .put("encrypt_certificate", new JsonObject().put("algorithm", "AEAD_AES_256_GCM").put("nonce", nonce)
-            .put("associated_data", "certificate").put("ciphertext", sealed))));
+    JsonArray data = new JsonArray();
+    for (Issued i : issued) {
+      X509Certificate certificate = i.certificate();
+      String nonce = UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+      String sealed = new com.wechat.pay.java.core.cipher.AeadAesCipher(
+          WechatV3Notifications.APIV3_KEY.getBytes(StandardCharsets.UTF_8)).encrypt(
+          "certificate".getBytes(StandardCharsets.UTF_8), nonce.getBytes(StandardCharsets.UTF_8),
+          PlatformCertificates.pem(certificate).getBytes(StandardCharsets.UTF_8));
+      data.add(new JsonObject()
+          .put("serial_no", serial(certificate))
+          .put("effective_time", certificate.getNotBefore().toInstant().atOffset(ZoneOffset.ofHours(8)).format(rfc3339))
+          .put("expire_time", certificate.getNotAfter().toInstant().atOffset(ZoneOffset.ofHours(8)).format(rfc3339))
+          .put("encrypt_certificate", new JsonObject().put("algorithm", "AEAD_AES_256_GCM").put("nonce", nonce)
+              .put("associated_data", "certificate").put("ciphertext", sealed)));
+    }
+    return new JsonObject().put("data", data);
   }
 
   private static String sha1(byte[] bytes) {
@@ -458,7 +539,7 @@ public final class WechatV3StandIn extends CountingStandIn {
     boolean byCertificate = switching
         && !WechatV3Notifications.PUBLIC_KEY_ID.equals(request.getHeader(WechatV3Signature.SERIAL_HEADER));
     PrivateKey platformKey = mode() == Mode.BAD_SIGNATURE ? otherPlatformKey
-        : byCertificate ? certificateKeys.getPrivate() : WechatV3Notifications.PRIVATE_KEY;
+        : byCertificate ? platformCertificateKey() : WechatV3Notifications.PRIVATE_KEY;
     var response = request.response().setStatusCode(status)
         .putHeader("Request-ID", UUID.randomUUID().toString())
         .putHeader(WechatV3Signature.TIMESTAMP_HEADER, timestamp)

@@ -33,6 +33,8 @@ public final class WechatV3Channel implements NotifyChannel {
   private static final Door DOOR = new Door("wechat_v3", Platform.WECHAT, PATH, SUCCESS);
 
   private final WechatV3Signature signature;
+  /** Set once, at configuration: the merchant whose platform certificates the service downloads itself. */
+  private volatile WechatClients.V3 certificateDownloads;
 
   @Override
   public Door door() {
@@ -54,6 +56,20 @@ public final class WechatV3Channel implements NotifyChannel {
   /** Its platform keys and merchant ids, which also check the answers of WeChat Pay's order API. */
   public WechatV3Signature signature() {
     return signature;
+  }
+
+  /**
+   * The merchant's outbound settings ({@code merchant}, with this channel's signature) its platform certificates are
+   * downloaded with ({@link WechatV3CertificateKeeper}): the owner gave the merchant key and left
+   * wechat_v3.download_certificates on.
+   */
+  public void downloadCertificates(WechatClients.V3 merchant) {
+    certificateDownloads = merchant;
+  }
+
+  /** Null when the platform certificates are not downloaded. */
+  WechatClients.V3 certificateDownloads() {
+    return certificateDownloads;
   }
 
   @Override

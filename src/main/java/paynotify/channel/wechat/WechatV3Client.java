@@ -60,6 +60,26 @@ final class WechatV3Client {
    * UNAVAILABLE); {@code what} names the call in failures.
    */
   Future<OutboundHttp.Answer> call(String what, HttpMethod method, String pathAndQuery, String body) {
+    return send(what, method, pathAndQuery, body).compose(answer -> {
+      try {
+        signature.verifyAnswer(answer.headers(), answer.body().getBytes());
+        return Future.succeededFuture(answer);
+      } catch (RejectedNotification e) {
+        return Future.failedFuture(untrusted(what, answer, e));
+      }
+    });
+  }
+
+  /** A signed answer that does not verify: said with the call and the status. */
+  static OutboundFailure untrusted(String what, OutboundHttp.Answer answer, RejectedNotification e) {
+    return OutboundFailure.untrusted(what + ": HTTP " + answer.status() + " answer refused: " + e.getMessage());
+  }
+
+  /**
+   * {@link #call} without the check of the answer's signature, which is the caller's: the list of platform
+   * certificates is signed with one it holds ({@link WechatV3Certificates}).
+   */
+  Future<OutboundHttp.Answer> send(String what, HttpMethod method, String pathAndQuery, String body) {
     URI url = URI.create(base + pathAndQuery);
     MultiMap headers = MultiMap.caseInsensitiveMultiMap()
         .add("Accept", "application/json")
@@ -76,13 +96,7 @@ final class WechatV3Client {
             return Future.failedFuture(OutboundFailure.unavailable(what + ": HTTP " + answer.status() + " "
                 + error(answer)));
           }
-          try {
-            signature.verifyAnswer(answer.headers(), answer.body().getBytes());
-            return Future.succeededFuture(answer);
-          } catch (RejectedNotification e) {
-            return Future.failedFuture(OutboundFailure.untrusted(what + ": HTTP " + answer.status()
-                + " answer refused: " + e.getMessage()));
-          }
+          return Future.succeededFuture(answer);
         });
   }
 

@@ -1,6 +1,7 @@
 package paynotify.channel.wechat;
 
 import io.vertx.core.MultiMap;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.ByteArrayOutputStream;
 import java.math.BigInteger;
@@ -8,13 +9,16 @@ import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.ProviderException;
 import java.security.PublicKey;
+import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
+import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Pattern;
@@ -37,7 +41,9 @@ import paynotify.crypto.RsaSignatureCheck;
  * <p>Two kinds of platform key, both at once while WeChat moves a merchant from one to the other: the WeChat
  * Pay public key (微信支付公钥, {@code PUB_KEY_ID_...}) and platform certificates (平台证书, by serial). Whichever
  * the serial names verifies, as wechatpay-java's {@code RSACombinedNotificationConfig}; requests name the public
- * key ({@link #requestSerial}) so that WeChat signs its answers with it.
+ * key ({@link #requestSerial}) so that WeChat signs its answers with it. Beside the configured keys, the platform
+ * certificates the service downloads itself ({@link #useDownloaded}, {@link WechatV3CertificateKeeper}): the keys
+ * are read by every event loop at once and replaced whole, never changed in place.
  */
 public final class WechatV3Signature {
   public static final String TIMESTAMP_HEADER = "Wechatpay-Timestamp";
@@ -55,7 +61,14 @@ public final class WechatV3Signature {
   /** A certificate serial: at most 20 bytes (RFC 5280), with a sign byte. */
   private static final Pattern HEX_SERIAL = Pattern.compile("[0-9A-Fa-f]{1,42}");
 
-  private final Map<String, RsaSignatureCheck> platformKeys;
+  /** The configured keys (wechat_v3.platform_keys), by {@link #keyId}. */
+  private final Map<String, RsaSignatureCheck> configured;
+  /** The configured keys and the downloaded certificates, by {@link #keyId}: replaced whole, read lock-free. */
+  private volatile Map<String, RsaSignatureCheck> platformKeys;
+  /** The downloaded certificates in use, by {@link #keyId}. */
+  private volatile Map<String, X509Certificate> downloaded = Map.of();
+  /** Told of each serial no key is known for (a rotated certificate, or a forged serial): the keeper's to decide. */
+  private volatile Consumer<String> unknownSerial = serial -> { };
   private final Set<String> publicKeyIds;
   private final String requestSerial;
   private final KeysSeen seen = new KeysSeen();
@@ -73,9 +86,10 @@ public final class WechatV3Signature {
    */
   WechatV3Signature(Map<String, PublicKey> platformKeys, Set<String> publicKeyIds, Duration window, Clock clock,
       byte[] apiV3Key, String mchId, String appId) {
-    this.platformKeys = platformKeys.entrySet().stream() // a key listed twice: IllegalStateException
+    this.configured = platformKeys.entrySet().stream() // a key listed twice: IllegalStateException
         .collect(Collectors.toUnmodifiableMap(k -> keyId(k.getKey()),
             k -> RsaSignatureCheck.of(k.getValue(), "SHA256withRSA")));
+    this.platformKeys = configured;
     this.publicKeyIds = publicKeyIds.stream().map(WechatV3Signature::keyId).collect(Collectors.toUnmodifiableSet());
     this.requestSerial = platformKeys.keySet().stream().filter(publicKeyIds::contains).findFirst().orElse(null);
     this.window = window;
@@ -131,7 +145,10 @@ public final class WechatV3Signature {
    * {@code last} null when none came. Kept in memory: WeChat's switch is seen by the instance that received them.
    */
   JsonObject keysSeen() {
-    return seen.json();
+    JsonArray certificates = new JsonArray();
+    downloaded.forEach((serial, certificate) -> certificates.add(new JsonObject().put("serial", serial)
+        .put("not_after", certificate.getNotAfter().toInstant().toString())));
+    return seen.json().put("downloaded_certificates", certificates);
   }
 
   /** The counts and the last of {@link #keysSeen}; notifications come on several event loops at once. */
@@ -188,10 +205,69 @@ public final class WechatV3Signature {
   private RsaSignatureCheck key(String serial) throws RejectedNotification {
     RsaSignatureCheck key = platformKeys.get(keyId(serial));
     if (key == null) {
-      throw new RejectedNotification(Reason.UNKNOWN_SERIAL, "Wechatpay-Serial '" + Ids.printable(serial)
-          + "' is none of wechat_v3.platform_keys (add the new WeChat Pay public key or certificate)");
+      unknownSerial.accept(serial);
+      throw unknown(serial);
     }
     return key;
+  }
+
+  private static RejectedNotification unknown(String serial) {
+    return new RejectedNotification(Reason.UNKNOWN_SERIAL, "Wechatpay-Serial '" + Ids.printable(serial)
+        + "' is none of wechat_v3.platform_keys nor of the platform certificates downloaded (add the new WeChat Pay"
+        + " public key or certificate)");
+  }
+
+  /**
+   * From now on, the configured keys and {@code certificates} (by serial as WeChat lists them) verify; the
+   * certificates downloaded before are dropped. A configured key of the same id stays the one used.
+   */
+  synchronized void useDownloaded(Map<String, X509Certificate> certificates) {
+    Map<String, X509Certificate> byId = new HashMap<>();
+    Map<String, RsaSignatureCheck> keys = new HashMap<>();
+    certificates.forEach((serial, certificate) -> {
+      byId.put(keyId(serial), certificate);
+      keys.put(keyId(serial), RsaSignatureCheck.of(certificate.getPublicKey(), "SHA256withRSA"));
+    });
+    keys.putAll(configured);
+    downloaded = Map.copyOf(byId);
+    platformKeys = Map.copyOf(keys);
+  }
+
+  /** The downloaded certificates in use, by {@link #keyId}. */
+  Map<String, X509Certificate> downloaded() {
+    return downloaded;
+  }
+
+  /** Whether {@code serial} can name a certificate (hex): a public key's id (PUB_KEY_ID_...) cannot. */
+  static boolean isCertificateSerial(String serial) {
+    return HEX_SERIAL.matcher(serial).matches();
+  }
+
+  /** Whether a key is known for {@code serial}, configured or downloaded. */
+  boolean knows(String serial) {
+    return platformKeys.containsKey(keyId(serial));
+  }
+
+  /** {@code listener} is told of each serial that names no known key, on the event loop that met it. */
+  void onUnknownSerial(Consumer<String> listener) {
+    unknownSerial = listener;
+  }
+
+  /**
+   * {@link #verifyAnswer}'s check of the answer that lists the platform certificates, where a serial no known key has
+   * may name one of the certificates listed ({@code listed}, by serial): WeChat signs the list with a certificate in
+   * it, the first one a merchant ever downloads included. Nobody is told of an unknown serial here.
+   */
+  void verifyCertificateList(MultiMap headers, byte[] body, Map<String, X509Certificate> listed)
+      throws RejectedNotification {
+    Signed signed = signed(headers);
+    RsaSignatureCheck key = platformKeys.get(keyId(signed.serial()));
+    if (key == null) {
+      X509Certificate certificate = listed.entrySet().stream().filter(e -> keyId(e.getKey()).equals(keyId(signed.serial())))
+          .map(Map.Entry::getValue).findFirst().orElseThrow(() -> unknown(signed.serial()));
+      key = RsaSignatureCheck.of(certificate.getPublicKey(), "SHA256withRSA");
+    }
+    check(key, signed, body);
   }
 
   private static void check(RsaSignatureCheck key, Signed signed, byte[] body) throws RejectedNotification {

@@ -1,0 +1,150 @@
+package paynotify.channel.wechat;
+
+import io.vertx.core.Future;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.nio.charset.StandardCharsets;
+import java.security.cert.CertificateExpiredException;
+import java.security.cert.CertificateNotYetValidException;
+import java.security.cert.X509Certificate;
+import java.time.Clock;
+import java.util.Date;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import paynotify.channel.Ids;
+import paynotify.channel.RejectedNotification;
+import paynotify.crypto.PublicKeys;
+import paynotify.net.OutboundFailure;
+import paynotify.net.OutboundHttp;
+
+/**
+ * WeChat Pay's platform certificates (平台证书) as {@code GET /v3/certificates} lists them, signed with the merchant
+ * key like any v3 call ({@link WechatV3Client}). Each {@code encrypt_certificate} is AEAD_AES_256_GCM with the APIv3
+ * key ({@link WechatV3Signature#decryptResource}), as wechatpay-java's {@code CertificateDownloader} decrypts it: the
+ * tag proves that WeChat sealed it for this merchant. Beyond what wechatpay-java 0.2.17 checks (the decryption
+ * alone: its download answers pass an empty validator), as its first auto-update provider and
+ * wechatpay-apache-httpclient's {@code CertificatesManager} did: the answer's signature by a key already known or by
+ * a certificate of the list itself (the first download has nothing else); each certificate's serial the one listed;
+ * each valid now (one expired or not yet valid is left out).
+ *
+ * <p>A 404 ({@code RESOURCE_NOT_EXISTS} "无可用的平台证书", or {@code NOT_FOUND}) means the merchant has no platform
+ * certificate: WeChat verifies it with the WeChat Pay public key only ({@link Listed#none}).
+ */
+final class WechatV3Certificates {
+  /** As wechatpay-java's RSAAutoCertificateProvider asks. */
+  static final String PATH = "/v3/certificates?algorithm_type=RSA";
+  static final String WHAT = "wechat v3 platform certificates";
+  private static final String ALGORITHM = "AEAD_AES_256_GCM";
+  private static final Logger LOG = LoggerFactory.getLogger(WechatV3Certificates.class);
+
+  /**
+   * What WeChat listed: the certificates valid now by serial as WeChat writes it; none, with {@code none} true, when
+   * it has none for this merchant (a 404).
+   */
+  record Listed(Map<String, X509Certificate> certificates, boolean none) {
+    static final Listed NONE = new Listed(Map.of(), true);
+  }
+
+  private final WechatV3Client client;
+  private final WechatV3Signature signature;
+  private final Clock clock;
+
+  WechatV3Certificates(WechatV3Client client, WechatV3Signature signature, Clock clock) {
+    this.client = client;
+    this.signature = signature;
+    this.clock = clock;
+  }
+
+  /** The list as WeChat gives it now, checked; a failure says what to fix, never a key. */
+  Future<Listed> download() {
+    return client.send(WHAT, HttpMethod.GET, PATH, null).compose(answer -> {
+      if (answer.status() == 404) {
+        return Future.succeededFuture(Listed.NONE);
+      }
+      if (answer.status() != 200) {
+        return Future.failedFuture(WechatV3Client.refusal(WHAT, answer));
+      }
+      try {
+        Map<String, X509Certificate> listed = certificates(answer);
+        signature.verifyCertificateList(answer.headers(), answer.body().getBytes(), listed);
+        Map<String, X509Certificate> valid = new LinkedHashMap<>();
+        listed.forEach((serial, certificate) -> {
+          if (validNow(serial, certificate)) {
+            valid.put(serial, certificate);
+          }
+        });
+        if (valid.isEmpty()) {
+          return Future.failedFuture(OutboundFailure.untrusted(WHAT + ": none of the " + listed.size()
+              + " listed is valid now (check this machine's clock)"));
+        }
+        return Future.succeededFuture(new Listed(Map.copyOf(valid), false));
+      } catch (RejectedNotification e) {
+        return Future.failedFuture(WechatV3Client.untrusted(WHAT, answer, e));
+      }
+    });
+  }
+
+  /** Each entry decrypted and read; anything amiss refuses the whole answer. */
+  private Map<String, X509Certificate> certificates(OutboundHttp.Answer answer) throws RejectedNotification {
+    JsonArray data;
+    try {
+      data = new JsonObject(answer.body()).getJsonArray("data");
+    } catch (DecodeException | ClassCastException e) {
+      throw RejectedNotification.malformed("not a JSON object with a data list");
+    }
+    if (data == null || data.isEmpty()) {
+      throw RejectedNotification.malformed("no certificate in data");
+    }
+    Map<String, X509Certificate> listed = new LinkedHashMap<>();
+    for (int i = 0; i < data.size(); i++) {
+      try {
+        JsonObject entry = data.getJsonObject(i);
+        String serial = entry.getString("serial_no");
+        JsonObject sealed = entry.getJsonObject("encrypt_certificate");
+        if (serial == null || sealed == null) {
+          throw RejectedNotification.malformed("data[" + i + "] has no serial_no or encrypt_certificate");
+        }
+        if (!ALGORITHM.equals(sealed.getString("algorithm"))) {
+          throw RejectedNotification.malformed("data[" + i + "] is sealed with '"
+              + Ids.printable(sealed.getString("algorithm")) + "', not " + ALGORITHM);
+        }
+        X509Certificate certificate = certificate(i, signature.decryptResource(sealed));
+        if (!WechatV3Signature.keyId(certificate.getSerialNumber().toString(16)).equals(WechatV3Signature.keyId(serial))) {
+          throw RejectedNotification.malformed("data[" + i + "]: serial_no " + Ids.printable(serial)
+              + " is not its certificate's");
+        }
+        listed.put(serial, certificate);
+      } catch (ClassCastException e) {
+        throw RejectedNotification.malformed("data[" + i + "] is not as WeChat writes it");
+      }
+    }
+    return listed;
+  }
+
+  private static X509Certificate certificate(int i, byte[] pem) throws RejectedNotification {
+    try {
+      X509Certificate certificate = PublicKeys.parseCertificate(new String(pem, StandardCharsets.UTF_8));
+      if (!"RSA".equals(certificate.getPublicKey().getAlgorithm())) {
+        throw RejectedNotification.malformed("data[" + i + "] is not an RSA certificate");
+      }
+      return certificate;
+    } catch (IllegalArgumentException e) {
+      throw RejectedNotification.malformed("data[" + i + "] decrypts to no certificate");
+    }
+  }
+
+  private boolean validNow(String serial, X509Certificate certificate) {
+    try {
+      certificate.checkValidity(Date.from(clock.instant()));
+      return true;
+    } catch (CertificateExpiredException | CertificateNotYetValidException e) {
+      LOG.warn("{}: certificate {} is left out: valid from {} to {}", WHAT, Ids.printable(serial),
+          certificate.getNotBefore().toInstant(), certificate.getNotAfter().toInstant());
+      return false;
+    }
+  }
+}
