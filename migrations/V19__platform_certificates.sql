@@ -8,7 +8,8 @@ CREATE TABLE platform_certificates (
   platform    VARCHAR(16)   NOT NULL,                -- wechat, alipay (channel.Platform's stored names)
   serial      VARCHAR(64)   NOT NULL,                -- as the platform names it: WeChat's Wechatpay-Serial
                                                      -- (upper-case hex), Alipay's alipay_cert_sn
-  certificate TEXT          NOT NULL,                -- PEM
+  certificate TEXT          NOT NULL,                -- PEM: the certificate, then its chain (Alipay's
+                                                     -- intermediate), so that a reader can check it again
   not_before  DATETIME(3)   NOT NULL,
   not_after   DATETIME(3)   NOT NULL,
   source      VARCHAR(16)   NOT NULL,                -- downloaded (kept current by the service: WeChat's), reissued

@@ -161,7 +161,7 @@ public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> di
   private static List<X509Certificate> alipayCertificates(ConfigReader c, String key) {
     Path file = Path.of(c.string(key)).toAbsolutePath();
     try {
-      return AlipayCertRules.parseAll(Files.readString(file, StandardCharsets.US_ASCII));
+      return PublicKeys.parseCertificates(Files.readString(file, StandardCharsets.US_ASCII));
     } catch (IOException e) {
       throw c.error(key, "cannot read " + file + " (" + e.getClass().getSimpleName() + ")");
     } catch (IllegalArgumentException e) {

@@ -4,12 +4,15 @@ import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
+import java.security.cert.Certificate;
 import java.security.cert.CertificateException;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.security.interfaces.RSAPublicKey;
 import java.security.spec.X509EncodedKeySpec;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.List;
 
 /** Reads the RSA public keys (PEM, or the bare base64 Alipay shows) and certificates that platforms hand out. */
 public final class PublicKeys {
@@ -60,6 +63,27 @@ public final class PublicKeys {
     try {
       return (X509Certificate) CertificateFactory.getInstance("X.509")
           .generateCertificate(new ByteArrayInputStream(pem.getBytes(StandardCharsets.US_ASCII)));
+    } catch (CertificateException e) {
+      throw new IllegalArgumentException("not a readable X.509 certificate: " + e.getMessage());
+    }
+  }
+
+  /**
+   * Every PEM X.509 certificate in {@code pem}, in order (a chain, or a root file holding several).
+   *
+   * @throws IllegalArgumentException with a message an operator can act on
+   */
+  public static List<X509Certificate> parseCertificates(String pem) {
+    try {
+      List<X509Certificate> all = new ArrayList<>();
+      for (Certificate c : CertificateFactory.getInstance("X.509")
+          .generateCertificates(new ByteArrayInputStream(pem.getBytes(StandardCharsets.US_ASCII)))) {
+        all.add((X509Certificate) c);
+      }
+      if (all.isEmpty()) {
+        throw new IllegalArgumentException("no certificate in it (a PEM -----BEGIN CERTIFICATE----- block)");
+      }
+      return all;
     } catch (CertificateException e) {
       throw new IllegalArgumentException("not a readable X.509 certificate: " + e.getMessage());
     }

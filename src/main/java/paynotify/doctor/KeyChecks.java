@@ -11,10 +11,10 @@ import java.security.PublicKey;
 import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.stream.Stream;
 import paynotify.channel.alipay.AlipayCertRules;
-import java.util.Locale;
 import paynotify.crypto.MerchantKey;
 import paynotify.crypto.PublicKeys;
 
@@ -155,7 +155,7 @@ public final class KeyChecks {
       return null;
     }
     try {
-      List<X509Certificate> certs = AlipayCertRules.parseAll(text);
+      List<X509Certificate> certs = PublicKeys.parseCertificates(text);
       checkup.checked(where + ": a certificate, SN " + AlipayCertRules.sn(certs.get(0)));
       return certs;
     } catch (IllegalArgumentException e) {

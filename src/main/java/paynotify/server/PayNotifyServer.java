@@ -3,7 +3,6 @@ package paynotify.server;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -26,7 +25,6 @@ import paynotify.booking.check.OrderlessPaymentCheck;
 import paynotify.booking.check.PendingRefundCheck;
 import paynotify.channel.NotifyChannel;
 import paynotify.channel.Platform;
-import paynotify.channel.alipay.AlipayCertificates;
 import paynotify.channel.alipay.AlipayChannel;
 import paynotify.channel.wechat.WechatV3CertificateKeeper;
 import paynotify.config.AppConfig.DatabaseSettings;
@@ -155,7 +153,8 @@ public final class PayNotifyServer {
     Vertx vertx = monitoring.vertx();
     Database database = stores.db();
     SiteEvents outbox = outbox(config);
-    keepAlipayCertificates(config, database);
+    PlatformCertificates kept = new PlatformCertificates(database);
+    keepAlipayCertificates(config, kept);
     EventBooking booking = new EventBooking(vertx, stores, config.booking(), config.orders(), outbox);
     // The relay's own small pool: the site being down or slow never takes a booking's connection.
     Database relayPool = config.forward() == null ? null : Pools.connect(vertx,
@@ -227,7 +226,7 @@ public final class PayNotifyServer {
         : new DailyClose(vertx, database, config.bills().daily(), config.bills().dir(), Clock.systemUTC(),
             commandLine);
     WechatV3CertificateKeeper certificates = WechatV3CertificateKeeper.of(vertx, config.channels().enabled(),
-        shelf(new PlatformCertificates(database)), Clock.systemUTC());
+        kept.shelf(Platform.WECHAT, PlatformCertificates.Source.DOWNLOADED), Clock.systemUTC());
     AdminVerticle admin = config.admin() == null ? null : new AdminVerticle(config.admin(), monitoring.registry(),
         new DatabaseGauges(monitoring.registry(), stores.status(), relay)::refresh,
         StatusReport.cached(stores.status(), status),
@@ -294,41 +293,10 @@ public final class PayNotifyServer {
    * fetched it: every instance finds it there (read when an answer or a notification needs it, not at start: the
    * schema may not be migrated yet).
    */
-  private static void keepAlipayCertificates(AppConfig config, Database database) {
+  private static void keepAlipayCertificates(AppConfig config, PlatformCertificates kept) {
     config.channels().enabled().stream().filter(AlipayChannel.class::isInstance).map(AlipayChannel.class::cast)
-        .map(alipay -> alipay.signature().certificates()).filter(Objects::nonNull).forEach(certs -> {
-          PlatformCertificates kept = new PlatformCertificates(database);
-          certs.keepIn(new AlipayCertificates.Store() {
-            @Override
-            public Future<Void> keep(String sn, X509Certificate certificate) {
-              return kept.keep(Platform.ALIPAY, sn, certificate, PlatformCertificates.Source.REISSUED);
-            }
-
-            @Override
-            public Future<List<X509Certificate>> kept() {
-              return kept.kept(Platform.ALIPAY).map(rows -> rows.stream()
-                  .filter(row -> row.source() == PlatformCertificates.Source.REISSUED)
-                  .map(PlatformCertificates.Kept::certificate).toList());
-            }
-          });
-        });
-  }
-
-  /** WeChat Pay's downloaded platform certificates, kept in platform_certificates for every instance. */
-  private static WechatV3CertificateKeeper.Shelf shelf(PlatformCertificates kept) {
-    return new WechatV3CertificateKeeper.Shelf() {
-      @Override
-      public Future<List<WechatV3CertificateKeeper.Shelved>> kept() {
-        return kept.kept(Platform.WECHAT).map(all -> all.stream()
-            .filter(k -> k.source() == PlatformCertificates.Source.DOWNLOADED)
-            .map(k -> new WechatV3CertificateKeeper.Shelved(k.serial(), k.certificate(), k.fetchedAt())).toList());
-      }
-
-      @Override
-      public Future<Void> keep(String serial, X509Certificate certificate) {
-        return kept.keep(Platform.WECHAT, serial, certificate, PlatformCertificates.Source.DOWNLOADED);
-      }
-    };
+        .map(alipay -> alipay.signature().certificates()).filter(Objects::nonNull)
+        .forEach(certs -> certs.keepIn(kept.shelf(Platform.ALIPAY, PlatformCertificates.Source.REISSUED)));
   }
 
   /** What the site is told, in the booking transaction: nothing while forward.url is not set. */

@@ -15,14 +15,15 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
+import paynotify.crypto.CertificateShelf;
 import paynotify.channel.Platform;
 import paynotify.crypto.PublicKeys;
 
 /**
  * The platforms' certificates the service fetched itself (table platform_certificates, V19), kept where every
  * instance sees them: WeChat Pay's platform certificates ({@link Source#DOWNLOADED}), Alipay's re-issued
- * certificate ({@link Source#REISSUED}). Only what was verified before it was kept: a row here is trusted as the
- * configured files are.
+ * certificate ({@link Source#REISSUED}), each with its chain. Only what was verified is kept; its readers check it
+ * again as far as they can (the table is in the site's database, no safer than the orders table beside it).
  */
 public final class PlatformCertificates {
   /** Why the service holds a certificate. */
@@ -37,8 +38,13 @@ public final class PlatformCertificates {
     }
   }
 
-  /** One kept certificate; {@code fetchedAt} the last time the platform listed it. */
-  public record Kept(String serial, X509Certificate certificate, Source source, Instant fetchedAt) {}
+  /** One kept certificate and its chain; {@code fetchedAt} the last time the platform listed it. */
+  public record Kept(String serial, List<X509Certificate> chain, Source source, Instant fetchedAt) {
+    /** The certificate itself. */
+    public X509Certificate certificate() {
+      return chain.get(0);
+    }
+  }
 
   private final Database db;
 
@@ -46,9 +52,15 @@ public final class PlatformCertificates {
     this.db = db;
   }
 
-  /** Keeps {@code certificate} under {@code serial}, as the platform names it; again: only its fetched_at moves. */
-  public Future<Void> keep(Platform platform, String serial, X509Certificate certificate, Source source) {
-    Tuple row = Tuple.of(platform.code(), serial, pem(certificate), utc(certificate.getNotBefore().toInstant()),
+  /**
+   * Keeps {@code chain} (the certificate first, then what issued it) under {@code serial}, as the platform names it;
+   * again: only its fetched_at moves.
+   */
+  public Future<Void> keep(Platform platform, String serial, List<X509Certificate> chain, Source source) {
+    X509Certificate certificate = chain.get(0);
+    StringBuilder pem = new StringBuilder();
+    chain.forEach(c -> pem.append(pem(c)));
+    Tuple row = Tuple.of(platform.code(), serial, pem.toString(), utc(certificate.getNotBefore().toInstant()),
         utc(certificate.getNotAfter().toInstant()), source.stored());
     return db.inTransaction(conn -> conn.preparedQuery(KEEP_PLATFORM_CERTIFICATE).execute(row)).mapEmpty();
   }
@@ -59,12 +71,28 @@ public final class PlatformCertificates {
         .map(rows -> {
           List<Kept> kept = new ArrayList<>();
           for (Row r : rows) {
-            kept.add(new Kept(r.getString(0), PublicKeys.parseCertificate(r.getString(1)),
+            kept.add(new Kept(r.getString(0), PublicKeys.parseCertificates(r.getString(1)),
                 Source.valueOf(r.getString(2).toUpperCase(Locale.ROOT)),
                 r.getLocalDateTime(3).toInstant(ZoneOffset.UTC)));
           }
           return kept;
         });
+  }
+
+  /** {@code platform}'s certificates of {@code source}, as its client keeps and reads them. */
+  public CertificateShelf shelf(Platform platform, Source source) {
+    return new CertificateShelf() {
+      @Override
+      public Future<List<Shelved>> kept() {
+        return PlatformCertificates.this.kept(platform).map(all -> all.stream().filter(k -> k.source() == source)
+            .map(k -> new Shelved(k.serial(), k.chain(), k.fetchedAt())).toList());
+      }
+
+      @Override
+      public Future<Void> keep(String serial, List<X509Certificate> chain) {
+        return PlatformCertificates.this.keep(platform, serial, chain, source);
+      }
+    };
   }
 
   private static String pem(X509Certificate certificate) {

@@ -237,7 +237,7 @@ class KeyWatchTest extends DatabaseTestBase {
   }
 
   private void keep(Platform platform, String serial, X509Certificate cert, Source source) {
-    new paynotify.store.PlatformCertificates(pool).keep(platform, serial, cert, source).await();
+    new paynotify.store.PlatformCertificates(pool).keep(platform, serial, java.util.List.of(cert), source).await();
   }
 
   private static String file(String name, long serial, int days) throws Exception {

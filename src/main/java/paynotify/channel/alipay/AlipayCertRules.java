@@ -1,11 +1,6 @@
 package paynotify.channel.alipay;
 
-import java.io.ByteArrayInputStream;
-import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
-import java.security.cert.Certificate;
-import java.security.cert.CertificateException;
-import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -28,23 +23,6 @@ public final class AlipayCertRules {
   private static final String RSA_SIGNATURES = "1.2.840.113549.1.1";
 
   private AlipayCertRules() {}
-
-  /** Every certificate of a PEM file, in its order (the first is the one whose key and SN count). */
-  public static List<X509Certificate> parseAll(String pem) {
-    try {
-      List<X509Certificate> all = new ArrayList<>();
-      for (Certificate c : CertificateFactory.getInstance("X.509")
-          .generateCertificates(new ByteArrayInputStream(pem.getBytes(StandardCharsets.US_ASCII)))) {
-        all.add((X509Certificate) c);
-      }
-      if (all.isEmpty()) {
-        throw new IllegalArgumentException("no certificate in it (a PEM -----BEGIN CERTIFICATE----- block)");
-      }
-      return all;
-    } catch (CertificateException e) {
-      throw new IllegalArgumentException("not a readable X.509 certificate: " + e.getMessage());
-    }
-  }
 
   /** The SDK's {@code getCertSN}: MD5 of the issuer's DN (RFC 2253, as Java writes it) and the decimal serial. */
   public static String sn(X509Certificate cert) {

@@ -13,6 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
+import paynotify.crypto.CertificateShelf;
 import paynotify.crypto.RsaSignatureCheck;
 
 /**
@@ -22,18 +23,8 @@ import paynotify.crypto.RsaSignatureCheck;
  * and the clients, so a certificate one of them learns, all use.
  */
 public final class AlipayCertificates {
-  /**
-   * Where a re-issued certificate is kept for every instance (the database's platform_certificates, wired by
-   * the server); without one, it lives as long as the process.
-   */
-  public interface Store {
-    Future<Void> keep(String sn, X509Certificate certificate);
-
-    Future<List<X509Certificate>> kept();
-  }
-
-  /** At most one look at the store a minute: a notification that verifies with no key must not query it each time. */
-  private static final Duration STORE_EVERY = Duration.ofMinutes(1);
+  /** At most one look at the shelf a minute: a notification that verifies with no key must not query it each time. */
+  private static final Duration SHELF_EVERY = Duration.ofMinutes(1);
   /** At most one download of an SN in this time: an answer naming an SN that fails must not call Alipay each time. */
   static final Duration DOWNLOAD_EVERY = Duration.ofMinutes(5);
 
@@ -51,8 +42,8 @@ public final class AlipayCertificates {
   private final Clock clock;
   private final List<Known> newestFirst = new CopyOnWriteArrayList<>();
   private final Map<String, Attempt> downloads = new ConcurrentHashMap<>();
-  private final AtomicReference<Instant> storeRead = new AtomicReference<>(Instant.EPOCH);
-  private volatile Store store;
+  private final AtomicReference<Instant> shelfRead = new AtomicReference<>(Instant.EPOCH);
+  private volatile CertificateShelf shelf;
 
   /**
    * @param appCert    appCertPublicKey_&lt;appid&gt;.crt's (first) certificate
@@ -89,10 +80,10 @@ public final class AlipayCertificates {
     return configuredSn;
   }
 
-  /** Keeps what is re-issued in {@code store} from now on, and looks there for what other instances kept. */
-  public void keepIn(Store store) {
-    this.store = store;
-    storeRead.set(Instant.EPOCH);
+  /** Keeps what is re-issued on {@code shelf} from now on, and looks there for what other instances kept. */
+  public void keepIn(CertificateShelf shelf) {
+    this.shelf = shelf;
+    shelfRead.set(Instant.EPOCH);
   }
 
   /** The key of the certificate named {@code sn}, or null when it is not known here. */
@@ -129,10 +120,10 @@ public final class AlipayCertificates {
     newestFirst.add(0, known(cert));
   }
 
-  /** Keeps a re-issued {@code cert} for every instance (nothing without a store). */
+  /** Keeps a re-issued {@code cert} for every instance (nothing without a shelf). */
   Future<Void> keep(X509Certificate cert) {
-    Store s = store;
-    return s == null ? Future.succeededFuture() : s.keep(AlipayCertRules.sn(cert), cert);
+    CertificateShelf s = shelf;
+    return s == null ? Future.succeededFuture() : s.keep(AlipayCertRules.sn(cert), List.of(cert));
   }
 
   /**
@@ -141,15 +132,16 @@ public final class AlipayCertificates {
    * certificate not known before was found.
    */
   Future<Boolean> fromStore() {
-    Store s = store;
-    Instant last = storeRead.get();
+    CertificateShelf s = shelf;
+    Instant last = shelfRead.get();
     Instant now = clock.instant();
-    if (s == null || now.isBefore(last.plus(STORE_EVERY)) || !storeRead.compareAndSet(last, now)) {
+    if (s == null || now.isBefore(last.plus(SHELF_EVERY)) || !shelfRead.compareAndSet(last, now)) {
       return Future.succeededFuture(false);
     }
-    return s.kept().map(certs -> {
+    return s.kept().map(shelved -> {
       boolean found = false;
-      for (X509Certificate cert : certs) {
+      for (CertificateShelf.Shelved kept : shelved) {
+        X509Certificate cert = kept.certificate();
         if (key(AlipayCertRules.sn(cert)) == null && validNow(cert)) {
           adopt(cert);
           found = true;

@@ -10,6 +10,7 @@ import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import paynotify.channel.Ids;
+import paynotify.crypto.PublicKeys;
 import paynotify.net.OutboundFailure;
 
 /**
@@ -70,7 +71,7 @@ final class AlipayReissue {
     try {
       String pem = new String(Base64.getMimeDecoder().decode(answer.getString("alipay_cert_content", "")),
           StandardCharsets.UTF_8);
-      return AlipayCertRules.parseAll(pem);
+      return PublicKeys.parseCertificates(pem);
     } catch (IllegalArgumentException e) {
       throw untrusted(sn, "its alipay_cert_content is not a certificate (" + e.getMessage() + ")");
     }

@@ -17,6 +17,8 @@ import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import paynotify.channel.Ids;
+import paynotify.crypto.CertificateShelf;
+import paynotify.crypto.CertificateShelf.Shelved;
 import paynotify.channel.NotifyChannel;
 import paynotify.net.OutboundHttp;
 import paynotify.timer.Periodic;
@@ -25,7 +27,7 @@ import paynotify.timer.Periodic;
  * Keeps WeChat Pay's platform certificates current (opt-in: wechat_v3.merchant_private_key_file given, and
  * wechat_v3.download_certificates not false): downloaded ({@link WechatV3Certificates}) at start and every hour, as
  * wechatpay-java's AutoCertificateService, and when a notification or an answer names a serial no key is known for
- * (a certificate WeChat rotated in); kept on a {@link Shelf} every instance reads (the database), and put to use in
+ * (a certificate WeChat rotated in); kept on a {@link CertificateShelf} every instance reads (the database), and put to use in
  * the channel's {@link WechatV3Signature} with the configured keys.
  *
  * <p>What it never does: call WeChat for each unknown serial. The shelf is read first (another instance may have the
@@ -36,18 +38,6 @@ import paynotify.timer.Periodic;
  * and the retry verifies once the certificate is known.
  */
 public final class WechatV3CertificateKeeper {
-  /** Where the downloaded certificates are kept for every instance (store.PlatformCertificates, in the server). */
-  public interface Shelf {
-    /** Every certificate downloaded so far, by any instance. */
-    Future<List<Shelved>> kept();
-
-    /** Keeps {@code certificate} under {@code serial}, as WeChat lists it; again, it notes that it was listed now. */
-    Future<Void> keep(String serial, X509Certificate certificate);
-  }
-
-  /** One kept certificate; {@code fetchedAt} the last time WeChat listed it to any instance. */
-  public record Shelved(String serial, X509Certificate certificate, Instant fetchedAt) {}
-
   /** As wechatpay-java's AutoCertificateService.UPDATE_INTERVAL_MINUTE. */
   static final Duration PERIOD = Duration.ofHours(1);
   /** At most one download a minute for unknown serials: a forged one must not make us call WeChat each time. */
@@ -68,7 +58,7 @@ public final class WechatV3CertificateKeeper {
   private final OutboundHttp http;
   private final WechatV3Certificates certificates;
   private final WechatV3Signature signature;
-  private final Shelf shelf;
+  private final CertificateShelf shelf;
   private final Clock clock;
   private final Duration period;
   // Guarded by this: what runs, and when the gaps end.
@@ -81,7 +71,7 @@ public final class WechatV3CertificateKeeper {
   private final AtomicInteger downloads = new AtomicInteger();
 
   WechatV3CertificateKeeper(Vertx vertx, OutboundHttp http, WechatV3Certificates certificates,
-      WechatV3Signature signature, Shelf shelf, Clock clock, Duration period) {
+      WechatV3Signature signature, CertificateShelf shelf, Clock clock, Duration period) {
     this.vertx = vertx;
     this.http = http;
     this.certificates = certificates;
@@ -95,7 +85,7 @@ public final class WechatV3CertificateKeeper {
    * The keeper of the WeChat Pay v3 channel among {@code channels} whose certificates are to be downloaded, on an HTTP
    * client of its own; null when there is none (no v3 channel, no merchant key, or downloads turned off).
    */
-  public static WechatV3CertificateKeeper of(Vertx vertx, List<NotifyChannel> channels, Shelf shelf, Clock clock) {
+  public static WechatV3CertificateKeeper of(Vertx vertx, List<NotifyChannel> channels, CertificateShelf shelf, Clock clock) {
     for (NotifyChannel channel : channels) {
       if (channel instanceof WechatV3Channel v3 && v3.certificateDownloads() != null) {
         WechatClients.V3 merchant = v3.certificateDownloads();
@@ -204,7 +194,7 @@ public final class WechatV3CertificateKeeper {
       }
       Future<Void> kept = Future.succeededFuture();
       for (Map.Entry<String, X509Certificate> c : listed.certificates().entrySet()) {
-        kept = kept.compose(v -> shelf.keep(c.getKey(), c.getValue()));
+        kept = kept.compose(v -> shelf.keep(c.getKey(), List.of(c.getValue())));
       }
       return kept.compose(v -> shelf.kept()).map(all -> {
         use(all);

@@ -24,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 import paynotify.channel.NotifyEvent;
 import paynotify.channel.NotifyRequest;
 import paynotify.channel.RejectedNotification;
+import paynotify.crypto.PublicKeys;
 import paynotify.testsupport.AlipayCertificateFiles;
 import paynotify.testsupport.AlipayNotifications;
 import paynotify.testsupport.AlipayStandIn;
@@ -72,7 +73,7 @@ class AlipayCertModeSdkTest {
 
   AlipayChannel channel() {
     return new AlipayChannel(new AlipaySignature(new AlipayCertificates(certs.appCert(), certs.alipayCert(),
-        AlipayCertRules.parseAll(certs.rootPem()), AlipaySignature.Algorithm.RSA2, Clock.systemUTC()),
+        PublicKeys.parseCertificates(certs.rootPem()), AlipaySignature.Algorithm.RSA2, Clock.systemUTC()),
         AlipayNotifications.APP_ID, AlipayNotifications.SELLER_ID));
   }
 
@@ -82,20 +83,20 @@ class AlipayCertModeSdkTest {
         .hasSize(32);
     assertThat(AlipayCertRules.sn(certs.alipayCert())).isEqualTo(AntCertificationUtil.getCertSN(certs.alipayCert()));
     // the root file's ECDSA root counts for nothing: one SN, not two
-    assertThat(AlipayCertRules.rootSn(AlipayCertRules.parseAll(certs.rootPem())))
+    assertThat(AlipayCertRules.rootSn(PublicKeys.parseCertificates(certs.rootPem())))
         .isEqualTo(AntCertificationUtil.getRootCertSN(certs.rootPem())).hasSize(32);
   }
 
   @Test
   void ourChainCheckIsTheSdksIsTrusted() {
-    List<java.security.cert.X509Certificate> roots = AlipayCertRules.parseAll(certs.rootPem());
+    List<java.security.cert.X509Certificate> roots = PublicKeys.parseCertificates(certs.rootPem());
     String issued = PlatformCertificates.pem(certs.reissue());
     assertThat(AntCertificationUtil.isTrusted(issued, certs.rootPem())).isTrue();
-    assertThat(AlipayCertRules.chains(AlipayCertRules.parseAll(issued), roots, Clock.systemUTC().instant())).isTrue();
+    assertThat(AlipayCertRules.chains(PublicKeys.parseCertificates(issued), roots, Clock.systemUTC().instant())).isTrue();
 
     String forged = PlatformCertificates.pem(certs.reissueUntrusted());
     assertThat(AntCertificationUtil.isTrusted(forged, certs.rootPem())).isFalse();
-    assertThat(AlipayCertRules.chains(AlipayCertRules.parseAll(forged), roots, Clock.systemUTC().instant())).isFalse();
+    assertThat(AlipayCertRules.chains(PublicKeys.parseCertificates(forged), roots, Clock.systemUTC().instant())).isFalse();
   }
 
   @Test

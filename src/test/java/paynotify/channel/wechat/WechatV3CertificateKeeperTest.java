@@ -23,6 +23,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
+import paynotify.crypto.CertificateShelf;
 import paynotify.channel.RejectedNotification;
 import paynotify.config.AppConfig;
 import paynotify.crypto.MerchantKeyTest;
@@ -52,17 +53,17 @@ class WechatV3CertificateKeeperTest {
   final Logger keeperLog = (Logger) LoggerFactory.getLogger(WechatV3CertificateKeeper.class);
 
   /** The table in memory: one row per serial, fetched_at moved on each keep. */
-  final class MemoryShelf implements WechatV3CertificateKeeper.Shelf {
-    final Map<String, WechatV3CertificateKeeper.Shelved> rows = new ConcurrentHashMap<>();
+  final class MemoryShelf implements CertificateShelf {
+    final Map<String, CertificateShelf.Shelved> rows = new ConcurrentHashMap<>();
 
     @Override
-    public Future<List<WechatV3CertificateKeeper.Shelved>> kept() {
+    public Future<List<CertificateShelf.Shelved>> kept() {
       return Future.succeededFuture(List.copyOf(rows.values()));
     }
 
     @Override
-    public Future<Void> keep(String serial, X509Certificate certificate) {
-      rows.put(serial, new WechatV3CertificateKeeper.Shelved(serial, certificate, clock.instant()));
+    public Future<Void> keep(String serial, List<X509Certificate> chain) {
+      rows.put(serial, new CertificateShelf.Shelved(serial, chain, clock.instant()));
       return Future.succeededFuture();
     }
   }
