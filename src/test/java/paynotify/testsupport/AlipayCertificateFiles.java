@@ -33,6 +33,8 @@ public final class AlipayCertificateFiles {
       + " Authority R1 (test)";
   private static final String EC_ROOT = "C=CN,O=Ant Financial,OU=Certification Authority,CN=Ant Financial"
       + " Certification Authority E1 (test)";
+  /** Whom Alipay's certificates are issued to. */
+  private static final String ALIPAY = "C=CN,O=Ant Financial,OU=Alipay,CN=支付宝(中国)网络技术有限公司 test";
   private static final AtomicLong SERIALS = new AtomicLong(0x2019_0823_0000L);
 
   private final KeyPair rootKey;
@@ -72,6 +74,27 @@ public final class AlipayCertificateFiles {
     alipayCert = issue(alipayKey, rsa());
     return alipayCert;
   }
+
+  /**
+   * A "re-issued" certificate the root did issue, to another merchant's application (its appCertPublicKey_*.crt,
+   * which anyone can get): it chains, but is not Alipay's.
+   */
+  public synchronized X509Certificate reissueToAnotherApplication() {
+    alipayKey = rsa();
+    alipayCert = cert(alipayKey, "C=CN,O=another shop,OU=Alipay,CN=2021000000000002", rootKey, ROOT,
+        Duration.ofDays(365));
+    issued.put(sn(alipayCert), alipayCert);
+    return alipayCert;
+  }
+
+  /** A self-signed certificate named as Alipay's: forged (Alipay's own are left as they are). */
+  public static Forged forged() {
+    KeyPair key = rsa();
+    return new Forged(key, cert(key, ALIPAY, key, ALIPAY, Duration.ofDays(365)));
+  }
+
+  /** A forged certificate and its key. */
+  public record Forged(KeyPair key, X509Certificate certificate) {}
 
   public KeyPair alipayKey() {
     return alipayKey;
@@ -126,8 +149,7 @@ public final class AlipayCertificateFiles {
   public record Files3(Path appCert, Path alipayCert, Path rootCert) {}
 
   private X509Certificate issue(KeyPair subject, KeyPair issuer) {
-    X509Certificate cert = cert(subject, "C=CN,O=Ant Financial,OU=Alipay,CN=支付宝(中国)网络技术有限公司 test", issuer, ROOT,
-        Duration.ofDays(365));
+    X509Certificate cert = cert(subject, ALIPAY, issuer, ROOT, Duration.ofDays(365));
     issued.put(sn(cert), cert);
     return cert;
   }

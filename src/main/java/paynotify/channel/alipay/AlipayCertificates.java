@@ -9,10 +9,15 @@ import java.time.Instant;
 import java.util.Date;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
+import javax.security.auth.x500.X500Principal;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import paynotify.channel.Ids;
 import paynotify.crypto.CertificateShelf;
 import paynotify.crypto.RsaSignatureCheck;
 
@@ -23,6 +28,7 @@ import paynotify.crypto.RsaSignatureCheck;
  * and the clients, so a certificate one of them learns, all use.
  */
 public final class AlipayCertificates {
+  private static final Logger LOG = LoggerFactory.getLogger(AlipayCertificates.class);
   /** At most one look at the shelf a minute: a notification that verifies with no key must not query it each time. */
   private static final Duration SHELF_EVERY = Duration.ofMinutes(1);
   /** At most one download of an SN in this time: an answer naming an SN that fails must not call Alipay each time. */
@@ -38,11 +44,15 @@ public final class AlipayCertificates {
   private final String rootCertSn;
   private final List<X509Certificate> roots;
   private final String configuredSn;
+  /** Alipay's own name: the intermediate CA that issues its certificate issues every merchant's too. */
+  private final X500Principal alipaySubject;
   private final String jca;
   private final Clock clock;
   private final List<Known> newestFirst = new CopyOnWriteArrayList<>();
   private final Map<String, Attempt> downloads = new ConcurrentHashMap<>();
   private final AtomicReference<Instant> shelfRead = new AtomicReference<>(Instant.EPOCH);
+  /** The rows of the shelf refused so far: each is told once, not at every read. */
+  private final Set<String> refusedRows = ConcurrentHashMap.newKeySet();
   private volatile CertificateShelf shelf;
 
   /**
@@ -62,6 +72,7 @@ public final class AlipayCertificates {
     this.jca = algorithm.jca;
     this.clock = clock;
     this.configuredSn = AlipayCertRules.sn(alipayCert);
+    this.alipaySubject = alipayCert.getSubjectX500Principal();
     newestFirst.add(known(alipayCert));
   }
 
@@ -86,9 +97,10 @@ public final class AlipayCertificates {
     shelfRead.set(Instant.EPOCH);
   }
 
-  /** The key of the certificate named {@code sn}, or null when it is not known here. */
+  /** The key of the certificate named {@code sn}, or null when it is not known here or not valid now. */
   RsaSignatureCheck key(String sn) {
-    return newestFirst.stream().filter(k -> k.sn().equals(sn)).map(Known::key).findFirst().orElse(null);
+    return newestFirst.stream().filter(k -> k.sn().equals(sn) && validNow(k.certificate())).map(Known::key)
+        .findFirst().orElse(null);
   }
 
   /** The known certificates, newest first. */
@@ -98,19 +110,32 @@ public final class AlipayCertificates {
 
   /**
    * Whether {@code sign} is Alipay's over {@code content} with a known certificate: the one {@code namedSn} names
-   * when it names a known one, else each, newest first (a notification names none in most versions).
+   * when it names a known one, else each, newest first (a notification names none in most versions); only those
+   * valid now (one that expired is no longer Alipay's word).
    */
   boolean verifies(byte[] content, String sign, String namedSn) {
     RsaSignatureCheck named = namedSn == null ? null : key(namedSn);
     if (named != null) {
       return named.verifies(content, sign);
     }
-    return newestFirst.stream().anyMatch(k -> k.key().verifies(content, sign));
+    return newestFirst.stream().anyMatch(k -> validNow(k.certificate()) && k.key().verifies(content, sign));
   }
 
-  /** Whether {@code chain} (leaf first) was issued by the configured root and is valid now: the SDK's isTrusted. */
-  boolean trusted(List<X509Certificate> chain) {
-    return AlipayCertRules.chains(chain, roots, clock.instant());
+  /**
+   * Why {@code chain} (leaf first) is not Alipay's, or null when it is: issued by the configured root and valid now
+   * (the SDK's isTrusted), and named as the configured Alipay certificate (the SDK does not look: the intermediate
+   * CA issues every merchant's application certificate too, and each would chain).
+   */
+  String refusal(List<X509Certificate> chain) {
+    if (!AlipayCertRules.chains(chain, roots, clock.instant())) {
+      return "it does not chain to alipay.alipay_root_cert_file's root, or is not valid now";
+    }
+    X500Principal subject = chain.get(0).getSubjectX500Principal();
+    if (!subject.equals(alipaySubject)) {
+      return "it is issued to " + Ids.printable(subject.getName()) + ", not to " + alipaySubject.getName()
+          + " as alipay.alipay_cert_file's certificate";
+    }
+    return null;
   }
 
   /** Uses {@code cert} (already found trusted) from now on, before the ones known so far. */
@@ -120,16 +145,20 @@ public final class AlipayCertificates {
     newestFirst.add(0, known(cert));
   }
 
-  /** Keeps a re-issued {@code cert} for every instance (nothing without a shelf). */
-  Future<Void> keep(X509Certificate cert) {
+  /**
+   * Keeps a re-issued certificate for every instance with the rest of its {@code chain} as Alipay sent it (its
+   * intermediate), so that a reader can check it again (nothing without a shelf).
+   */
+  Future<Void> keep(List<X509Certificate> chain) {
     CertificateShelf s = shelf;
-    return s == null ? Future.succeededFuture() : s.keep(AlipayCertRules.sn(cert), List.of(cert));
+    return s == null ? Future.succeededFuture() : s.keep(AlipayCertRules.sn(chain.get(0)), chain);
   }
 
   /**
-   * Adopts what other instances kept (at most once a minute; a row was checked against the root before it was
-   * kept, and its chain's intermediate is not kept with it: only its validity is looked at again): true when a
-   * certificate not known before was found.
+   * Adopts what other instances kept (at most once a minute): true when a certificate not known before was found.
+   * Each row is checked again as a download is ({@link #refusal}): the table is in the site's database, and a row
+   * anyone who can write there put in would otherwise make forged notifications verify. Never fails: when the
+   * shelf cannot be read, nothing is found (told at WARN), and a signature that did not verify stays refused.
    */
   Future<Boolean> fromStore() {
     CertificateShelf s = shelf;
@@ -138,17 +167,31 @@ public final class AlipayCertificates {
     if (s == null || now.isBefore(last.plus(SHELF_EVERY)) || !shelfRead.compareAndSet(last, now)) {
       return Future.succeededFuture(false);
     }
-    return s.kept().map(shelved -> {
-      boolean found = false;
-      for (CertificateShelf.Shelved kept : shelved) {
-        X509Certificate cert = kept.certificate();
-        if (key(AlipayCertRules.sn(cert)) == null && validNow(cert)) {
-          adopt(cert);
-          found = true;
-        }
-      }
-      return found;
+    return s.kept().map(this::adoptChecked).otherwise(err -> {
+      LOG.warn("Alipay certificates re-issued and kept by other instances not read (platform_certificates): {};"
+          + " read again in at most {} minute(s)", err.getMessage(), SHELF_EVERY.toMinutes());
+      return false;
     });
+  }
+
+  private boolean adoptChecked(List<CertificateShelf.Shelved> shelved) {
+    boolean found = false;
+    for (CertificateShelf.Shelved kept : shelved) {
+      X509Certificate cert = kept.certificate();
+      if (key(AlipayCertRules.sn(cert)) != null) {
+        continue;
+      }
+      String refusal = refusal(kept.chain());
+      if (refusal == null) {
+        adopt(cert);
+        found = true;
+      } else if (refusedRows.add(kept.serial())) {
+        LOG.warn("platform_certificates holds an Alipay certificate, serial {}, that is not used: {}; the service"
+            + " keeps only certificates that pass this check: delete the row, and find who else writes to the"
+            + " database", Ids.printable(kept.serial()), refusal);
+      }
+    }
+    return found;
   }
 
   /**

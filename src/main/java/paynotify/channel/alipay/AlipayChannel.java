@@ -43,6 +43,7 @@ public final class AlipayChannel implements PlainTextReplies {
   /**
    * In certificate mode, a signature no known certificate verifies is checked again once what other instances kept
    * was read (Alipay re-issued its certificate and another instance learnt it first; read at most once a minute).
+   * When that cannot be read, the notification stays refused for its signature (not taken as unreadable).
    */
   @Override
   public Future<NotifyEvent> check(NotifyRequest request) {

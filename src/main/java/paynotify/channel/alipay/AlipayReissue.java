@@ -17,8 +17,9 @@ import paynotify.net.OutboundFailure;
  * Alipay re-issued its certificate (支付宝公钥证书无感知升级): an answer names an {@code alipay_cert_sn} not known
  * here. As alipay-sdk-java's {@code checkResponseCertSign}: the certificate is fetched with
  * {@code alipay.open.app.alipaycert.download} (its answer is not signed: the certificate is trusted only when it
- * chains to the configured alipayRootCert.crt and is valid now, {@code isTrusted}), then used from then on; here also
- * kept for every instance, and the owner told to replace alipay.alipay_cert_file. First what another instance kept
+ * chains to the configured alipayRootCert.crt and is valid now, {@code isTrusted}, and here also only when it is
+ * issued to Alipay as the configured one is), then used from then on; here also kept with its chain for every
+ * instance, and the owner told to replace alipay.alipay_cert_file. First what another instance kept
  * is looked at; a download of one SN is started at most once in {@link AlipayCertificates#DOWNLOAD_EVERY}.
  */
 final class AlipayReissue {
@@ -41,10 +42,11 @@ final class AlipayReissue {
 
   private Future<Void> download(String sn) {
     return api.send(METHOD, new JsonObject().put("alipay_cert_sn", sn)).map(body -> {
-      X509Certificate cert = trusted(sn, certificate(sn, body));
-      certs.adopt(cert);
-      return cert;
-    }).compose(cert -> certs.keep(cert).transform(kept -> {
+      List<X509Certificate> chain = trusted(sn, certificate(sn, body));
+      certs.adopt(chain.get(0));
+      return chain;
+    }).compose(chain -> certs.keep(chain).transform(kept -> {
+      X509Certificate cert = chain.get(0);
       LOG.warn("Alipay re-issued its certificate: alipay_cert_sn {} (valid until {}) checked against"
           + " alipay.alipay_root_cert_file and used from now on{}; replace alipay.alipay_cert_file with the new"
           + " alipayCertPublicKey_RSA2.crt (支付宝开放平台 open.alipay.com → 开发设置 → 接口加签方式 → 证书 → 下载支付宝公钥证书)",
@@ -77,16 +79,17 @@ final class AlipayReissue {
     }
   }
 
-  /** The leaf, when it is the certificate asked for and chains to the configured root. */
-  private X509Certificate trusted(String sn, List<X509Certificate> chain) {
+  /** The chain, when its leaf is the certificate asked for and Alipay's ({@link AlipayCertificates#refusal}). */
+  private List<X509Certificate> trusted(String sn, List<X509Certificate> chain) {
     X509Certificate leaf = chain.get(0);
     if (!AlipayCertRules.sn(leaf).equals(sn)) {
       throw untrusted(sn, "the certificate given is " + AlipayCertRules.sn(leaf) + ", not the one asked for");
     }
-    if (!certs.trusted(chain)) {
-      throw untrusted(sn, "it does not chain to alipay.alipay_root_cert_file's root, or is not valid now");
+    String refusal = certs.refusal(chain);
+    if (refusal != null) {
+      throw untrusted(sn, refusal);
     }
-    return leaf;
+    return chain;
   }
 
   private static OutboundFailure untrusted(String sn, String why) {

@@ -97,7 +97,7 @@ public final class AlipaySignature {
         : !alipayKey.verifies(content, sign)) {
       throw new RejectedNotification(Reason.BAD_SIGNATURE, certificates != null
           ? "signature does not verify with the key of the configured Alipay certificate (alipay.alipay_cert_file)"
-              + " nor of one Alipay re-issued since"
+              + " nor of one Alipay re-issued since, of those valid now"
           : "signature does not verify with the configured Alipay public key (alipay.public_key_file)");
     }
     Signatures.requireUnambiguous(params, PARAMETERS);

@@ -8,12 +8,17 @@ import com.alipay.api.CertAlipayRequest;
 import com.alipay.api.DefaultAlipayClient;
 import com.alipay.api.internal.util.AntCertificationUtil;
 import com.alipay.api.response.AlipayTradeQueryResponse;
+import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.cert.X509Certificate;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -24,11 +29,13 @@ import org.junit.jupiter.api.io.TempDir;
 import paynotify.channel.NotifyEvent;
 import paynotify.channel.NotifyRequest;
 import paynotify.channel.RejectedNotification;
+import paynotify.crypto.CertificateShelf;
 import paynotify.crypto.PublicKeys;
 import paynotify.testsupport.AlipayCertificateFiles;
 import paynotify.testsupport.AlipayNotifications;
 import paynotify.testsupport.AlipayStandIn;
 import paynotify.testsupport.PlatformCertificates;
+import paynotify.testsupport.SettableClock;
 import paynotify.testsupport.SyncCheck;
 
 /**
@@ -72,8 +79,12 @@ class AlipayCertModeSdkTest {
   }
 
   AlipayChannel channel() {
+    return channel(Clock.systemUTC());
+  }
+
+  AlipayChannel channel(Clock clock) {
     return new AlipayChannel(new AlipaySignature(new AlipayCertificates(certs.appCert(), certs.alipayCert(),
-        PublicKeys.parseCertificates(certs.rootPem()), AlipaySignature.Algorithm.RSA2, Clock.systemUTC()),
+        PublicKeys.parseCertificates(certs.rootPem()), AlipaySignature.Algorithm.RSA2, clock),
         AlipayNotifications.APP_ID, AlipayNotifications.SELLER_ID));
   }
 
@@ -157,6 +168,44 @@ class AlipayCertModeSdkTest {
     // and the configured one still verifies (Alipay signs with either while it moves over)
     assertThat(SyncCheck.event(channel, request(AlipayNotifications.signedBody(
         AlipayNotifications.payment("C6", "2026120422001400106", "88.88")))).orderNo()).isEqualTo("C6");
+  }
+
+  @Test
+  void aCertificateNoLongerValidVerifiesNothing() throws Exception {
+    SettableClock clock = new SettableClock(Instant.now(), ZoneOffset.UTC);
+    AlipayChannel channel = channel(clock);
+    X509Certificate reissued = certs.reissue();
+    channel.signature().certificates().adopt(reissued);
+    String body = AlipayNotifications.signedBody(AlipayNotifications.payment("C7", "2026120422001400107", "88.88"),
+        Base64.getEncoder().encodeToString(certs.alipayKey().getPrivate().getEncoded()), StandardCharsets.UTF_8);
+    assertThat(SyncCheck.event(channel, request(body)).orderNo()).isEqualTo("C7");
+
+    clock.set(reissued.getNotAfter().toInstant().plus(Duration.ofSeconds(1)));
+
+    assertThatThrownBy(() -> SyncCheck.event(channel, request(body))).isInstanceOf(RejectedNotification.class)
+        .hasMessageContaining("valid now");
+    assertThat(channel.signature().certificates().key(AlipayCertRules.sn(reissued))).isNull();
+  }
+
+  @Test
+  void aForgedNotificationIsABadSignatureWhenTheShelfCannotBeRead() {
+    AlipayChannel channel = channel();
+    channel.signature().certificates().keepIn(new CertificateShelf() {
+      @Override
+      public Future<List<Shelved>> kept() {
+        return Future.failedFuture(new IllegalStateException("database down"));
+      }
+
+      @Override
+      public Future<Void> keep(String serial, List<X509Certificate> chain) {
+        return Future.failedFuture(new IllegalStateException("database down"));
+      }
+    });
+    String forged = AlipayNotifications.signedBody(AlipayNotifications.payment("C8", "2026120422001400108", "88.88"),
+        AlipayNotifications.OTHER_PRIVATE_KEY, StandardCharsets.UTF_8);
+
+    assertThatThrownBy(() -> SyncCheck.event(channel, request(forged))).isInstanceOfSatisfying(
+        RejectedNotification.class, r -> assertThat(r.reason()).isEqualTo(RejectedNotification.Reason.BAD_SIGNATURE));
   }
 
   static NotifyRequest request(String body) {
