@@ -79,6 +79,7 @@ public final class WechatV3StandIn extends CountingStandIn {
   private final List<Issued> issued = new CopyOnWriteArrayList<>();
   private final AtomicInteger certificateDownloads = new AtomicInteger();
   private volatile boolean noCertificates;
+  private volatile boolean proxyNotFound;
   /** Each request's Wechatpay-Serial, "" for none, in the order they came. */
   private final List<String> requestSerials = new CopyOnWriteArrayList<>();
   private volatile boolean switching;
@@ -278,6 +279,22 @@ public final class WechatV3StandIn extends CountingStandIn {
   }
 
   /**
+   * WeChat withdraws every platform certificate but the newest: /v3/certificates lists that one only, though the others
+   * are still valid.
+   */
+  public synchronized void withdrawOlderCertificates() {
+    issued.retainAll(List.of(newest()));
+  }
+
+  /**
+   * A proxy (or a wrong gateway_url) in front: /v3/certificates answers a bare 404 page, unsigned, no WeChat error code;
+   * still counted as a download asked.
+   */
+  public void proxyNotFound(boolean on) {
+    proxyNotFound = on;
+  }
+
+  /**
    * A payment's notification as WeChat sends it now, signed with the newest platform certificate's key; under
    * {@code serial} (its own, or a forged one: {@link #forgedSerial}).
    */
@@ -398,7 +415,10 @@ public final class WechatV3StandIn extends CountingStandIn {
       tradeBill(request);
     } else if (method.equals("GET") && path.equals(CERTIFICATES)) {
       certificateDownloads.incrementAndGet();
-      if (noCertificates) {
+      if (proxyNotFound) {
+        request.response().setStatusCode(404).putHeader("Content-Type", "text/html")
+            .end("<html><body><h1>404 Not Found</h1>nginx</body></html>");
+      } else if (noCertificates) {
         answer(request, 404, error("RESOURCE_NOT_EXISTS", "无可用的平台证书，请在商户平台-API安全申请使用微信支付公钥。"
             + "可查看指引https://pay.weixin.qq.com/docs/merchant/products/platform-certificate/wxp-pub-key-guide.html"));
       } else {

@@ -32,9 +32,14 @@ import paynotify.timer.Periodic;
  *
  * <p>What it never does: call WeChat for each unknown serial. The shelf is read first (another instance may have the
  * certificate already), at most every {@link #SHELF_GAP}; a download for an unknown serial at most every
- * {@link #DOWNLOAD_GAP}, whatever the serials; the hourly one skipped when an instance downloaded within the hour.
- * WeChat's 404 (the merchant has the WeChat Pay public key only) is said once and stops the downloads for
- * {@link #NOT_FOUND_PAUSE}. A notification met with an unknown serial is still answered failure: WeChat retries it,
+ * {@link #DOWNLOAD_GAP}, whatever the serials; the hourly one skipped when an instance downloaded within half the
+ * period (the timer starts before the first download ends: a whole period would skip every other tick).
+ * WeChat's 404 RESOURCE_NOT_EXISTS (the merchant has the WeChat Pay public key only) is said once and stops the
+ * downloads for {@link #NOT_FOUND_PAUSE}.
+ *
+ * <p>Only what the latest download listed verifies, as wechatpay-java's AutoCertificateService replaces its
+ * certificates with each download's: a certificate WeChat stopped listing (withdrawn) is left out though it is still
+ * valid and still in the table ({@link #latestListing}). A notification met with an unknown serial is still answered failure: WeChat retries it,
  * and the retry verifies once the certificate is known.
  */
 public final class WechatV3CertificateKeeper {
@@ -46,6 +51,11 @@ public final class WechatV3CertificateKeeper {
   static final Duration SHELF_GAP = Duration.ofSeconds(10);
   /** After WeChat's 404: the merchant is on the public key, which does not change back; asked again a day later. */
   static final Duration NOT_FOUND_PAUSE = Duration.ofDays(1);
+  /**
+   * Rows kept this close to the newest were listed by the same download: its keeps are a few statements apart, and
+   * one instance's downloads at least {@link #DOWNLOAD_GAP} apart.
+   */
+  static final Duration LISTED_TOGETHER = Duration.ofSeconds(30);
   /** A download's answer: a few certificates, about 2 KiB each. */
   private static final int MAX_ANSWER_BYTES = 64 * 1024;
   private static final Duration TIMEOUT = Duration.ofSeconds(10);
@@ -127,17 +137,15 @@ public final class WechatV3CertificateKeeper {
   /** No more refreshes; completes once the one in flight, if any, is over; then its HTTP client is closed. */
   public Future<Void> stop() {
     Future<Void> last;
+    Periodic timer;
     synchronized (this) {
       stopped = true;
       signature.onUnknownSerial(serial -> { });
       last = inFlight;
+      timer = hourly;
     }
-    Periodic clock;
-    synchronized (this) {
-      clock = hourly;
-    }
-    Future<Void> timer = clock == null ? Future.succeededFuture() : clock.stop();
-    return Future.join(timer, last).<Void>mapEmpty().otherwiseEmpty().onComplete(done -> http.close());
+    Future<Void> ticks = timer == null ? Future.succeededFuture() : timer.stop();
+    return Future.join(ticks, last).<Void>mapEmpty().otherwiseEmpty().eventually(http::close);
   }
 
   /** From an event loop verifying a notification or an answer: a refresh when the gaps allow, else nothing. */
@@ -153,7 +161,7 @@ public final class WechatV3CertificateKeeper {
   private Future<Void> refresh(Reason reason, String serial) {
     return shelf.kept()
         .compose(kept -> {
-          use(kept);
+          use(latestListing(kept));
           return download(reason, serial, kept) ? downloadAndKeep() : Future.succeededFuture();
         })
         .onFailure(err -> LOG.warn("{}; the certificates known are kept, tried again within the hour"
@@ -175,8 +183,25 @@ public final class WechatV3CertificateKeeper {
       lastUnknownDownload = now;
       return true;
     }
-    Instant newest = kept.stream().map(Shelved::fetchedAt).max(Instant::compareTo).orElse(Instant.MIN);
-    return !now.isBefore(newest.plus(period)); // else an instance listed them within the period
+    // else an instance listed them lately; half the period, as this one's own download may have ended just after the
+    // timer started, and the database's clock may be a little ahead of ours
+    return !now.isBefore(newest(kept).plus(period.dividedBy(2)));
+  }
+
+  /**
+   * The certificates the latest download (any instance's) listed: the rows kept within {@link #LISTED_TOGETHER} of the
+   * newest, as each download moves the fetched_at of every certificate it lists; the ones WeChat no longer lists are
+   * left out.
+   */
+  private static Map<String, X509Certificate> latestListing(List<Shelved> kept) {
+    Instant since = kept.isEmpty() ? Instant.MIN : newest(kept).minus(LISTED_TOGETHER);
+    Map<String, X509Certificate> listed = new LinkedHashMap<>();
+    kept.stream().filter(s -> !s.fetchedAt().isBefore(since)).forEach(s -> listed.put(s.serial(), s.certificate()));
+    return listed;
+  }
+
+  private static Instant newest(List<Shelved> kept) {
+    return kept.stream().map(Shelved::fetchedAt).max(Instant::compareTo).orElse(Instant.MIN);
   }
 
   private Future<Void> downloadAndKeep() {
@@ -196,8 +221,8 @@ public final class WechatV3CertificateKeeper {
       for (Map.Entry<String, X509Certificate> c : listed.certificates().entrySet()) {
         kept = kept.compose(v -> shelf.keep(c.getKey(), List.of(c.getValue())));
       }
-      return kept.compose(v -> shelf.kept()).map(all -> {
-        use(all);
+      return kept.map(v -> {
+        use(listed.certificates()); // exactly what WeChat lists now
         LOG.info("{}: {} listed by WeChat Pay, {} in use", WechatV3Certificates.WHAT,
             listed.certificates().keySet().stream().map(Ids::printable).collect(Collectors.joining(", ")),
             signature.downloaded().size());
@@ -206,18 +231,18 @@ public final class WechatV3CertificateKeeper {
     });
   }
 
-  /** The kept certificates valid now verify from now on, beside the configured keys. */
-  private void use(List<Shelved> kept) {
+  /** Of {@code listed} (by serial), the ones valid now verify from now on, beside the configured keys. */
+  private void use(Map<String, X509Certificate> listed) {
     Map<String, X509Certificate> valid = new LinkedHashMap<>();
     Date now = Date.from(clock.instant());
-    for (Shelved s : kept) {
+    listed.forEach((serial, certificate) -> {
       try {
-        s.certificate().checkValidity(now);
-        valid.put(s.serial(), s.certificate());
+        certificate.checkValidity(now);
+        valid.put(serial, certificate);
       } catch (CertificateExpiredException | CertificateNotYetValidException e) {
         // expired ones stay in the table for the record; not-yet-valid ones are taken up once they are
       }
-    }
+    });
     signature.useDownloaded(valid);
   }
 }

@@ -13,6 +13,7 @@ import java.time.Clock;
 import java.util.Date;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import paynotify.channel.Ids;
@@ -31,14 +32,19 @@ import paynotify.net.OutboundHttp;
  * a certificate of the list itself (the first download has nothing else); each certificate's serial the one listed;
  * each valid now (one expired or not yet valid is left out).
  *
- * <p>A 404 ({@code RESOURCE_NOT_EXISTS} "无可用的平台证书", or {@code NOT_FOUND}) means the merchant has no platform
- * certificate: WeChat verifies it with the WeChat Pay public key only ({@link Listed#none}).
+ * <p>A 404 whose code is {@code RESOURCE_NOT_EXISTS} ("无可用的平台证书", as WeChat answers, wechatpay-java#354) or
+ * {@code NOT_FOUND} means the merchant has no platform certificate: WeChat verifies it with the WeChat Pay public key
+ * only ({@link Listed#none}). That answer's signature is not checked (such a merchant may have no key configured to
+ * check it with): it is read by its code alone, over TLS. Any other 404 (a wrong wechat_v3.gateway_url, a proxy) is a
+ * failure like any other.
  */
 final class WechatV3Certificates {
   /** As wechatpay-java's RSAAutoCertificateProvider asks. */
   static final String PATH = "/v3/certificates?algorithm_type=RSA";
   static final String WHAT = "wechat v3 platform certificates";
   private static final String ALGORITHM = "AEAD_AES_256_GCM";
+  /** The codes of WeChat's 404 for a merchant without platform certificates. */
+  private static final Set<String> NO_CERTIFICATE = Set.of("RESOURCE_NOT_EXISTS", "NOT_FOUND");
   private static final Logger LOG = LoggerFactory.getLogger(WechatV3Certificates.class);
 
   /**
@@ -63,7 +69,11 @@ final class WechatV3Certificates {
   Future<Listed> download() {
     return client.send(WHAT, HttpMethod.GET, PATH, null).compose(answer -> {
       if (answer.status() == 404) {
-        return Future.succeededFuture(Listed.NONE);
+        String code = WechatV3Client.code(answer);
+        return code != null && NO_CERTIFICATE.contains(code) ? Future.succeededFuture(Listed.NONE)
+            : Future.failedFuture(OutboundFailure.refused(WHAT + ": HTTP 404 " + WechatV3Client.error(answer)
+                + " is not WeChat Pay's answer (RESOURCE_NOT_EXISTS for a merchant without platform certificates):"
+                + " check wechat_v3.gateway_url (https://api.mch.weixin.qq.com) and any proxy on the way"));
       }
       if (answer.status() != 200) {
         return Future.failedFuture(WechatV3Client.refusal(WHAT, answer));

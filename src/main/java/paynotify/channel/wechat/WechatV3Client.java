@@ -116,7 +116,10 @@ final class WechatV3Client {
         + "\",serial_no=\"" + serial + "\"";
   }
 
-  /** A signed 4xx: WeChat refused the request; 401/403 mean the merchant's key, serial or id. */
+  /**
+   * A 4xx (its signature checked when it came through {@link #call}): WeChat refused the request; 401/403 mean the
+   * merchant's key, serial or id.
+   */
   static OutboundFailure refusal(String what, OutboundHttp.Answer answer) {
     String message = what + ": HTTP " + answer.status() + " " + error(answer);
     return OutboundFailure.refused(answer.status() == 401 || answer.status() == 403

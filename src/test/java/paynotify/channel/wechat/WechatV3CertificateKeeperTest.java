@@ -11,6 +11,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
@@ -38,8 +39,9 @@ import paynotify.testsupport.WechatV3StandIn;
 /**
  * The keeper against the stand-in playing WeChat (a merchant on platform certificates: answers signed with the newest
  * certificate), on a shelf in memory and a clock the test moves: the first download trusted by the list itself, a
- * rotation picked up on the unknown serial and on the hourly refresh, forged serials held to one download a minute,
- * the 404 of a public-key merchant said once and not asked again for a day.
+ * rotation picked up on the unknown serial and on the hourly refresh (at each tick), a certificate WeChat withdrew no
+ * longer verifying, forged serials held to one download a minute, the 404 of a public-key merchant said once and not
+ * asked again for a day, a proxy's 404 an ordinary failure.
  */
 class WechatV3CertificateKeeperTest {
   Vertx vertx;
@@ -108,6 +110,15 @@ class WechatV3CertificateKeeperTest {
     return keeper;
   }
 
+  /** Waits (10 s at most) for a tick of the timer to take up the newest certificate. */
+  void awaitTheNewestCertificateKnown() throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    while (!channel.signature().knows(wechat.platformCertificateSerial()) && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+    assertThat(channel.signature().knows(wechat.platformCertificateSerial())).isTrue();
+  }
+
   Notification signedWithTheNewestCertificate(String orderNo) {
     return wechat.paidSignedWithCertificate(orderNo, "4200000000202612060000" + Math.abs(orderNo.hashCode()), 100,
         wechat.platformCertificateSerial());
@@ -147,6 +158,54 @@ class WechatV3CertificateKeeperTest {
     assertThat(channel.keysSeen().getJsonArray("downloaded_certificates")).as("what the status lists").hasSize(2);
   }
 
+  /** A notification signed with the platform certificate WeChat signs with now, its key kept for later. */
+  Notification signedWithTheCurrentCertificate(String orderNo) {
+    PrivateKey key = wechat.platformCertificateKey();
+    return WechatV3Notifications.notification(WechatV3Notifications.transaction(orderNo,
+        "4200000000202612060000" + Math.abs(orderNo.hashCode()), 100), Instant.now().getEpochSecond(), key,
+        wechat.platformCertificateSerial());
+  }
+
+  @Test
+  void aCertificateWeChatNoLongerListsStopsVerifyingThoughStillValidAndKept() {
+    keeper(Duration.ofHours(1));
+    String earlier = wechat.platformCertificateSerial();
+    Notification signedWithTheEarlier = signedWithTheCurrentCertificate("KW1");
+    assertThat(refusal(signedWithTheEarlier)).isNull();
+    wechat.rotateCertificate();
+    wechat.withdrawOlderCertificates();
+    clock.set(clock.instant().plus(Duration.ofMinutes(2)));
+
+    Notification signedWithTheNewer = signedWithTheNewestCertificate("KW2");
+    assertThat(refusal(signedWithTheNewer)).isEqualTo(RejectedNotification.Reason.UNKNOWN_SERIAL);
+    keeper.settled().await(); // a download, which lists the newer one only
+
+    assertThat(wechat.certificateDownloads()).isEqualTo(2);
+    assertThat(refusal(signedWithTheNewer)).isNull();
+    assertThat(shelf.rows).as("still in the table, still valid").containsKey(earlier);
+    assertThat(refusal(signedWithTheEarlier)).isEqualTo(RejectedNotification.Reason.UNKNOWN_SERIAL);
+    assertThat(channel.keysSeen().getJsonArray("downloaded_certificates")).hasSize(1);
+  }
+
+  @Test
+  void aCertificateAnotherInstancesDownloadNoLongerListedStopsVerifyingHereToo() {
+    keeper(Duration.ofHours(1));
+    Notification signedWithTheEarlier = signedWithTheCurrentCertificate("KW3");
+    wechat.rotateCertificate();
+    wechat.withdrawOlderCertificates();
+    clock.set(clock.instant().plus(Duration.ofMinutes(40)));
+    shelf.keep(wechat.platformCertificateSerial(), List.of(wechat.platformCertificate())); // its download: the newer only
+    clock.set(clock.instant().plusSeconds(11));
+
+    Notification signedWithTheNewer = signedWithTheNewestCertificate("KW4");
+    assertThat(refusal(signedWithTheNewer)).isEqualTo(RejectedNotification.Reason.UNKNOWN_SERIAL);
+    keeper.settled().await(); // the shelf read, which has it: no download
+
+    assertThat(wechat.certificateDownloads()).isEqualTo(1);
+    assertThat(refusal(signedWithTheNewer)).isNull();
+    assertThat(refusal(signedWithTheEarlier)).isEqualTo(RejectedNotification.Reason.UNKNOWN_SERIAL);
+  }
+
   @Test
   void forgedSerialsMakeAtMostOneDownloadAMinuteWhateverTheSerials() {
     keeper(Duration.ofHours(1));
@@ -175,12 +234,39 @@ class WechatV3CertificateKeeperTest {
 
     clock.set(clock.instant().plus(Duration.ofMinutes(61)));
 
-    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-    while (!channel.signature().knows(wechat.platformCertificateSerial()) && System.nanoTime() < deadline) {
-      Thread.sleep(20);
-    }
-    assertThat(channel.signature().knows(wechat.platformCertificateSerial())).isTrue();
+    awaitTheNewestCertificateKnown();
     assertThat(wechat.certificateDownloads()).isEqualTo(2);
+  }
+
+  /** The timer starts before the first download ends: each tick comes a little less than a period after it. */
+  @Test
+  void theRefreshRunsAtTheTickAfterTheFirstThoughLessThanAPeriodAfterTheDownload() throws InterruptedException {
+    keeper(Duration.ofMillis(300));
+    wechat.rotateCertificate();
+
+    clock.set(clock.instant().plus(Duration.ofMillis(200))); // the ticks from now on: 2/3 of a period after it
+
+    awaitTheNewestCertificateKnown();
+    Thread.sleep(600); // two more ticks: the list was fetched a moment ago, the clock says
+    assertThat(wechat.certificateDownloads()).isEqualTo(2);
+  }
+
+  @Test
+  void aBare404FromAProxyIsAFailureToFixNotADaysPause() {
+    wechat.proxyNotFound(true);
+    keeper(Duration.ofHours(1));
+    assertThat(lines.list).filteredOn(e -> e.getLevel() == Level.WARN).singleElement()
+        .extracting(ILoggingEvent::getFormattedMessage).asString()
+        .contains("HTTP 404", "wechat_v3.gateway_url").doesNotContain("PUB_KEY_ID_", "<html>");
+    wechat.proxyNotFound(false);
+    clock.set(clock.instant().plusSeconds(61));
+
+    Notification n = signedWithTheNewestCertificate("PX1");
+    assertThat(refusal(n)).isEqualTo(RejectedNotification.Reason.UNKNOWN_SERIAL);
+    keeper.settled().await();
+
+    assertThat(wechat.certificateDownloads()).as("asked again a minute later").isEqualTo(2);
+    assertThat(refusal(n)).isNull();
   }
 
   @Test
