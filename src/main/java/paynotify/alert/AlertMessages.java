@@ -369,22 +369,24 @@ public final class AlertMessages {
   }
 
   /**
-   * WeChat Pay signs notifications with its public key (PUB_KEY_ID_...) and wechat_v3.platform_keys lists none:
-   * the merchant was moved over, and every notification is refused. The id is not said: it came in a refused
-   * request (notify_log keeps it).
+   * Notifications refused for naming a WeChat Pay public key (PUB_KEY_ID_...) while wechat_v3.platform_keys lists
+   * none: WeChat moved the merchant over, or someone sends forged ones (one unsigned request is enough to be told).
+   * The id such a request named is unverified: the owner takes the id and the key from the merchant console only.
    */
   public Alert wechatPublicKeySeen(long refused) {
     return new Alert("wechat_public_key", t.pick("微信支付已改用微信支付公钥签名", "WeChat Pay signs with its public key"),
         t.pick(refused + " 条微信支付 v3 通知用微信支付公钥（PUB_KEY_ID_…）签名而被拒绝：wechat_v3.platform_keys 里没有微信支付"
-            + "公钥。微信会把商户从平台证书迁移到微信支付公钥（不可撤回），之后的通知都会验签失败，付了款的订单收不到通知。\n处理：列出"
-            + "微信支付公钥：商户平台 → 账户中心 → API安全 → 微信支付公钥，下载 pub_key.pem，把它和公钥 ID 加进"
-            + " wechat_v3.platform_keys（id + key_file），然后重启。（也可能是伪造的通知。）公钥 ID 见 notify_log 的详情（/status）。",
+            + "公钥。微信会把商户从平台证书迁移到微信支付公钥（不可撤回），之后的通知都会验签失败，付了款的订单收不到通知；也可能是"
+            + "伪造的通知。\n处理：在商户平台 → 账户中心 → API安全 → 微信支付公钥 查看公钥ID、下载 pub_key.pem，把两者加进"
+            + " wechat_v3.platform_keys（id + key_file），然后重启。公钥ID 只从这个页面抄：被拒绝的请求里带的 ID 未经验证，"
+            + "不要照它配置。",
             refused + " WeChat Pay v3 notifications signed with the WeChat Pay public key (PUB_KEY_ID_...) were refused:"
             + " wechat_v3.platform_keys lists none. WeChat moves merchants from platform certificates to the public key"
-            + " (irreversibly); every notification after it fails its signature, paid orders are never told.\nWhat to"
-            + " do: list the WeChat Pay public key: 商户平台 → 账户中心 → API安全 → 微信支付公钥, download pub_key.pem and add"
-            + " it with its id to wechat_v3.platform_keys (id + key_file), restart. (Or someone is sending forged"
-            + " notifications.) The id is in notify_log's detail (/status)."));
+            + " (irreversibly); every notification after it fails its signature, paid orders are never told. Or someone"
+            + " is sending forged notifications.\nWhat to do: at 商户平台 → 账户中心 → API安全 → 微信支付公钥, copy the"
+            + " public key id (公钥ID) and download pub_key.pem; add both to wechat_v3.platform_keys (id + key_file),"
+            + " restart. Take the id from that page only: the id a refused request carried is unverified, do not"
+            + " configure it."));
   }
 
   /** What {@code paynotify alerts test} sends. */

@@ -1,18 +1,16 @@
 package paynotify.config;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.cert.Certificate;
-import java.security.cert.CertificateException;
-import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.List;
 import paynotify.alert.watch.WatchedKeys;
 import paynotify.alert.watch.WatchedKeys.Configured;
+import paynotify.channel.alipay.AlipayCertRules;
+import paynotify.crypto.PublicKeys;
 
 /**
  * The certificates the configuration names, for the alert watch to see them coming to their end: WeChat Pay's
@@ -25,8 +23,6 @@ final class ConfiguredCertificates {
   static final String MERCHANT_CERTIFICATE = "wechat_v3.merchant_certificate_file";
   private static final List<String> ALIPAY = List.of("alipay.app_cert_file", WatchedKeys.ALIPAY_CERT);
   private static final String ALIPAY_ROOT = "alipay.alipay_root_cert_file";
-  /** RSA's signature algorithms (PKCS#1): the root file also holds SM2 roots, which Alipay's SDK skips too. */
-  private static final String RSA_SIGNED = "1.2.840.113549.1.1.";
 
   private ConfiguredCertificates() {}
 
@@ -60,12 +56,14 @@ final class ConfiguredCertificates {
     String root = c.string(ALIPAY_ROOT);
     if (root != null) {
       for (X509Certificate cert : certificates(c, ALIPAY_ROOT, root)) {
-        if (cert.getSigAlgOID().startsWith(RSA_SIGNED)) {
+        if (cert.getSigAlgOID().startsWith(AlipayCertRules.RSA_SIGNATURES)) { // the SM2 roots: the SDK skips them too
           certificates.add(new Configured(ALIPAY_ROOT, cert));
         }
       }
     }
-    return new WatchedKeys(certificates, !platformKeys.isEmpty(), publicKey);
+    // The channel is on: mchid is what it requires (ChannelsConfig), with or without keys listed, for a merchant may
+    // list none and leave the platform certificates to the download; moved to the public key, it is refused as well.
+    return new WatchedKeys(certificates, c.string("wechat_v3.mchid") != null, publicKey);
   }
 
   /** The certificates in {@code file} (PEM, one or more), which {@code key} names. */
@@ -81,17 +79,9 @@ final class ConfiguredCertificates {
 
   private static List<X509Certificate> parse(ConfigReader c, String key, String pem) {
     try {
-      List<X509Certificate> certs = new ArrayList<>();
-      for (Certificate cert : CertificateFactory.getInstance("X.509")
-          .generateCertificates(new ByteArrayInputStream(pem.getBytes(StandardCharsets.US_ASCII)))) {
-        certs.add((X509Certificate) cert);
-      }
-      if (!certs.isEmpty()) {
-        return certs;
-      }
-    } catch (CertificateException e) {
-      throw c.error(key, "not a readable X.509 certificate (PEM): " + e.getMessage());
+      return PublicKeys.parseCertificates(pem);
+    } catch (IllegalArgumentException e) {
+      throw c.error(key, e.getMessage() + ": name the certificate's file (PEM, -----BEGIN CERTIFICATE-----)");
     }
-    throw c.error(key, "holds no certificate: name the certificate's file (PEM, -----BEGIN CERTIFICATE-----)");
   }
 }

@@ -3,7 +3,6 @@ package paynotify.doctor;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
-import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,6 +14,7 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.stream.Stream;
 import paynotify.channel.alipay.AlipayCertRules;
+import paynotify.channel.wechat.WechatV3Signature;
 import paynotify.crypto.MerchantKey;
 import paynotify.crypto.PublicKeys;
 
@@ -241,7 +241,7 @@ public final class KeyChecks {
     if (configured == null) {
       checkup.found("wechat_v3.merchant_serial_no", "missing, while " + where + " is given",
           "set it to the certificate's serial: " + serial);
-    } else if (!serialOf(configured).equals(serial)) {
+    } else if (!WechatV3Signature.keyId(configured).equals(serial)) {
       checkup.found("wechat_v3.merchant_serial_no", "'" + configured + "' is not the serial of " + where + " ("
           + serial + "): WeChat Pay looks the merchant key up by it and refuses every request signed under another",
           "set it to " + serial + " (商户API证书序列号, " + WECHAT_KEYS + "), or name that serial's certificate");
@@ -258,15 +258,6 @@ public final class KeyChecks {
               + " of a new certificate: " + WECHAT_KEYS + " → 申请API证书)");
     } else {
       checkup.checked("wechat_v3.merchant_private_key_file: the private key of " + where);
-    }
-  }
-
-  /** A certificate serial as hex, upper case, without leading zeros (as WeChat writes it, or with them). */
-  private static String serialOf(String hex) {
-    try {
-      return new BigInteger(hex, 16).toString(16).toUpperCase(Locale.ROOT);
-    } catch (NumberFormatException e) {
-      return hex;
     }
   }
 

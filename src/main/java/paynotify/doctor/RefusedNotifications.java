@@ -6,7 +6,6 @@ import static paynotify.store.SqlQueries.REFUSED_SERIALS;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
-import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,9 +14,9 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.HashSet;
-import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Pattern;
+import paynotify.channel.wechat.WechatV3Signature;
 import paynotify.crypto.PublicKeys;
 
 /**
@@ -77,14 +76,16 @@ public final class RefusedNotifications {
       return;
     }
     String where = "wechat_v3.platform_keys";
-    if (listed.contains(keyId(serial))) {
+    if (listed.contains(WechatV3Signature.keyId(serial))) {
       checkup.checked(where + " lists " + serial + " now, which " + refused + " notification(s) refused in the last "
           + DAYS + " days were signed under (WeChat Pay retries them for 24 h)");
     } else if (serial.startsWith("PUB_KEY_ID_")) {
-      checkup.found(where, refused + " notification(s) in the last " + DAYS + " days were signed with WeChat Pay's"
-          + " public key " + serial + ", which it does not list: WeChat moved this merchant to its public key (微信支付"
-          + "公钥), and every notification is refused", "add the public key: download pub_key.pem at " + PUBLIC_KEY
-          + ", and list it as - id: " + serial + " with key_file: <that file>; then restart");
+      checkup.found(where, refused + " notification(s) in the last " + DAYS + " days were refused for naming a WeChat"
+          + " Pay public key it does not list (a refused request named " + serial + ": unverified, anyone can send"
+          + " one): if WeChat moved this merchant to its public key (微信支付公钥), every notification is refused",
+          "add the public key: at " + PUBLIC_KEY + " copy 公钥ID and download pub_key.pem, and list them as - id:"
+              + " <公钥ID from that page> with key_file: <that file>; then restart. Take the id from the console only,"
+              + " never from the refused request");
     } else {
       checkup.found(where, refused + " notification(s) in the last " + DAYS + " days were signed under the platform"
           + " certificate of serial " + serial + ", which it does not list (WeChat Pay rotated its certificate)",
@@ -103,7 +104,7 @@ public final class RefusedNotifications {
         Object id = entry.getValue("id");
         String serial = id != null && !id.toString().isBlank() ? id.toString().trim() : certificateSerial(entry);
         if (serial != null) {
-          ids.add(keyId(serial));
+          ids.add(WechatV3Signature.keyId(serial));
         }
       }
     }
@@ -120,11 +121,5 @@ public final class RefusedNotifications {
     } catch (IOException | IllegalArgumentException e) {
       return null; // KeyChecks says what is wrong with it
     }
-  }
-
-  /** As WechatV3Signature.keyId: a hex serial by its value, anything else as it is. */
-  private static String keyId(String serial) {
-    return serial.matches("[0-9A-Fa-f]{1,42}") ? new BigInteger(serial, 16).toString(16).toUpperCase(Locale.ROOT)
-        : serial;
   }
 }

@@ -491,10 +491,12 @@ public final class SqlQueries {
 
   // WeChat Pay v3 notifications refused because they name a WeChat Pay public key (PUB_KEY_ID_..., as
   // WechatV3Signature words an unknown serial) since the last look: the primary key's range, and how far it went.
+  // The LIKE patterns here and in REFUSED_SERIALS escape '_' (ESCAPE '!': the same under NO_BACKSLASH_ESCAPES), and
+  // write the quote as CHAR(39): a doubled quote in a literal trips the JDBC driver's parameter parsing.
   // Binds: after id (twice: where it stays when no row came).
   public static final String PUBLIC_KEY_REFUSALS_SINCE = "SELECT COALESCE(MAX(id), ?), COALESCE(SUM(channel ="
-      + " 'wechat_v3' AND outcome = 'rejected' AND detail LIKE 'UNKNOWN_SERIAL: Wechatpay-Serial ''PUB_KEY_ID_%'), 0)"
-      + " FROM notify_log WHERE id > ?";
+      + " 'wechat_v3' AND outcome = 'rejected' AND detail LIKE CONCAT('UNKNOWN!_SERIAL: Wechatpay-Serial ', CHAR(39),"
+      + " 'PUB!_KEY!_ID!_%') ESCAPE '!'), 0) FROM notify_log WHERE id > ?";
 
   // paynotify doctor: the notifications refused for their signature, key or merchant lately, by channel and reason
   // (idx_notify_log_received_at's range), and WeChat Pay v3's unknown serials, as WechatV3Signature words them
@@ -503,11 +505,11 @@ public final class SqlQueries {
       + " COUNT(*), MAX(received_at) FROM notify_log WHERE received_at >= NOW() - INTERVAL ? DAY AND outcome ="
       + " 'rejected' AND SUBSTRING_INDEX(detail, ':', 1) IN ('BAD_SIGNATURE', 'UNKNOWN_SERIAL', 'DECRYPT_FAILED',"
       + " 'WRONG_MERCHANT') GROUP BY channel, reason ORDER BY channel, reason";
-  // (CHAR(39), the quote around the serial: a doubled quote in a literal trips the JDBC driver's parameter parsing)
+  // (the serial between the first two quotes, CHAR(39), as PUBLIC_KEY_REFUSALS_SINCE writes them)
   public static final String REFUSED_SERIALS = "SELECT SUBSTRING_INDEX(SUBSTRING_INDEX(detail, CHAR(39), 2),"
       + " CHAR(39), -1) AS serial, COUNT(*) FROM notify_log WHERE received_at >= NOW() - INTERVAL ? DAY AND channel ="
-      + " 'wechat_v3' AND outcome = 'rejected' AND detail LIKE 'UNKNOWN_SERIAL: Wechatpay-Serial %' GROUP BY serial"
-      + " ORDER BY COUNT(*) DESC LIMIT 20";
+      + " 'wechat_v3' AND outcome = 'rejected' AND detail LIKE 'UNKNOWN!_SERIAL: Wechatpay-Serial %' ESCAPE '!'"
+      + " GROUP BY serial ORDER BY COUNT(*) DESC LIMIT 20";
 
   // Payments since the last look (alerts.payments), a minute settled: a booking that waited on a lock and
   // committed after a later one took its id is still read. The primary key's range. Binds: after id, how many.

@@ -14,6 +14,7 @@ import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -27,8 +28,11 @@ import paynotify.config.AppConfig;
 import paynotify.server.Pools;
 import paynotify.store.Database;
 import paynotify.store.PlatformCertificates.Source;
+import paynotify.testsupport.AlipayCertificateFiles;
+import paynotify.testsupport.AlipayNotifications;
 import paynotify.testsupport.DatabaseTestBase;
 import paynotify.testsupport.PlatformCertificates;
+import paynotify.testsupport.PrivateFile;
 import paynotify.testsupport.TestService;
 import paynotify.testsupport.WechatV3Notifications;
 
@@ -42,6 +46,7 @@ import paynotify.testsupport.WechatV3Notifications;
 class KeyWatchTest extends DatabaseTestBase {
   private static final Path DIR = Path.of("target", "keywatch-test").toAbsolutePath();
   private static KeyPair rsa;
+  private static AlipayCertificateFiles.Files3 alipayFiles;
 
   Vertx vertx;
   Database pool;
@@ -55,6 +60,7 @@ class KeyWatchTest extends DatabaseTestBase {
     KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
     generator.initialize(2048);
     rsa = generator.generateKeyPair();
+    alipayFiles = AlipayCertificateFiles.of(rsa).write(DIR);
   }
 
   @BeforeEach
@@ -188,8 +194,9 @@ class KeyWatchTest extends DatabaseTestBase {
       assertThat(a.kind()).isEqualTo("wechat_public_key");
       assertThat(a.title()).isEqualTo("微信支付已改用微信支付公钥签名");
       assertThat(a.text()).startsWith("2 条微信支付 v3 通知用微信支付公钥（PUB_KEY_ID_…）签名而被拒绝")
-          .contains("商户平台 → 账户中心 → API安全 → 微信支付公钥", "wechat_v3.platform_keys（id + key_file）")
-          .doesNotContain(WechatV3Notifications.PUBLIC_KEY_ID); // from a refused request: not repeated
+          .contains("在商户平台 → 账户中心 → API安全 → 微信支付公钥 查看公钥ID", "wechat_v3.platform_keys（id + key_file）",
+              "被拒绝的请求里带的 ID 未经验证，不要照它配置", "也可能是伪造的通知")
+          .doesNotContain(WechatV3Notifications.PUBLIC_KEY_ID, "notify_log"); // a refused request's: not repeated
     });
 
     target.sent.clear();
@@ -198,6 +205,30 @@ class KeyWatchTest extends DatabaseTestBase {
     alerts.flush(Instant.now().plus(Duration.ofMinutes(22)));
     AlertsTest.handled(alerts, target);
     assertThat(target.sent).as("the public key is listed: nothing to tell").isEmpty();
+  }
+
+  /**
+   * A merchant that lists no key and lets the service download the platform certificates (the merchant key given):
+   * moved to the public key, it is refused the same, and told the same. A serial that merely fits LIKE's {@code _}
+   * is not counted.
+   */
+  @Test
+  void aDownloadOnlyMerchantRefusedForThePublicKeyIsToldToo() throws Exception {
+    JsonObject v3 = wechatV3(Map.of("merchant_private_key_file", merchantKeyFile(), "merchant_serial_no", "4F1"));
+    v3.put("platform_keys", new JsonArray());
+    AlertWatch watch = watch(v3, null);
+    for (String serial : new String[] {"PUB_KEY_ID_0119000123452026112900118800000000", "PUBXKEYXIDX01190001234520"}) {
+      db.update("INSERT INTO notify_log (channel, outcome, detail, body_bytes) VALUES ('wechat_v3', 'rejected', ?,"
+          + " 100)", "UNKNOWN_SERIAL: Wechatpay-Serial '" + serial + "' is none of wechat_v3.platform_keys");
+    }
+
+    look(watch, now);
+
+    assertThat(target.sent).singleElement().satisfies(a -> {
+      assertThat(a.kind()).isEqualTo("wechat_public_key");
+      assertThat(a.text()).as("an id that only looks like one (LIKE's _) is not counted")
+          .startsWith("1 条微信支付 v3 通知用微信支付公钥（PUB_KEY_ID_…）签名而被拒绝");
+    });
   }
 
   /** A watch of the keys {@code wechatV3} and {@code alipay} (sections, or null) name, read as the service reads them. */
@@ -227,9 +258,14 @@ class KeyWatchTest extends DatabaseTestBase {
     return v3;
   }
 
-  /** An Alipay section of {@code alipayCertFile} alone (the channel itself off: its own tests are elsewhere). */
+  /**
+   * A certificate-mode Alipay section (公钥证书模式) with {@code alipayCertFile} as Alipay's certificate, the
+   * application's certificate and the root of {@link AlipayCertificateFiles}: the channel takes it as a merchant's.
+   */
   private static JsonObject alipay(String alipayCertFile) {
-    return new JsonObject().put("alipay_cert_file", alipayCertFile);
+    return new JsonObject().put("app_id", AlipayNotifications.APP_ID)
+        .put("app_cert_file", alipayFiles.appCert().toString()).put("alipay_cert_file", alipayCertFile)
+        .put("alipay_root_cert_file", alipayFiles.rootCert().toString());
   }
 
   private void keep(Platform platform, String serial, long certSerial, int days, Source source) {
@@ -238,6 +274,13 @@ class KeyWatchTest extends DatabaseTestBase {
 
   private void keep(Platform platform, String serial, X509Certificate cert, Source source) {
     new paynotify.store.PlatformCertificates(pool).keep(platform, serial, java.util.List.of(cert), source).await();
+  }
+
+  /** The merchant key (apiclient_key.pem, PKCS#8) that lets the service download the platform certificates. */
+  private static String merchantKeyFile() {
+    return PrivateFile.write(DIR.resolve("apiclient_key.pem"), "-----BEGIN PRIVATE KEY-----\n"
+        + Base64.getMimeEncoder().encodeToString(rsa.getPrivate().getEncoded()) + "\n-----END PRIVATE KEY-----\n")
+        .toString();
   }
 
   private static String file(String name, long serial, int days) throws Exception {

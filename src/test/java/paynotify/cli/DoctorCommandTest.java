@@ -254,10 +254,12 @@ class DoctorCommandTest extends DatabaseTestBase {
 
     System.out.println(r.out());
     assertThat(r.exit()).as(r.out() + r.err()).isEqualTo(ExitCode.FOUND);
-    assertThat(r.out()).contains("\nwechat_v3.platform_keys: 2 notification(s) in the last 7 days were signed with"
-        + " WeChat Pay's public key PUB_KEY_ID_0119000123452026112900118800000000, which it does not list",
-        "  change: add the public key: download pub_key.pem at 商户平台 (pay.weixin.qq.com) → 账户中心 → API安全 → 微信支付公钥,"
-            + " and list it as - id: PUB_KEY_ID_0119000123452026112900118800000000 with key_file: <that file>",
+    assertThat(r.out()).contains("\nwechat_v3.platform_keys: 2 notification(s) in the last 7 days were refused for"
+        + " naming a WeChat Pay public key it does not list (a refused request named"
+        + " PUB_KEY_ID_0119000123452026112900118800000000: unverified, anyone can send one)",
+        "  change: add the public key: at 商户平台 (pay.weixin.qq.com) → 账户中心 → API安全 → 微信支付公钥 copy 公钥ID and"
+            + " download pub_key.pem, and list them as - id: <公钥ID from that page> with key_file: <that file>; then"
+            + " restart. Take the id from the console only, never from the refused request",
         "\nwechat_v3.platform_keys: 1 notification(s) in the last 7 days were signed under the platform certificate of"
             + " serial 7E57AB, which it does not list",
         "checked: wechat_v3.platform_keys lists 05157F2 now, which 1 notification(s) refused",

@@ -9,7 +9,7 @@ import java.util.List;
  * key. Read by config/ConfiguredCertificates.
  *
  * @param certificates    each configured certificate, with the key that names it
- * @param wechatV3        WeChat Pay v3 notifications are verified (wechat_v3.platform_keys lists a key)
+ * @param wechatV3        the wechat_v3 channel is on (its keys listed, or the platform certificates downloaded)
  * @param wechatPublicKey wechat_v3.platform_keys lists a WeChat Pay public key (微信支付公钥, PUB_KEY_ID_...)
  */
 public record WatchedKeys(List<Configured> certificates, boolean wechatV3, boolean wechatPublicKey) {
