@@ -15,8 +15,10 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
-import paynotify.crypto.CertificateShelf;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import paynotify.channel.Platform;
+import paynotify.crypto.CertificateShelf;
 import paynotify.crypto.PublicKeys;
 
 /**
@@ -26,6 +28,8 @@ import paynotify.crypto.PublicKeys;
  * again as far as they can (the table is in the site's database, no safer than the orders table beside it).
  */
 public final class PlatformCertificates {
+  private static final Logger LOG = LoggerFactory.getLogger(PlatformCertificates.class);
+
   /** Why the service holds a certificate. */
   public enum Source {
     /** Kept current by the service: WeChat's /v3/certificates. */
@@ -71,9 +75,14 @@ public final class PlatformCertificates {
         .map(rows -> {
           List<Kept> kept = new ArrayList<>();
           for (Row r : rows) {
-            kept.add(new Kept(r.getString(0), PublicKeys.parseCertificates(r.getString(1)),
-                Source.valueOf(r.getString(2).toUpperCase(Locale.ROOT)),
-                r.getLocalDateTime(3).toInstant(ZoneOffset.UTC)));
+            try {
+              kept.add(new Kept(r.getString(0), PublicKeys.parseCertificates(r.getString(1)),
+                  Source.valueOf(r.getString(2).toUpperCase(Locale.ROOT)),
+                  r.getLocalDateTime(3).toInstant(ZoneOffset.UTC)));
+            } catch (IllegalArgumentException e) { // one row no one could have written: the others still count
+              LOG.warn("platform_certificates: {}'s row {} is left out: {}", platform.code(), r.getString(0),
+                  e.getMessage());
+            }
           }
           return kept;
         });
