@@ -7,8 +7,8 @@ import java.nio.file.Path;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.List;
-import paynotify.alert.watch.WatchedKeys;
 import paynotify.alert.watch.WatchedKeys.Configured;
+import paynotify.alert.watch.WatchedKeys;
 import paynotify.channel.alipay.AlipayCertRules;
 import paynotify.crypto.PublicKeys;
 

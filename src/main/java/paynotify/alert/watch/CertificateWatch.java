@@ -15,9 +15,9 @@ import paynotify.alert.AlertMessages;
 import paynotify.alert.Alerts;
 import paynotify.channel.Platform;
 import paynotify.store.Database;
-import paynotify.store.PlatformCertificates;
 import paynotify.store.PlatformCertificates.Kept;
 import paynotify.store.PlatformCertificates.Source;
+import paynotify.store.PlatformCertificates;
 
 /**
  * Certificates about to break, hourly (the first look at once): each configured one expiring within 30 days, told

@@ -17,9 +17,9 @@ import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import paynotify.channel.Ids;
-import paynotify.crypto.CertificateShelf;
-import paynotify.crypto.CertificateShelf.Shelved;
 import paynotify.channel.NotifyChannel;
+import paynotify.crypto.CertificateShelf.Shelved;
+import paynotify.crypto.CertificateShelf;
 import paynotify.net.OutboundHttp;
 import paynotify.timer.Periodic;
 
