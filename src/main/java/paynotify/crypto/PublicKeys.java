@@ -10,9 +10,11 @@ import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.security.interfaces.RSAPublicKey;
 import java.security.spec.X509EncodedKeySpec;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Locale;
 
 /** Reads the RSA public keys (PEM, or the bare base64 Alipay shows) and certificates that platforms hand out. */
 public final class PublicKeys {
@@ -87,5 +89,15 @@ public final class PublicKeys {
     } catch (CertificateException e) {
       throw new IllegalArgumentException("not a readable X.509 certificate: " + e.getMessage());
     }
+  }
+
+  /** The certificate's serial as the consoles write it: upper-case hex. */
+  public static String serial(X509Certificate certificate) {
+    return certificate.getSerialNumber().toString(16).toUpperCase(Locale.ROOT);
+  }
+
+  /** Whether {@code certificate} is valid at {@code at}: within its notBefore and notAfter, both included. */
+  public static boolean validAt(X509Certificate certificate, Instant at) {
+    return !at.isBefore(certificate.getNotBefore().toInstant()) && !at.isAfter(certificate.getNotAfter().toInstant());
   }
 }

@@ -6,7 +6,6 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.time.Clock;
 import java.time.LocalDate;
 import java.time.format.DateTimeFormatter;
 import java.util.regex.Matcher;
@@ -15,7 +14,6 @@ import paynotify.channel.BillSource;
 import paynotify.channel.DayBill;
 import paynotify.channel.Platform;
 import paynotify.channel.PlatformTime;
-import paynotify.crypto.MerchantKey;
 import paynotify.net.OutboundFailure;
 import paynotify.net.OutboundHttp;
 
@@ -33,11 +31,10 @@ public final class AlipayBills implements BillSource {
   private final AlipayOpenApi api;
   private final OutboundHttp http;
 
-  /** @param http a client whose answer cap holds a day's zip (see the caller's) */
-  public AlipayBills(OutboundHttp http, URI gateway, String appId, MerchantKey appKey, AlipaySignature signature,
-      Clock clock) {
-    this.api = new AlipayOpenApi(http, gateway, appId, appKey, signature, clock);
-    this.http = http;
+  /** @param api on a client whose answer cap holds a day's zip (see the caller's): the zip comes over it too */
+  AlipayBills(AlipayOpenApi api) {
+    this.api = api;
+    this.http = api.http();
   }
 
   @Override

@@ -4,13 +4,13 @@ import java.security.GeneralSecurityException;
 import java.security.cert.X509Certificate;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Date;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.StringJoiner;
 import javax.security.auth.x500.X500Principal;
 import paynotify.crypto.Digests;
+import paynotify.crypto.PublicKeys;
 
 /**
  * Alipay's public-key certificate mode (公钥证书模式) as alipay-sdk-java's {@code AntCertificationUtil} computes it:
@@ -26,14 +26,20 @@ public final class AlipayCertRules {
 
   /** The SDK's {@code getCertSN}: MD5 of the issuer's DN (RFC 2253, as Java writes it) and the decimal serial. */
   public static String sn(X509Certificate cert) {
-    return md5(cert.getIssuerX500Principal().getName() + cert.getSerialNumber());
+    // the SDK's getBytes() is in the platform charset: a DN of ASCII (Alipay's are) is the same in UTF-8
+    return Digests.md5Hex(cert.getIssuerX500Principal().getName() + cert.getSerialNumber());
   }
 
   /** The SDK's {@code getRootCertSN}: the SNs of the root file's RSA-signed certificates, joined by {@code _}; null when none. */
   public static String rootSn(List<X509Certificate> roots) {
     StringJoiner sn = new StringJoiner("_");
-    roots.stream().filter(c -> c.getSigAlgOID().startsWith(RSA_SIGNATURES)).forEach(c -> sn.add(sn(c)));
+    rsaRoots(roots).forEach(c -> sn.add(sn(c)));
     return sn.length() == 0 ? null : sn.toString();
+  }
+
+  /** The roots of alipayRootCert.crt that count: the RSA-signed ones (the SDK skips the SM2 roots beside them). */
+  public static List<X509Certificate> rsaRoots(List<X509Certificate> roots) {
+    return roots.stream().filter(c -> c.getSigAlgOID().startsWith(RSA_SIGNATURES)).toList();
   }
 
   /**
@@ -52,8 +58,10 @@ public final class AlipayCertRules {
       return false;
     }
     for (X509Certificate cert : chain) {
+      if (!PublicKeys.validAt(cert, now)) {
+        return false;
+      }
       try {
-        cert.checkValidity(Date.from(now));
         cert.verify(issuer.getPublicKey());
       } catch (GeneralSecurityException e) {
         return false;
@@ -91,10 +99,5 @@ public final class AlipayCertRules {
 
   private static boolean selfSigned(X509Certificate c) {
     return c.getSubjectX500Principal().equals(c.getIssuerX500Principal());
-  }
-
-  /** The SDK's getBytes() is in the platform charset: a DN of ASCII (Alipay's are) is the same in UTF-8. */
-  private static String md5(String text) {
-    return Digests.md5Hex(text);
   }
 }

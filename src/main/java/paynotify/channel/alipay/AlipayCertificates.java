@@ -1,12 +1,10 @@
 package paynotify.channel.alipay;
 
 import io.vertx.core.Future;
-import java.security.cert.CertificateException;
 import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Date;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -37,8 +35,12 @@ public final class AlipayCertificates {
   /** One download of an SN, and when it started. */
   private record Attempt(Instant at, Future<Void> result) {}
 
-  /** An Alipay certificate, its SN and its key. */
-  record Known(String sn, X509Certificate certificate, RsaSignatureCheck key) {}
+  /** An Alipay certificate, its SN, its key and when it is valid (read once: each notification asks). */
+  record Known(String sn, X509Certificate certificate, RsaSignatureCheck key, Instant from, Instant until) {
+    boolean validAt(Instant now) {
+      return !now.isBefore(from) && !now.isAfter(until);
+    }
+  }
 
   private final String appCertSn;
   private final String rootCertSn;
@@ -94,18 +96,17 @@ public final class AlipayCertificates {
   /** Keeps what is re-issued on {@code shelf} from now on, and looks there for what other instances kept. */
   public void keepIn(CertificateShelf shelf) {
     this.shelf = shelf;
-    shelfRead.set(Instant.EPOCH);
   }
 
   /** The key of the certificate named {@code sn}, or null when it is not known here or not valid now. */
   RsaSignatureCheck key(String sn) {
-    return newestFirst.stream().filter(k -> k.sn().equals(sn) && validNow(k.certificate())).map(Known::key)
-        .findFirst().orElse(null);
-  }
-
-  /** The known certificates, newest first. */
-  List<Known> known() {
-    return List.copyOf(newestFirst);
+    Instant now = clock.instant();
+    for (Known k : newestFirst) {
+      if (k.sn().equals(sn) && k.validAt(now)) {
+        return k.key();
+      }
+    }
+    return null;
   }
 
   /**
@@ -118,7 +119,13 @@ public final class AlipayCertificates {
     if (named != null) {
       return named.verifies(content, sign);
     }
-    return newestFirst.stream().anyMatch(k -> validNow(k.certificate()) && k.key().verifies(content, sign));
+    Instant now = clock.instant();
+    for (Known k : newestFirst) {
+      if (k.validAt(now) && k.key().verifies(content, sign)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -204,16 +211,8 @@ public final class AlipayCertificates {
     return downloads.computeIfAbsent(sn, k -> new Attempt(now, download.get())).result();
   }
 
-  private boolean validNow(X509Certificate cert) {
-    try {
-      cert.checkValidity(Date.from(clock.instant()));
-      return true;
-    } catch (CertificateException e) {
-      return false;
-    }
-  }
-
   private Known known(X509Certificate cert) {
-    return new Known(AlipayCertRules.sn(cert), cert, RsaSignatureCheck.of(cert.getPublicKey(), jca));
+    return new Known(AlipayCertRules.sn(cert), cert, RsaSignatureCheck.of(cert.getPublicKey(), jca),
+        cert.getNotBefore().toInstant(), cert.getNotAfter().toInstant());
   }
 }

@@ -28,11 +28,16 @@ public record AlipayClients(URI gateway, String appId, MerchantKey appKey, Alipa
 
   @Override
   public Function<OutboundHttp, TradeQuery> query() {
-    return appKey == null ? null : http -> new AlipayGateway(http, gateway, appId, appKey, signature, clock);
+    return appKey == null ? null : http -> new AlipayGateway(api(http));
   }
 
   @Override
   public Function<OutboundHttp, BillSource> bills() {
-    return appKey == null ? null : http -> new AlipayBills(http, gateway, appId, appKey, signature, clock);
+    return appKey == null ? null : http -> new AlipayBills(api(http));
+  }
+
+  /** The one signed call both clients make, over {@code http}. */
+  private AlipayOpenApi api(OutboundHttp http) {
+    return new AlipayOpenApi(http, gateway, appId, appKey, signature, clock);
   }
 }

@@ -2,8 +2,6 @@ package paynotify.channel.alipay;
 
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
-import java.net.URI;
-import java.time.Clock;
 import java.util.Set;
 import paynotify.channel.Ids;
 import paynotify.channel.NotifyEvent;
@@ -12,9 +10,7 @@ import paynotify.channel.RejectedNotification;
 import paynotify.channel.TradeAnswer.State;
 import paynotify.channel.TradeAnswer;
 import paynotify.channel.TradeQuery;
-import paynotify.crypto.MerchantKey;
 import paynotify.net.OutboundFailure;
-import paynotify.net.OutboundHttp;
 
 /**
  * Alipay's {@code alipay.trade.query} and {@code alipay.trade.close}, signed and verified as every OpenAPI call
@@ -29,14 +25,8 @@ public final class AlipayGateway implements TradeQuery {
 
   private final AlipayOpenApi api;
 
-  /**
-   * @param gateway   {@code https://openapi.alipay.com/gateway.do}, or a stand-in's
-   * @param appKey    the application's private key (its public half is the one uploaded to Alipay)
-   * @param signature the notify channel's: Alipay's public key checks answers as it checks notifications
-   */
-  public AlipayGateway(OutboundHttp http, URI gateway, String appId, MerchantKey appKey, AlipaySignature signature,
-      Clock clock) {
-    this.api = new AlipayOpenApi(http, gateway, appId, appKey, signature, clock);
+  AlipayGateway(AlipayOpenApi api) {
+    this.api = api;
   }
 
   @Override

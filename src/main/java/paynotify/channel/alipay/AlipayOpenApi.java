@@ -96,6 +96,11 @@ final class AlipayOpenApi {
     });
   }
 
+  /** The client the calls go over. */
+  OutboundHttp http() {
+    return http;
+  }
+
   /** Alipay's "now": what a day's bill is compared with. */
   Clock clock() {
     return clock;
@@ -118,9 +123,10 @@ final class AlipayOpenApi {
       return Future.failedFuture(refusal(method, SignedAnswer.text(body, "error_response"), body));
     }
     JsonObject response = parse(method, signed);
-    String certSn = SignedAnswer.string(body, AlipaySignature.CERT_SN);
     AlipayCertificates certs = signature.certificates();
-    Future<Void> known = certs == null || certSn == null || certs.key(certSn) != null ? Future.succeededFuture()
+    // only certificate mode names the certificate: no second parse of the body in public-key mode
+    String certSn = certs == null ? null : SignedAnswer.string(body, AlipaySignature.CERT_SN);
+    Future<Void> known = certSn == null || certs.key(certSn) != null ? Future.succeededFuture()
         : new AlipayReissue(this, certs).fetch(certSn);
     return known.map(v -> verified(method, response, signed, SignedAnswer.sign(body), certSn, body));
   }

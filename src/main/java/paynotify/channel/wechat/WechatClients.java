@@ -29,7 +29,12 @@ public record WechatClients(V2 v2, V3 v3) implements Outbound {
   }
 
   /** API v3's base URL, the merchant's id, key and certificate serial, and its channel's check of WeChat's answers. */
-  public record V3(URI base, String mchId, String serial, MerchantKey key, WechatV3Signature signature) {}
+  public record V3(URI base, String mchId, String serial, MerchantKey key, WechatV3Signature signature) {
+    /** The one signed call every v3 client makes (the query, the bills, the certificates' download), over {@code http}. */
+    WechatV3Client client(OutboundHttp http) {
+      return new WechatV3Client(http, base, mchId, serial, key, signature);
+    }
+  }
 
   @Override
   public Platform platform() {
@@ -39,7 +44,7 @@ public record WechatClients(V2 v2, V3 v3) implements Outbound {
   @Override
   public Function<OutboundHttp, TradeQuery> query() {
     if (v3 != null) {
-      return http -> new WechatV3Gateway(http, v3.base, v3.mchId, v3.serial, v3.key, v3.signature);
+      return http -> new WechatV3Gateway(v3.client(http));
     }
     return v2 == null ? null : http -> new WechatV2Gateway(v2.client(http));
   }
@@ -53,7 +58,7 @@ public record WechatClients(V2 v2, V3 v3) implements Outbound {
   @Override
   public Function<OutboundHttp, BillSource> bills() {
     if (v3 != null) {
-      return http -> new WechatV3Bills(http, v3.base, v3.mchId, v3.serial, v3.key, v3.signature);
+      return http -> new WechatV3Bills(v3.client(http));
     }
     return v2 == null ? null : http -> new WechatV2Bills(v2.client(http));
   }

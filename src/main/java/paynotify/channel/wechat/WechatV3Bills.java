@@ -15,7 +15,6 @@ import paynotify.channel.BillSource;
 import paynotify.channel.DayBill;
 import paynotify.channel.Ids;
 import paynotify.channel.Platform;
-import paynotify.crypto.MerchantKey;
 import paynotify.net.Gzip;
 import paynotify.net.OutboundFailure;
 import paynotify.net.OutboundHttp;
@@ -40,9 +39,8 @@ public final class WechatV3Bills implements BillSource {
   private final WechatV3Client client;
 
   /** The same settings as {@link WechatV3Gateway}'s: the merchant's key and WeChat's platform keys. */
-  public WechatV3Bills(OutboundHttp http, URI base, String mchId, String serial, MerchantKey key,
-      WechatV3Signature signature) {
-    this.client = new WechatV3Client(http, base, mchId, serial, key, signature);
+  WechatV3Bills(WechatV3Client client) {
+    this.client = client;
   }
 
   @Override

@@ -2,17 +2,13 @@ package paynotify.channel.wechat;
 
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import java.security.cert.CertificateExpiredException;
-import java.security.cert.CertificateNotYetValidException;
 import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Date;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,6 +16,7 @@ import paynotify.channel.Ids;
 import paynotify.channel.NotifyChannel;
 import paynotify.crypto.CertificateShelf.Shelved;
 import paynotify.crypto.CertificateShelf;
+import paynotify.crypto.PublicKeys;
 import paynotify.net.OutboundHttp;
 import paynotify.timer.Periodic;
 
@@ -78,7 +75,6 @@ public final class WechatV3CertificateKeeper {
   private Instant pausedUntil = Instant.MIN;
   private boolean stopped;
   private Periodic hourly;
-  private final AtomicInteger downloads = new AtomicInteger();
 
   WechatV3CertificateKeeper(Vertx vertx, OutboundHttp http, WechatV3Certificates certificates,
       WechatV3Signature signature, CertificateShelf shelf, Clock clock, Duration period) {
@@ -100,9 +96,8 @@ public final class WechatV3CertificateKeeper {
       if (channel instanceof WechatV3Channel v3 && v3.certificateDownloads() != null) {
         WechatClients.V3 merchant = v3.certificateDownloads();
         OutboundHttp http = new OutboundHttp(vertx, TIMEOUT, MAX_ANSWER_BYTES);
-        WechatV3Client client = new WechatV3Client(http, merchant.base(), merchant.mchId(), merchant.serial(),
-            merchant.key(), merchant.signature());
-        return new WechatV3CertificateKeeper(vertx, http, new WechatV3Certificates(client, merchant.signature(), clock),
+        return new WechatV3CertificateKeeper(vertx, http,
+            new WechatV3Certificates(merchant.client(http), clock),
             merchant.signature(), shelf, clock, PERIOD);
       }
     }
@@ -127,11 +122,6 @@ public final class WechatV3CertificateKeeper {
   /** The refresh in flight, if any, over: what a test waits for. */
   public synchronized Future<Void> settled() {
     return inFlight;
-  }
-
-  /** How many downloads this keeper made (for the status and tests). */
-  public int downloads() {
-    return downloads.get();
   }
 
   /** No more refreshes; completes once the one in flight, if any, is over; then its HTTP client is closed. */
@@ -205,9 +195,8 @@ public final class WechatV3CertificateKeeper {
   }
 
   private Future<Void> downloadAndKeep() {
-    downloads.incrementAndGet();
     return certificates.download().compose(listed -> {
-      if (listed.none()) {
+      if (listed.isEmpty()) {
         synchronized (this) {
           pausedUntil = clock.instant().plus(NOT_FOUND_PAUSE);
         }
@@ -218,13 +207,13 @@ public final class WechatV3CertificateKeeper {
         return Future.succeededFuture();
       }
       Future<Void> kept = Future.succeededFuture();
-      for (Map.Entry<String, X509Certificate> c : listed.certificates().entrySet()) {
+      for (Map.Entry<String, X509Certificate> c : listed.entrySet()) {
         kept = kept.compose(v -> shelf.keep(c.getKey(), List.of(c.getValue())));
       }
       return kept.map(v -> {
-        use(listed.certificates()); // exactly what WeChat lists now
+        use(listed); // exactly what WeChat lists now
         LOG.info("{}: {} listed by WeChat Pay, {} in use", WechatV3Certificates.WHAT,
-            listed.certificates().keySet().stream().map(Ids::printable).collect(Collectors.joining(", ")),
+            listed.keySet().stream().map(Ids::printable).collect(Collectors.joining(", ")),
             signature.downloaded().size());
         return null;
       });
@@ -233,14 +222,12 @@ public final class WechatV3CertificateKeeper {
 
   /** Of {@code listed} (by serial), the ones valid now verify from now on, beside the configured keys. */
   private void use(Map<String, X509Certificate> listed) {
+    // expired ones stay in the table for the record; not-yet-valid ones are taken up once they are
+    Instant now = clock.instant();
     Map<String, X509Certificate> valid = new LinkedHashMap<>();
-    Date now = Date.from(clock.instant());
     listed.forEach((serial, certificate) -> {
-      try {
-        certificate.checkValidity(now);
+      if (PublicKeys.validAt(certificate, now)) {
         valid.put(serial, certificate);
-      } catch (CertificateExpiredException | CertificateNotYetValidException e) {
-        // expired ones stay in the table for the record; not-yet-valid ones are taken up once they are
       }
     });
     signature.useDownloaded(valid);

@@ -6,11 +6,8 @@ import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
-import java.security.cert.CertificateExpiredException;
-import java.security.cert.CertificateNotYetValidException;
 import java.security.cert.X509Certificate;
 import java.time.Clock;
-import java.util.Date;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -47,30 +44,25 @@ final class WechatV3Certificates {
   private static final Set<String> NO_CERTIFICATE = Set.of("RESOURCE_NOT_EXISTS", "NOT_FOUND");
   private static final Logger LOG = LoggerFactory.getLogger(WechatV3Certificates.class);
 
-  /**
-   * What WeChat listed: the certificates valid now by serial as WeChat writes it; none, with {@code none} true, when
-   * it has none for this merchant (a 404).
-   */
-  record Listed(Map<String, X509Certificate> certificates, boolean none) {
-    static final Listed NONE = new Listed(Map.of(), true);
-  }
-
   private final WechatV3Client client;
   private final WechatV3Signature signature;
   private final Clock clock;
 
-  WechatV3Certificates(WechatV3Client client, WechatV3Signature signature, Clock clock) {
+  WechatV3Certificates(WechatV3Client client, Clock clock) {
     this.client = client;
-    this.signature = signature;
+    this.signature = client.signature();
     this.clock = clock;
   }
 
-  /** The list as WeChat gives it now, checked; a failure says what to fix, never a key. */
-  Future<Listed> download() {
+  /**
+   * The list as WeChat gives it now, checked: the certificates valid now by serial as WeChat writes it; none when it
+   * has none for this merchant (its 404). A failure says what to fix, never a key.
+   */
+  Future<Map<String, X509Certificate>> download() {
     return client.send(WHAT, HttpMethod.GET, PATH, null).compose(answer -> {
       if (answer.status() == 404) {
         String code = WechatV3Client.code(answer);
-        return code != null && NO_CERTIFICATE.contains(code) ? Future.succeededFuture(Listed.NONE)
+        return code != null && NO_CERTIFICATE.contains(code) ? Future.succeededFuture(Map.of())
             : Future.failedFuture(OutboundFailure.refused(WHAT + ": HTTP 404 " + WechatV3Client.error(answer)
                 + " is not WeChat Pay's answer (RESOURCE_NOT_EXISTS for a merchant without platform certificates):"
                 + " check wechat_v3.gateway_url (https://api.mch.weixin.qq.com) and any proxy on the way"));
@@ -91,7 +83,7 @@ final class WechatV3Certificates {
           return Future.failedFuture(OutboundFailure.untrusted(WHAT + ": none of the " + listed.size()
               + " listed is valid now (check this machine's clock)"));
         }
-        return Future.succeededFuture(new Listed(Map.copyOf(valid), false));
+        return Future.succeededFuture(Map.copyOf(valid));
       } catch (RejectedNotification e) {
         return Future.failedFuture(WechatV3Client.untrusted(WHAT, answer, e));
       }
@@ -148,13 +140,11 @@ final class WechatV3Certificates {
   }
 
   private boolean validNow(String serial, X509Certificate certificate) {
-    try {
-      certificate.checkValidity(Date.from(clock.instant()));
+    if (PublicKeys.validAt(certificate, clock.instant())) {
       return true;
-    } catch (CertificateExpiredException | CertificateNotYetValidException e) {
-      LOG.warn("{}: certificate {} is left out: valid from {} to {}", WHAT, Ids.printable(serial),
-          certificate.getNotBefore().toInstant(), certificate.getNotAfter().toInstant());
-      return false;
     }
+    LOG.warn("{}: certificate {} is left out: valid from {} to {}", WHAT, Ids.printable(serial),
+        certificate.getNotBefore().toInstant(), certificate.getNotAfter().toInstant());
+    return false;
   }
 }

@@ -51,6 +51,11 @@ final class WechatV3Client {
     return mchId;
   }
 
+  /** The channel's signature rules, which check this client's answers. */
+  WechatV3Signature signature() {
+    return signature;
+  }
+
   OutboundHttp http() {
     return http;
   }

@@ -6,7 +6,6 @@ import io.vertx.core.Future;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
-import java.net.URI;
 import java.util.Set;
 import paynotify.channel.Ids;
 import paynotify.channel.Platform;
@@ -14,7 +13,6 @@ import paynotify.channel.RejectedNotification;
 import paynotify.channel.TradeAnswer.State;
 import paynotify.channel.TradeAnswer;
 import paynotify.channel.TradeQuery;
-import paynotify.crypto.MerchantKey;
 import paynotify.net.OutboundFailure;
 import paynotify.net.OutboundHttp;
 
@@ -35,11 +33,10 @@ public final class WechatV3Gateway implements TradeQuery {
   private final WechatV3Client client;
   private final WechatV3Signature signature;
 
-  /** @param signature the notification's: the same platform keys and merchant ids check the answers */
-  public WechatV3Gateway(OutboundHttp http, URI base, String mchId, String serial, MerchantKey key,
-      WechatV3Signature signature) {
-    this.client = new WechatV3Client(http, base, mchId, serial, key, signature);
-    this.signature = signature;
+  /** @param client its signature rules the notification's: the same platform keys and merchant ids check the answers */
+  WechatV3Gateway(WechatV3Client client) {
+    this.client = client;
+    this.signature = client.signature();
   }
 
   @Override

@@ -63,10 +63,14 @@ public final class WechatV3Signature {
 
   /** The configured keys (wechat_v3.platform_keys), by {@link #keyId}. */
   private final Map<String, RsaSignatureCheck> configured;
-  /** The configured keys and the downloaded certificates, by {@link #keyId}: replaced whole, read lock-free. */
-  private volatile Map<String, RsaSignatureCheck> platformKeys;
-  /** The downloaded certificates in use, by {@link #keyId}. */
-  private volatile Map<String, X509Certificate> downloaded = Map.of();
+  /** The keys that verify now and the downloaded certificates among them: replaced whole, read lock-free. */
+  private volatile Keys keys;
+
+  /**
+   * @param verifying  the configured keys and the downloaded certificates', by {@link #keyId}
+   * @param downloaded the downloaded certificates in use, by {@link #keyId}
+   */
+  private record Keys(Map<String, RsaSignatureCheck> verifying, Map<String, X509Certificate> downloaded) {}
   /** Told of each serial no key is known for (a rotated certificate, or a forged serial): the keeper's to decide. */
   private volatile Consumer<String> unknownSerial = serial -> { };
   private final Set<String> publicKeyIds;
@@ -89,7 +93,7 @@ public final class WechatV3Signature {
     this.configured = platformKeys.entrySet().stream() // a key listed twice: IllegalStateException
         .collect(Collectors.toUnmodifiableMap(k -> keyId(k.getKey()),
             k -> RsaSignatureCheck.of(k.getValue(), "SHA256withRSA")));
-    this.platformKeys = configured;
+    this.keys = new Keys(configured, Map.of());
     this.publicKeyIds = publicKeyIds.stream().map(WechatV3Signature::keyId).collect(Collectors.toUnmodifiableSet());
     this.requestSerial = platformKeys.keySet().stream().filter(publicKeyIds::contains).findFirst().orElse(null);
     this.window = window;
@@ -146,7 +150,7 @@ public final class WechatV3Signature {
    */
   JsonObject keysSeen() {
     JsonArray certificates = new JsonArray();
-    downloaded.forEach((serial, certificate) -> certificates.add(new JsonObject().put("serial", serial)
+    keys.downloaded().forEach((serial, certificate) -> certificates.add(new JsonObject().put("serial", serial)
         .put("not_after", certificate.getNotAfter().toInstant().toString())));
     return seen.json().put("downloaded_certificates", certificates);
   }
@@ -203,7 +207,7 @@ public final class WechatV3Signature {
   private record Signed(String timestamp, String nonce, String signature, String serial) {}
 
   private RsaSignatureCheck key(String serial) throws RejectedNotification {
-    RsaSignatureCheck key = platformKeys.get(keyId(serial));
+    RsaSignatureCheck key = keys.verifying().get(keyId(serial));
     if (key == null) {
       unknownSerial.accept(serial);
       throw unknown(serial);
@@ -223,19 +227,18 @@ public final class WechatV3Signature {
    */
   synchronized void useDownloaded(Map<String, X509Certificate> certificates) {
     Map<String, X509Certificate> byId = new HashMap<>();
-    Map<String, RsaSignatureCheck> keys = new HashMap<>();
+    Map<String, RsaSignatureCheck> verifying = new HashMap<>();
     certificates.forEach((serial, certificate) -> {
       byId.put(keyId(serial), certificate);
-      keys.put(keyId(serial), RsaSignatureCheck.of(certificate.getPublicKey(), "SHA256withRSA"));
+      verifying.put(keyId(serial), RsaSignatureCheck.of(certificate.getPublicKey(), "SHA256withRSA"));
     });
-    keys.putAll(configured);
-    downloaded = Map.copyOf(byId);
-    platformKeys = Map.copyOf(keys);
+    verifying.putAll(configured);
+    keys = new Keys(Map.copyOf(verifying), Map.copyOf(byId));
   }
 
   /** The downloaded certificates in use, by {@link #keyId}. */
   Map<String, X509Certificate> downloaded() {
-    return downloaded;
+    return keys.downloaded();
   }
 
   /** Whether {@code serial} can name a certificate (hex): a public key's id (PUB_KEY_ID_...) cannot. */
@@ -244,8 +247,8 @@ public final class WechatV3Signature {
   }
 
   /** Whether a key is known for {@code serial}, configured or downloaded. */
-  boolean knows(String serial) {
-    return platformKeys.containsKey(keyId(serial));
+  public boolean knows(String serial) {
+    return keys.verifying().containsKey(keyId(serial));
   }
 
   /** {@code listener} is told of each serial that names no known key, on the event loop that met it. */
@@ -261,7 +264,7 @@ public final class WechatV3Signature {
   void verifyCertificateList(MultiMap headers, byte[] body, Map<String, X509Certificate> listed)
       throws RejectedNotification {
     Signed signed = signed(headers);
-    RsaSignatureCheck key = platformKeys.get(keyId(signed.serial()));
+    RsaSignatureCheck key = keys.verifying().get(keyId(signed.serial()));
     if (key == null) {
       X509Certificate certificate = listed.entrySet().stream().filter(e -> keyId(e.getKey()).equals(keyId(signed.serial())))
           .map(Map.Entry::getValue).findFirst().orElseThrow(() -> unknown(signed.serial()));

@@ -53,8 +53,9 @@ class AlipayBillsTest {
   }
 
   AlipayBills bills(Duration timeout) {
-    return new AlipayBills(new OutboundHttp(vertx, timeout, 8 * 1024 * 1024), alipay.url(), AlipayNotifications.APP_ID,
-        MerchantKeyTest.read(alipay.appKeyFile()), AlipayGatewayTest.SIGNATURE, NEXT_MORNING);
+    return new AlipayBills(new AlipayOpenApi(new OutboundHttp(vertx, timeout, 8 * 1024 * 1024), alipay.url(),
+        AlipayNotifications.APP_ID, MerchantKeyTest.read(alipay.appKeyFile()), AlipayGatewayTest.SIGNATURE,
+        NEXT_MORNING));
   }
 
   @AfterEach

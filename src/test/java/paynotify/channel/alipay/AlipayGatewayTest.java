@@ -51,7 +51,8 @@ class AlipayGatewayTest {
   }
 
   AlipayGateway gateway(MerchantKey key) {
-    return new AlipayGateway(http, alipay.url(), AlipayNotifications.APP_ID, key, SIGNATURE, Clock.systemUTC());
+    return new AlipayGateway(new AlipayOpenApi(http, alipay.url(), AlipayNotifications.APP_ID, key, SIGNATURE,
+        Clock.systemUTC()));
   }
 
   @AfterEach

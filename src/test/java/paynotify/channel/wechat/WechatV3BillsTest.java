@@ -55,8 +55,8 @@ class WechatV3BillsTest {
   }
 
   static WechatV3Bills bills(Path keyFile) {
-    return new WechatV3Bills(http, standIn.url(), WechatV3Notifications.MCH_ID, standIn.merchantSerial(),
-        MerchantKeyTest.read(keyFile), channel.signature());
+    return new WechatV3Bills(new WechatV3Client(http, standIn.url(), WechatV3Notifications.MCH_ID,
+        standIn.merchantSerial(), MerchantKeyTest.read(keyFile), channel.signature()));
   }
 
   @AfterEach

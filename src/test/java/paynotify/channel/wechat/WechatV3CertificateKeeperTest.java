@@ -103,7 +103,7 @@ class WechatV3CertificateKeeperTest {
     assertThat(channel.certificateDownloads()).as("downloads are on by default with the merchant key").isNotNull();
     WechatV3Client client = new WechatV3Client(http, wechat.url(), WechatV3Notifications.MCH_ID,
         wechat.merchantSerial(), MerchantKeyTest.read(wechat.merchantKeyFile()), channel.signature());
-    keeper = new WechatV3CertificateKeeper(vertx, http, new WechatV3Certificates(client, channel.signature(), clock),
+    keeper = new WechatV3CertificateKeeper(vertx, http, new WechatV3Certificates(client, clock),
         channel.signature(), shelf, clock, period);
     keeper.start();
     keeper.settled().await();

@@ -68,7 +68,7 @@ class WechatV3CertificatesSdkTest {
     OutboundHttp http = new OutboundHttp(vertx, Duration.ofSeconds(5), 64 * 1024);
     WechatV3Client client = new WechatV3Client(http, wechat.url(), WechatV3Notifications.MCH_ID,
         wechat.merchantSerial(), MerchantKeyTest.read(wechat.merchantKeyFile()), channel.signature());
-    return new WechatV3Certificates(client, channel.signature(), Clock.systemUTC()).download().await().certificates();
+    return new WechatV3Certificates(client, Clock.systemUTC()).download().await();
   }
 
   Notification signedWithTheNewestCertificate(String orderNo) {

@@ -58,8 +58,8 @@ class WechatV3GatewayTest {
 
   /** As the service would build it from {@code wechat_v3.*}, with the merchant key in {@code keyFile}. */
   static WechatV3Gateway gateway(Path keyFile) {
-    return new WechatV3Gateway(http, standIn.url(), WechatV3Notifications.MCH_ID, standIn.merchantSerial(),
-        MerchantKeyTest.read(keyFile), channel.signature());
+    return new WechatV3Gateway(new WechatV3Client(http, standIn.url(), WechatV3Notifications.MCH_ID,
+        standIn.merchantSerial(), MerchantKeyTest.read(keyFile), channel.signature()));
   }
 
   @AfterEach
