@@ -64,10 +64,18 @@ final class CliDatabase implements AutoCloseable {
   }
 
   private static boolean answers(DatabaseSettings db) {
-    try (Connection ignored = Jdbc.open(db)) {
+    try {
+      reach(db);
       return true;
     } catch (SQLException e) {
       return false;
+    }
+  }
+
+  /** Connects to {@code db} and lets go: throws what the driver or the server said when it cannot. */
+  static void reach(DatabaseSettings db) throws SQLException {
+    try (Connection ignored = Jdbc.open(db)) {
+      // answered
     }
   }
 

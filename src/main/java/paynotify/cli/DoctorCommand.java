@@ -3,9 +3,11 @@ package paynotify.cli;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Clock;
+import java.util.function.Predicate;
+import paynotify.channel.NotifyChannel;
+import paynotify.channel.wechat.WechatV3Channel;
 import paynotify.config.AppConfig.DatabaseSettings;
 import paynotify.config.AppConfig;
 import paynotify.config.ConfigException;
@@ -49,7 +51,7 @@ final class DoctorCommand extends CommandSupport {
             + " configuration first");
       }
       if (read != null) {
-        database(read, settings, checkup);
+        database(read, checkup);
         NotifyUrl.check(vertx, read.alerts() == null ? null : read.alerts().watched().probeUrl(), checkup);
       }
       out().println(json ? checkup.toJson().encodePrettily() : checkup.text());
@@ -61,7 +63,7 @@ final class DoctorCommand extends CommandSupport {
   }
 
   /** The database as the tools open it (migrated, the orders table checked: setup/Schema), then its clock. */
-  private void database(AppConfig read, JsonObject settings, Checkup checkup) throws Exception {
+  private void database(AppConfig read, Checkup checkup) throws Exception {
     if (!answers(read.database(), checkup)) {
       checkup.skipped("the database's schema, its clock, the orders table, the notifications refused lately: the"
           + " database did not answer");
@@ -70,7 +72,7 @@ final class DoctorCommand extends CommandSupport {
     try (CliDatabase db = CliDatabase.open(config, read); Connection session = db.connect()) {
       checkup.checked("the database answers, its schema is current, the orders table fits orders.*");
       DatabaseClock.check(session, db.settings().timeZone(), Clock.systemUTC(), checkup);
-      RefusedNotifications.check(session, settings, checkup);
+      RefusedNotifications.check(session, wechatV3Knows(read), checkup);
     } catch (ConfigException e) {
       checkup.refused(e);
       checkup.skipped("the database's clock, the notifications refused lately: the database could not be used");
@@ -80,12 +82,23 @@ final class DoctorCommand extends CommandSupport {
     }
   }
 
+  /** Whether the WeChat Pay v3 channel, as configured, has the key a serial names (none without the channel). */
+  private static Predicate<String> wechatV3Knows(AppConfig read) {
+    for (NotifyChannel channel : read.channels().enabled()) {
+      if (channel instanceof WechatV3Channel v3) {
+        return v3.signature()::knows;
+      }
+    }
+    return serial -> false;
+  }
+
   /** A configured server answers at all (the embedded one is started by CliDatabase): else a finding, what to fix. */
   private static boolean answers(DatabaseSettings db, Checkup checkup) {
     if (db.embedded()) {
       return true;
     }
-    try (Connection ignored = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password())) {
+    try {
+      CliDatabase.reach(db);
       return true;
     } catch (SQLException e) {
       checkup.found("database.host", "the database " + db + " does not answer: " + e.getMessage(), "start"

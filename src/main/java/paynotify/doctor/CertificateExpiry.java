@@ -6,10 +6,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import paynotify.crypto.Expiry;
+import paynotify.crypto.PublicKeys;
 
 /** A configured certificate expired, or expiring within 30 days: a finding before the platform refuses it. */
 final class CertificateExpiry {
-  static final Duration WARNING = Duration.ofDays(30);
   private static final DateTimeFormatter DAY = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'")
       .withZone(ZoneOffset.UTC);
 
@@ -22,10 +23,11 @@ final class CertificateExpiry {
   static void check(X509Certificate cert, String where, String renew, Clock clock, Checkup checkup) {
     Instant notAfter = cert.getNotAfter().toInstant();
     Instant now = clock.instant();
-    String serial = cert.getSerialNumber().toString(16).toUpperCase(java.util.Locale.ROOT);
-    if (!notAfter.isAfter(now)) {
+    String serial = PublicKeys.serial(cert);
+    Expiry expiry = Expiry.of(cert, now);
+    if (expiry == Expiry.EXPIRED) {
       checkup.found(where, "the certificate (serial " + serial + ") expired on " + DAY.format(notAfter), renew);
-    } else if (notAfter.isBefore(now.plus(WARNING))) {
+    } else if (expiry == Expiry.EXPIRING) {
       checkup.found(where, "the certificate (serial " + serial + ") expires on " + DAY.format(notAfter) + ", in "
           + Duration.between(now, notAfter).toDays() + " days", renew);
     } else {

@@ -10,9 +10,6 @@ import java.security.PublicKey;
 import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.util.List;
-import java.util.Locale;
-import java.util.Objects;
-import java.util.stream.Stream;
 import paynotify.channel.alipay.AlipayCertRules;
 import paynotify.channel.wechat.WechatV3Signature;
 import paynotify.crypto.MerchantKey;
@@ -104,8 +101,16 @@ public final class KeyChecks {
         "alipayCertPublicKey_RSA2.crt (支付宝公钥证书)");
     List<X509Certificate> roots = alipayCertFile(alipay, "alipay_root_cert_file", "alipayRootCert.crt (支付宝根证书)");
     String renew = "download the current files: " + ALIPAY_SIGNING + " → 证书";
-    Stream.of(app, platform).filter(Objects::nonNull).forEach(certs -> CertificateExpiry.check(certs.get(0),
-        certs == app ? "alipay.app_cert_file" : "alipay.alipay_cert_file", renew, clock, checkup));
+    if (app != null) {
+      CertificateExpiry.check(app.get(0), "alipay.app_cert_file", renew, clock, checkup);
+    }
+    if (platform != null) {
+      CertificateExpiry.check(platform.get(0), "alipay.alipay_cert_file", renew, clock, checkup);
+    }
+    if (roots != null) {
+      AlipayCertRules.rsaRoots(roots).forEach(root -> CertificateExpiry.check(root, "alipay.alipay_root_cert_file",
+          renew, clock, checkup));
+    }
     if (platform != null && roots != null) {
       if (AlipayCertRules.rootSn(roots) == null) {
         checkup.found("alipay.alipay_root_cert_file", "holds no RSA-signed root: not alipayRootCert.crt",
@@ -236,7 +241,7 @@ public final class KeyChecks {
     CertificateExpiry.check(cert, where, "renew the merchant API certificate at " + WECHAT_KEYS + " → 申请API证书;"
         + " then replace merchant_private_key_file and merchant_certificate_file, and set merchant_serial_no to the"
         + " new serial", clock, checkup);
-    String serial = cert.getSerialNumber().toString(16).toUpperCase(Locale.ROOT);
+    String serial = PublicKeys.serial(cert);
     String configured = string(v3, "merchant_serial_no");
     if (configured == null) {
       checkup.found("wechat_v3.merchant_serial_no", "missing, while " + where + " is given",

@@ -1,29 +1,26 @@
 package paynotify.doctor;
 
+import static paynotify.store.SqlQueries.PLATFORM_CERTIFICATES;
 import static paynotify.store.SqlQueries.REFUSED_BY_KEY;
 import static paynotify.store.SqlQueries.REFUSED_SERIALS;
 
-import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.HashSet;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
+import paynotify.channel.Platform;
 import paynotify.channel.wechat.WechatV3Signature;
-import paynotify.crypto.PublicKeys;
 
 /**
  * The notifications refused lately for their signature or key (notify_log), against the keys configured now. A
  * refused request keeps no body (store/RejectedLog: its size, SHA-256 and first 64 characters) and no headers, so
  * no key can be tried on it again; what its row does keep is said: WeChat Pay v3's refusals name the serial they
- * were signed under, which is matched against wechat_v3.platform_keys. Of the other channels, how many were refused
+ * were signed under, which is matched against the keys the WeChat Pay v3 channel is configured with and the
+ * platform certificates the service downloaded (platform_certificates). Of the other channels, how many were refused
  * is said, and that which key would have verified them cannot be told.
  */
 public final class RefusedNotifications {
@@ -34,8 +31,8 @@ public final class RefusedNotifications {
 
   private RefusedNotifications() {}
 
-  /** @param settings the configuration as read (AppConfig.settings), for wechat_v3.platform_keys */
-  public static void check(Connection session, JsonObject settings, Checkup checkup) throws SQLException {
+  /** @param configured whether the WeChat Pay v3 channel knows a serial from its configuration (WechatV3Signature) */
+  public static void check(Connection session, Predicate<String> configured, Checkup checkup) throws SQLException {
     boolean any = false;
     try (PreparedStatement s = session.prepareStatement(REFUSED_BY_KEY)) {
       s.setInt(1, DAYS);
@@ -57,7 +54,16 @@ public final class RefusedNotifications {
       checkup.checked("notifications refused for their signature or key in the last " + DAYS + " days: none");
       return;
     }
-    Set<String> listed = wechatKeyIds(settings);
+    Set<String> downloaded = new HashSet<>();
+    try (PreparedStatement s = session.prepareStatement(PLATFORM_CERTIFICATES)) {
+      s.setString(1, Platform.WECHAT.code());
+      try (ResultSet r = s.executeQuery()) {
+        while (r.next()) {
+          downloaded.add(WechatV3Signature.keyId(r.getString(1)));
+        }
+      }
+    }
+    Predicate<String> listed = configured.or(serial -> downloaded.contains(WechatV3Signature.keyId(serial)));
     try (PreparedStatement s = session.prepareStatement(REFUSED_SERIALS)) {
       s.setInt(1, DAYS);
       try (ResultSet r = s.executeQuery()) {
@@ -69,14 +75,14 @@ public final class RefusedNotifications {
   }
 
   /** WeChat Pay v3 notifications signed under {@code serial}, unknown when they came: listed now, or not. */
-  private static void serial(String serial, long refused, Set<String> listed, Checkup checkup) {
+  private static void serial(String serial, long refused, Predicate<String> listed, Checkup checkup) {
     if (serial == null || !SERIAL.matcher(serial).matches()) {
       checkup.skipped(refused + " wechat_v3 notification(s) refused for a Wechatpay-Serial that is no serial (forged,"
           + " most likely)");
       return;
     }
     String where = "wechat_v3.platform_keys";
-    if (listed.contains(WechatV3Signature.keyId(serial))) {
+    if (listed.test(serial)) {
       checkup.checked(where + " lists " + serial + " now, which " + refused + " notification(s) refused in the last "
           + DAYS + " days were signed under (WeChat Pay retries them for 24 h)");
     } else if (serial.startsWith("PUB_KEY_ID_")) {
@@ -91,35 +97,6 @@ public final class RefusedNotifications {
           + " certificate of serial " + serial + ", which it does not list (WeChat Pay rotated its certificate)",
           "list that platform certificate (平台证书: the official SDKs' certificate downloader, or /v3/certificates),"
               + " or better WeChat Pay's public key, which does not rotate: " + PUBLIC_KEY + "; then restart");
-    }
-  }
-
-  /** The ids of wechat_v3.platform_keys: each entry's id, or its certificate's serial (as ChannelsConfig names it). */
-  private static Set<String> wechatKeyIds(JsonObject settings) {
-    Set<String> ids = new HashSet<>();
-    JsonObject v3 = settings.getValue("wechat_v3") instanceof JsonObject section ? section : new JsonObject();
-    JsonArray keys = v3.getValue("platform_keys") instanceof JsonArray list ? list : new JsonArray();
-    for (int i = 0; i < keys.size(); i++) {
-      if (keys.getValue(i) instanceof JsonObject entry) {
-        Object id = entry.getValue("id");
-        String serial = id != null && !id.toString().isBlank() ? id.toString().trim() : certificateSerial(entry);
-        if (serial != null) {
-          ids.add(WechatV3Signature.keyId(serial));
-        }
-      }
-    }
-    return ids;
-  }
-
-  private static String certificateSerial(JsonObject entry) {
-    try {
-      String text = entry.getValue("key") != null ? entry.getValue("key").toString()
-          : entry.getValue("key_file") == null ? null
-          : Files.readString(Path.of(entry.getValue("key_file").toString().trim()), StandardCharsets.UTF_8);
-      return text == null || !text.contains("BEGIN CERTIFICATE") ? null
-          : PublicKeys.parseCertificate(text).getSerialNumber().toString(16);
-    } catch (IOException | IllegalArgumentException e) {
-      return null; // KeyChecks says what is wrong with it
     }
   }
 }

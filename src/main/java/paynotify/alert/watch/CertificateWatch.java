@@ -8,12 +8,13 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import paynotify.alert.AlertMessages;
 import paynotify.alert.Alerts;
 import paynotify.channel.Platform;
+import paynotify.crypto.Expiry;
+import paynotify.crypto.PublicKeys;
 import paynotify.store.Database;
 import paynotify.store.PlatformCertificates.Kept;
 import paynotify.store.PlatformCertificates.Source;
@@ -28,20 +29,18 @@ import paynotify.store.PlatformCertificates;
  * downloaded one valid beyond the 30 days is not news: notifications verify with that one.
  */
 final class CertificateWatch implements Watch {
-  static final Duration WARNING = Duration.ofDays(30);
   private static final Duration CHECK_EVERY = Duration.ofHours(1);
   /** Where the certificates the service downloaded from WeChat Pay are kept, as the alert names them. */
   static final String DOWNLOADED = "platform_certificates (wechat)";
 
   /** How far a certificate is in breaking. */
-  private enum Stage { EXPIRING, EXPIRED }
 
   private final PlatformCertificates kept;
   private final Alerts alerts;
   private final AlertMessages messages;
   private final WatchedKeys keys;
   /** By where and serial: the stage told; a certificate out of its 30 days again leaves (its episode is over). */
-  private final Map<String, Stage> told = new HashMap<>();
+  private final Map<String, Expiry> told = new HashMap<>();
   private final Set<String> reissuedTold = new HashSet<>();
   private Instant checkedAt;
 
@@ -68,7 +67,7 @@ final class CertificateWatch implements Watch {
   private void expiry(Instant now, List<Kept> wechat) {
     X509Certificate newest = wechat.stream().filter(k -> k.source() == Source.DOWNLOADED).map(Kept::certificate)
         .findFirst().orElse(null); // the one valid longest first
-    boolean newerHeld = newest != null && newest.getNotAfter().toInstant().isAfter(now.plus(WARNING));
+    boolean newerHeld = newest != null && Expiry.of(newest, now) == Expiry.FINE;
     List<WatchedKeys.Configured> watched = new ArrayList<>();
     for (WatchedKeys.Configured c : keys.certificates()) {
       if (!(newerHeld && c.where().startsWith("wechat_v3.platform_keys"))) {
@@ -81,13 +80,12 @@ final class CertificateWatch implements Watch {
     List<AlertMessages.Expiring> news = new ArrayList<>();
     for (WatchedKeys.Configured c : watched) {
       Instant notAfter = c.certificate().getNotAfter().toInstant();
-      String serial = c.certificate().getSerialNumber().toString(16).toUpperCase(Locale.ROOT);
+      String serial = PublicKeys.serial(c.certificate());
       String episode = c.where() + " " + serial;
-      Stage stage = !notAfter.isAfter(now) ? Stage.EXPIRED : notAfter.isBefore(now.plus(WARNING)) ? Stage.EXPIRING
-          : null;
-      if (stage == null) {
+      Expiry stage = Expiry.of(c.certificate(), now);
+      if (stage == Expiry.FINE) {
         told.remove(episode);
-      } else if (told.get(episode) != stage && told.get(episode) != Stage.EXPIRED) {
+      } else if (told.get(episode) != stage && told.get(episode) != Expiry.EXPIRED) {
         told.put(episode, stage);
         news.add(new AlertMessages.Expiring(c.where(), serial, notAfter));
       }

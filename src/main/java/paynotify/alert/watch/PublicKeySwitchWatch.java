@@ -25,7 +25,6 @@ final class PublicKeySwitchWatch implements Watch {
   private final Alerts alerts;
   private final AlertMessages messages;
   private Long seen; // the last notify_log id read; null: not read yet (then from a day back)
-  private long refused;
   private boolean told;
 
   PublicKeySwitchWatch(Database db, Alerts alerts, AlertMessages messages) {
@@ -46,7 +45,7 @@ final class PublicKeySwitchWatch implements Watch {
         .execute(Tuple.of(after, after)))).map(rows -> {
           Row r = rows.iterator().next();
           seen = r.getLong(0);
-          refused += r.getNumeric(1).longValue();
+          long refused = r.getNumeric(1).longValue(); // any at all is told at once: nothing to add up
           if (refused > 0) {
             told = true;
             alerts.raise(messages.wechatPublicKeySeen(refused));
@@ -59,6 +58,5 @@ final class PublicKeySwitchWatch implements Watch {
   @Override
   public void forget() {
     seen = null;
-    refused = 0;
   }
 }
