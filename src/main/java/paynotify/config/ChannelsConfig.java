@@ -1,11 +1,8 @@
 package paynotify.config;
 
-import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.security.PublicKey;
 import java.security.cert.X509Certificate;
 import java.time.Clock;
@@ -139,9 +136,9 @@ public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> di
           + missing + " (appCertPublicKey_<appid>.crt, alipayCertPublicKey_RSA2.crt, alipayRootCert.crt, downloaded"
           + " at 支付宝开放平台 → 开发设置 → 接口加签方式 → 证书)");
     }
-    X509Certificate appCert = alipayCertificates(c, "alipay.app_cert_file").get(0);
-    X509Certificate alipayCert = alipayCertificates(c, "alipay.alipay_cert_file").get(0);
-    List<X509Certificate> roots = alipayCertificates(c, "alipay.alipay_root_cert_file");
+    X509Certificate appCert = c.certificates("alipay.app_cert_file").get(0);
+    X509Certificate alipayCert = c.certificates("alipay.alipay_cert_file").get(0);
+    List<X509Certificate> roots = c.certificates("alipay.alipay_root_cert_file");
     if (AlipayCertRules.sn(appCert).equals(AlipayCertRules.sn(alipayCert))) {
       throw c.error("alipay.alipay_cert_file", "is the application's certificate (应用公钥证书), the same as"
           + " alipay.app_cert_file: name alipayCertPublicKey_RSA2.crt (支付宝公钥证书)");
@@ -155,18 +152,6 @@ public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> di
     LOG.info("alipay: certificate mode, app_cert_sn {}, alipay_cert_sn {}, alipay_root_cert_sn {}", certs.appCertSn(),
         certs.configuredSn(), certs.rootCertSn());
     return new AlipayChannel(new AlipaySignature(certs, appId, sellerId));
-  }
-
-  /** The certificates of one of Alipay's .crt files: no secret, anyone's to read. */
-  private static List<X509Certificate> alipayCertificates(ConfigReader c, String key) {
-    Path file = Path.of(c.string(key)).toAbsolutePath();
-    try {
-      return PublicKeys.parseCertificates(Files.readString(file, StandardCharsets.US_ASCII));
-    } catch (IOException e) {
-      throw c.error(key, "cannot read " + file + " (" + e.getClass().getSimpleName() + ")");
-    } catch (IllegalArgumentException e) {
-      throw c.error(key, file + ": " + e.getMessage());
-    }
   }
 
   private static NotifyChannel wechatV2(ConfigReader c) {
@@ -248,7 +233,7 @@ public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> di
     if (text.contains("BEGIN CERTIFICATE")) {
       try {
         X509Certificate cert = PublicKeys.parseCertificate(text);
-        String serial = cert.getSerialNumber().toString(16).toUpperCase(Locale.ROOT);
+        String serial = PublicKeys.serial(cert);
         return new PlatformKey(k.string("id", serial), cert.getPublicKey(), true);
       } catch (IllegalArgumentException e) {
         throw k.error(keyName(k, "key"), e.getMessage());

@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -14,6 +15,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import paynotify.crypto.PublicKeys;
 
 /**
  * Typed, validated reads from the loaded YAML (as JSON). Every error names the file and the key,
@@ -251,6 +253,23 @@ final class ConfigReader {
    */
   String publicKey(String key) {
     return nonEmpty(key, inlineOrFile(key, false));
+  }
+
+  /**
+   * The certificates of the PEM file {@code key} names (one or more, in order); null when the key is not set. No
+   * secret: anyone may read a certificate file.
+   */
+  List<X509Certificate> certificates(String key) {
+    String file = string(key);
+    if (file == null) {
+      return null;
+    }
+    try {
+      return PublicKeys.parseCertificates(content(file, key, false));
+    } catch (IllegalArgumentException e) {
+      throw error(key, Path.of(file).toAbsolutePath() + ": " + e.getMessage() + ": name the certificate's file (PEM,"
+          + " -----BEGIN CERTIFICATE-----)");
+    }
   }
 
   private String inlineOrFile(String key, boolean secret) {

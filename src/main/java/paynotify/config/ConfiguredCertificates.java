@@ -1,9 +1,5 @@
 package paynotify.config;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,17 +17,15 @@ import paynotify.crypto.PublicKeys;
  */
 final class ConfiguredCertificates {
   static final String MERCHANT_CERTIFICATE = "wechat_v3.merchant_certificate_file";
-  private static final List<String> ALIPAY = List.of("alipay.app_cert_file", WatchedKeys.ALIPAY_CERT);
   private static final String ALIPAY_ROOT = "alipay.alipay_root_cert_file";
+  private static final List<String> ALIPAY_FILES = List.of("alipay.app_cert_file", WatchedKeys.ALIPAY_CERT,
+      ALIPAY_ROOT);
 
   private ConfiguredCertificates() {}
 
   static WatchedKeys read(ConfigReader c) {
     List<Configured> certificates = new ArrayList<>();
-    String merchant = c.string(MERCHANT_CERTIFICATE);
-    if (merchant != null) {
-      certificates.add(new Configured(MERCHANT_CERTIFICATE, certificates(c, MERCHANT_CERTIFICATE, merchant).get(0)));
-    }
+    file(c, MERCHANT_CERTIFICATE, certificates);
     List<ConfigReader> platformKeys = c.sections("wechat_v3.platform_keys");
     boolean publicKey = false;
     for (int i = 0; i < platformKeys.size(); i++) {
@@ -42,46 +36,25 @@ final class ConfiguredCertificates {
       }
       String where = "wechat_v3.platform_keys[" + i + "]." + (k.string("key_file") != null ? "key_file" : "key");
       if (text.contains("BEGIN CERTIFICATE")) {
-        certificates.add(new Configured(where, parse(c, where, text).get(0)));
+        certificates.add(new Configured(where, PublicKeys.parseCertificate(text))); // ChannelsConfig read it first
       } else {
         publicKey = true;
       }
     }
-    for (String key : ALIPAY) {
-      String file = c.string(key);
-      if (file != null) {
-        certificates.add(new Configured(key, certificates(c, key, file).get(0)));
-      }
-    }
-    String root = c.string(ALIPAY_ROOT);
-    if (root != null) {
-      for (X509Certificate cert : certificates(c, ALIPAY_ROOT, root)) {
-        if (cert.getSigAlgOID().startsWith(AlipayCertRules.RSA_SIGNATURES)) { // the SM2 roots: the SDK skips them too
-          certificates.add(new Configured(ALIPAY_ROOT, cert));
-        }
-      }
+    for (String key : ALIPAY_FILES) {
+      file(c, key, certificates);
     }
     // The channel is on: mchid is what it requires (ChannelsConfig), with or without keys listed, for a merchant may
     // list none and leave the platform certificates to the download; moved to the public key, it is refused as well.
     return new WatchedKeys(certificates, c.string("wechat_v3.mchid") != null, publicKey);
   }
 
-  /** The certificates in {@code file} (PEM, one or more), which {@code key} names. */
-  private static List<X509Certificate> certificates(ConfigReader c, String key, String file) {
-    Path path = Path.of(file).toAbsolutePath();
-    try {
-      return parse(c, key, Files.readString(path, StandardCharsets.UTF_8));
-    } catch (IOException e) {
-      throw c.error(key, "cannot read " + path + " (" + e.getClass().getSimpleName() + "): name the certificate's"
-          + " file (PEM)");
-    }
-  }
-
-  private static List<X509Certificate> parse(ConfigReader c, String key, String pem) {
-    try {
-      return PublicKeys.parseCertificates(pem);
-    } catch (IllegalArgumentException e) {
-      throw c.error(key, e.getMessage() + ": name the certificate's file (PEM, -----BEGIN CERTIFICATE-----)");
+  /** The certificate of the file {@code key} names, if set: its first; of the root file, each RSA root. */
+  private static void file(ConfigReader c, String key, List<Configured> into) {
+    List<X509Certificate> certs = c.certificates(key);
+    if (certs != null) {
+      (key.equals(ALIPAY_ROOT) ? AlipayCertRules.rsaRoots(certs) : certs.subList(0, 1))
+          .forEach(cert -> into.add(new Configured(key, cert)));
     }
   }
 }

@@ -20,7 +20,7 @@ import paynotify.crypto.PublicKeys;
  */
 public final class AlipayCertRules {
   /** PKCS#1: sha1WithRSA, sha256WithRSA, ...; the root file also holds SM2 and ECC roots, left out of its SN. */
-  public static final String RSA_SIGNATURES = "1.2.840.113549.1.1";
+  private static final String RSA_SIGNATURES = "1.2.840.113549.1.1";
 
   private AlipayCertRules() {}
 
