@@ -108,7 +108,8 @@ class KeyWatchTest extends DatabaseTestBase {
   @Test
   void aSoundConfigurationIsToldNothing() throws Exception {
     JsonObject v3 = wechatV3(Map.of("merchant_certificate_file", file("merchant.pem", 0x4F1, 365)));
-    v3.getJsonArray("platform_keys").add(new JsonObject().put("key_file", file("platform.pem", 0x5157, 200)));
+    // a certificate only, no public key: the public-key watch looks too, and must find nothing in these refusals
+    v3.put("platform_keys", new JsonArray().add(new JsonObject().put("key_file", file("platform.pem", 0x5157, 200))));
     AlertWatch watch = watch(v3, alipay(file("alipay_cert.pem", 0xA1, 400)));
     keep(Platform.WECHAT, "5158", 0x5158, 300, Source.DOWNLOADED);
     keep(Platform.WECHAT, "5156", 0x5156, 5, Source.DOWNLOADED); // an older one about to go: a newer is held

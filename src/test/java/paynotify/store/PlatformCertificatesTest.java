@@ -52,7 +52,10 @@ class PlatformCertificatesTest extends DatabaseTestBase {
     paynotify.store.PlatformCertificates store = new paynotify.store.PlatformCertificates(pool);
     CertificateShelf alipay = store.shelf(Platform.ALIPAY, Source.REISSUED);
     alipay.keep("sn-1", List.of(leaf, issuer)).await();
-    alipay.keep("sn-1", List.of(leaf, issuer)).await(); // listed again: the same row
+    String first = db.string("SELECT fetched_at FROM platform_certificates WHERE serial = 'sn-1'");
+    Thread.sleep(5); // fetched_at has milliseconds
+    alipay.keep("sn-1", List.of(leaf, issuer)).await(); // listed again: the same row, listed now
+    assertThat(db.string("SELECT fetched_at FROM platform_certificates WHERE serial = 'sn-1'")).isNotEqualTo(first);
 
     List<CertificateShelf.Shelved> kept = alipay.kept().await();
     assertThat(kept).singleElement().satisfies(s -> {
