@@ -1,6 +1,8 @@
 package paynotify.booking;
 
+import static paynotify.store.SqlQueries.CLAIM_KEY_FROM_REFUNDS;
 import static paynotify.store.SqlQueries.INSERT_KEY;
+import static paynotify.store.SqlQueries.REFUNDS_WAITING;
 import static paynotify.store.SqlQueries.SELECT_KEY_FINGERPRINT;
 
 import io.vertx.core.Future;
@@ -16,26 +18,30 @@ import paynotify.channel.NotifyEvent;
 import paynotify.store.CommittedReads;
 import paynotify.store.Database;
 import paynotify.store.DbErrors;
+import paynotify.store.SqlQueries;
 import paynotify.store.TransientRetry;
 
 /**
- * The ONE transaction every payment and refund is booked in, and the read before it:
+ * The ONE transaction every payment and refund is booked in:
  * <ol>
- *   <li>a committed key with the same fingerprint is proof of a committed booking, or of a payment
- *       found refunded at the platform that must not be booked (recovery's paid_then_refunded):
- *       duplicate (another fingerprint: conflict). This read ({@link CommittedReads}, outside the
- *       transaction) only answers repeats cheaply; it decides no race. When it cannot answer, a key
- *       this process saw committed ({@link BookedKeys}) is answered 503 ({@link RepeatNotChecked}),
- *       any other goes on,
  *   <li>insert the idempotency key and, sent with it without waiting, the event's own writes
  *       ({@link Writes}). Unique keys decide races: a concurrent copy waits on the key row and
  *       gets 1062 once the first commits; the second-layer keys (uk_trade_no, uk_refund_no) do the
  *       same after the key was purged,
  *   <li>COMMIT ({@link Database#inTransaction}); any failure: ROLLBACK.
  * </ol>
- * A repeat found by a unique key is rolled back, and only then looked at. The transaction opens
- * no read view before its locking statements: with innodb_snapshot_isolation (MariaDB 11.6+) a
- * view older than a row they lock makes them fail with 1020, a retry per copy in a storm.
+ * A repeat found by a unique key is rolled back, and only then looked at: a committed key with the
+ * same fingerprint is proof of a committed booking, or of a payment found refunded at the platform
+ * that must not be booked (recovery's paid_then_refunded): duplicate (another fingerprint: conflict).
+ * A payment's key held by refunds that came first ({@link SqlQueries#REFUNDS_WAITING}) is no repeat:
+ * the payment is booked again, claiming that key, and settles them.
+ *
+ * <p>A first delivery reads nothing before it: only a key this process saw committed
+ * ({@link BookedKeys}), a repeat, is looked up first ({@link CommittedReads}, outside the transaction),
+ * so that a replay flood of a genuine message costs one indexed read each, not a booking connection.
+ * When that read cannot answer, the repeat is answered 503 ({@link RepeatNotChecked}). The
+ * transaction opens no read view before its locking statements: with innodb_snapshot_isolation
+ * (MariaDB 11.6+) a view older than a row they lock makes them fail with 1020, a retry per copy in a storm.
  */
 final class BookingTransaction {
   /** What one kind of event writes, and how a repeat of it is told from a conflict. */
@@ -43,8 +49,10 @@ final class BookingTransaction {
     /**
      * Sends the event's statements; they reach the database right after the key insert. A
      * second-layer unique key that fires fails the future with {@link SeenBefore}.
+     *
+     * @param refundsWaiting the key was held by refunds that came before this payment
      */
-    Future<BookingResult> apply(SqlConnection conn, NotifyEvent e, String key);
+    Future<BookingResult> apply(SqlConnection conn, NotifyEvent e, String key, boolean refundsWaiting);
 
     /** For a repeat that the second layer found: what differs from what was booked, or null. */
     Future<String> difference(SqlConnection conn, NotifyEvent e);
@@ -76,26 +84,26 @@ final class BookingTransaction {
   Future<BookingResult> book(NotifyEvent event, Writes writes) {
     String key = event.idempotencyKey();
     String fingerprint = Fingerprint.of(event);
-    Future<String> booked = reads.execute(SELECT_KEY_FINGERPRINT, Tuple.of(key))
-        .map(rows -> rows.size() > 0 ? rows.iterator().next().getString(0) : null);
-    return booked.transform(pre -> {
-      if (pre.failed()) {
-        // The pre-check cannot answer (its pool's queue full, a timeout, the database gone). A key seen
-        // committed is a repeat: 503 now, not a booking connection (a replay flood of a genuine message
-        // would take them all). Any other may be a first delivery: the transaction decides.
-        return bookedKeys.contains(key) ? Future.failedFuture(new RepeatNotChecked(key, pre.cause()))
-            : transact(event, key, fingerprint, writes);
-      }
-      return pre.result() != null
-          ? settle(event, key, fingerprint, Layer.KEY, sameOrConflict(pre.result(), fingerprint, key))
-          : transact(event, key, fingerprint, writes);
-    }).onSuccess(result -> bookedKeys.add(key)); // committed now, or found committed before
+    Future<BookingResult> booked = !bookedKeys.contains(key) ? transact(event, key, fingerprint, writes, false)
+        : reads.execute(SELECT_KEY_FINGERPRINT, Tuple.of(key)).transform(pre -> {
+          if (pre.failed()) {
+            // The read cannot answer (its pool's queue full, a timeout, the database gone). The key was seen
+            // committed: 503 now, not a booking connection (a replay flood would take them all).
+            return Future.failedFuture(new RepeatNotChecked(key, pre.cause()));
+          }
+          String committed = pre.result().size() > 0 ? pre.result().iterator().next().getString(0) : null;
+          return committed != null && !committed.equals(REFUNDS_WAITING)
+              ? settle(event, key, fingerprint, Layer.KEY, sameOrConflict(committed, fingerprint, key))
+              : transact(event, key, fingerprint, writes, false); // its key purged since, or held for refunds
+        });
+    return booked.onSuccess(result -> bookedKeys.add(key)); // committed now, or found committed before
   }
 
-  private Future<BookingResult> transact(NotifyEvent event, String key, String fingerprint, Writes writes) {
-    return retry.run(() -> db.inTransaction(conn -> attempt(conn, event, key, fingerprint, writes))
-        .recover(err -> err instanceof SeenBefore seen ? repeat(event, key, fingerprint, seen.layer, writes)
-            : Future.failedFuture(err)));
+  private Future<BookingResult> transact(NotifyEvent event, String key, String fingerprint, Writes writes,
+      boolean refundsWaiting) {
+    return retry.run(() -> db.inTransaction(conn -> attempt(conn, event, key, fingerprint, writes, refundsWaiting))
+        .recover(err -> err instanceof SeenBefore seen
+            ? repeat(event, key, fingerprint, seen.layer, writes, refundsWaiting) : Future.failedFuture(err)));
   }
 
   /** An insert whose duplicate-key error means "booked before, found by {@code layer}". */
@@ -104,21 +112,35 @@ final class BookingTransaction {
         .recover(err -> Future.failedFuture(DbErrors.isDuplicateKey(err) ? new SeenBefore(layer) : err));
   }
 
+  /** The key inserted, or claimed from the refunds that held it (none claimed: another copy did, a repeat). */
   private Future<BookingResult> attempt(SqlConnection conn, NotifyEvent e, String key, String fingerprint,
-      Writes writes) {
-    Future<RowSet<Row>> keyRow = insert(conn, INSERT_KEY, Tuple.of(key, fingerprint), Layer.KEY);
-    Future<BookingResult> written = writes.apply(conn, e, key);
+      Writes writes, boolean refundsWaiting) {
+    Future<RowSet<Row>> keyRow = !refundsWaiting ? insert(conn, INSERT_KEY, Tuple.of(key, fingerprint), Layer.KEY)
+        : conn.preparedQuery(CLAIM_KEY_FROM_REFUNDS).execute(Tuple.of(fingerprint, key)).compose(claimed ->
+            claimed.rowCount() == 1 ? Future.succeededFuture(claimed) : Future.failedFuture(new SeenBefore(Layer.KEY)));
+    Future<BookingResult> written = writes.apply(conn, e, key, refundsWaiting);
     return Future.join(keyRow, written)
         .transform(all -> keyRow.failed() ? Future.<BookingResult>failedFuture(keyRow.cause()) : written);
   }
 
-  /** After the rollback of an attempt that found the event booked by another transaction. */
-  private Future<BookingResult> repeat(NotifyEvent e, String key, String fingerprint, Layer layer, Writes writes) {
-    Future<String> difference = layer == Layer.KEY
-        ? reads.execute(SELECT_KEY_FINGERPRINT, Tuple.of(key))
-            .map(rows -> sameOrConflict(Rows.single(rows).getString(0), fingerprint, key))
-        : db.inTransaction(conn -> writes.difference(conn, e));
-    return difference.compose(conflict -> settle(e, key, fingerprint, layer, conflict));
+  /**
+   * After the rollback of an attempt that found the event booked by another transaction, or its key
+   * held by refunds: then booked again, claiming the key (once: a claim that finds it taken is a repeat).
+   */
+  private Future<BookingResult> repeat(NotifyEvent e, String key, String fingerprint, Layer layer, Writes writes,
+      boolean claimed) {
+    if (layer != Layer.KEY) {
+      return db.inTransaction(conn -> writes.difference(conn, e))
+          .compose(conflict -> settle(e, key, fingerprint, layer, conflict));
+    }
+    return reads.execute(SELECT_KEY_FINGERPRINT, Tuple.of(key)).compose(rows -> {
+      String booked = Rows.single(rows).getString(0);
+      if (!booked.equals(REFUNDS_WAITING)) {
+        return settle(e, key, fingerprint, layer, sameOrConflict(booked, fingerprint, key));
+      }
+      return !claimed ? transact(e, key, fingerprint, writes, true) : Future.failedFuture(new IllegalStateException(
+          "key " + key + " still reads as held for refunds after another booking took it: not booked now"));
+    });
   }
 
   private static String sameOrConflict(String bookedFingerprint, String fingerprint, String key) {

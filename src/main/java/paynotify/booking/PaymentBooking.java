@@ -25,13 +25,13 @@ import paynotify.store.OrdersTable.PaidMove;
 import paynotify.store.OrdersTable;
 
 /**
- * A payment's writes: the payment row (uk_trade_no), the order unpaid -> paid, and the refunds
- * that arrived before it, settled. When the order did not move, the locked order says why (an
- * anomaly, booked with the payment: the money is real). Only uk_trade_no finds a repeat here.
- * The payment.succeeded it tells says what those refunds paid back, and whether to deliver.
- * Where the platform's sign does not bind the amount to the order (V免签), a payment that is not of
- * its order's own amount, and one whose sign also pays another order waiting, roll back instead: an
- * anomaly without a payment row ({@link UnbookableNotification}).
+ * A payment's writes: the order unpaid -> paid, the payment row (uk_trade_no) that records whether that
+ * moved it, and, when refunds came first and held its key, those refunds settled. When the order did not
+ * move, the locked order says why (an anomaly, booked with the payment: the money is real). Only
+ * uk_trade_no finds a repeat here. The payment.succeeded it tells says what those refunds paid back, and
+ * whether to deliver. Where the platform's sign does not bind the amount to the order (V免签), a payment
+ * that is not of its order's own amount, and one whose sign also pays another order waiting, roll back
+ * instead: an anomaly without a payment row ({@link UnbookableNotification}).
  */
 final class PaymentBooking implements BookingTransaction.Writes {
   private final OrdersTable orders;
@@ -43,35 +43,40 @@ final class PaymentBooking implements BookingTransaction.Writes {
   }
 
   @Override
-  public Future<BookingResult> apply(SqlConnection conn, NotifyEvent e, String key) {
-    Future<BookingResult> booked = book(conn, e, key);
+  public Future<BookingResult> apply(SqlConnection conn, NotifyEvent e, String key, boolean refundsWaiting) {
+    Future<BookingResult> booked = book(conn, e, key, refundsWaiting);
     // V免签 with the order in param: the sign also reads as payments of other orders. Only then more reads (every
     // other event's statements stay as they are), and last: no read view opens before the locking statements.
     return e.otherReadings().isEmpty() ? booked : booked.transform(done -> done.succeeded()
         || done.cause() instanceof UnbookableNotification ? unambiguous(conn, e).compose(v -> booked) : booked);
   }
 
-  private Future<BookingResult> book(SqlConnection conn, NotifyEvent e, String key) {
-    Future<RowSet<Row>> payment = BookingTransaction.insert(conn, INSERT_PAYMENT,
-        Tuple.of(e.platform().code(), e.tradeNo(), e.orderNo(), e.amountCents(), e.paidAt(), e.detail()), Layer.TRADE);
+  /**
+   * The order's UPDATE (sent with the key), then, once it answered, the payment row that records whether it
+   * moved the order, and the site's payment.succeeded if it did.
+   */
+  private Future<BookingResult> book(SqlConnection conn, NotifyEvent e, String key, boolean refundsWaiting) {
     boolean foreign = e.foreignCurrency() != null; // its amount is not the order's: never marks it paid
     Future<PaidMove> order = foreign ? Future.succeededFuture(PaidMove.NONE)
         : orders.markPaid(conn, e.platform(), e.tradeNo(), e.orderNo(), e.amountCents(), e.paidAt());
-    Future<Void> told = foreign ? Future.succeededFuture() : outbox.paymentIfOrderMoved(conn, e);
-    return Future.join(payment, order, told)
-        .transform(all -> firstFailure(payment, order, told))
-        .compose(v -> order.result().moved() ? paid(conn, e, key, order.result())
+    return order.compose(move -> {
+      Future<RowSet<Row>> payment = BookingTransaction.insert(conn, INSERT_PAYMENT, Tuple.of(e.platform().code(),
+          e.tradeNo(), e.orderNo(), e.amountCents(), e.paidAt(), e.detail(), move.moved()), Layer.TRADE);
+      Future<Void> told = move.moved() ? outbox.payment(conn, e) : Future.succeededFuture();
+      return Future.join(payment, told).transform(all -> firstFailure(payment, told)).map(move);
+    }).compose(move -> move.moved() ? paid(conn, e, key, move)
             : foreign ? anomaly(conn, e, key, AnomalyKind.CURRENCY_MISMATCH, e.platform().code() + " trade "
                 + e.tradeNo() + " paid " + e.amountCents() + " in " + e.foreignCurrency() + ", not the site's currency:"
                 + " order " + e.orderNo() + " left unpaid")
             : judgeOrder(conn, e, key))
-        .compose(judged -> settleRefunds(conn, e, key, order.result(), judged));
+        .compose(judged -> refundsWaiting ? settleRefunds(conn, e, key, judged)
+            : Future.succeededFuture(judged.result()));
   }
 
   /**
    * The order moved. Without its trade number (too long for the site's trade column): an anomaly that
    * says which column to widen, one statement for a rare case, none otherwise. payment.succeeded was
-   * written as for any move (the pipelined insert finds payments.moved_order set either way).
+   * written as for any move.
    */
   private Future<Judged> paid(SqlConnection conn, NotifyEvent e, String key, PaidMove move) {
     String paid = "order " + e.orderNo() + " unpaid -> paid";
@@ -96,22 +101,19 @@ final class PaymentBooking implements BookingTransaction.Writes {
   private record Judged(BookingResult result, boolean toldPayment) {}
 
   /**
-   * The refunds that arrived before this payment (pending): the UPDATE that moved the order settled
-   * them; an order that did not move leaves them to a statement of their own. The payment.succeeded
-   * written before them is completed with their total (the rare case: a statement of its own).
+   * The refunds that arrived before this payment (pending), which held its key: settled now. The
+   * payment.succeeded written before them is completed with their total (a statement of its own).
    */
-  private Future<BookingResult> settleRefunds(SqlConnection conn, NotifyEvent e, String key, PaidMove move,
-      Judged judged) {
-    Future<Integer> settled = move.moved() ? Future.succeededFuture(move.refundsSettled())
-        : conn.preparedQuery(SETTLE_PENDING_REFUNDS).execute(Tuple.of(e.platform().code(), e.tradeNo()))
-            .map(RowSet::rowCount);
-    return settled.compose(n -> n == 0 ? Future.succeededFuture(judged.result())
-        : RefundSettlement.settle(conn, orders, outbox, e.platform(), e.tradeNo(), e.orderNo(), e.amountCents(), key,
-                !e.testMode())
-            .compose(s -> (judged.toldPayment() ? outbox.paymentRefunded(conn, e, s.refundedCents())
-                    : Future.<Void>succeededFuture())
-                .map(judged.result().then(new BookingResult(s.result().outcome(), n + " pending refund(s) settled: "
-                    + s.result().detail())))));
+  private Future<BookingResult> settleRefunds(SqlConnection conn, NotifyEvent e, String key, Judged judged) {
+    return conn.preparedQuery(SETTLE_PENDING_REFUNDS).execute(Tuple.of(e.platform().code(), e.tradeNo()))
+        .map(RowSet::rowCount)
+        .compose(n -> n == 0 ? Future.succeededFuture(judged.result())
+            : RefundSettlement.settle(conn, orders, outbox, e.platform(), e.tradeNo(), e.orderNo(), e.amountCents(),
+                    key, !e.testMode())
+                .compose(s -> (judged.toldPayment() ? outbox.paymentRefunded(conn, e, s.refundedCents())
+                        : Future.<Void>succeededFuture())
+                    .map(judged.result().then(new BookingResult(s.result().outcome(), n + " pending refund(s) settled: "
+                        + s.result().detail())))));
   }
 
   @Override

@@ -152,10 +152,12 @@ public final class Receipt {
    */
   public Future<Void> hold(Trace trace, NotifyEvent payment, AnomalyKind kind, String why, boolean takeKey) {
     NotifyEvent site = booking.site(payment);
+    String fingerprint = Fingerprint.of(site);
     log.record(trace, Outcome.ANOMALY.code(), payment.idempotencyKey(), kind.code() + ": " + why);
     LOG.warn("{}; an anomaly ({}) to check", why, kind.code());
     return db.inTransaction(conn -> (takeKey ? conn.preparedQuery(SqlQueries.TAKE_KEY)
-            .execute(Tuple.of(site.idempotencyKey(), Fingerprint.of(site))).map(taken -> taken.rowCount() == 1)
+            .execute(Tuple.of(site.idempotencyKey(), fingerprint, fingerprint))
+            .map(taken -> taken.rowCount() > 0) // inserted, or taken from the refunds that held it
             : Future.succeededFuture(true))
         .compose(keyTaken -> outbox.recordAnomaly(conn, new Anomaly(kind.code(), payment.platform().code(),
             site.orderNo(), payment.tradeNo(), payment.amountCents(), why + (!takeKey ? ""

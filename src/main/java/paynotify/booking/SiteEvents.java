@@ -3,7 +3,6 @@ package paynotify.booking;
 import static paynotify.store.SqlQueries.REWRITE_FORWARD_EVENT;
 import static paynotify.store.SqlQueries.SETTLED_REFUNDS;
 import static paynotify.store.SqlQueries.insertForwardEvent;
-import static paynotify.store.SqlQueries.insertForwardEventIfOrderMoved;
 
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
@@ -49,32 +48,17 @@ public final class SiteEvents {
 
   /** For each type some endpoint wants, the statement that writes its rows; built once. */
   private final Map<String, String> inserts = new HashMap<>();
-  /** payment.succeeded's, written only if the payment moved its order; null when nobody wants payments. */
-  private final String paymentIfMoved;
 
   /** @param endpointsByType for each event type, the endpoints that want it (ForwardSettings.endpointsByType) */
   public SiteEvents(Map<String, List<String>> endpointsByType) {
     endpointsByType.forEach((type, endpoints) -> inserts.put(type, insertForwardEvent(endpoints)));
-    List<String> payments = endpointsByType.get(PAYMENT_SUCCEEDED);
-    this.paymentIfMoved = payments == null ? null : insertForwardEventIfOrderMoved(payments);
   }
 
   /**
-   * payment.succeeded, sent right after the UPDATE that marks the order paid: only if that moved it.
-   * Written as if no refund came before it (the rule); {@link #paymentRefunded} completes it when
+   * payment.succeeded for the payment that moved its order, or found it already marked paid by this
+   * very trade (another path of the site marked it): the site, which fulfils on the event, must hear of
+   * it. Written as if no refund came before it (the rule); {@link #paymentRefunded} completes it when
    * the booking settled some.
-   */
-  Future<Void> paymentIfOrderMoved(SqlConnection conn, NotifyEvent e) {
-    if (paymentIfMoved == null) {
-      return Future.succeededFuture();
-    }
-    Tuple row = payment(e, 0).addString(e.platform().code()).addString(e.tradeNo());
-    return conn.preparedQuery(paymentIfMoved).execute(row).mapEmpty();
-  }
-
-  /**
-   * payment.succeeded for an order found already marked paid by this very trade (another path of the
-   * site marked it): the site, which fulfils on the event, must hear of it too.
    */
   Future<Void> payment(SqlConnection conn, NotifyEvent e) {
     return tells(PAYMENT_SUCCEEDED) ? conn.preparedQuery(inserts.get(PAYMENT_SUCCEEDED)).execute(payment(e, 0))

@@ -22,9 +22,9 @@ import paynotify.channel.Platform;
  * checked as plain names ({@link #identifier}) and quoted; every value is a bound parameter.
  *
  * <p>Which trade paid an order: the site's trade_no (and channel) columns when mapped, else our own
- * {@code payments.moved_order}, set by the very UPDATE that marks the order paid; that one also for
- * a trade longer than the site's trade column ({@link #tradeColumnHolds}), which markPaid then
- * leaves as it was: what the column holds is then no trade that paid.
+ * {@code payments.moved_order}, set by the payment's insert after the UPDATE that marks the order
+ * paid; that one also for a trade longer than the site's trade column ({@link #tradeColumnHolds}),
+ * which markPaid then leaves as it was: what the column holds is then no trade that paid.
  */
 public final class OrdersTable {
   /** How the amount column holds money. */
@@ -118,7 +118,6 @@ public final class OrdersTable {
 
   private final String markPaid;
   private final String markPaidKeepingTrade;
-  private final String countOrders;
   private final String selectOrder;
   private final String closeOrder;
   private final String markPartiallyRefunded;
@@ -138,27 +137,19 @@ public final class OrdersTable {
     this.values = values;
     this.numbers = numbers;
 
-    // Paid: the order, and in the same statement our payment row (inserted just before, in this
-    // transaction), which records that this payment is the one that paid it, and the trade's refunds
-    // that arrived before it (pending), settled: no statement of its own for what is rarely there. The
-    // refunds are read with locks, so one committed before is seen, and one not yet inserted waits
-    // for our payment row. paid_at comes in Beijing time, the platforms' clock, and is written in the
-    // session's zone, the site's.
-    String paidAt = columns.paidAt() == null ? "" : ", o.{paid_at} = CONVERT_TZ(?, '" + Database.BEIJING
+    // Paid: the order alone, as notify.php marks it (our payment row, inserted once it answered, records
+    // that this UPDATE moved it; refunds that came first are known by the key they held). paid_at comes
+    // in Beijing time, the platforms' clock, and is written in the session's zone, the site's.
+    String paidAt = columns.paidAt() == null ? "" : ", {paid_at} = CONVERT_TZ(?, '" + Database.BEIJING
         + "', @@time_zone)";
-    String trade = (columns.channel() == null ? "" : ", o.{channel} = ?")
-        + (columns.tradeNo() == null ? "" : ", o.{trade_no} = ?");
-    String markPaid = "UPDATE {orders} o JOIN payments p ON p.channel = ? AND p.trade_no = ?"
-        + " LEFT JOIN refunds r ON r.channel = p.channel AND r.trade_no = p.trade_no AND r.status = 'pending'"
-        + " SET o.{status} = ?" + paidAt + "{trade_columns}, p.moved_order = TRUE, r.status = 'settled'"
-        + " WHERE o.{order_no} = ? AND CAST(o.{order_no} AS CHAR) = ? AND o.{status} = ? AND o.{amount} = ?";
+    String trade = (columns.channel() == null ? "" : ", {channel} = ?")
+        + (columns.tradeNo() == null ? "" : ", {trade_no} = ?");
+    String markPaid = "UPDATE {orders} SET {status} = ?" + paidAt + "{trade_columns}"
+        + " WHERE {order_no} = ? AND CAST({order_no} AS CHAR) = ? AND {status} = ? AND {amount} = ?";
     this.markPaid = sql(markPaid.replace("{trade_columns}", trade));
     // The same move for a trade number the site's trade column is too short for: channel and trade
     // columns left as they were (a channel without its trade would name none); payments has the trade.
     this.markPaidKeepingTrade = columns.tradeNo() == null ? null : sql(markPaid.replace("{trade_columns}", ""));
-    // A locking read: it opens no read view in the booking's transaction (see BookingTransaction).
-    this.countOrders = sql("SELECT COUNT(*) FROM {orders} WHERE {order_no} = ? AND CAST({order_no} AS CHAR) = ?"
-        + " FOR UPDATE");
 
     // Every statement names the order twice: an integer order_no column alone would take the
     // platform's '0123' or '123abc' for order 123; as text it must read exactly as echoed.
@@ -170,8 +161,8 @@ public final class OrdersTable {
         + " WHERE {order_no} = ? AND CAST({order_no} AS CHAR) = ? AND {status} = ?");
 
     // A refund moves only the order its own trade paid: as the site's columns say (rows booked before
-    // V7 say moved_order FALSE), or, without them, as our payment row does (markPaid sets it in the
-    // statement that moves the order). A trade too long for the column (left out of it): as our
+    // V7 say moved_order FALSE), or, without them, as our payment row does (its insert, after
+    // markPaid's UPDATE, says whether that moved the order). A trade too long for the column (left out of it): as our
     // payment row does, while the column names no trade: one written there since (the order reopened
     // by hand, then paid through notify.php) paid the order after ours.
     String movedByThisTrade =
@@ -255,24 +246,23 @@ public final class OrdersTable {
   /**
    * What marking an order paid did.
    *
-   * @param refundsSettled the trade's pending refunds settled with it
-   * @param tradeLeftOut   the trade number did not fit the site's trade column, which was left as it was
+   * @param tradeLeftOut the trade number did not fit the site's trade column, which was left as it was
    */
-  public record PaidMove(boolean moved, int refundsSettled, boolean tradeLeftOut) {
-    public static final PaidMove NONE = new PaidMove(false, 0, false);
+  public record PaidMove(boolean moved, boolean tradeLeftOut) {
+    public static final PaidMove NONE = new PaidMove(false, false);
   }
 
   /**
-   * Unpaid -> paid, when the amount is the order's; this payment's row (already inserted) is marked
-   * as the one that moved it, and the trade's pending refunds are settled. The row count is 0 (not
-   * moved) or 2 (order and payment) plus the refunds. A trade number longer than the site's trade
-   * column (a strict session would refuse it, 1406) is chosen up front: the same move without the
-   * trade columns, so that a 1406 from anything else (a site's trigger) fails the booking as it is.
+   * Unpaid -> paid, when the amount is the order's. The row count is 0 (not moved) or 1; more is a
+   * table whose order number is not unique, never committed. A trade number longer than the site's
+   * trade column (a strict session would refuse it, 1406) is chosen up front: the same move without
+   * the trade columns, so that a 1406 from anything else (a site's trigger) fails the booking as it is.
    */
   public Future<PaidMove> markPaid(SqlConnection conn, Platform platform, String tradeNo, String orderNo, long cents,
       Object paidAt) {
     boolean withTrade = !leftOut(tradeNo);
-    List<Object> args = new ArrayList<>(List.of(platform.code(), tradeNo, values.paid()));
+    List<Object> args = new ArrayList<>(5 + 4);
+    args.add(values.paid());
     if (columns.paidAt() != null) {
       args.add(paidAt);
     }
@@ -284,21 +274,14 @@ public final class OrdersTable {
     }
     args.addAll(List.of(orderNo, orderNo, values.unpaid(), unit.bind(cents)));
     String sql = withTrade ? markPaid : markPaidKeepingTrade;
-    return conn.preparedQuery(sql).execute(Tuple.from(args)).compose(rows -> {
-      int changed = rows.rowCount();
-      if (changed <= 2) {
-        return Future.succeededFuture(changed == 2 ? new PaidMove(true, 0, !withTrade) : PaidMove.NONE);
+    return conn.preparedQuery(sql).execute(Tuple.from(args)).map(rows -> {
+      int moved = rows.rowCount();
+      if (moved > 1) { // several order rows, one payment: never commit that
+        throw new IllegalStateException("orders: " + moved + " rows have " + columns.orderNo() + " " + orderNo
+            + " and one payment would mark them all paid: rolled back; the order number"
+            + " (orders.columns.order_no) must be a UNIQUE key of " + table);
       }
-      // Refunds settled with it, or (a table whose order number is not unique) several orders moved.
-      return conn.preparedQuery(countOrders).execute(Tuple.of(orderNo, orderNo)).map(count -> {
-        long orders = count.iterator().next().getLong(0);
-        if (orders > 1) { // several order rows and our payment row: never commit that
-          throw new IllegalStateException("orders: " + orders + " rows have " + columns.orderNo() + " " + orderNo
-              + " and one payment would mark them all paid: rolled back; the order number"
-              + " (orders.columns.order_no) must be a UNIQUE key of " + table);
-        }
-        return new PaidMove(true, changed - 2, !withTrade);
-      });
+      return moved == 1 ? new PaidMove(true, !withTrade) : PaidMove.NONE;
     });
   }
 

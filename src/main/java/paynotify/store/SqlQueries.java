@@ -36,16 +36,38 @@ public final class SqlQueries {
   public static final String SELECT_KEY_FINGERPRINT =
       "SELECT fingerprint FROM idempotent_keys WHERE idem_key = ?";
 
+  // A refund that finds no payment holds its payment's key (<platform>:pay:<trade>) with this fingerprint,
+  // which no event has (a SHA-256 in hex): the payment's INSERT_KEY then fails as a repeat's does, and its
+  // booking, seeing this value, claims the key and settles the refunds waiting. So a payment without refunds
+  // waiting (nearly all) learns it by the insert it runs anyway. The key row decides the race between the
+  // two whatever the isolation level: a refund and its payment each wait for the other's key write.
+  public static final String REFUNDS_WAITING = "refunds-waiting";
+
+  // Binds: the payment's key. 1 row: held now; 0: a key is there (another refund's, or the payment's).
+  public static final String HOLD_KEY_FOR_REFUNDS =
+      "INSERT INTO idempotent_keys (idem_key, fingerprint) VALUES (?, '" + REFUNDS_WAITING + "')"
+          + " ON DUPLICATE KEY UPDATE idem_key = idem_key";
+
+  // The payment's booking takes the key a refund held: 1 row, or 0 when another copy took it first (it
+  // waited on the row until that one committed). Binds: fingerprint, key.
+  public static final String CLAIM_KEY_FROM_REFUNDS =
+      "UPDATE idempotent_keys SET fingerprint = ? WHERE idem_key = ? AND fingerprint = '" + REFUNDS_WAITING + "'";
+
   // A payment a platform says was refunded since (paid_then_refunded), in its anomaly's transaction: its key,
   // with the fingerprint its booking would write, so that its notification, retried later, is a duplicate and
-  // books nothing. A key there already (booked meanwhile, taken before) stays; a booking racing it waits on the
-  // row, as a second copy does. Binds: key, fingerprint.
+  // books nothing; a key its refunds held is taken too (2 rows). A key there already (booked meanwhile, taken
+  // before) stays (0 rows); a booking racing it waits on the row, as a second copy does. Binds: key,
+  // fingerprint, fingerprint.
   public static final String TAKE_KEY =
-      "INSERT IGNORE INTO idempotent_keys (idem_key, fingerprint) VALUES (?, ?)";
+      "INSERT INTO idempotent_keys (idem_key, fingerprint) VALUES (?, ?) ON DUPLICATE KEY UPDATE"
+          + " fingerprint = IF(fingerprint = '" + REFUNDS_WAITING + "', ?, fingerprint)";
 
-  // Layer 2, one row per platform trade (uk_trade_no); still guards after the key is purged.
+  // Layer 2, one row per platform trade (uk_trade_no); still guards after the key is purged. Sent once
+  // the order's UPDATE answered: moved_order, whether that moved the order, needs no statement of its own.
+  // (ROW_COUNT() here, to send both at once, reads -1 when the client prepares this statement between them.)
   public static final String INSERT_PAYMENT =
-      "INSERT INTO payments (channel, trade_no, order_no, amount_cents, paid_at, detail) VALUES (?, ?, ?, ?, ?, ?)";
+      "INSERT INTO payments (channel, trade_no, order_no, amount_cents, paid_at, detail, moved_order)"
+          + " VALUES (?, ?, ?, ?, ?, ?, ?)";
 
   public static final String SELECT_PAYMENT =
       "SELECT order_no, amount_cents FROM payments WHERE channel = ? AND trade_no = ?";
@@ -74,7 +96,7 @@ public final class SqlQueries {
   public static final String LOCK_PAYMENT =
       "SELECT order_no, amount_cents FROM payments WHERE channel = ? AND trade_no = ? FOR UPDATE";
 
-  // Booking a payment settles the refunds that arrived before it, in the same transaction.
+  // Booking a payment whose key its refunds held settles them, in the same transaction.
   public static final String SETTLE_PENDING_REFUNDS =
       "UPDATE refunds SET status = 'settled' WHERE channel = ? AND trade_no = ? AND status = 'pending'";
 
@@ -161,19 +183,8 @@ public final class SqlQueries {
   // (UTC_TIMESTAMP), whatever each instance's database.time_zone: one clock for all (created_at and
   // delivered_at stay in the session's zone: shown, and purged days later). Binds: event_id, type, order_no, body.
   public static String insertForwardEvent(List<String> endpoints) {
-    return insertForwardEvent(endpoints, "");
-  }
-
-  // payment.succeeded only for the payment that moved its order, which the UPDATE just before said
-  // on our payment row: sent with it, no round trip. Binds: the event's four, channel, trade_no.
-  public static String insertForwardEventIfOrderMoved(List<String> endpoints) {
-    return insertForwardEvent(endpoints,
-        " WHERE EXISTS (SELECT 1 FROM payments WHERE channel = ? AND trade_no = ? AND moved_order)");
-  }
-
-  private static String insertForwardEvent(List<String> endpoints, String where) {
     return "INSERT INTO forward_events (event_id, type, order_no, body, endpoint, next_attempt_at)"
-        + " SELECT ?, ?, ?, ?, e.name, UTC_TIMESTAMP(3) FROM " + names(endpoints) + " e" + where
+        + " SELECT ?, ?, ?, ?, e.name, UTC_TIMESTAMP(3) FROM " + names(endpoints) + " e"
         + " ON DUPLICATE KEY UPDATE forward_events.id = forward_events.id";
   }
 
@@ -275,8 +286,9 @@ public final class SqlQueries {
   public static final String NOTIFY_LOG_ROW = "(?, ?, ?, ?, ?, ?, ?, ?, ?)";
 
   // Purges delete in bounded batches so that no statement holds locks for long.
-  public static final String PURGE_KEYS =
-      "DELETE FROM idempotent_keys WHERE created_at < NOW(3) - INTERVAL ? SECOND LIMIT ?";
+  // A key held for refunds stays until its payment comes: what tells that payment they are waiting.
+  public static final String PURGE_KEYS = "DELETE FROM idempotent_keys WHERE created_at < NOW(3) - INTERVAL ? SECOND"
+      + " AND fingerprint <> '" + REFUNDS_WAITING + "' LIMIT ?";
 
   public static final String PURGE_NOTIFY_LOG =
       "DELETE FROM notify_log WHERE received_at < NOW(3) - INTERVAL ? SECOND LIMIT ?";

@@ -650,6 +650,7 @@ public final class NotifyBench {
               payment.setLong(4, amountCents(i));
               payment.setTimestamp(5, now);
               payment.setNull(6, java.sql.Types.VARCHAR); // no detail: an Alipay payment has none
+              payment.setBoolean(7, true); // moved_order: the ceiling's orders all move
               payment.executeUpdate();
               order.setTimestamp(1, now);
               order.setString(2, "alipay");

@@ -15,26 +15,24 @@ import java.util.function.BiFunction;
 import paynotify.channel.Platform;
 import paynotify.config.AppConfig.DatabaseSettings;
 import paynotify.setup.EmbeddedDatabase;
-import paynotify.store.CommittedReads;
 import paynotify.store.Database;
 import paynotify.store.OrdersTable;
 import paynotify.store.SqlQueries;
 import paynotify.testsupport.TestDatabase;
 
 /**
- * Where a first delivery's database CPU goes (scripts/bench-statements.sh): the booking transaction
- * (our key, our payment row, the order's UPDATE, COMMIT) over the service's client, with the ceiling's
- * notify.php UPDATE or with OrdersTable's (which also marks our payment row and settles pending refunds
- * in the same statement), and with the duplicate pre-check before it. Prints the database server's CPU
- * per transaction, variants alternating over rounds; the ratios within a run are what count.
+ * Where a first delivery's database CPU goes (scripts/bench-statements.sh): the booking transaction over
+ * the service's client, as the ceiling runs it (our key, our payment row, notify.php's UPDATE, COMMIT)
+ * and as the service does (our key, OrdersTable's UPDATE, our payment row recording that it moved the
+ * order, COMMIT). Prints the database server's CPU per transaction, variants alternating over rounds;
+ * the ratios within a run are what count.
  */
 public final class StatementBench {
   private static final int ROUNDS = 2;
   private static final LocalDateTime PAID_AT = LocalDateTime.of(2026, 12, 1, 10, 0);
 
-  /** One transaction's statements on order {@code orderNo}; the pre-check, if any, before it. */
-  private record Variant(String name, boolean preCheck,
-      BiFunction<io.vertx.sqlclient.SqlConnection, Integer, Future<?>> orderUpdate) {}
+  /** One transaction's statements after the key, on order {@code i}. */
+  private record Variant(String name, BiFunction<io.vertx.sqlclient.SqlConnection, Integer, Future<?>> writes) {}
 
   public static void main(String[] args) throws Exception {
     Map<String, String> opt = NotifyBench.options(args);
@@ -53,11 +51,12 @@ public final class StatementBench {
 
   private static void run(DatabaseSettings db, int n, int c) throws Exception {
     List<Variant> variants = List.of(
-        new Variant("key, payment, notify.php's UPDATE (the ceiling's)", false, (conn, i) ->
-            conn.preparedQuery(NotifyBench.MARK_ORDER_PAID).execute(Tuple.of(PAID_AT, "alipay", "T" + order(i),
-                order(i), NotifyBench.amountCents(i)))),
-        new Variant("key, payment, OrdersTable's UPDATE (the service's)", false, StatementBench::markPaid),
-        new Variant("the service's, after the duplicate pre-check", true, StatementBench::markPaid));
+        new Variant("key, payment, notify.php's UPDATE (the ceiling's)", (conn, i) -> payment(conn, i, false)
+            .compose(p -> conn.preparedQuery(NotifyBench.MARK_ORDER_PAID).execute(Tuple.of(PAID_AT, "alipay",
+                "T" + order(i), order(i), NotifyBench.amountCents(i))))),
+        new Variant("key, OrdersTable's UPDATE, payment (the service's)", (conn, i) -> OrdersTable.byDefault()
+            .markPaid(conn, Platform.ALIPAY, "T" + order(i), order(i), NotifyBench.amountCents(i), PAID_AT)
+            .compose(move -> payment(conn, i, move.moved()))));
     MySQLConnectOptions connect = new MySQLConnectOptions().setHost(db.host()).setPort(db.port())
         .setDatabase(db.name()).setUser(db.user()).setPassword(db.password()).setCachePreparedStatements(true)
         .setUseAffectedRows(true);
@@ -65,8 +64,6 @@ public final class StatementBench {
     Vertx vertx = Vertx.vertx();
     Database booking = Database.connect(vertx, connect, pool, new NetClientOptions(),
         Database.sessionSetup(db.lockWaitSeconds(), db.timeZone()));
-    CommittedReads reads = CommittedReads.connect(vertx, connect, new PoolOptions().setMaxSize(4)
-        .setMaxWaitQueueSize(-1), new NetClientOptions(), CommittedReads.sessionSetup(db.timeZone()));
     long serverPid = NotifyBench.serverPid(db);
     NotifyBench.createOrders(db, "S", n * variants.size() * ROUNDS);
     System.out.printf("database CPU per transaction, %,d transactions per variant and round, %d at once, %s%n",
@@ -76,7 +73,7 @@ public final class StatementBench {
     for (int round = 0; round < ROUNDS; round++) {
       for (int v = 0; v < variants.size(); v++) {
         double before = NotifyBench.CpuMeter.cpuMs(serverPid);
-        book(booking, reads, variants.get(v), next, n, c);
+        book(booking, variants.get(v), next, n, c);
         cpu[v] += NotifyBench.CpuMeter.cpuMs(serverPid) - before;
         next += n;
       }
@@ -90,7 +87,6 @@ public final class StatementBench {
       throw new IllegalStateException(paid + " orders paid of " + next + ": the variants did not do the same work");
     }
     booking.close().await();
-    reads.close().await();
     vertx.close().await();
   }
 
@@ -98,35 +94,30 @@ public final class StatementBench {
     return "S" + i;
   }
 
-  private static Future<?> markPaid(io.vertx.sqlclient.SqlConnection conn, int i) {
-    return OrdersTable.byDefault().markPaid(conn, Platform.ALIPAY, "T" + order(i), order(i), NotifyBench.amountCents(i), PAID_AT);
+  /** Our payment row; {@code moved}: whether the order's UPDATE moved the order. */
+  private static Future<?> payment(io.vertx.sqlclient.SqlConnection conn, int i, boolean moved) {
+    return conn.preparedQuery(SqlQueries.INSERT_PAYMENT).execute(Tuple.of("alipay", "T" + order(i), order(i),
+        NotifyBench.amountCents(i), PAID_AT, null, moved));
   }
 
   /** Orders {@code from} .. +{@code count}, {@code c} transactions in flight (run checks each moved its order). */
-  private static void book(Database booking, CommittedReads reads, Variant variant, int from, int count, int c)
-      throws Exception {
+  private static void book(Database booking, Variant variant, int from, int count, int c) throws Exception {
     AtomicInteger next = new AtomicInteger(from);
     Future<?>[] workers = new Future<?>[c];
     for (int w = 0; w < c; w++) {
-      workers[w] = worker(booking, reads, variant, next, from + count);
+      workers[w] = worker(booking, variant, next, from + count);
     }
     Future.all(List.of(workers)).await();
   }
 
-  private static Future<Void> worker(Database booking, CommittedReads reads, Variant variant, AtomicInteger next,
-      int end) {
+  private static Future<Void> worker(Database booking, Variant variant, AtomicInteger next, int end) {
     int i = next.getAndIncrement();
     if (i >= end) {
       return Future.succeededFuture();
     }
     String key = "alipay:pay:T" + order(i);
-    Future<?> preCheck = variant.preCheck()
-        ? reads.execute(SqlQueries.SELECT_KEY_FINGERPRINT, Tuple.of(key)) : Future.succeededFuture();
-    return preCheck.compose(none -> booking.inTransaction(conn -> conn.preparedQuery(SqlQueries.INSERT_KEY)
-            .execute(Tuple.of(key, "0".repeat(64)))
-            .compose(k -> conn.preparedQuery(SqlQueries.INSERT_PAYMENT).execute(Tuple.of("alipay", "T" + order(i),
-                order(i), NotifyBench.amountCents(i), PAID_AT, null)))
-            .compose(p -> variant.orderUpdate().apply(conn, i))))
-        .compose(done -> worker(booking, reads, variant, next, end));
+    return booking.inTransaction(conn -> conn.preparedQuery(SqlQueries.INSERT_KEY)
+            .execute(Tuple.of(key, "0".repeat(64))).compose(k -> variant.writes().apply(conn, i)))
+        .compose(done -> worker(booking, variant, next, end));
   }
 }

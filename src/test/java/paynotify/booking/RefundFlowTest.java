@@ -67,6 +67,34 @@ class RefundFlowTest extends ServiceTestBase {
     assertThat(db.count("SELECT COUNT(*) FROM anomalies")).isZero();
   }
 
+  /**
+   * A refund that finds no payment holds the payment's key: that is how the payment learns of it. The key
+   * purge leaves it however old; the payment, coming after the retention, takes it and settles the refund.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("channels")
+  void aWaitingRefundHoldsItsPaymentsKeyThroughThePurge(ChannelFixture ch) throws Exception {
+    db.insertOrder("R13", 6000);
+    String paymentKey = ch.platform() + ":pay:T-R13";
+    assertThat(service.send(ch.refund("R13", "T-R13", 6000, "RF-R13", 2000, 2000, 0))).matches(ch.success());
+    assertThat(db.column("SELECT fingerprint FROM idempotent_keys WHERE idem_key = ?", paymentKey))
+        .containsExactly("refunds-waiting");
+    db.update("UPDATE idempotent_keys SET created_at = NOW(3) - INTERVAL 30 DAY");
+    db.update("UPDATE refunds SET created_at = NOW(3) - INTERVAL 30 DAY");
+
+    service.server().purge().runOnce().await();
+    assertThat(db.column("SELECT idem_key FROM idempotent_keys")).containsExactly(paymentKey);
+
+    assertThat(service.send(ch.payment("R13", "T-R13", 6000, 0))).matches(ch.success());
+    assertThat(refunds()).containsExactly("RF-R13 T-R13 settled");
+    assertThat(db.orderStatus("R13")).isEqualTo("partially_refunded");
+    assertThat(db.column("SELECT fingerprint FROM idempotent_keys WHERE idem_key = ?", paymentKey))
+        .singleElement().asString().hasSize(64);
+    assertThat(service.send(ch.payment("R13", "T-R13", 6000, 1))).matches(ch.success());
+    assertThat(db.outcomes(paymentKey)).isEqualTo("processed,duplicate");
+    assertThat(db.payments("T-R13")).isEqualTo(1);
+  }
+
   @ParameterizedTest(name = "{0}")
   @MethodSource("channels")
   void partialRefundsAddingUpToTheTotalEndRefunded(ChannelFixture ch) throws Exception {

@@ -68,27 +68,35 @@ class RefundedAtThePlatformTest extends DatabaseTestBase {
   }
 
   static Stream<Arguments> notified() {
-    return Stream.of(
+    return Stream.of(false, true).flatMap(refundFirst -> Stream.of(
         Arguments.of("alipay", ChannelFixture.alipay(), (Supplier<PlatformStandIn>) AlipayStandIn::start,
-            "2026120522001400011", "88.88"),
+            "2026120522001400011", "88.88", refundFirst),
         Arguments.of("wechat v2", ChannelFixture.wechatV2(), (Supplier<PlatformStandIn>) WechatV2StandIn::start,
-            "4200001234202612050000000011", "8888"),
+            "4200001234202612050000000011", "8888", refundFirst),
         Arguments.of("wechat v3", ChannelFixture.wechatV3(), (Supplier<PlatformStandIn>) WechatV3StandIn::start,
-            "4200001234202612050000000012", "8888"));
+            "4200001234202612050000000012", "8888", refundFirst)));
   }
 
   // The payment's own notification comes after the sweeper heard "refunded" (WeChat retries a failed one for about
   // 24 h, Alipay 25 h: the site was down, and the merchant refunded in the console meanwhile). The trade's key was
-  // taken with its anomaly: the notification is a duplicate, answered success, and nothing is delivered.
-  @ParameterizedTest(name = "{0}")
+  // taken with its anomaly: the notification is a duplicate, answered success, and nothing is delivered. The same
+  // when a refund's notification came first (the trade unbooked, the refund waits and holds the payment's key): the
+  // anomaly takes the key from it.
+  @ParameterizedTest(name = "{0}, a refund notified first: {5}")
   @MethodSource("notified")
   void theLateNotificationOfATradeRefundedSinceIsADuplicateAndBooksNothing(String name, ChannelFixture notifies,
-      Supplier<PlatformStandIn> start, String trade, String amount) throws Exception {
+      Supplier<PlatformStandIn> start, String trade, String amount, boolean refundFirst) throws Exception {
     try (PlatformStandIn platform = start.get(); TestService s = service(platform)) {
       order("WR2", notifies.platform());
       platform.paid("WR2", trade, amount);
       platform.refunded("WR2");
+      if (refundFirst) {
+        assertThat(s.send(notifies.refund("WR2", trade, 8888, "RF-WR2", 8888, 8888, 0))).matches(notifies.success(),
+            "the channel's success reply");
+      }
       assertThat(s.server().recovery().sweepOnce().await().asked()).isEqualTo(1);
+      assertThat(db.string("SELECT detail FROM anomalies WHERE kind = 'paid_then_refunded'"))
+          .contains("not booked, nor will its notification be");
 
       Http.Reply late = s.send(notifies.payment("WR2", trade, 8888, 1));
 

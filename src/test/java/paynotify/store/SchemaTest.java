@@ -3,6 +3,7 @@ package paynotify.store;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
@@ -35,7 +36,8 @@ class SchemaTest extends DatabaseTestBase {
     TestDatabase scratch = db.scratch(TestDatabase.NAME + "_v" + version);
     DatabaseSettings at = scratch.settings();
     Flyway.configure().dataSource(at.jdbcUrl(), at.user(), at.password())
-        .locations("classpath:db/migration").target(version).load().migrate();
+        .locations("classpath:db/migration").placeholders(Map.of("time_zone", at.timeZone())).target(version).load()
+        .migrate();
     return scratch;
   }
 
@@ -84,6 +86,28 @@ class SchemaTest extends DatabaseTestBase {
       // Open findings take the key the hourly check now makes, so they are not recorded twice.
       assertThat(scratch.column("SELECT dedupe_key FROM anomalies ORDER BY id"))
           .containsExactly("refund_without_payment:alipay:T-A:1", "refund_without_payment:wechat:RF-W");
+    } finally {
+      scratch.drop();
+    }
+  }
+
+  /**
+   * V20: a refund left waiting by a release before it holds no key; it gets its payment's, so that the
+   * payment, when it comes, settles it. A refund whose payment's key is there (booked) gets none.
+   */
+  @Test
+  void refundsWaitingFromBeforeGetTheirPaymentsKey() {
+    TestDatabase scratch = migratedTo("19");
+    try {
+      scratch.update("INSERT INTO refunds (channel, refund_scope, refund_no, trade_no, amount_cents, status) VALUES"
+          + " ('alipay', 'T-A', '1', 'T-A', 100, 'pending'), ('alipay', 'T-A', '2', 'T-A', 50, 'pending'),"
+          + " ('wechat_v3', '', 'RF-B', 'T-B', 200, 'pending'), ('wechat_v3', '', 'RF-C', 'T-C', 300, 'settled')");
+      scratch.update("INSERT INTO idempotent_keys (idem_key, fingerprint) VALUES ('wechat_v3:pay:T-B', REPEAT('b', 64))");
+
+      Schema.migrate(scratch.settings(), OrdersTable.byDefault(), Set.of(), "test");
+
+      assertThat(scratch.column("SELECT CONCAT(idem_key, ' ', LEFT(fingerprint, 15)) FROM idempotent_keys"
+          + " ORDER BY idem_key")).containsExactly("alipay:pay:T-A refunds-waiting", "wechat_v3:pay:T-B bbbbbbbbbbbbbbb");
     } finally {
       scratch.drop();
     }
