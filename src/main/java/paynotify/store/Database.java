@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * {@link #inTransaction} guarantees, so no connection returns to the pool with a transaction open.
  *
  * <p>The session's isolation level and SQL mode are pinned too, never inherited from the
- * server: the booking relies on REPEATABLE READ's gap locks (see {@link #sessionSetup}).
+ * server (see {@link #sessionSetup}).
  */
 public final class Database {
   private static final Logger LOG = LoggerFactory.getLogger(Database.class);
@@ -46,11 +46,10 @@ public final class Database {
    * What every new session runs before it enters the pool.
    *
    * <ul>
-   *   <li>REPEATABLE READ: a refund that finds no payment locks the gap where the payment would be,
-   *       so the payment's booking waits for the refund and then settles it. Under READ COMMITTED
-   *       (the default of several managed MySQL services) the two pass each other and the refund
-   *       stays pending beside its paid order. The statement form works on MySQL and MariaDB
-   *       alike (the variable is tx_isolation on one, transaction_isolation on the other).
+   *   <li>REPEATABLE READ, the level every race was first proved at (a refund racing its payment is
+   *       decided by the payment's key, which the refund holds, at any level). The statement form works
+   *       on MySQL and MariaDB alike (the variable is tx_isolation on one, transaction_isolation on the
+   *       other).
    *   <li>Strict mode: a value that does not fit a column is an error, never silently cut.
    *   <li>time_zone: the zone of the site's DATETIME columns ({@code database.time_zone}, Beijing time
    *       by default, as the platforms write theirs): NOW() for the site's ON UPDATE columns and
