@@ -5,9 +5,9 @@ import java.util.Map;
 
 /**
  * The idempotency keys this process last saw committed, at most {@link #CAPACITY} (the oldest go first).
- * What the duplicate pre-check falls back on when it cannot answer: a key in here is a repeat,
- * whatever the database would say. Only verified events' keys enter, so its bound is the only one
- * it needs.
+ * Only a key in here is looked up before the booking (the duplicate pre-check): it is a repeat, answered
+ * by one read, and 503 when that read cannot answer. Any other key goes straight to the transaction: a
+ * first delivery has nothing to find. Only verified events' keys enter, so its bound is the only one it needs.
  */
 final class BookedKeys {
   static final int CAPACITY = 4096;

@@ -67,7 +67,7 @@ public final class Pools {
         Database.sessionSetup(db.lockWaitSeconds(), db.timeZone(), isolation));
   }
 
-  /** The duplicate pre-check's pool: reads of what is committed, never in a booking's transaction. */
+  /** Where a repeat's key is read: reads of what is committed, never in a booking's transaction. */
   private static CommittedReads committedReads(Vertx vertx, DatabaseSettings db) {
     return CommittedReads.connect(vertx, connectOptions(db),
         poolOptions(db, "committed-reads", Math.max(2, db.poolSize() / 2)), tcp(db),

@@ -54,8 +54,8 @@ public final class Database {
    *   <li>time_zone: the zone of the site's DATETIME columns ({@code database.time_zone}, Beijing time
    *       by default, as the platforms write theirs): NOW() for the site's ON UPDATE columns and
    *       triggers, our created_at and the retention windows are all in it, whatever the server's zone.
-   *   <li>completion_type NO_CHAIN: a COMMIT only commits (a server's RELEASE would end the session
-   *       at the COMMIT that ends the pre-check's read view, before the booking's writes).
+   *   <li>completion_type NO_CHAIN: a COMMIT only commits (a server's RELEASE would end the pooled
+   *       session at every COMMIT).
    * </ul>
    *
    * @param lockWaitSeconds how long a statement waits for a row lock before failing with 1205

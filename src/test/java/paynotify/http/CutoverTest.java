@@ -166,7 +166,7 @@ class CutoverTest extends DatabaseTestBase {
 
   /**
    * notify.php's transaction is still open after its statements when paynotify is sent the same trade:
-   * paynotify's insert waits on its row (uk_trade_no). After notify.php's COMMIT paynotify answers
+   * paynotify's UPDATE of the order waits on the order row notify.php marked. After notify.php's COMMIT paynotify answers
    * success as a duplicate and books nothing; after a ROLLBACK it books the trade itself.
    */
   @ParameterizedTest(name = "{0} commit={1}")
@@ -195,13 +195,13 @@ class CutoverTest extends DatabaseTestBase {
   }
 
   /**
-   * paynotify's INSERT INTO payments is seen running: it waits on notify.php's row (it would end at once
+   * paynotify's UPDATE of the order is seen running: it waits on notify.php's row (it would end at once
    * otherwise). By the process list: INNODB_TRX of some servers does not list that transaction.
    */
   private static void awaitPaynotifyWaiting() throws InterruptedException {
     for (int i = 0; i < 300; i++) {
       if (site.count("SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE DB = ?"
-          + " AND INFO LIKE 'INSERT INTO payments %'", site.settings().name()) > 0) {
+          + " AND INFO LIKE 'UPDATE `%` SET %'", site.settings().name()) > 0) {
         return;
       }
       Thread.sleep(10);
