@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Decodes an application/x-www-form-urlencoded body exactly once, byte by byte, in a charset
@@ -29,6 +30,10 @@ public final class FormBody {
    * thousands of them still verifies. The platforms send a few (Alipay's vectors 2, an IPN a handful).
    */
   public static final int MAX_BLANK_VALUES = 32;
+
+  /** Charsets whose bytes below 0x80 are ASCII, one character each (names as {@link Charset#name} gives them). */
+  private static final Set<String> ASCII_COMPATIBLE =
+      Set.of("UTF-8", "US-ASCII", "ISO-8859-1", "GBK", "GB2312", "GB18030", "windows-1252");
 
   private FormBody() {}
 
@@ -113,8 +118,12 @@ public final class FormBody {
   }
 
   private static String decodePart(byte[] body, int from, int to, CharsetDecoder decoder) throws RejectedNotification {
+    if (plainAscii(body, from, to) && asciiCompatible(decoder.charset())) {
+      return new String(body, from, to - from, StandardCharsets.ISO_8859_1); // nothing to unescape or decode
+    }
     byte[] out = new byte[to - from]; // an escape only shortens: never more bytes than the part
     int length = 0;
+    boolean ascii = true;
     for (int i = from; i < to; i++) {
       byte b = body[i];
       if (b == '+') {
@@ -125,16 +134,40 @@ public final class FormBody {
         if (lo < 0) {
           throw RejectedNotification.malformed("malformed percent-escape in the form body at byte " + i);
         }
-        out[length++] = (byte) (hi << 4 | lo);
+        out[length] = (byte) (hi << 4 | lo);
+        ascii &= out[length++] >= 0;
         i += 2;
       } else {
         out[length++] = b;
+        ascii &= b >= 0;
       }
+    }
+    if (ascii && asciiCompatible(decoder.charset())) {
+      return new String(out, 0, length, StandardCharsets.ISO_8859_1);
     }
     try {
       return decoder.decode(ByteBuffer.wrap(out, 0, length)).toString(); // decode() resets it first
     } catch (CharacterCodingException e) {
       throw RejectedNotification.malformed("form body is not valid " + decoder.charset().name());
     }
+  }
+
+  /** Bytes below 0x80 only, none of them an escape ('%', '+'): the part is its own text. */
+  private static boolean plainAscii(byte[] bytes, int from, int to) {
+    for (int i = from; i < to; i++) {
+      byte b = bytes[i];
+      if (b < 0 || b == '%' || b == '+') {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Whether every byte below 0x80 is, alone, that ASCII character in {@code charset}, as in the platforms' charsets
+   * (not in UTF-16, say): text of such bytes needs no decoder, and no decoder would refuse it.
+   */
+  private static boolean asciiCompatible(Charset charset) {
+    return ASCII_COMPATIBLE.contains(charset.name());
   }
 }

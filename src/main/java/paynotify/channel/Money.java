@@ -4,9 +4,6 @@ import java.util.regex.Pattern;
 
 /** Exact yuan-to-cents parsing: money never passes through a double. */
 public final class Money {
-  // A plain decimal: no sign, no exponent, no leading zeros, at most 2 places, at most 10^13 yuan.
-  private static final Pattern YUAN = Pattern.compile("(0|[1-9][0-9]{0,12})(\\.[0-9]{1,2})?");
-
   // Integer cents as WeChat Pay sends them (total_fee, refund_fee).
   private static final Pattern CENTS = Pattern.compile("0|[1-9][0-9]{0,14}");
 
@@ -22,7 +19,7 @@ public final class Money {
 
   /** "88.88" -> 8888; anything that is not a plain decimal with at most 2 places is rejected. */
   public static long yuanToCents(String field, String value) throws RejectedNotification {
-    if (value == null || !YUAN.matcher(value).matches()) {
+    if (value == null || !plainYuan(value)) {
       throw RejectedNotification.malformed(
           field + " is not a plain decimal amount with at most 2 places: '" + Ids.printable(value) + "'");
     }
@@ -30,8 +27,31 @@ public final class Money {
     if (dot < 0) {
       return Long.parseLong(value) * 100;
     }
-    String fraction = (value.substring(dot + 1) + "0").substring(0, 2);
-    return Long.parseLong(value.substring(0, dot)) * 100 + Integer.parseInt(fraction);
+    int cents = (value.charAt(dot + 1) - '0') * 10 + (dot + 2 < value.length() ? value.charAt(dot + 2) - '0' : 0);
+    return Long.parseLong(value, 0, dot, 10) * 100 + cents;
+  }
+
+  /**
+   * A plain decimal: no sign, no exponent, no leading zeros, at most 2 places, at most 10^13 yuan (what the regex
+   * {@code (0|[1-9][0-9]{0,12})(\.[0-9]{1,2})?} matches, read by a loop on every notification).
+   */
+  private static boolean plainYuan(String value) {
+    int dot = value.indexOf('.');
+    int whole = dot < 0 ? value.length() : dot;
+    if (whole < 1 || whole > 13 || (whole > 1 && value.charAt(0) == '0') || !digits(value, 0, whole)) {
+      return false;
+    }
+    int places = dot < 0 ? 0 : value.length() - dot - 1;
+    return dot < 0 || (places >= 1 && places <= 2 && digits(value, dot + 1, value.length()));
+  }
+
+  private static boolean digits(String value, int from, int to) {
+    for (int i = from; i < to; i++) {
+      if (value.charAt(i) < '0' || value.charAt(i) > '9') {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** 8888 -> "88.88", for messages. */

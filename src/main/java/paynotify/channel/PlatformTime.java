@@ -1,7 +1,9 @@
 package paynotify.channel;
 
 import java.time.LocalDateTime;
+import java.time.Month;
 import java.time.OffsetDateTime;
+import java.time.Year;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
@@ -30,10 +32,44 @@ public final class PlatformTime {
 
     LocalDateTime parse(String value) {
       return switch (this) {
-        case DASHED -> LocalDateTime.parse(value, DASHED_FORMAT);
+        case DASHED -> dashed(value);
         case COMPACT -> LocalDateTime.parse(value, COMPACT_FORMAT);
         case RFC_3339 -> OffsetDateTime.parse(value).atZoneSameInstant(BEIJING).toLocalDateTime();
       };
+    }
+
+    /**
+     * Alipay's times read by hand when they are plain (ASCII digits, a real date and time), as the formatter reads
+     * them, at a fraction of its cost on every notification; anything else is the formatter's to read or refuse.
+     */
+    private static LocalDateTime dashed(String value) {
+      if (value.length() == 19 && value.charAt(4) == '-' && value.charAt(7) == '-' && value.charAt(10) == ' '
+          && value.charAt(13) == ':' && value.charAt(16) == ':') {
+        int year = number(value, 0, 4);
+        int month = number(value, 5, 7);
+        int day = number(value, 8, 10);
+        int hour = number(value, 11, 13);
+        int minute = number(value, 14, 16);
+        int second = number(value, 17, 19);
+        if (year >= 1 && month >= 1 && month <= 12 && day >= 1 && day <= Month.of(month).length(Year.isLeap(year))
+            && hour >= 0 && hour <= 23 && minute >= 0 && minute <= 59 && second >= 0 && second <= 59) {
+          return LocalDateTime.of(year, month, day, hour, minute, second);
+        }
+      }
+      return LocalDateTime.parse(value, DASHED_FORMAT);
+    }
+
+    /** The ASCII digits of {@code value} in {@code [from, to)} as a number; -1 when one is not a digit. */
+    private static int number(String value, int from, int to) {
+      int n = 0;
+      for (int i = from; i < to; i++) {
+        char c = value.charAt(i);
+        if (c < '0' || c > '9') {
+          return -1;
+        }
+        n = n * 10 + (c - '0');
+      }
+      return n;
     }
   }
 

@@ -29,6 +29,17 @@ class FormBodyTest {
     assertThat(FormBody.decode("s=%D6%D0%CE%C4".getBytes(StandardCharsets.US_ASCII), gbk)).containsEntry("s", "中文");
   }
 
+  /** Plain ASCII parts skip the decoder; anything else, and any charset where ASCII bytes are not ASCII, does not. */
+  @Test
+  void readsRawBytesInTheCharsetAndOnlyAsciiAsItself() throws Exception {
+    assertThat(FormBody.decode("s=中文&t=a".getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8))
+        .containsExactly(Map.entry("s", "中文"), Map.entry("t", "a"));
+    assertThat(FormBody.decode("kk=ab".getBytes(StandardCharsets.US_ASCII), StandardCharsets.UTF_16BE))
+        .containsExactly(Map.entry("\u6b6b", "\u6162"));
+    assertThatThrownBy(() -> FormBody.decode(new byte[] {'a', '=', (byte) 0xFF}, StandardCharsets.UTF_8))
+        .isInstanceOf(RejectedNotification.class);
+  }
+
   @Test
   void rejectsWhatItCannotDecodeExactly() {
     for (String body : new String[] {"a=%E4%B8", "a=%zz", "a=%4", "a=1&a=2", "a=%FF"}) {

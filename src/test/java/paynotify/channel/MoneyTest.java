@@ -9,14 +9,16 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 class MoneyTest {
   @ParameterizedTest
-  @CsvSource({"0,0", "0.01,1", "0.1,10", "88.88,8888", "10,1000", "12.5,1250", "9999999999999.99,999999999999999"})
+  @CsvSource({"0,0", "0.01,1", "0.1,10", "88.88,8888", "10,1000", "12.5,1250", "9999999999999.99,999999999999999",
+      "0.5,50", "7.05,705", "1000000000000,100000000000000"})
   void plainDecimalsBecomeExactCents(String yuan, long cents) throws Exception {
     assertThat(Money.yuanToCents("total_amount", yuan)).isEqualTo(cents);
   }
 
   @ParameterizedTest
   @ValueSource(strings = {"", " ", "1.001", "1.", ".5", "-1", "+1", "1e2", "01", "1,00", "0x10", "1.0 ", "NaN",
-      "10000000000000", "１２"})
+      "10000000000000", "１２",
+      "1.2.3", "1..2", "0.", "00", "00.5", ".", "1.-2", "1.+2"})
   void anythingElseIsRejected(String yuan) {
     assertThatThrownBy(() -> Money.yuanToCents("total_amount", yuan))
         .isInstanceOf(RejectedNotification.class)

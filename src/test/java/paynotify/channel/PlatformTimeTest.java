@@ -5,9 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import paynotify.channel.PlatformTime.Form;
 
 class PlatformTimeTest {
@@ -29,6 +32,25 @@ class PlatformTimeTest {
         .isInstanceOf(RejectedNotification.class)
         .hasMessageStartingWith("gmt_payment is not ").hasMessageContaining(expected)
         .hasMessageEndingWith(": '" + value + "'");
+  }
+
+  /** Alipay's form is read by hand when plain: as the formatter reads it, or refuses it, whatever the value. */
+  @ParameterizedTest
+  @ValueSource(strings = {"2026-11-29 14:02:33", "2024-02-29 23:59:59", "2026-02-29 10:00:00", "2026-04-31 10:00:00",
+      "2026-12-31 00:00:00", "0001-01-01 00:00:00", "0000-01-01 00:00:00", "2026-13-01 10:00:00", "2026-00-10 10:00:00",
+      "2026-11-00 10:00:00", "2026-11-29 24:00:00", "2026-11-29 23:60:00", "2026-11-29 23:59:60", "2026-1a-29 10:00:00",
+      "2026-11-29 10:00:0", "12026-11-29 10:00:00", "+2026-11-29 10:00:0", "2026-11-29T10:00:00", "2026-11-29 10:00:00 ",
+      "２０２６-11-29 10:00:00"})
+  void dashedTimesAreReadAsTheFormatterReadsThem(String value) throws Exception {
+    LocalDateTime expected;
+    try {
+      expected = LocalDateTime.parse(value, DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss"));
+    } catch (DateTimeParseException e) {
+      assertThatThrownBy(() -> PlatformTime.paidAt("gmt_payment", value, Form.DASHED))
+          .isInstanceOf(RejectedNotification.class);
+      return;
+    }
+    assertThat(PlatformTime.paidAt("gmt_payment", value, Form.DASHED)).isEqualTo(expected);
   }
 
   @Test
