@@ -6,10 +6,8 @@
 # code cost 35-45 MiB under load and most of the CPU of the first thousands of notifications after a
 # start; its price is CPU once warm. A busy site can drop it through JAVA_OPTS. -Xms16m: the live heap is
 # ~11 MB. -Xmn4m: a young generation of 4 MB, 3-4 MiB less than the default at 1.6-2.4 against 1.1-1.4 %
-# of the time in GC (RSA checks in AWS-LC allocate little on the Java heap). io.netty.allocator.*: Netty's pooled
-# allocator with one arena and 1 MiB chunks instead of Netty 4.2's default adaptive one, whose buffers Vert.x takes
-# for every socket: 3-6 MiB less PSS under load (scripts/bench.sh: 89-90 against 93-95 MiB), the same CPU.
-SERVE_JAVA_OPTS="-Xms16m -Xmx128m -XX:MaxMetaspaceSize=96m -XX:ReservedCodeCacheSize=48m -XX:MaxDirectMemorySize=32m -Xss512k -Xmn4m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Dio.netty.allocator.type=pooled -Dio.netty.allocator.numDirectArenas=1 -Dio.netty.allocator.numHeapArenas=1 -Dio.netty.allocator.maxOrder=7"
+# of the time in GC (RSA checks in AWS-LC allocate little on the Java heap).
+SERVE_JAVA_OPTS="-Xms16m -Xmx128m -XX:MaxMetaspaceSize=96m -XX:ReservedCodeCacheSize=48m -XX:MaxDirectMemorySize=32m -Xss512k -Xmn4m -XX:+UseSerialGC -XX:TieredStopAtLevel=1"
 
 # Always added to serve, whatever JAVA_OPTS says: after an OutOfMemoryError some threads may be dead while
 # the port stays open, answering nothing; exiting (code 3) lets systemd (Restart=on-failure) start a healthy one.
