@@ -92,18 +92,25 @@ final class BookingTransaction {
             return Future.failedFuture(new RepeatNotChecked(key, pre.cause()));
           }
           String committed = pre.result().size() > 0 ? pre.result().iterator().next().getString(0) : null;
-          return committed != null && !committed.equals(REFUNDS_WAITING)
-              ? settle(event, key, fingerprint, Layer.KEY, sameOrConflict(committed, fingerprint, key))
-              : transact(event, key, fingerprint, writes, false); // its key purged since, or held for refunds
+          if (committed == null || committed.equals(REFUNDS_WAITING)) { // its key purged since, or held for refunds
+            return transact(event, key, fingerprint, writes, committed != null);
+          }
+          return settle(event, key, fingerprint, Layer.KEY, sameOrConflict(committed, fingerprint, key));
         });
     return booked.onSuccess(result -> bookedKeys.add(key)); // committed now, or found committed before
   }
 
   private Future<BookingResult> transact(NotifyEvent event, String key, String fingerprint, Writes writes,
       boolean refundsWaiting) {
-    return retry.run(() -> db.inTransaction(conn -> attempt(conn, event, key, fingerprint, writes, refundsWaiting))
+    return retry.run(() -> once(event, key, fingerprint, writes, refundsWaiting));
+  }
+
+  /** One attempt, and what a repeat it found is; a transient failure is left to the one retry around it. */
+  private Future<BookingResult> once(NotifyEvent event, String key, String fingerprint, Writes writes,
+      boolean refundsWaiting) {
+    return db.inTransaction(conn -> attempt(conn, event, key, fingerprint, writes, refundsWaiting))
         .recover(err -> err instanceof SeenBefore seen
-            ? repeat(event, key, fingerprint, seen.layer, writes, refundsWaiting) : Future.failedFuture(err)));
+            ? repeat(event, key, fingerprint, seen.layer, writes, refundsWaiting) : Future.failedFuture(err));
   }
 
   /** An insert whose duplicate-key error means "booked before, found by {@code layer}". */
@@ -138,7 +145,7 @@ final class BookingTransaction {
       if (!booked.equals(REFUNDS_WAITING)) {
         return settle(e, key, fingerprint, layer, sameOrConflict(booked, fingerprint, key));
       }
-      return !claimed ? transact(e, key, fingerprint, writes, true) : Future.failedFuture(new IllegalStateException(
+      return !claimed ? once(e, key, fingerprint, writes, true) : Future.failedFuture(new IllegalStateException(
           "key " + key + " still reads as held for refunds after another booking took it: not booked now"));
     });
   }

@@ -1,6 +1,7 @@
 package paynotify.booking;
 
 import static paynotify.store.SqlQueries.LOCK_PAYMENT;
+import static paynotify.store.SqlQueries.RELEASE_HELD_KEY;
 import static paynotify.store.SqlQueries.SETTLE_PENDING_REFUNDS;
 import static paynotify.store.SqlQueries.TRADE_HAS_STRANDED_REFUNDS;
 
@@ -17,11 +18,13 @@ import paynotify.store.OrdersTable;
 
 /**
  * Refunds left pending beside their booked payment, settled by the very settlement a payment's booking
- * runs, one trade per transaction with its payment locked. The periodic check finds them everywhere;
- * on Galera every refund and payment booking also looks at its own trade once committed: a refund and
- * its payment booked at once on two nodes pass each other (the gap lock that orders them on one
- * server is local to a node, and they write no row in common that certification would compare), and
- * of the two the one committed later sees both, its reads being causal.
+ * runs, one trade per transaction with its payment locked, and the payment's key they held released.
+ * Where they come from: a payment booked outside its own booking (notify.php during the cutover, by
+ * hand), a refund booked by a release before refunds held keys, and on Galera a second refund that found
+ * the key held already (it writes no row the payment claiming the key also writes, so certification does
+ * not order the two). The periodic check finds them everywhere; on Galera every refund and payment booking
+ * also looks at its own trade once committed: of the two, the one committed later sees both, its reads
+ * being causal.
  */
 public final class StrandedRefunds {
   private static final Logger LOG = LoggerFactory.getLogger(StrandedRefunds.class);
@@ -49,7 +52,9 @@ public final class StrandedRefunds {
     return db.inTransaction(conn -> conn.preparedQuery(LOCK_PAYMENT).execute(trade)
         .compose(payments -> {
           Row payment = Rows.single(payments);
-          return conn.preparedQuery(SETTLE_PENDING_REFUNDS).execute(trade)
+          Future<?> released = conn.preparedQuery(RELEASE_HELD_KEY)
+              .execute(Tuple.of(NotifyEvent.key(platform, EventKind.PAYMENT, tradeNo)));
+          return released.compose(v -> conn.preparedQuery(SETTLE_PENDING_REFUNDS).execute(trade))
               .compose(pending -> pending.rowCount() == 0 ? Future.succeededFuture()
                   // no notification at hand says the trade's mode: its refunds are told as live money
                   : RefundSettlement.settle(conn, orders, outbox, platform, tradeNo, payment.getString("order_no"),

@@ -6,8 +6,8 @@ package paynotify.store;
  */
 public enum Isolation {
   /**
-   * The booking's: its gap locks make a refund and its payment wait for each other (see
-   * {@link Database#sessionSetup}). The logs' and the status report's too (one snapshot).
+   * The booking's, the level its races were first proved at (see {@link Database#sessionSetup}). The
+   * logs' and the status report's too (one snapshot).
    */
   REPEATABLE_READ("REPEATABLE READ"),
   /** The forward relay's: its claims take no gap locks where bookings insert their events. */

@@ -49,17 +49,24 @@ public final class SqlQueries {
           + " ON DUPLICATE KEY UPDATE idem_key = idem_key";
 
   // The payment's booking takes the key a refund held: 1 row, or 0 when another copy took it first (it
-  // waited on the row until that one committed). Binds: fingerprint, key.
-  public static final String CLAIM_KEY_FROM_REFUNDS =
-      "UPDATE idempotent_keys SET fingerprint = ? WHERE idem_key = ? AND fingerprint = '" + REFUNDS_WAITING + "'";
+  // waited on the row until that one committed). Its retention starts now, as an inserted key's does.
+  // Binds: fingerprint, key.
+  public static final String CLAIM_KEY_FROM_REFUNDS = "UPDATE idempotent_keys SET fingerprint = ?, created_at = NOW(3)"
+      + " WHERE idem_key = ? AND fingerprint = '" + REFUNDS_WAITING + "'";
+
+  // A held key whose refunds were settled beside a payment booked another way (StrandedRefunds): no
+  // payment will claim it. Binds: the payment's key.
+  public static final String RELEASE_HELD_KEY =
+      "DELETE FROM idempotent_keys WHERE idem_key = ? AND fingerprint = '" + REFUNDS_WAITING + "'";
 
   // A payment a platform says was refunded since (paid_then_refunded), in its anomaly's transaction: its key,
   // with the fingerprint its booking would write, so that its notification, retried later, is a duplicate and
-  // books nothing; a key its refunds held is taken too (2 rows). A key there already (booked meanwhile, taken
-  // before) stays (0 rows); a booking racing it waits on the row, as a second copy does. Binds: key,
-  // fingerprint, fingerprint.
+  // books nothing; a key its refunds held is taken too (2 rows, its retention starting now: created_at is
+  // set before fingerprint, which it reads). A key there already (booked meanwhile, taken before) stays
+  // (0 rows); a booking racing it waits on the row, as a second copy does. Binds: key, fingerprint, fingerprint.
   public static final String TAKE_KEY =
       "INSERT INTO idempotent_keys (idem_key, fingerprint) VALUES (?, ?) ON DUPLICATE KEY UPDATE"
+          + " created_at = IF(fingerprint = '" + REFUNDS_WAITING + "', NOW(3), created_at),"
           + " fingerprint = IF(fingerprint = '" + REFUNDS_WAITING + "', ?, fingerprint)";
 
   // Layer 2, one row per platform trade (uk_trade_no); still guards after the key is purged. Sent once

@@ -90,6 +90,8 @@ class RefundFlowTest extends ServiceTestBase {
     assertThat(db.orderStatus("R13")).isEqualTo("partially_refunded");
     assertThat(db.column("SELECT fingerprint FROM idempotent_keys WHERE idem_key = ?", paymentKey))
         .singleElement().asString().hasSize(64);
+    assertThat(db.count("SELECT COUNT(*) FROM idempotent_keys WHERE created_at < NOW(3) - INTERVAL 1 DAY"))
+        .as("the claimed key's retention starts with its payment").isZero();
     assertThat(service.send(ch.payment("R13", "T-R13", 6000, 1))).matches(ch.success());
     assertThat(db.outcomes(paymentKey)).isEqualTo("processed,duplicate");
     assertThat(db.payments("T-R13")).isEqualTo(1);
@@ -305,11 +307,14 @@ class RefundFlowTest extends ServiceTestBase {
     assertThat(service.send(ch.refund("R12", "T-R12", 4000, "RF-R12-b", 3000, 4000, 0))).matches(ch.success());
     db.update("UPDATE refunds SET status = 'pending'");
     db.update("UPDATE orders SET status = 'paid'");
+    // as if a refund had held the payment's key, the payment booked around it (notify.php during the cutover)
+    db.update("UPDATE idempotent_keys SET fingerprint = 'refunds-waiting' WHERE idem_key = ?", ch.platform() + ":pay:T-R12");
 
     assertThat(service.server().pendingRefunds().runOnce().await().tradesSettled()).isEqualTo(1);
     assertThat(refunds()).containsExactly("RF-R12-a T-R12 settled", "RF-R12-b T-R12 settled");
     assertThat(db.orderStatus("R12")).isEqualTo("refunded");
     assertThat(service.server().pendingRefunds().runOnce().await()).isEqualTo(new PendingRefundCheck.Result(0, 0));
+    assertThat(db.count("SELECT COUNT(*) FROM idempotent_keys WHERE fingerprint = 'refunds-waiting'")).isZero();
     assertThat(db.count("SELECT COUNT(*) FROM anomalies")).isZero();
   }
 

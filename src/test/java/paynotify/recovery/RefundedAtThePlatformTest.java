@@ -93,10 +93,14 @@ class RefundedAtThePlatformTest extends DatabaseTestBase {
       if (refundFirst) {
         assertThat(s.send(notifies.refund("WR2", trade, 8888, "RF-WR2", 8888, 8888, 0))).matches(notifies.success(),
             "the channel's success reply");
+        db.update("UPDATE idempotent_keys SET created_at = NOW(3) - INTERVAL 8 DAY WHERE fingerprint = 'refunds-waiting'");
       }
       assertThat(s.server().recovery().sweepOnce().await().asked()).isEqualTo(1);
       assertThat(db.string("SELECT detail FROM anomalies WHERE kind = 'paid_then_refunded'"))
           .contains("not booked, nor will its notification be");
+      assertThat(db.count("SELECT COUNT(*) FROM idempotent_keys WHERE idem_key = ? AND created_at > NOW(3) - INTERVAL 1 DAY",
+          notifies.platform() + ":pay:" + trade)).as("a key taken (one held for a week, too) starts its retention now")
+          .isEqualTo(1);
 
       Http.Reply late = s.send(notifies.payment("WR2", trade, 8888, 1));
 

@@ -93,7 +93,7 @@ class SchemaTest extends DatabaseTestBase {
 
   /**
    * V20: a refund left waiting by a release before it holds no key; it gets its payment's, so that the
-   * payment, when it comes, settles it. A refund whose payment's key is there (booked) gets none.
+   * payment, when it comes, settles it. A refund whose payment is booked, or whose payment's key is there, gets none.
    */
   @Test
   void refundsWaitingFromBeforeGetTheirPaymentsKey() {
@@ -101,7 +101,11 @@ class SchemaTest extends DatabaseTestBase {
     try {
       scratch.update("INSERT INTO refunds (channel, refund_scope, refund_no, trade_no, amount_cents, status) VALUES"
           + " ('alipay', 'T-A', '1', 'T-A', 100, 'pending'), ('alipay', 'T-A', '2', 'T-A', 50, 'pending'),"
-          + " ('wechat_v3', '', 'RF-B', 'T-B', 200, 'pending'), ('wechat_v3', '', 'RF-C', 'T-C', 300, 'settled')");
+          + " ('wechat_v3', '', 'RF-B', 'T-B', 200, 'pending'), ('wechat_v3', '', 'RF-C', 'T-C', 300, 'settled'),"
+          + " ('wechat_v3', '', 'RF-D', 'T-D', 400, 'pending')");
+      // T-D's payment is booked, its key purged: the hourly check settles RF-D, no payment will claim a key
+      scratch.update("INSERT INTO payments (channel, trade_no, order_no, amount_cents, paid_at)"
+          + " VALUES ('wechat_v3', 'T-D', 'D', 400, NOW())");
       scratch.update("INSERT INTO idempotent_keys (idem_key, fingerprint) VALUES ('wechat_v3:pay:T-B', REPEAT('b', 64))");
 
       Schema.migrate(scratch.settings(), OrdersTable.byDefault(), Set.of(), "test");

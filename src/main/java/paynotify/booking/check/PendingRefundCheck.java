@@ -20,8 +20,9 @@ import paynotify.store.OrdersTable;
  * The periodic look at refunds still pending:
  * <ul>
  *   <li>beside a booked payment (a payment's booking settles them in its transaction, so this is a
- *       session that was not REPEATABLE READ, or a payment written by hand): settled now, by the very
- *       settlement a payment's booking runs, one trade per transaction with its payment locked,
+ *       payment booked outside it, a refund booked by an older release, or a Galera race:
+ *       {@link paynotify.booking.StrandedRefunds}): settled now, by the very settlement a payment's
+ *       booking runs, one trade per transaction with its payment locked,
  *   <li>still waiting for their payment after the retention: the payment notification was lost, or
  *       the refund belongs to a trade this site never booked. Each becomes one anomaly (recording it
  *       again adds nothing); the refund stays pending, so a late payment still settles it.
