@@ -34,23 +34,28 @@ final class RefundBooking implements BookingTransaction.Writes {
   @Override
   public Future<BookingResult> apply(SqlConnection conn, NotifyEvent e, String key, boolean refundsWaiting) {
     NotifyEvent.Refund refund = e.refund();
+    return paymentOrKeyHeld(conn, e).compose(payment -> {
+      Tuple refundRow = Tuple.of(e.platform().code(), e.refundScope(), refund.refundNo(), e.tradeNo(), e.orderNo(),
+          e.amountCents(), refund.cumulative(), payment == null ? "pending" : "settled", refund.refundedAt());
+      return BookingTransaction.insert(conn, INSERT_REFUND, refundRow, Layer.REFUND).compose(inserted ->
+          payment == null ? Future.succeededFuture(new BookingResult(Outcome.PROCESSED, "refund " + refund.refundNo()
+              + " pending: trade " + e.tradeNo() + " is not booked yet (待对账); its payment will settle it"))
+          : RefundSettlement.settle(conn, orders, outbox, e.platform(), e.tradeNo(), payment.getString("order_no"),
+              payment.getLong("amount_cents"), key, !e.testMode()).map(RefundSettlement.Settled::result));
+    });
+  }
+
+  /**
+   * The trade's payment, locked; or null, and its key held for this refund (by it or by one before it). A key
+   * there already may be the payment's, booked since the lock found none: the payment is locked again.
+   */
+  private static Future<Row> paymentOrKeyHeld(SqlConnection conn, NotifyEvent e) {
     Tuple trade = Tuple.of(e.platform().code(), e.tradeNo());
-    return conn.preparedQuery(LOCK_PAYMENT).execute(trade).map(Rows::first)
-        .compose(payment -> payment != null ? Future.succeededFuture(payment) : conn.preparedQuery(HOLD_KEY_FOR_REFUNDS)
-            .execute(Tuple.of(NotifyEvent.key(e.platform(), EventKind.PAYMENT, e.tradeNo())))
-            .compose(held -> held.rowCount() == 1 ? Future.<Row>succeededFuture()
-                : conn.preparedQuery(LOCK_PAYMENT).execute(trade).map(Rows::first)))
-        .compose(payment -> {
-          Tuple refundRow = Tuple.of(e.platform().code(), e.refundScope(), refund.refundNo(), e.tradeNo(),
-              e.orderNo(), e.amountCents(), refund.cumulative(), payment == null ? "pending" : "settled",
-              refund.refundedAt());
-          return BookingTransaction.insert(conn, INSERT_REFUND, refundRow, Layer.REFUND).compose(inserted ->
-              payment == null ? Future.succeededFuture(new BookingResult(Outcome.PROCESSED, "refund "
-                  + refund.refundNo() + " pending: trade " + e.tradeNo() + " is not booked yet (待对账); its payment"
-                  + " will settle it"))
-              : RefundSettlement.settle(conn, orders, outbox, e.platform(), e.tradeNo(), payment.getString("order_no"),
-                  payment.getLong("amount_cents"), key, !e.testMode()).map(RefundSettlement.Settled::result));
-        });
+    return conn.preparedQuery(LOCK_PAYMENT).execute(trade).map(Rows::first).compose(payment -> payment != null
+        ? Future.succeededFuture(payment)
+        : conn.preparedQuery(HOLD_KEY_FOR_REFUNDS).execute(Tuple.of(NotifyEvent.key(e.platform(), EventKind.PAYMENT,
+            e.tradeNo()))).compose(held -> held.rowCount() == 1 ? Future.<Row>succeededFuture()
+            : conn.preparedQuery(LOCK_PAYMENT).execute(trade).map(Rows::first)));
   }
 
   @Override

@@ -52,9 +52,9 @@ public final class StrandedRefunds {
     return db.inTransaction(conn -> conn.preparedQuery(LOCK_PAYMENT).execute(trade)
         .compose(payments -> {
           Row payment = Rows.single(payments);
-          Future<?> released = conn.preparedQuery(RELEASE_HELD_KEY)
-              .execute(Tuple.of(NotifyEvent.key(platform, EventKind.PAYMENT, tradeNo)));
-          return released.compose(v -> conn.preparedQuery(SETTLE_PENDING_REFUNDS).execute(trade))
+          return conn.preparedQuery(RELEASE_HELD_KEY).execute(Tuple.of(NotifyEvent.key(platform, EventKind.PAYMENT,
+                  tradeNo)))
+              .compose(released -> conn.preparedQuery(SETTLE_PENDING_REFUNDS).execute(trade))
               .compose(pending -> pending.rowCount() == 0 ? Future.succeededFuture()
                   // no notification at hand says the trade's mode: its refunds are told as live money
                   : RefundSettlement.settle(conn, orders, outbox, platform, tradeNo, payment.getString("order_no"),

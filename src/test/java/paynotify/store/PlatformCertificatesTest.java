@@ -2,41 +2,23 @@ package paynotify.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.vertx.core.Vertx;
 import java.math.BigInteger;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.cert.X509Certificate;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import paynotify.channel.Platform;
 import paynotify.crypto.CertificateShelf;
-import paynotify.server.Pools;
 import paynotify.store.PlatformCertificates.Source;
-import paynotify.testsupport.DatabaseTestBase;
 import paynotify.testsupport.PlatformCertificates;
+import paynotify.testsupport.PooledDatabaseTestBase;
 
 /**
  * The certificates the service fetched itself, kept per platform and source with their chain: listed again, a row
  * only has its fetched_at moved; a row that cannot be read is left out, never hiding the others.
  */
-class PlatformCertificatesTest extends DatabaseTestBase {
-  private static Vertx vertx;
-  private static Database pool;
-
-  @BeforeAll
-  static void connect() {
-    vertx = Vertx.vertx();
-    pool = Pools.connect(vertx, db.settings());
-  }
-
-  @AfterAll
-  static void close() {
-    pool.close().await();
-    vertx.close().await();
-  }
+class PlatformCertificatesTest extends PooledDatabaseTestBase {
 
   private static X509Certificate certificate(int serial) throws Exception {
     KeyPairGenerator rsa = KeyPairGenerator.getInstance("RSA");

@@ -3,7 +3,6 @@ package paynotify.store;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vertx.core.Future;
-import io.vertx.core.Vertx;
 import java.sql.Connection;
 import java.time.Duration;
 import java.time.Instant;
@@ -12,32 +11,16 @@ import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import paynotify.config.AppConfig.DatabaseSettings;
 import paynotify.server.Pools;
-import paynotify.testsupport.DatabaseTestBase;
+import paynotify.testsupport.PooledDatabaseTestBase;
 
 /** An ended time the database refused writes, written in UTC and read back as it was, by when it ended. */
-class RefusalEpisodesTest extends DatabaseTestBase {
+class RefusalEpisodesTest extends PooledDatabaseTestBase {
   /** DATE_FORMAT's %f: always six digits (Instant.toString drops a fraction of .000). */
   private static final DateTimeFormatter MICROS_UTC =
       DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'").withZone(ZoneOffset.UTC);
-  private static Vertx vertx;
-  private static Database pool;
-
-  @BeforeAll
-  static void connect() {
-    vertx = Vertx.vertx();
-    pool = Pools.connect(vertx, db.settings());
-  }
-
-  @AfterAll
-  static void close() {
-    pool.close().await();
-    vertx.close().await();
-  }
 
   @Test
   void anEpisodeIsReadBackAsItWasWrittenNewestFirstAndOnlyThoseEndedSince() {

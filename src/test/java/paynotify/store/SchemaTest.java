@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
 import paynotify.config.AppConfig.DatabaseSettings;
@@ -31,14 +32,21 @@ class SchemaTest extends DatabaseTestBase {
     assertThat(uniqueColumns).noneMatch(col -> col.endsWith("nullable=YES"));
   }
 
-  /** A scratch database migrated up to {@code version} only: the state a release before found. */
-  private static TestDatabase migratedTo(String version) {
+  /**
+   * {@code test} on a scratch database migrated up to {@code version} only, the state a release before found;
+   * dropped after.
+   */
+  private static void atVersion(String version, Consumer<TestDatabase> test) {
     TestDatabase scratch = db.scratch(TestDatabase.NAME + "_v" + version);
-    DatabaseSettings at = scratch.settings();
-    Flyway.configure().dataSource(at.jdbcUrl(), at.user(), at.password())
-        .locations("classpath:db/migration").placeholders(Map.of("time_zone", at.timeZone())).target(version).load()
-        .migrate();
-    return scratch;
+    try {
+      DatabaseSettings at = scratch.settings();
+      Flyway.configure().dataSource(at.jdbcUrl(), at.user(), at.password())
+          .locations("classpath:db/migration").placeholders(Map.of("time_zone", at.timeZone())).target(version).load()
+          .migrate();
+      test.accept(scratch);
+    } finally {
+      scratch.drop();
+    }
   }
 
   /**
@@ -47,8 +55,7 @@ class SchemaTest extends DatabaseTestBase {
    */
   @Test
   void forwardTimesMigrationMovesTheWaitingEventsToUtc() {
-    TestDatabase scratch = migratedTo("9");
-    try {
+    atVersion("9", scratch -> {
       scratch.update("INSERT INTO forward_events (event_id, type, body, state, next_attempt_at, lease_until) VALUES"
           + " ('evt_w', 'payment.succeeded', '{}', 'pending', '2026-12-01 20:00:00', '2026-12-01 20:00:11'),"
           + " ('evt_d', 'payment.succeeded', '{}', 'delivered', '2026-12-01 20:00:00', NULL)");
@@ -58,16 +65,13 @@ class SchemaTest extends DatabaseTestBase {
       assertThat(scratch.column("SELECT CONCAT_WS(' ', event_id, next_attempt_at, COALESCE(lease_until, '-'))"
           + " FROM forward_events ORDER BY id"))
           .containsExactly("evt_w 2026-12-01 12:00:00.000 2026-12-01 12:00:11.000", "evt_d 2026-12-01 20:00:00.000 -");
-    } finally {
-      scratch.drop();
-    }
+    });
   }
 
   /** V4 changes the refunds' unique key: refunds booked before keep their identity (Alipay's within its trade). */
   @Test
   void refundIdentityMigrationKeepsExistingRefunds() {
-    TestDatabase scratch = migratedTo("3");
-    try {
+    atVersion("3", scratch -> {
       DatabaseSettings at = scratch.settings();
       scratch.update("INSERT INTO refunds (channel, refund_no, trade_no, amount_cents, status) VALUES"
           + " ('alipay', '1', 'T-A', 100, 'settled'), ('wechat', 'RF-W', 'T-W', 200, 'pending')");
@@ -86,9 +90,7 @@ class SchemaTest extends DatabaseTestBase {
       // Open findings take the key the hourly check now makes, so they are not recorded twice.
       assertThat(scratch.column("SELECT dedupe_key FROM anomalies ORDER BY id"))
           .containsExactly("refund_without_payment:alipay:T-A:1", "refund_without_payment:wechat:RF-W");
-    } finally {
-      scratch.drop();
-    }
+    });
   }
 
   /**
@@ -97,8 +99,7 @@ class SchemaTest extends DatabaseTestBase {
    */
   @Test
   void refundsWaitingFromBeforeGetTheirPaymentsKey() {
-    TestDatabase scratch = migratedTo("19");
-    try {
+    atVersion("19", scratch -> {
       scratch.update("INSERT INTO refunds (channel, refund_scope, refund_no, trade_no, amount_cents, status) VALUES"
           + " ('alipay', 'T-A', '1', 'T-A', 100, 'pending'), ('alipay', 'T-A', '2', 'T-A', 50, 'pending'),"
           + " ('wechat_v3', '', 'RF-B', 'T-B', 200, 'pending'), ('wechat_v3', '', 'RF-C', 'T-C', 300, 'settled'),"
@@ -112,9 +113,7 @@ class SchemaTest extends DatabaseTestBase {
 
       assertThat(scratch.column("SELECT CONCAT(idem_key, ' ', LEFT(fingerprint, 15)) FROM idempotent_keys"
           + " ORDER BY idem_key")).containsExactly("alipay:pay:T-A refunds-waiting", "wechat_v3:pay:T-B bbbbbbbbbbbbbbb");
-    } finally {
-      scratch.drop();
-    }
+    });
   }
 
   @Test
