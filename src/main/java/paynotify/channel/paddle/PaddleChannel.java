@@ -88,7 +88,7 @@ public final class PaddleChannel implements NotifyChannel {
 
   private NotifyEvent normalise(JsonObject event) throws RejectedNotification {
     String type = event.getString("event_type", "");
-    JsonObject data = event.getJsonObject("data", new JsonObject());
+    JsonObject data = object(event, "data");
     return switch (type) {
       case "transaction.paid", "transaction.completed" -> transaction(type, data, occurredAt(event));
       case "adjustment.created", "adjustment.updated" -> adjustment(type, data, occurredAt(event));
@@ -108,7 +108,7 @@ public final class PaddleChannel implements NotifyChannel {
     if (!PAID.contains(status)) {
       return ignored(type + " status " + Ids.printable(status));
     }
-    JsonObject totals = txn.getJsonObject("details", new JsonObject()).getJsonObject("totals", new JsonObject());
+    JsonObject totals = object(object(txn, "details"), "totals");
     long amount = Money.cents("data.details.totals.grand_total", totals.getString("grand_total"));
     String paid = txn.getString("currency_code", "");
     String orderNo = orderNo(txn);
@@ -139,7 +139,7 @@ public final class PaddleChannel implements NotifyChannel {
     String action = adj.getString("action", "");
     String status = adj.getString("status", "");
     String trade = id(adj, "transaction_id", "data.transaction_id");
-    JsonObject totals = adj.getJsonObject("totals", new JsonObject());
+    JsonObject totals = object(adj, "totals");
     String total = totals.getString("total");
     String word = type + " " + Ids.printable(action) + " " + Ids.printable(status);
     return switch (action) {
@@ -170,6 +170,11 @@ public final class PaddleChannel implements NotifyChannel {
     }
     return id(value instanceof Integer || value instanceof Long ? value.toString() : (String) value,
         "data.custom_data.order_no");
+  }
+
+  /** The object at {@code field}, empty when absent or null: what it lacks is then said by the field read from it. */
+  private static JsonObject object(JsonObject parent, String field) {
+    return parent.getValue(field) instanceof JsonObject o ? o : new JsonObject();
   }
 
   private static String id(JsonObject object, String field, String path) throws RejectedNotification {

@@ -137,6 +137,9 @@ class PaddleChannelTest {
     JsonObject fraction = transaction("transaction.completed", "A1", "web", "USD");
     fraction.getJsonObject("data").getJsonObject("details").getJsonObject("totals").put("grand_total", 652.15);
     assertThat(problem(fraction)).isEqualTo(Problem.UNREADABLE);
+    JsonObject nullDetails = transaction("transaction.completed", "A1", "web", "USD");
+    nullDetails.getJsonObject("data").putNull("details");
+    assertThat(problem(nullDetails)).isEqualTo(Problem.UNREADABLE);
     JsonObject noOccurredAt = transaction("transaction.completed", "A1", "web", "USD");
     noOccurredAt.remove("occurred_at");
     assertThat(problem(noOccurredAt)).isEqualTo(Problem.UNREADABLE);
