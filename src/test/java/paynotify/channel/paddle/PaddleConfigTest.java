@@ -51,6 +51,14 @@ class PaddleConfigTest {
   }
 
   @Test
+  void theSecretFromTheEnvironment() throws Exception {
+    NotifyChannel paddle = AppConfig.from(new JsonObject().put("paddle", new JsonObject().put("currency", "USD")),
+        "test.yaml", Map.of("PAYNOTIFY_PADDLE_WEBHOOK_SECRET", A)).channels().enabled().stream()
+        .filter(c -> c.path().equals(PaddleChannel.PATH)).findFirst().orElseThrow();
+    assertVerifies(paddle, A);
+  }
+
+  @Test
   void neitherOrBothSecretsNameTheKeysAndNeverTheSecret() {
     Path one = PrivateFile.write(dir.resolve("a"), A);
     Path several = PrivateFile.write(dir.resolve("b"), A + "\n" + B);
