@@ -38,7 +38,12 @@ public enum Platform {
    */
   EPUSDT("epusdt", 64),
   /** payId, which the site chose when it created the V免签 order: the site's own length. */
-  VMQ("vmq", 64);
+  VMQ("vmq", 64),
+  /**
+   * The transaction id (txn_..., 30 characters in every example of developer.paddle.com and the SDKs' mocks): no
+   * maximum documented, so as Stripe's.
+   */
+  PADDLE("paddle", 255);
 
   private final String code;
   private final int documentedTradeNoLength;

@@ -31,6 +31,8 @@ import paynotify.channel.alipay.AlipayChannel;
 import paynotify.channel.alipay.AlipaySignature;
 import paynotify.channel.epay.EpayChannel;
 import paynotify.channel.epusdt.EpusdtChannel;
+import paynotify.channel.paddle.PaddleChannel;
+import paynotify.channel.paddle.PaddleSignature;
 import paynotify.channel.paypal.PaypalChannel;
 import paynotify.channel.paypal.VerifyEndpoint;
 import paynotify.channel.stripe.StripeChannel;
@@ -75,6 +77,8 @@ public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> di
         "set xunhupay.appid and xunhupay.appsecret_file (or PAYNOTIFY_XUNHUPAY_APPSECRET)");
     add(enabled, disabled, EpusdtChannel.PATH, epusdt(c, numbers), "set epusdt.token_file (or PAYNOTIFY_EPUSDT_TOKEN)");
     add(enabled, disabled, VmqChannel.PATH, vmq(c, numbers), "set vmq.key_file (or PAYNOTIFY_VMQ_KEY)");
+    add(enabled, disabled, PaddleChannel.PATH, paddle(c, clock), "set paddle.webhook_secret_file (or"
+        + " paddle.webhook_secrets_file, or PAYNOTIFY_PADDLE_WEBHOOK_SECRET) and paddle.currency");
     return new ChannelsConfig(List.copyOf(enabled), Map.copyOf(disabled));
   }
 
@@ -460,6 +464,42 @@ public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> di
           + " this on the live orders table");
     }
     return new StripeChannel(secrets, tolerance, currency, testMode, clock);
+  }
+
+  /**
+   * The notification destination's secret key: {@code paddle.webhook_secret_file} (or
+   * {@code PAYNOTIFY_PADDLE_WEBHOOK_SECRET}), or {@code paddle.webhook_secrets_file}, one a line, while a secret is
+   * rotated (Paddle keeps the old one valid for a while and signs with both).
+   */
+  private static NotifyChannel paddle(ConfigReader c, Clock clock) {
+    String one = c.secret("paddle.webhook_secret");
+    String several = c.fileContent("paddle.webhook_secrets_file");
+    String currency = c.string("paddle.currency");
+    if (unset(one, several, currency)) {
+      return null;
+    }
+    String oneKey = keyName(c, "paddle.webhook_secret");
+    if (one != null && several != null) {
+      throw c.error(oneKey, "set either " + oneKey + " or paddle.webhook_secrets_file, not both");
+    }
+    if (one == null && several == null) {
+      throw c.error("paddle.webhook_secret_file", "missing: set it (or paddle.webhook_secrets_file, one secret a line"
+          + " while one is rotated) to the notification destination's secret key (pdl_ntfset_...)");
+    }
+    String key = one != null ? oneKey : "paddle.webhook_secrets_file";
+    List<String> secrets = one != null ? List.of(one)
+        : Arrays.stream(several.split("\\R")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+    if (secrets.isEmpty()) {
+      throw c.error(key, "no secret key (pdl_ntfset_...)");
+    }
+    require(c, "paddle.currency", currency);
+    if (!currency.matches("[A-Za-z]{3}")) {
+      throw c.error("paddle.currency", "'" + currency + "' is not a three-letter currency code such as USD");
+    }
+    // 300 s, not the SDKs' 5: PaddleSignature says why.
+    Duration tolerance = Duration.ofSeconds(c.number("paddle.tolerance_seconds",
+        PaddleSignature.DEFAULT_TOLERANCE.toSeconds(), 1, 86_400));
+    return new PaddleChannel(secrets, tolerance, currency, clock);
   }
 
   private static PublicKey rsaKey(ConfigReader c, String key, String text, String what) {

@@ -49,7 +49,8 @@ class SecretFileTest {
         "vmq.key_file", "epusdt.token_file", "xunhupay.appsecret_file", "stripe.webhook_secrets_file",
         "stripe.api_key_file", "alerts.wecom.webhook_url_file", "alerts.smtp.password_file", "forward.secret_file",
         "forward.secret_files", "forward.endpoints[].secret_file", "database.password_file", "admin.token_file",
-        "alipay.app_private_key_file", "wechat_v3.merchant_private_key_file").hasSize(25);
+        "alipay.app_private_key_file", "wechat_v3.merchant_private_key_file", "paddle.webhook_secret_file",
+        "paddle.webhook_secrets_file").hasSize(27);
   }
 
   @ParameterizedTest(name = "{0}")
@@ -159,7 +160,7 @@ class SecretFileTest {
     if (key.equals("admin.token_file")) { // read when the admin listener is on
       section.put("port", 18081);
     }
-    if (key.equals("stripe.webhook_secrets_file")) {
+    if (key.equals("stripe.webhook_secrets_file") || key.equals("paddle.webhook_secrets_file")) {
       section.remove("webhook_secret");
     }
     if (key.equals("wechat_v3.merchant_private_key_file")) {

@@ -18,7 +18,8 @@ import paynotify.channel.wechat.WechatV3Signature;
 public interface ChannelFixture {
   /** Every channel, in one place: a channel added here runs in every suite that takes these. */
   static List<ChannelFixture> all() {
-    return List.of(alipay(), wechatV2(), wechatV3(), epay(), stripe(), paypal(), xunhupay(), epusdt(), vmq());
+    return List.of(alipay(), wechatV2(), wechatV3(), epay(), stripe(), paypal(), xunhupay(), epusdt(), vmq(),
+        paddle());
   }
 
   /** The channels whose platform notifies refunds. */
@@ -596,6 +597,61 @@ public interface ChannelFixture {
       private Map<String, String> paid(String orderNo, String tradeNo, long cents) {
         String price = VmqNotifications.price(cents);
         return VmqNotifications.payment(tradeNo, orderNo, price, price);
+      }
+    };
+  }
+
+  /**
+   * Paddle Billing: even attempts are the transaction's transaction.completed, odd ones its transaction.paid (Paddle
+   * does not promise which comes first), each retry signed again at its own ts. No merchant id: the destination's
+   * secret is what binds an event to this site.
+   */
+  static ChannelFixture paddle() {
+    return new Base("paddle", "paddle", r -> r.status() == 200 && r.body().isEmpty(),
+        r -> r.status() >= 400 && r.status() < 500) {
+      public boolean namesMerchant() {
+        return false;
+      }
+
+      public Notification payment(String orderNo, String tradeNo, long cents, int attempt) {
+        String status = attempt % 2 == 0 ? "completed" : "paid";
+        return PaddleNotifications.signed(event(orderNo, tradeNo, cents, status).encode(),
+            System.currentTimeMillis() / 1000 - attempt, PaddleNotifications.SECRET);
+      }
+
+      /** An approved refund adjustment: its total is this refund's own, keyed by its adj_ id. */
+      public Notification refund(String orderNo, String tradeNo, long paidCents, String refundNo, long refundCents,
+          long refundedSoFar, int attempt) {
+        return PaddleNotifications.signed(PaddleNotifications.event("evt_" + refundNo, "adjustment.updated",
+            PaddleNotifications.adjustment(refundNo, tradeNo, "refund", "approved", refundCents)).encode(),
+            System.currentTimeMillis() / 1000 - attempt, PaddleNotifications.SECRET);
+      }
+
+      public Notification signedByAnotherKey(String orderNo, String tradeNo, long cents) {
+        return PaddleNotifications.signed(event(orderNo, tradeNo, cents, "completed").encode(),
+            System.currentTimeMillis() / 1000, PaddleNotifications.OTHER_SECRET);
+      }
+
+      public Notification amountTampered(String orderNo, String tradeNo, long cents) {
+        Notification n = PaddleNotifications.signed(event(orderNo, tradeNo, cents, "completed"));
+        return n.withBody(new String(n.body(), StandardCharsets.UTF_8)
+            .replace("\"grand_total\":\"" + cents + "\"", "\"grand_total\":\"" + cents * 100 + "\""));
+      }
+
+      public Notification missingSignature(String orderNo, String tradeNo, long cents) {
+        return Notification.post(PaddleNotifications.PATH, "application/json",
+            event(orderNo, tradeNo, cents, "completed").encode());
+      }
+
+      /** Billed, not yet paid: transaction.billed, which books nothing. */
+      public Notification notFinal(String orderNo, String tradeNo, long cents) {
+        return PaddleNotifications.signed(PaddleNotifications.event("evt_billed_" + tradeNo, "transaction.billed",
+            PaddleNotifications.transaction(orderNo, tradeNo, cents, PaddleNotifications.CURRENCY, "billed", "web")));
+      }
+
+      private JsonObject event(String orderNo, String tradeNo, long cents, String status) {
+        return PaddleNotifications.event("evt_" + status + "_" + tradeNo, "transaction." + status,
+            PaddleNotifications.transaction(orderNo, tradeNo, cents, PaddleNotifications.CURRENCY, status, "web"));
       }
     };
   }
