@@ -38,7 +38,13 @@ public enum Platform {
    */
   EPUSDT("epusdt", 64),
   /** payId, which the site chose when it created the V免签 order: the site's own length. */
-  VMQ("vmq", 64);
+  VMQ("vmq", 64),
+  /**
+   * Id, TokenPay's own order: a GUID, 36 characters ({@code 63234df7-55bf-93fc-0010-67be493c0c27} in
+   * LightCountry/TokenPay's Wiki/docs.md; {@code order.Id.ToString()} in ObjectExtension.ToDic). It delivers a
+   * refused notification again, but only twice, a minute apart (OrderNotifyService: CallbackNum < 3).
+   */
+  TOKENPAY("tokenpay", 36);
 
   private final String code;
   private final int documentedTradeNoLength;

@@ -46,7 +46,8 @@ public record AppConfig(
   static final List<String> SECTIONS = List.of("http", "database", "alipay", "wechat_v2", "wechat_v3", "epay",
       "retention", "booking", "orders", "orders.columns", "orders.status_values", "forward", "admin", "stripe",
       "paypal", "xunhupay", "epusdt", "vmq", "recovery", "reconcile", "reconcile.daily", "alerts", "alerts.wecom",
-      "alerts.dingtalk", "alerts.feishu", "alerts.telegram", "alerts.serverchan", "alerts.bark", "alerts.smtp");
+      "alerts.dingtalk", "alerts.feishu", "alerts.telegram", "alerts.serverchan", "alerts.bark", "alerts.smtp",
+      "tokenpay");
 
   /**
    * Where the database is. {@code host == null} means the embedded MariaDB under
