@@ -19,8 +19,9 @@ import paynotify.crypto.RsaSignatureCheck;
  * platform's rules are in its folder {@code channel/<platform>/}: its {@code ...Signature} checks what the platform
  * sends (called by its {@code ...Channel}, which only parses and normalises what passed) and is reused by its
  * clients to sign requests and check answers. What the rules share is below this comment (the sorted content,
- * values that could be re-split, fields only a request has, the flat JSON objects signed field by field) and in {@code paynotify.crypto} (digests, the
- * constant-time comparison, {@link RsaSignatureCheck}, PublicKeys, MerchantKey).
+ * values that could be re-split, fields only a request has, the flat JSON objects signed field by field) and in
+ * {@code paynotify.crypto} (digests, the constant-time comparison, {@link RsaSignatureCheck}, PublicKeys,
+ * MerchantKey).
  *
  * <p><b>In: a notification</b> (refused 4xx, the reason in notify_log). The merchant's ids are rules too: a
  * genuine notification for another merchant is refused, WRONG_MERCHANT ({@link Ids#requireMerchant}).
@@ -230,8 +231,8 @@ public final class Signatures {
           case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> new JsonValue(json.getText(), true);
           case VALUE_NULL -> null;
           default -> throw RejectedNotification.malformed(Ids.printable(name) + " is "
-              + (value == JsonToken.START_OBJECT ? "an object" : value == JsonToken.START_ARRAY ? "an array" : "a boolean")
-              + ", which " + signer + " does not sign");
+              + (value == JsonToken.START_OBJECT ? "an object" : value == JsonToken.START_ARRAY ? "an array"
+                  : "a boolean") + ", which " + signer + " does not sign");
         };
         if (read != null) {
           fields.put(name, read);

@@ -76,7 +76,8 @@ public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> di
         "set xunhupay.appid and xunhupay.appsecret_file (or PAYNOTIFY_XUNHUPAY_APPSECRET)");
     add(enabled, disabled, EpusdtChannel.PATH, epusdt(c, numbers), "set epusdt.token_file (or PAYNOTIFY_EPUSDT_TOKEN)");
     add(enabled, disabled, VmqChannel.PATH, vmq(c, numbers), "set vmq.key_file (or PAYNOTIFY_VMQ_KEY)");
-    add(enabled, disabled, TokenPayChannel.PATH, tokenpay(c, numbers), "set tokenpay.key_file (or PAYNOTIFY_TOKENPAY_KEY)");
+    add(enabled, disabled, TokenPayChannel.PATH, tokenpay(c, numbers),
+        "set tokenpay.key_file (or PAYNOTIFY_TOKENPAY_KEY)");
     return new ChannelsConfig(List.copyOf(enabled), Map.copyOf(disabled));
   }
 

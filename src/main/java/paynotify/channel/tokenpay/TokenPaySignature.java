@@ -17,7 +17,9 @@ import paynotify.crypto.Digests;
  * its literal ({@code Status=1}, {@code IsDynamicAmount=0}: 0 is no empty value). Every field
  * received is signed, known or not: TokenPay adds fields over versions (PayAmount, IsDynamicAmount) and its docs
  * ask receivers to sign the body's fields, not a list. TokenPay sorts with .NET's default (culture-aware) string
- * order, here the ordinal one: the same for every pair of its names, which differ before any case-only difference.
+ * order, here the ordinal one: the same for every pair of the names it sends, where at the first character two of
+ * them differ both are letters of one case (a later field that differs from another first by case alone would
+ * sort otherwise there, and fail to verify rather than pass).
  */
 public final class TokenPaySignature {
   /** The field that carries the signature. */
