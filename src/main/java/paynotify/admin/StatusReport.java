@@ -39,7 +39,8 @@ import paynotify.store.WriteRefusals;
  */
 public final class StatusReport {
   /**
-   * @param channels  the endpoints configured (alipay, wechat_v2, wechat_v3, epay, stripe, paypal, xunhupay, epusdt, vmq)
+   * @param channels  the endpoints configured (alipay, wechat_v2, wechat_v3, epay, stripe, paypal, xunhupay, epusdt,
+   *                  vmq, tokenpay)
    * @param startedAt when the service started; null for the command line
    * @param relay     the forward relay; null when forwarding is off
    * @param refusedUnrecorded refused requests counted but not written to notify_log since the start

@@ -145,6 +145,8 @@ public final class AlertMessages {
           "The token is not epusdt's api_auth_token in its .env (BEpusdt: 对接令牌) (epusdt.token_file).");
       case "vmq" -> t.pick("通讯密钥与 V免签 后台系统设置里的不一致（vmq.key_file）。",
           "The key is not the communication key (通讯密钥) of V免签's settings (vmq.key_file).");
+      case "tokenpay" -> t.pick("ApiToken 与 TokenPay 的 appsettings.json 里的不一致（tokenpay.key_file）。",
+          "The key is not the ApiToken of TokenPay's appsettings.json (tokenpay.key_file).");
       default -> t.pick("核对这个渠道配置的密钥。", "Check the keys configured for this channel.");
     };
   }

@@ -43,7 +43,13 @@ public enum Platform {
    * The transaction id (txn_..., 30 characters in every example of developer.paddle.com and the SDKs' mocks): no
    * maximum documented, so as Stripe's.
    */
-  PADDLE("paddle", 255);
+  PADDLE("paddle", 255),
+  /**
+   * Id, TokenPay's own order: a GUID, 36 characters ({@code 63234df7-55bf-93fc-0010-67be493c0c27} in
+   * LightCountry/TokenPay's Wiki/docs.md; {@code order.Id.ToString()} in ObjectExtension.ToDic). It delivers a
+   * refused notification again, but only twice, a minute apart (OrderNotifyService: CallbackNum < 3).
+   */
+  TOKENPAY("tokenpay", 36);
 
   private final String code;
   private final int documentedTradeNoLength;

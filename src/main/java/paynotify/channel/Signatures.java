@@ -1,6 +1,13 @@
 package paynotify.channel;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.exc.StreamReadException;
+import java.io.IOException;
 import java.util.Arrays;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Predicate;
@@ -12,8 +19,9 @@ import paynotify.crypto.RsaSignatureCheck;
  * platform's rules are in its folder {@code channel/<platform>/}: its {@code ...Signature} checks what the platform
  * sends (called by its {@code ...Channel}, which only parses and normalises what passed) and is reused by its
  * clients to sign requests and check answers. What the rules share is below this comment (the sorted content,
- * values that could be re-split, fields only a request has) and in {@code paynotify.crypto} (digests, the
- * constant-time comparison, {@link RsaSignatureCheck}, PublicKeys, MerchantKey).
+ * values that could be re-split, fields only a request has, the flat JSON objects signed field by field) and in
+ * {@code paynotify.crypto} (digests, the constant-time comparison, {@link RsaSignatureCheck}, PublicKeys,
+ * MerchantKey).
  *
  * <p><b>In: a notification</b> (refused 4xx, the reason in notify_log). The merchant's ids are rules too: a
  * genuine notification for another merchant is refused, WRONG_MERCHANT ({@link Ids#requireMerchant}).
@@ -54,8 +62,11 @@ import paynotify.crypto.RsaSignatureCheck;
  *   <li>{@code paddle.PaddleSignature}: {@code Paddle-Signature: ts=..;h1=..}, any h1 the hex HMAC-SHA256 of
  *       {@code ts:raw body} keyed with any configured secret key string ({@code pdl_ntfset_...}); the header bounded
  *       (length, number of h1), other keys ignored; a ts more than paddle.tolerance_seconds (300) old or ahead refused.
- *   <li>Alipay, epay, WeChat v2, xunhupay and epusdt: no value that re-splits into a protocol field under the
- *       same signature ({@link #requireUnambiguous}); xunhupay and epusdt: no request-only field
+ *   <li>{@code tokenpay.TokenPaySignature}: Signature = {@code md5(sorted k=v& of every top-level JSON field but
+ *       Signature, null and "" skipped, strings as decoded, numbers as their literal, then the ApiToken)}, lower-case
+ *       hex; no object, array or boolean; no NotifyUrl or RedirectUrl.
+ *   <li>Alipay, epay, WeChat v2, xunhupay, epusdt and TokenPay: no value that re-splits into a protocol field under
+ *       the same signature ({@link #requireUnambiguous}); xunhupay, epusdt and TokenPay: no request-only field
  *       ({@link #requireNoneOf}).
  * </ul>
  *
@@ -83,8 +94,8 @@ import paynotify.crypto.RsaSignatureCheck;
  *   <li>Stripe, {@code stripe.StripeEvents}: {@code GET /v1/events?delivery_success=false} with a restricted key
  *       ({@code Bearer rk_...}); Stripe's API signs nothing: trusted by TLS to api.stripe.com, then read by
  *       StripeChannel as a webhook's event (its account and livemode checks, not its signature).
- *   <li>PayPal's only outbound call is its notification's question above; xunhupay, epusdt, V免签 and Paddle are
- *       never asked.
+ *   <li>PayPal's only outbound call is its notification's question above; xunhupay, epusdt, V免签, Paddle and
+ *       TokenPay are never asked.
  * </ul>
  *
  * <p><b>Signed by paynotify</b>
@@ -103,6 +114,7 @@ import paynotify.crypto.RsaSignatureCheck;
  */
 public final class Signatures {
   private static final Pattern NUMBERED = Pattern.compile("_[0-9]+$");
+  private static final JsonFactory JSON = new JsonFactory();
 
   private Signatures() {}
 
@@ -188,5 +200,55 @@ public final class Signatures {
         throw RejectedNotification.malformed(name + " is a field of the site's request, never of a notification");
       }
     }
+  }
+  /** A top-level value of a flat JSON object as received: a string's decoded text, or a number's literal. */
+  public record JsonValue(String text, boolean number) {}
+
+  /**
+   * The top-level fields of a JSON object body, for the platforms that sign "every field" of one (epusdt, TokenPay),
+   * in the order received; nulls left out, as both leave them out of their signatures. Refused (400) before anything
+   * is hashed: anything but one object, more than {@code maxFields} names, a value the signer cannot sign (an object,
+   * an array, a boolean) and a name given twice: Vert.x's JsonObject keeps the last, so a signature over one copy
+   * could vouch for a value read from the other.
+   *
+   * @param signer the platform, for the refusal's words
+   */
+  public static Map<String, JsonValue> flatJson(byte[] body, int maxFields, String signer) throws RejectedNotification {
+    Map<String, JsonValue> fields = new LinkedHashMap<>();
+    Set<String> names = new HashSet<>();
+    try (JsonParser json = JSON.createParser(body)) {
+      if (json.nextToken() != JsonToken.START_OBJECT) {
+        throw RejectedNotification.malformed("the body is not a JSON object");
+      }
+      for (JsonToken t = json.nextToken(); t != JsonToken.END_OBJECT; t = json.nextToken()) {
+        String name = json.currentName();
+        JsonToken value = json.nextToken();
+        if (!names.add(name)) {
+          throw RejectedNotification.malformed("field '" + Ids.printable(name) + "' appears twice");
+        }
+        if (names.size() > maxFields) {
+          throw RejectedNotification.malformed("a body of more than " + maxFields + " fields");
+        }
+        JsonValue read = switch (value) {
+          case VALUE_STRING -> new JsonValue(json.getText(), false);
+          case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> new JsonValue(json.getText(), true);
+          case VALUE_NULL -> null;
+          default -> throw RejectedNotification.malformed(Ids.printable(name) + " is "
+              + (value == JsonToken.START_OBJECT ? "an object" : value == JsonToken.START_ARRAY ? "an array"
+                  : "a boolean") + ", which " + signer + " does not sign");
+        };
+        if (read != null) {
+          fields.put(name, read);
+        }
+      }
+      if (json.nextToken() != null) {
+        throw RejectedNotification.malformed("more after the JSON object");
+      }
+    } catch (StreamReadException e) {
+      throw RejectedNotification.malformed("the body is not JSON: " + e.getOriginalMessage());
+    } catch (IOException e) {
+      throw new IllegalStateException("reading a byte array", e);
+    }
+    return fields;
   }
 }

@@ -37,6 +37,7 @@ import paynotify.channel.paypal.PaypalChannel;
 import paynotify.channel.paypal.VerifyEndpoint;
 import paynotify.channel.stripe.StripeChannel;
 import paynotify.channel.stripe.StripeSignature;
+import paynotify.channel.tokenpay.TokenPayChannel;
 import paynotify.channel.vmq.VmqChannel;
 import paynotify.channel.wechat.WechatV2Channel;
 import paynotify.channel.wechat.WechatV2Signature;
@@ -79,6 +80,8 @@ public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> di
     add(enabled, disabled, VmqChannel.PATH, vmq(c, numbers), "set vmq.key_file (or PAYNOTIFY_VMQ_KEY)");
     add(enabled, disabled, PaddleChannel.PATH, paddle(c, clock), "set paddle.webhook_secret_file (or"
         + " paddle.webhook_secrets_file, or PAYNOTIFY_PADDLE_WEBHOOK_SECRET) and paddle.currency");
+    add(enabled, disabled, TokenPayChannel.PATH, tokenpay(c, numbers),
+        "set tokenpay.key_file (or PAYNOTIFY_TOKENPAY_KEY)");
     return new ChannelsConfig(List.copyOf(enabled), Map.copyOf(disabled));
   }
 
@@ -301,6 +304,22 @@ public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> di
       warnShared("epusdt: neither orders.out_trade_no nor epusdt.pid", "epusdt token");
     }
     return new EpusdtChannel(token, pid);
+  }
+
+  private static NotifyChannel tokenpay(ConfigReader c, OrderNumbers numbers) {
+    String apiToken = c.secret("tokenpay.key");
+    if (apiToken == null) {
+      return null;
+    }
+    // A notification says its BaseCurrency: another than this one is booked as foreign money, never converted.
+    String currency = c.string("tokenpay.currency", "CNY");
+    if (!currency.matches("[A-Za-z]{3}")) {
+      throw c.error("tokenpay.currency", "'" + currency + "' is not a three-letter currency code such as CNY");
+    }
+    if (numbers == OrderNumbers.AS_IS) { // its notifications name no merchant: one ApiToken per TokenPay instance
+      warnShared("tokenpay: no orders.out_trade_no", "TokenPay instance (ApiToken)");
+    }
+    return new TokenPayChannel(apiToken, currency);
   }
 
   /**

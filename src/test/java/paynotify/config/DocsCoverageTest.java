@@ -61,6 +61,7 @@ class DocsCoverageTest {
       Map.entry("stripe", "docs/channels.md"),
       Map.entry("paypal", "docs/channels.md"),
       Map.entry("paddle", "docs/channels.md"),
+      Map.entry("tokenpay", "docs/channels.md"),
       Map.entry("recovery", "docs/operations.md"),
       Map.entry("reconcile", "docs/operations.md"));
   private static Vertx vertx;

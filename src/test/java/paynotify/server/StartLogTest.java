@@ -28,16 +28,18 @@ class StartLogTest extends DatabaseTestBase {
     }
   }
 
-  // Review S2: V免签 (one key per server) and epusdt without a pid bind a message to nothing but the key; a second
-  // site on the same server pays this one's order of the same number unless the numbers are told apart.
+  // Review S2: V免签 (one key per server), epusdt without a pid and TokenPay (one ApiToken per instance) bind a message
+  // to nothing but the key; a second site on the same server pays this one's order of the same number unless the
+  // numbers are told apart.
   @Test
-  void warnsOfVmqAndEpusdtWithoutAnOrderNumberTemplate() throws Exception {
+  void warnsOfVmqEpusdtAndTokenPayWithoutAnOrderNumberTemplate() throws Exception {
     try (ServiceProcess p = ServiceProcess.start(db.settings(), new JsonObject()
         .put("vmq", new JsonObject().putNull("order_pattern")).put("epusdt", new JsonObject().putNull("pid")), dir)) {
       assertThat(p.awaitLogLine("vmq: neither orders.out_trade_no nor vmq.order_pattern", START)).contains("WARN")
           .contains("another site");
       assertThat(p.awaitLogLine("epusdt: neither orders.out_trade_no nor epusdt.pid", START)).contains("WARN")
           .contains("another site");
+      assertThat(p.awaitLogLine("tokenpay: no orders.out_trade_no", START)).contains("WARN").contains("another site");
     }
   }
 
@@ -47,7 +49,7 @@ class StartLogTest extends DatabaseTestBase {
         .put("orders", new JsonObject().put("out_trade_no", "A{order_no}"))
         .put("vmq", new JsonObject().putNull("order_pattern")).put("epusdt", new JsonObject().putNull("pid")), dir)) {
       p.awaitLogLine("booking notifications", START);
-      assertThat(p.log()).doesNotContain("neither orders.out_trade_no");
+      assertThat(p.log()).doesNotContain("neither orders.out_trade_no").doesNotContain("no orders.out_trade_no");
     }
   }
 

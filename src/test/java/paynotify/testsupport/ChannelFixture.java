@@ -19,7 +19,7 @@ public interface ChannelFixture {
   /** Every channel, in one place: a channel added here runs in every suite that takes these. */
   static List<ChannelFixture> all() {
     return List.of(alipay(), wechatV2(), wechatV3(), epay(), stripe(), paypal(), xunhupay(), epusdt(), vmq(),
-        paddle());
+        paddle(), tokenpay());
   }
 
   /** The channels whose platform notifies refunds. */
@@ -652,6 +652,49 @@ public interface ChannelFixture {
       private JsonObject event(String orderNo, String tradeNo, long cents, String status) {
         return PaddleNotifications.event("evt_" + status + "_" + tradeNo, "transaction." + status,
             PaddleNotifications.transaction(orderNo, tradeNo, cents, PaddleNotifications.CURRENCY, status, "web"));
+      }
+    };
+  }
+
+  /**
+   * TokenPay: one ApiToken per TokenPay instance, no merchant id in the message, no refunds (on-chain), and each
+   * retry the same body (ToDic of the same order).
+   */
+  static ChannelFixture tokenpay() {
+    return new Base("tokenpay", "tokenpay", r -> r.status() == 200 && r.body().equals("ok"), PLAIN_REFUSAL) {
+      public boolean notifiesRefunds() {
+        return false;
+      }
+
+      public boolean namesMerchant() {
+        return false;
+      }
+
+      public Notification payment(String orderNo, String tradeNo, long cents, int attempt) {
+        return TokenPayNotifications.signed(TokenPayNotifications.paid(orderNo, tradeNo, cents));
+      }
+
+      public Notification signedByAnotherKey(String orderNo, String tradeNo, long cents) {
+        return TokenPayNotifications.post(TokenPayNotifications.signed(TokenPayNotifications.paid(orderNo, tradeNo,
+            cents), TokenPayNotifications.OTHER_API_TOKEN));
+      }
+
+      public Notification amountTampered(String orderNo, String tradeNo, long cents) {
+        Map<String, Object> signed = TokenPayNotifications.signed(TokenPayNotifications.paid(orderNo, tradeNo, cents),
+            TokenPayNotifications.API_TOKEN);
+        signed.put("ActualAmount", Money.format(cents * 100));
+        return TokenPayNotifications.post(signed);
+      }
+
+      public Notification missingSignature(String orderNo, String tradeNo, long cents) {
+        return TokenPayNotifications.post(TokenPayNotifications.paid(orderNo, tradeNo, cents));
+      }
+
+      /** Expired (Status 2): TokenPay notifies paid orders only, so a signed other status must book nothing. */
+      public Notification notFinal(String orderNo, String tradeNo, long cents) {
+        Map<String, Object> f = TokenPayNotifications.paid(orderNo, tradeNo, cents);
+        f.put("Status", 2);
+        return TokenPayNotifications.signed(f);
       }
     };
   }

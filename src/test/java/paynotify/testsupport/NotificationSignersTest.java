@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 import paynotify.testsupport.EpusdtNotifications.Num;
 
 /**
- * The test signers of xunhupay, epusdt, vmq and Standard Webhooks against the platforms' and the spec's own
+ * The test signers of xunhupay, epusdt, vmq, TokenPay and Standard Webhooks against the platforms' and the spec's own
  * examples: the code under test is tested with these signers, so they must sign as the platforms do, not as
  * that code does.
  */
@@ -71,6 +71,14 @@ class NotificationSignersTest {
     p.put("type", "2");
 
     assertThat(VmqNotifications.sign(p, "vmq_test_key_0123456789abcdef")).isEqualTo("c53ae9d08eb8cd2036830bd2764628c4");
+  }
+
+  // Wiki/docs.md §2 of LightCountry/TokenPay: its example notification and key 666 give e5eaa888...; its string to
+  // sign ends "...&Status=1&ToAddress=TKGTx4pCKiKQbk8evXHTborfZn754TGViP666".
+  @Test
+  void tokenpaySignsTheWikisExample() {
+    assertThat(TokenPayNotifications.signature(TokenPayNotifications.wikiExample(), TokenPayNotifications.WIKI_KEY))
+        .isEqualTo(TokenPayNotifications.WIKI_SIGNATURE);
   }
 
   // The vector of the Standard Webhooks libraries' tests (libraries/php/tests/WebhookTest.php).

@@ -122,6 +122,8 @@ public final class TestService implements AutoCloseable {
         .put("paddle", new JsonObject()
             .put("webhook_secret", PaddleNotifications.SECRET)
             .put("currency", PaddleNotifications.CURRENCY))
+        .put("tokenpay", new JsonObject()
+            .put("key", TokenPayNotifications.API_TOKEN))
         .mergeIn(overrides, true);
   }
 

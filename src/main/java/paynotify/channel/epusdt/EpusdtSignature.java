@@ -1,12 +1,6 @@
 package paynotify.channel.epusdt;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.exc.StreamReadException;
-import java.io.IOException;
 import java.math.BigDecimal;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -41,7 +35,6 @@ public final class EpusdtSignature {
   /** Money, never an exponent: Go's encoder writes plain digits between 1e-6 and 1e21. */
   private static final int MAX_NUMBER_LENGTH = 32;
   private static final BigDecimal GO_EXPONENT_FROM = BigDecimal.valueOf(1_000_000);
-  private static final JsonFactory JSON = new JsonFactory();
 
   private final String token;
   private final String pid;
@@ -62,39 +55,9 @@ public final class EpusdtSignature {
   public static Fields read(byte[] body) throws RejectedNotification {
     Map<String, String> values = new LinkedHashMap<>();
     Map<String, BigDecimal> numbers = new LinkedHashMap<>();
-    Set<String> names = new HashSet<>();
-    try (JsonParser json = JSON.createParser(body)) {
-      if (json.nextToken() != JsonToken.START_OBJECT) {
-        throw RejectedNotification.malformed("the body is not a JSON object");
-      }
-      for (JsonToken t = json.nextToken(); t != JsonToken.END_OBJECT; t = json.nextToken()) {
-        String name = json.currentName();
-        JsonToken value = json.nextToken();
-        if (!names.add(name)) {
-          throw RejectedNotification.malformed("field '" + Ids.printable(name) + "' appears twice");
-        }
-        if (names.size() > MAX_FIELDS) {
-          throw RejectedNotification.malformed("a body of more than " + MAX_FIELDS + " fields");
-        }
-        String text = switch (value) {
-          case VALUE_STRING -> json.getText();
-          case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> plain(name, json.getText(), numbers);
-          case VALUE_NULL -> null; // skipped, as sign.go skips nil
-          default -> throw RejectedNotification.malformed(Ids.printable(name) + " is "
-              + (value == JsonToken.START_OBJECT ? "an object" : value == JsonToken.START_ARRAY ? "an array" : "a boolean")
-              + ", which epusdt does not sign");
-        };
-        if (text != null) {
-          values.put(name, text);
-        }
-      }
-      if (json.nextToken() != null) {
-        throw RejectedNotification.malformed("more after the JSON object");
-      }
-    } catch (StreamReadException e) {
-      throw RejectedNotification.malformed("the body is not JSON: " + e.getOriginalMessage());
-    } catch (IOException e) {
-      throw new IllegalStateException("reading a byte array", e);
+    for (Map.Entry<String, Signatures.JsonValue> field : Signatures.flatJson(body, MAX_FIELDS, "epusdt").entrySet()) {
+      Signatures.JsonValue value = field.getValue();
+      values.put(field.getKey(), value.number() ? plain(field.getKey(), value.text(), numbers) : value.text());
     }
     return new Fields(values, numbers);
   }

@@ -35,7 +35,7 @@ public final class BillOptions {
       case "alipay" -> Platform.ALIPAY;
       case "wechat" -> Platform.WECHAT;
       default -> throw new ConfigException("--channel: '" + channel + "' is not " + BillsConfig.BILL_PLATFORMS
-          + " (the bills paynotify reads; xunhupay, epusdt and vmq publish none)");
+          + " (the bills paynotify reads; xunhupay, epusdt, vmq and tokenpay publish none)");
     };
   }
 }
