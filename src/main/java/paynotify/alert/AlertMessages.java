@@ -145,6 +145,9 @@ public final class AlertMessages {
           "The token is not epusdt's api_auth_token in its .env (BEpusdt: 对接令牌) (epusdt.token_file).");
       case "vmq" -> t.pick("通讯密钥与 V免签 后台系统设置里的不一致（vmq.key_file）。",
           "The key is not the communication key (通讯密钥) of V免签's settings (vmq.key_file).");
+      case "lemonsqueezy" -> t.pick("签名密钥与 Lemon Squeezy 后台 Settings → Webhooks 里这个 webhook 的 Signing secret 不一致"
+          + "（lemonsqueezy.signing_secret_file）。", "The signing secret is not this webhook's Signing secret in Lemon"
+          + " Squeezy's Settings → Webhooks (lemonsqueezy.signing_secret_file).");
       default -> t.pick("核对这个渠道配置的密钥。", "Check the keys configured for this channel.");
     };
   }

@@ -38,7 +38,12 @@ public enum Platform {
    */
   EPUSDT("epusdt", 64),
   /** payId, which the site chose when it created the V免签 order: the site's own length. */
-  VMQ("vmq", 64);
+  VMQ("vmq", 64),
+  /**
+   * The Order's id (data.id), a JSON:API string of an integer ("1" in docs.lemonsqueezy.com/api/orders); no maximum
+   * documented.
+   */
+  LEMONSQUEEZY("lemonsqueezy", 64);
 
   private final String code;
   private final int documentedTradeNoLength;
