@@ -2,13 +2,14 @@ package paynotify.testsupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import paynotify.testsupport.EpusdtNotifications.Num;
 
 /**
- * The test signers of xunhupay, epusdt, vmq and Standard Webhooks against the platforms' and the spec's own
+ * The test signers of xunhupay, epusdt, vmq, Lemon Squeezy and Standard Webhooks against the platforms' and the spec's own
  * examples: the code under test is tested with these signers, so they must sign as the platforms do, not as
  * that code does.
  */
@@ -71,6 +72,15 @@ class NotificationSignersTest {
     p.put("type", "2");
 
     assertThat(VmqNotifications.sign(p, "vmq_test_key_0123456789abcdef")).isEqualTo("c53ae9d08eb8cd2036830bd2764628c4");
+  }
+
+  // Lemon Squeezy publishes no signature vector (its docs give the algorithm only; its JS SDK has no verifier):
+  // LemonSqueezyNotifications' vector was computed once with openssl, outside this code.
+  @Test
+  void lemonSqueezySignsAsOpensslHmacsTheRawBody() {
+    assertThat(LemonSqueezyNotifications.signature(LemonSqueezyNotifications.VECTOR_BODY.getBytes(
+        StandardCharsets.UTF_8), LemonSqueezyNotifications.VECTOR_SECRET))
+        .isEqualTo(LemonSqueezyNotifications.VECTOR_SIGNATURE);
   }
 
   // The vector of the Standard Webhooks libraries' tests (libraries/php/tests/WebhookTest.php).

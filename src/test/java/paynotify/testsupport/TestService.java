@@ -119,6 +119,10 @@ public final class TestService implements AutoCloseable {
             .put("key", VmqNotifications.KEY)
             .put("order_field", "param") // order and trade differ, as the contract suite needs
             .put("order_pattern", "[A-Za-z0-9_-]{1,64}")) // the suites' numbers are of many lengths
+        .put("lemonsqueezy", new JsonObject()
+            .put("signing_secret", LemonSqueezyNotifications.SECRET)
+            .put("store_id", Long.toString(LemonSqueezyNotifications.STORE_ID))
+            .put("currency", LemonSqueezyNotifications.CURRENCY))
         .mergeIn(overrides, true);
   }
 
