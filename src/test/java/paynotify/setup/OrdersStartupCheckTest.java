@@ -151,7 +151,7 @@ class OrdersStartupCheckTest extends DatabaseTestBase {
     db.update("ALTER TABLE " + dujiaoka.table() + " MODIFY trade_no VARCHAR(32) DEFAULT ''");
     JsonObject wechatOnly = dujiaoka.overrides().put("alipay", (Object) null).put("epay", (Object) null)
         .put("stripe", (Object) null).put("paypal", (Object) null).put("epusdt", (Object) null)
-        .put("vmq", (Object) null); // xunhupay's ids are 32 characters too
+        .put("vmq", (Object) null).put("lemonsqueezy", (Object) null); // xunhupay's ids are 32 characters too
     try (ServiceProcess p = ServiceProcess.start(db.settings(), wechatOnly, dir)) {
       p.awaitHealth(200, Duration.ofSeconds(60));
       assertThat(p.log()).contains("/notify/wechat/v2").contains("/notify/alipay is off")
