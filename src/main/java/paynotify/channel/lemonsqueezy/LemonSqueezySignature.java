@@ -64,6 +64,7 @@ public final class LemonSqueezySignature {
    *
    * @param booking whether the event would book: then it must name its store
    * @return whether it is test money (accepted: lemonsqueezy.test_mode is true)
+   * @throws RejectedNotification WRONG_MERCHANT when it is not ours; MALFORMED when test_mode is not a boolean
    */
   boolean requireOurs(JsonObject meta, JsonObject attributes, boolean booking) throws RejectedNotification {
     Object store = attributes.getValue("store_id");
@@ -73,6 +74,9 @@ public final class LemonSqueezySignature {
           + " lemonsqueezy.store_id");
     }
     Object test = meta.getValue("test_mode") != null ? meta.getValue("test_mode") : attributes.getValue("test_mode");
+    if (test != null && !(test instanceof Boolean)) { // never read as live money: an anomaly for a human
+      throw RejectedNotification.malformed("test_mode is not true or false");
+    }
     if (Boolean.TRUE.equals(test) && !testMode) {
       throw new RejectedNotification(Reason.WRONG_MERCHANT, "a test-mode event, and this instance books live money"
           + " (lemonsqueezy.test_mode: false): lemonsqueezy.signing_secret_file holds a test-mode webhook's secret");

@@ -168,6 +168,15 @@ class LemonSqueezySignatureTest {
         .hasMessageContaining("data.attributes.total");
   }
 
+  @Test
+  void aTestModeThatIsNoBooleanIsNeverReadAsLiveMoney() {
+    JsonObject event = LemonSqueezyNotifications.paid("L9", "109", 500);
+    event.getJsonObject("meta").put("test_mode", "false");
+
+    assertThatThrownBy(() -> SyncCheck.event(LIVE, signed(event, null))).isInstanceOf(UnbookableNotification.class)
+        .hasMessageContaining("test_mode is not true or false");
+  }
+
   private static void assertRefused(NotifyRequest request, Reason reason) {
     assertThatThrownBy(() -> SyncCheck.event(LIVE, request)).isInstanceOfSatisfying(RejectedNotification.class,
         e -> assertThat(e.reason()).isEqualTo(reason));
