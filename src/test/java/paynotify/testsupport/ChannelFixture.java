@@ -85,7 +85,8 @@ public interface ChannelFixture {
 
   /**
    * Whether the platform notifies refunds, made by {@link #refund}. A channel says false only where its
-   * platform sends none: otherwise the refund suites run it, and a refund it cannot make fails them.
+   * platform sends none, or sends them without an id of their own (Lemon Squeezy: the suites name each refund;
+   * its own test books them): otherwise the refund suites run it, and a refund it cannot make fails them.
    */
   default boolean notifiesRefunds() {
     return true;
