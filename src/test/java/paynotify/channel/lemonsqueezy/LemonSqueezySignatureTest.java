@@ -3,11 +3,16 @@ package paynotify.channel.lemonsqueezy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 import paynotify.channel.EventKind;
 import paynotify.channel.NotifyEvent;
 import paynotify.channel.NotifyRequest;
@@ -76,16 +81,36 @@ class LemonSqueezySignatureTest {
     assertRefused(request(body, "a".repeat(100_000), null), Reason.BAD_SIGNATURE);
   }
 
-  // The header is not signed: whatever it says, the body's meta.event_name decides.
+  // The header is not signed: whatever it says, the body's meta.event_name decides, and a WARN names both.
   @Test
-  void theUnsignedEventHeaderChangesNothing() throws Exception {
-    NotifyEvent paid = SyncCheck.event(LIVE, signed(LemonSqueezyNotifications.paid("L2", "102", 500),
-        "subscription_created"));
-    assertThat(paid.kind()).isEqualTo(EventKind.PAYMENT);
+  void theUnsignedEventHeaderChangesNothingAndADisagreementIsLogged() throws Exception {
+    ListAppender<ILoggingEvent> lines = new ListAppender<>();
+    Logger log = (Logger) LoggerFactory.getLogger(LemonSqueezyChannel.class);
+    lines.start();
+    log.addAppender(lines);
+    log.setLevel(Level.WARN); // the tests' root logs ERROR only
+    try {
+      assertThat(SyncCheck.event(LIVE, signed(LemonSqueezyNotifications.paid("L2", "102", 500), "order_created"))
+          .kind()).isEqualTo(EventKind.PAYMENT);
+      assertThat(lines.list).isEmpty();
 
-    JsonObject subscription = LemonSqueezyNotifications.event("subscription_created", "L2",
-        LemonSqueezyNotifications.order("102", 500, "USD"));
-    assertThat(SyncCheck.event(LIVE, signed(subscription, "order_created")).kind()).isEqualTo(EventKind.NONE);
+      NotifyEvent paid = SyncCheck.event(LIVE, signed(LemonSqueezyNotifications.paid("L2", "102", 500),
+          "subscription_created"));
+      assertThat(paid.kind()).isEqualTo(EventKind.PAYMENT);
+      JsonObject subscription = LemonSqueezyNotifications.event("subscription_created", "L2",
+          LemonSqueezyNotifications.order("102", 500, "USD"));
+      assertThat(SyncCheck.event(LIVE, signed(subscription, "order_created")).kind()).isEqualTo(EventKind.NONE);
+
+      assertThat(lines.list).extracting(ILoggingEvent::getFormattedMessage).containsExactly(
+          "lemonsqueezy: X-Event-Name 'subscription_created' is not the signed meta.event_name 'order_created',"
+              + " which is followed",
+          "lemonsqueezy: X-Event-Name 'order_created' is not the signed meta.event_name 'subscription_created',"
+              + " which is followed");
+      assertThat(lines.list).allMatch(e -> e.getLevel() == Level.WARN);
+    } finally {
+      log.detachAppender(lines);
+      log.setLevel(null);
+    }
   }
 
   @Test
