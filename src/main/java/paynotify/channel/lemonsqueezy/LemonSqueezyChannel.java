@@ -200,11 +200,7 @@ public final class LemonSqueezyChannel implements NotifyChannel {
 
   /** Integer cents in the order's currency, as Lemon Squeezy sends them; never scaled. */
   private static long cents(JsonObject attributes, String field) throws RejectedNotification {
-    Object value = attributes.getValue(field);
-    if (!(value instanceof Integer || value instanceof Long) || ((Number) value).longValue() < 0) {
-      throw RejectedNotification.malformed("data.attributes." + field + " is not a whole number of cents");
-    }
-    return ((Number) value).longValue();
+    return Money.minorUnits("data.attributes." + field, attributes.getValue(field));
   }
 
   private static String id(String field, String value) throws RejectedNotification {
