@@ -19,6 +19,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -52,7 +53,8 @@ class ArchitectureTest {
       List.of("booking", "reconcile"),                  // what books money; bills
       List.of("booking.anomaly"),                       // what needs a human
       List.of("channel.alipay", "channel.epay", "channel.epusdt", "channel.paypal", "channel.stripe", "channel.vmq",
-          "channel.wechat", "channel.xunhupay", "channel.paddle", "channel.tokenpay"), // each platform, in and out
+          "channel.wechat", "channel.xunhupay", "channel.paddle", "channel.tokenpay",
+          "channel.lemonsqueezy"), // each platform, in and out
       List.of("store"),                                 // the database
       List.of("channel"),                               // the platforms' common words
       List.of("net", "crypto", "timer"));               // calls out; what signatures are built from; workers' clocks
@@ -64,11 +66,9 @@ class ArchitectureTest {
   private static final Path SOURCES = Path.of("src/main/java");
 
   /** A class named after a platform ({@code AlipayGateway}) and the folder that holds that platform, in and out. */
-  private static final Map<String, String> PLATFORM_PREFIXES = Map.of("Alipay", "paynotify.channel.alipay",
-      "Wechat", "paynotify.channel.wechat", "Epay", "paynotify.channel.epay", "Epusdt", "paynotify.channel.epusdt",
-      "Stripe", "paynotify.channel.stripe", "Paypal", "paynotify.channel.paypal", "Vmq", "paynotify.channel.vmq",
-      "Xunhupay", "paynotify.channel.xunhupay", "Paddle", "paynotify.channel.paddle", "TokenPay",
-      "paynotify.channel.tokenpay");
+  private static final Map<String, String> PLATFORM_PREFIXES = Stream.of("Alipay", "Wechat", "Epay", "Epusdt",
+      "Stripe", "Paypal", "Vmq", "Xunhupay", "Paddle", "TokenPay", "LemonSqueezy")
+      .collect(Collectors.toMap(p -> p, p -> "paynotify.channel." + p.toLowerCase(Locale.ROOT)));
   /** The bill formats: a file's columns, read by reconcile, whichever way the file came. */
   private static final Set<String> NAMED_AFTER_A_PLATFORM_ELSEWHERE = Set.of("paynotify.reconcile.AlipayBill",
       "paynotify.reconcile.WechatBill");

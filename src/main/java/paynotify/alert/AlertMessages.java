@@ -147,6 +147,9 @@ public final class AlertMessages {
           "The key is not the communication key (通讯密钥) of V免签's settings (vmq.key_file).");
       case "tokenpay" -> t.pick("ApiToken 与 TokenPay 的 appsettings.json 里的不一致（tokenpay.key_file）。",
           "The key is not the ApiToken of TokenPay's appsettings.json (tokenpay.key_file).");
+      case "lemonsqueezy" -> t.pick("签名密钥与 Lemon Squeezy 后台 Settings → Webhooks 里这个 webhook 的 Signing secret 不一致"
+          + "（lemonsqueezy.signing_secret_file）。", "The signing secret is not this webhook's Signing secret in Lemon"
+          + " Squeezy's Settings → Webhooks (lemonsqueezy.signing_secret_file).");
       default -> t.pick("核对这个渠道配置的密钥。", "Check the keys configured for this channel.");
     };
   }

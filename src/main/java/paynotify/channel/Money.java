@@ -17,6 +17,17 @@ public final class Money {
     return Long.parseLong(value);
   }
 
+  /**
+   * A JSON number of minor units as the webhook platforms send it (Stripe, Lemon Squeezy: cents for USD, yen for
+   * JPY), never scaled: a non-negative integer, anything else (a decimal, a string, null) refused.
+   */
+  public static long minorUnits(String field, Object value) throws RejectedNotification {
+    if (!(value instanceof Integer || value instanceof Long) || ((Number) value).longValue() < 0) {
+      throw RejectedNotification.malformed(field + " is not a whole number of minor units");
+    }
+    return ((Number) value).longValue();
+  }
+
   /** "88.88" -> 8888; anything that is not a plain decimal with at most 2 places is rejected. */
   public static long yuanToCents(String field, String value) throws RejectedNotification {
     if (value == null || !plainYuan(value)) {

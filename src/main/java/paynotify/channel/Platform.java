@@ -49,7 +49,13 @@ public enum Platform {
    * LightCountry/TokenPay's Wiki/docs.md; {@code order.Id.ToString()} in ObjectExtension.ToDic). It delivers a
    * refused notification again, but only twice, a minute apart (OrderNotifyService: CallbackNum < 3).
    */
-  TOKENPAY("tokenpay", 36);
+  TOKENPAY("tokenpay", 36),
+  /**
+
+   * The Order's id (data.id), a JSON:API string of an integer ("1" in docs.lemonsqueezy.com/api/orders); no maximum
+   * documented.
+   */
+  LEMONSQUEEZY("lemonsqueezy", 64);
 
   private final String code;
   private final int documentedTradeNoLength;

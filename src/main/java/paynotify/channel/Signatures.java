@@ -65,6 +65,10 @@ import paynotify.crypto.RsaSignatureCheck;
  *   <li>{@code tokenpay.TokenPaySignature}: Signature = {@code md5(sorted k=v& of every top-level JSON field but
  *       Signature, null and "" skipped, strings as decoded, numbers as their literal, then the ApiToken)}, lower-case
  *       hex; no object, array or boolean; no NotifyUrl or RedirectUrl.
+ *   <li>{@code lemonsqueezy.LemonSqueezySignature}: {@code X-Signature}, the hex HMAC-SHA256 of the raw body keyed
+ *       with the webhook's signing secret (64 characters, or refused unread); the event is the signed
+ *       {@code meta.event_name}, never the unsigned X-Event-Name; data.attributes.store_id, and no test-mode event on
+ *       a live instance.
  *   <li>Alipay, epay, WeChat v2, xunhupay, epusdt and TokenPay: no value that re-splits into a protocol field under
  *       the same signature ({@link #requireUnambiguous}); xunhupay, epusdt and TokenPay: no request-only field
  *       ({@link #requireNoneOf}).
@@ -94,8 +98,8 @@ import paynotify.crypto.RsaSignatureCheck;
  *   <li>Stripe, {@code stripe.StripeEvents}: {@code GET /v1/events?delivery_success=false} with a restricted key
  *       ({@code Bearer rk_...}); Stripe's API signs nothing: trusted by TLS to api.stripe.com, then read by
  *       StripeChannel as a webhook's event (its account and livemode checks, not its signature).
- *   <li>PayPal's only outbound call is its notification's question above; xunhupay, epusdt, V免签, Paddle and
- *       TokenPay are never asked.
+ *   <li>PayPal's only outbound call is its notification's question above; xunhupay, epusdt, V免签, Paddle, TokenPay
+ *       and Lemon Squeezy are never asked.
  * </ul>
  *
  * <p><b>Signed by paynotify</b>

@@ -31,6 +31,7 @@ import paynotify.channel.alipay.AlipayChannel;
 import paynotify.channel.alipay.AlipaySignature;
 import paynotify.channel.epay.EpayChannel;
 import paynotify.channel.epusdt.EpusdtChannel;
+import paynotify.channel.lemonsqueezy.LemonSqueezyChannel;
 import paynotify.channel.paddle.PaddleChannel;
 import paynotify.channel.paddle.PaddleSignature;
 import paynotify.channel.paypal.PaypalChannel;
@@ -82,6 +83,8 @@ public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> di
         + " paddle.webhook_secrets_file, or PAYNOTIFY_PADDLE_WEBHOOK_SECRET) and paddle.currency");
     add(enabled, disabled, TokenPayChannel.PATH, tokenpay(c, numbers),
         "set tokenpay.key_file (or PAYNOTIFY_TOKENPAY_KEY)");
+    add(enabled, disabled, LemonSqueezyChannel.PATH, lemonSqueezy(c), "set lemonsqueezy.signing_secret_file (or"
+        + " PAYNOTIFY_LEMONSQUEEZY_SIGNING_SECRET), lemonsqueezy.store_id and lemonsqueezy.currency");
     return new ChannelsConfig(List.copyOf(enabled), Map.copyOf(disabled));
   }
 
@@ -519,6 +522,31 @@ public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> di
     Duration tolerance = Duration.ofSeconds(c.number("paddle.tolerance_seconds",
         PaddleSignature.DEFAULT_TOLERANCE.toSeconds(), 1, 86_400));
     return new PaddleChannel(secrets, tolerance, currency, clock);
+  }
+
+  /** Lemon Squeezy: the webhook's signing secret, the store whose orders are booked, the site's currency. */
+  private static NotifyChannel lemonSqueezy(ConfigReader c) {
+    String secret = c.secret("lemonsqueezy.signing_secret");
+    String storeId = c.string("lemonsqueezy.store_id");
+    String currency = c.string("lemonsqueezy.currency");
+    if (unset(secret, storeId, currency)) {
+      return null;
+    }
+    require(c, "lemonsqueezy.signing_secret_file", secret);
+    require(c, "lemonsqueezy.store_id", storeId);
+    require(c, "lemonsqueezy.currency", currency);
+    if (!storeId.matches("[1-9][0-9]{0,18}")) { // data.attributes.store_id is an integer
+      throw c.error("lemonsqueezy.store_id", "'" + storeId + "' is not a store's number (Settings → Stores)");
+    }
+    if (!currency.matches("[A-Za-z]{3}")) {
+      throw c.error("lemonsqueezy.currency", "'" + currency + "' is not a three-letter currency code such as USD");
+    }
+    boolean testMode = c.bool("lemonsqueezy.test_mode", false);
+    if (testMode) {
+      LOG.warn("lemonsqueezy.test_mode is true: test-mode orders are booked as test money: never run this on the"
+          + " live orders table");
+    }
+    return new LemonSqueezyChannel(secret, storeId, currency, testMode);
   }
 
   private static PublicKey rsaKey(ConfigReader c, String key, String text, String what) {

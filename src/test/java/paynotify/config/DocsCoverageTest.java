@@ -58,6 +58,7 @@ class DocsCoverageTest {
       Map.entry("xunhupay", "docs/channels.md"),
       Map.entry("epusdt", "docs/channels.md"),
       Map.entry("vmq", "docs/channels.md"),
+      Map.entry("lemonsqueezy", "docs/channels.md"),
       Map.entry("stripe", "docs/channels.md"),
       Map.entry("paypal", "docs/channels.md"),
       Map.entry("paddle", "docs/channels.md"),

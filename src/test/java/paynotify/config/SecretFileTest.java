@@ -50,7 +50,8 @@ class SecretFileTest {
         "stripe.api_key_file", "alerts.wecom.webhook_url_file", "alerts.smtp.password_file", "forward.secret_file",
         "forward.secret_files", "forward.endpoints[].secret_file", "database.password_file", "admin.token_file",
         "alipay.app_private_key_file", "wechat_v3.merchant_private_key_file", "paddle.webhook_secret_file",
-        "paddle.webhook_secrets_file", "tokenpay.key_file").hasSize(28);
+        "paddle.webhook_secrets_file", "tokenpay.key_file",
+        "lemonsqueezy.signing_secret_file").hasSize(29);
   }
 
   @ParameterizedTest(name = "{0}")

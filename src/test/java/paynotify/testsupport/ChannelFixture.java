@@ -19,7 +19,7 @@ public interface ChannelFixture {
   /** Every channel, in one place: a channel added here runs in every suite that takes these. */
   static List<ChannelFixture> all() {
     return List.of(alipay(), wechatV2(), wechatV3(), epay(), stripe(), paypal(), xunhupay(), epusdt(), vmq(),
-        paddle(), tokenpay());
+        paddle(), tokenpay(), lemonSqueezy());
   }
 
   /** The channels whose platform notifies refunds. */
@@ -85,7 +85,8 @@ public interface ChannelFixture {
 
   /**
    * Whether the platform notifies refunds, made by {@link #refund}. A channel says false only where its
-   * platform sends none: otherwise the refund suites run it, and a refund it cannot make fails them.
+   * platform sends none, or sends them without an id of their own (Lemon Squeezy: the suites name each refund;
+   * its own test books them): otherwise the refund suites run it, and a refund it cannot make fails them.
    */
   default boolean notifiesRefunds() {
     return true;
@@ -695,6 +696,54 @@ public interface ChannelFixture {
         Map<String, Object> f = TokenPayNotifications.paid(orderNo, tradeNo, cents);
         f.put("Status", 2);
         return TokenPayNotifications.signed(f);
+      }
+    };
+  }
+
+  /**
+   * Lemon Squeezy: order_created of a paid Order, the trade its data.id. Lemon Squeezy signs no timestamp, so a retry
+   * is the same request. Its refunds carry the order's refunded total and no refund id of their own, keyed by that
+   * total: the refund suites, which name each refund, cannot run it; LemonSqueezyWebhookTest books its cumulative
+   * refunds over HTTP.
+   */
+  static ChannelFixture lemonSqueezy() {
+    return new Base("lemonsqueezy", "lemonsqueezy", r -> r.status() == 200,
+        r -> r.status() >= 400 && r.status() < 500 && r.body().contains("\"error\"")) {
+      public boolean notifiesRefunds() {
+        return false; // they do, without refund ids: see above
+      }
+
+      public Notification payment(String orderNo, String tradeNo, long cents, int attempt) {
+        return LemonSqueezyNotifications.signed(LemonSqueezyNotifications.paid(orderNo, tradeNo, cents));
+      }
+
+      public Notification signedByAnotherKey(String orderNo, String tradeNo, long cents) {
+        return LemonSqueezyNotifications.signed(LemonSqueezyNotifications.paid(orderNo, tradeNo, cents).encode(),
+            LemonSqueezyNotifications.OTHER_SECRET, "order_created");
+      }
+
+      /** An order of another store of the same account. */
+      public Notification forAnotherMerchant(String orderNo, String tradeNo, long cents) {
+        JsonObject event = LemonSqueezyNotifications.paid(orderNo, tradeNo, cents);
+        event.getJsonObject("data").getJsonObject("attributes").put("store_id", LemonSqueezyNotifications.OTHER_STORE_ID);
+        return LemonSqueezyNotifications.signed(event);
+      }
+
+      public Notification amountTampered(String orderNo, String tradeNo, long cents) {
+        Notification n = LemonSqueezyNotifications.signed(LemonSqueezyNotifications.paid(orderNo, tradeNo, cents));
+        return n.withBody(new String(n.body(), StandardCharsets.UTF_8)
+            .replace("\"total\":" + cents, "\"total\":" + cents * 100));
+      }
+
+      public Notification missingSignature(String orderNo, String tradeNo, long cents) {
+        return LemonSqueezyNotifications.unsigned(LemonSqueezyNotifications.paid(orderNo, tradeNo, cents));
+      }
+
+      /** An order still pending (a payment method that settles later). */
+      public Notification notFinal(String orderNo, String tradeNo, long cents) {
+        JsonObject event = LemonSqueezyNotifications.paid(orderNo, tradeNo, cents);
+        event.getJsonObject("data").getJsonObject("attributes").put("status", "pending");
+        return LemonSqueezyNotifications.signed(event);
       }
     };
   }

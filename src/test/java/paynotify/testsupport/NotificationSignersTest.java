@@ -2,13 +2,14 @@ package paynotify.testsupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import paynotify.testsupport.EpusdtNotifications.Num;
 
 /**
- * The test signers of xunhupay, epusdt, vmq, TokenPay and Standard Webhooks against the platforms' and the spec's own
+ * The test signers of xunhupay, epusdt, vmq, TokenPay, Lemon Squeezy and Standard Webhooks against the platforms' and the spec's own
  * examples: the code under test is tested with these signers, so they must sign as the platforms do, not as
  * that code does.
  */
@@ -79,6 +80,15 @@ class NotificationSignersTest {
   void tokenpaySignsTheWikisExample() {
     assertThat(TokenPayNotifications.signature(TokenPayNotifications.wikiExample(), TokenPayNotifications.WIKI_KEY))
         .isEqualTo(TokenPayNotifications.WIKI_SIGNATURE);
+  }
+
+  // Lemon Squeezy publishes no signature vector (its docs give the algorithm only; its JS SDK has no verifier):
+  // LemonSqueezyNotifications' vector was computed once with openssl, outside this code.
+  @Test
+  void lemonSqueezySignsAsOpensslHmacsTheRawBody() {
+    assertThat(LemonSqueezyNotifications.signature(LemonSqueezyNotifications.VECTOR_BODY.getBytes(
+        StandardCharsets.UTF_8), LemonSqueezyNotifications.VECTOR_SECRET))
+        .isEqualTo(LemonSqueezyNotifications.VECTOR_SIGNATURE);
   }
 
   // The vector of the Standard Webhooks libraries' tests (libraries/php/tests/WebhookTest.php).

@@ -124,6 +124,10 @@ public final class TestService implements AutoCloseable {
             .put("currency", PaddleNotifications.CURRENCY))
         .put("tokenpay", new JsonObject()
             .put("key", TokenPayNotifications.API_TOKEN))
+        .put("lemonsqueezy", new JsonObject()
+            .put("signing_secret", LemonSqueezyNotifications.SECRET)
+            .put("store_id", Long.toString(LemonSqueezyNotifications.STORE_ID))
+            .put("currency", LemonSqueezyNotifications.CURRENCY))
         .mergeIn(overrides, true);
   }
 

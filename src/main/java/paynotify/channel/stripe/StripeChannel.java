@@ -16,6 +16,7 @@ import java.util.Locale;
 import java.util.Map;
 import paynotify.channel.EventKind;
 import paynotify.channel.Ids;
+import paynotify.channel.Money;
 import paynotify.channel.NotifyChannel;
 import paynotify.channel.NotifyEvent;
 import paynotify.channel.NotifyRequest;
@@ -270,11 +271,7 @@ public final class StripeChannel implements NotifyChannel {
 
   /** Minor units as Stripe sends them: cents for USD, yen for the zero-decimal JPY; never scaled. */
   private static long amount(JsonObject object, String field) throws RejectedNotification {
-    Object value = object.getValue(field);
-    if (!(value instanceof Integer || value instanceof Long) || ((Number) value).longValue() < 0) {
-      throw RejectedNotification.malformed(field + " is not a whole number of minor units");
-    }
-    return ((Number) value).longValue();
+    return Money.minorUnits(field, object.getValue(field));
   }
 
   /** {@code created}, unix seconds, as Beijing wall-clock time: how paid_at is stored for every platform. */
