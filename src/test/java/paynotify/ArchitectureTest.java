@@ -52,7 +52,7 @@ class ArchitectureTest {
       List.of("booking", "reconcile"),                  // what books money; bills
       List.of("booking.anomaly"),                       // what needs a human
       List.of("channel.alipay", "channel.epay", "channel.epusdt", "channel.paypal", "channel.stripe", "channel.vmq",
-          "channel.wechat", "channel.xunhupay"),        // each platform, in and out
+          "channel.wechat", "channel.xunhupay", "channel.creem"), // each platform, in and out
       List.of("store"),                                 // the database
       List.of("channel"),                               // the platforms' common words
       List.of("net", "crypto", "timer"));               // calls out; what signatures are built from; workers' clocks
@@ -67,7 +67,7 @@ class ArchitectureTest {
   private static final Map<String, String> PLATFORM_PREFIXES = Map.of("Alipay", "paynotify.channel.alipay",
       "Wechat", "paynotify.channel.wechat", "Epay", "paynotify.channel.epay", "Epusdt", "paynotify.channel.epusdt",
       "Stripe", "paynotify.channel.stripe", "Paypal", "paynotify.channel.paypal", "Vmq", "paynotify.channel.vmq",
-      "Xunhupay", "paynotify.channel.xunhupay");
+      "Xunhupay", "paynotify.channel.xunhupay", "Creem", "paynotify.channel.creem");
   /** The bill formats: a file's columns, read by reconcile, whichever way the file came. */
   private static final Set<String> NAMED_AFTER_A_PLATFORM_ELSEWHERE = Set.of("paynotify.reconcile.AlipayBill",
       "paynotify.reconcile.WechatBill");

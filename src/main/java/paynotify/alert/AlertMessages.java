@@ -145,6 +145,9 @@ public final class AlertMessages {
           "The token is not epusdt's api_auth_token in its .env (BEpusdt: 对接令牌) (epusdt.token_file).");
       case "vmq" -> t.pick("通讯密钥与 V免签 后台系统设置里的不一致（vmq.key_file）。",
           "The key is not the communication key (通讯密钥) of V免签's settings (vmq.key_file).");
+      case "creem" -> t.pick("webhook 密钥与 Creem 后台 Developers → Webhooks 里这个 endpoint 的不一致（creem.webhook_secret_file）；"
+          + "测试模式（Test Mode）的密钥另是一个。", "The webhook secret is not this endpoint's in Creem's dashboard, Developers"
+          + " → Webhooks (creem.webhook_secret_file); Test Mode has a secret of its own.");
       default -> t.pick("核对这个渠道配置的密钥。", "Check the keys configured for this channel.");
     };
   }

@@ -38,7 +38,9 @@ public enum Platform {
    */
   EPUSDT("epusdt", 64),
   /** payId, which the site chose when it created the V免签 order: the site's own length. */
-  VMQ("vmq", 64);
+  VMQ("vmq", 64),
+  /** The order id (ord_...; 26 characters in Creem's docs): no maximum documented. */
+  CREEM("creem", 64);
 
   private final String code;
   private final int documentedTradeNoLength;

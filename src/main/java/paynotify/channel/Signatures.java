@@ -51,6 +51,9 @@ import paynotify.crypto.RsaSignatureCheck;
  *       separator, lower-case hex; so first each value's grammar (type 1 or 2, prices plain decimals above zero,
  *       the order number in vmq.order_pattern); the sign does not bind the amount to the order
  *       ({@link Platform#signsAmountToOrder}, {@code vmq.VmqReadings}).
+ *   <li>{@code creem.CreemSignature}: {@code creem-signature} = the hex HMAC-SHA256 of the raw body keyed with the
+ *       webhook secret's characters, 64 digits compared in constant time; no timestamp (a replay is its booking's
+ *       duplicate); an object not in {@code prod} mode only with creem.test_mode.
  *   <li>Alipay, epay, WeChat v2, xunhupay and epusdt: no value that re-splits into a protocol field under the
  *       same signature ({@link #requireUnambiguous}); xunhupay and epusdt: no request-only field
  *       ({@link #requireNoneOf}).
@@ -80,8 +83,8 @@ import paynotify.crypto.RsaSignatureCheck;
  *   <li>Stripe, {@code stripe.StripeEvents}: {@code GET /v1/events?delivery_success=false} with a restricted key
  *       ({@code Bearer rk_...}); Stripe's API signs nothing: trusted by TLS to api.stripe.com, then read by
  *       StripeChannel as a webhook's event (its account and livemode checks, not its signature).
- *   <li>PayPal's only outbound call is its notification's question above; xunhupay, epusdt and V免签 are never
- *       asked.
+ *   <li>PayPal's only outbound call is its notification's question above; xunhupay, epusdt, V免签 and Creem are
+ *       never asked.
  * </ul>
  *
  * <p><b>Signed by paynotify</b>

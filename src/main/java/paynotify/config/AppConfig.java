@@ -45,7 +45,7 @@ public record AppConfig(
 
   static final List<String> SECTIONS = List.of("http", "database", "alipay", "wechat_v2", "wechat_v3", "epay",
       "retention", "booking", "orders", "orders.columns", "orders.status_values", "forward", "admin", "stripe",
-      "paypal", "xunhupay", "epusdt", "vmq", "recovery", "reconcile", "reconcile.daily", "alerts", "alerts.wecom",
+      "paypal", "xunhupay", "epusdt", "vmq", "creem", "recovery", "reconcile", "reconcile.daily", "alerts", "alerts.wecom",
       "alerts.dingtalk", "alerts.feishu", "alerts.telegram", "alerts.serverchan", "alerts.bark", "alerts.smtp");
 
   /**

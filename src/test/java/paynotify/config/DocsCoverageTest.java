@@ -60,6 +60,7 @@ class DocsCoverageTest {
       Map.entry("vmq", "docs/channels.md"),
       Map.entry("stripe", "docs/channels.md"),
       Map.entry("paypal", "docs/channels.md"),
+      Map.entry("creem", "docs/channels.md"),
       Map.entry("recovery", "docs/operations.md"),
       Map.entry("reconcile", "docs/operations.md"));
   private static Vertx vertx;

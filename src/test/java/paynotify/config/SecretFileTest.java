@@ -49,7 +49,7 @@ class SecretFileTest {
         "vmq.key_file", "epusdt.token_file", "xunhupay.appsecret_file", "stripe.webhook_secrets_file",
         "stripe.api_key_file", "alerts.wecom.webhook_url_file", "alerts.smtp.password_file", "forward.secret_file",
         "forward.secret_files", "forward.endpoints[].secret_file", "database.password_file", "admin.token_file",
-        "alipay.app_private_key_file", "wechat_v3.merchant_private_key_file").hasSize(25);
+        "alipay.app_private_key_file", "wechat_v3.merchant_private_key_file", "creem.webhook_secret_file").hasSize(26);
   }
 
   @ParameterizedTest(name = "{0}")

@@ -18,7 +18,8 @@ import paynotify.channel.wechat.WechatV3Signature;
 public interface ChannelFixture {
   /** Every channel, in one place: a channel added here runs in every suite that takes these. */
   static List<ChannelFixture> all() {
-    return List.of(alipay(), wechatV2(), wechatV3(), epay(), stripe(), paypal(), xunhupay(), epusdt(), vmq());
+    return List.of(alipay(), wechatV2(), wechatV3(), epay(), stripe(), paypal(), xunhupay(), epusdt(), vmq(),
+        creem());
   }
 
   /** The channels whose platform notifies refunds. */
@@ -548,6 +549,58 @@ public interface ChannelFixture {
 
       private Map<String, Object> paid(String orderNo, String tradeNo, long cents) {
         return EpusdtNotifications.gmwallet(orderNo, tradeNo, EpusdtNotifications.amount(cents));
+      }
+    };
+  }
+
+  /**
+   * Creem: a checkout.completed whose request_id names the order, the trade its order (ord_...). Creem retries with
+   * the same request; a refund.created is one refund, booked by its id. No merchant id: a Test Mode event is the
+   * genuinely signed one that is not this site's money (403).
+   */
+  static ChannelFixture creem() {
+    return new Base("creem", "creem", r -> r.status() == 200,
+        r -> r.status() >= 400 && r.status() < 500 && r.body().contains("\"error\"")) {
+      public Notification payment(String orderNo, String tradeNo, long cents, int attempt) {
+        return CreemNotifications.signed(paid(orderNo, tradeNo, cents));
+      }
+
+      public Notification refund(String orderNo, String tradeNo, long paidCents, String refundNo, long refundCents,
+          long refundedSoFar, int attempt) {
+        return CreemNotifications.signed(CreemNotifications.event("evt_" + refundNo, "refund.created",
+            CreemNotifications.refund(refundNo, tradeNo, refundCents, "succeeded", CreemNotifications.CURRENCY)));
+      }
+
+      public Notification signedByAnotherKey(String orderNo, String tradeNo, long cents) {
+        return CreemNotifications.signed(paid(orderNo, tradeNo, cents).encode(), CreemNotifications.OTHER_SECRET);
+      }
+
+      public Notification forAnotherMerchant(String orderNo, String tradeNo, long cents) {
+        JsonObject event = paid(orderNo, tradeNo, cents);
+        event.getJsonObject("object").put("mode", "test");
+        return CreemNotifications.signed(event);
+      }
+
+      public Notification amountTampered(String orderNo, String tradeNo, long cents) {
+        Notification n = CreemNotifications.signed(paid(orderNo, tradeNo, cents));
+        return n.withBody(new String(n.body(), StandardCharsets.UTF_8)
+            .replace("\"amount_paid\":" + cents, "\"amount_paid\":" + cents * 100));
+      }
+
+      public Notification missingSignature(String orderNo, String tradeNo, long cents) {
+        return CreemNotifications.unsigned(paid(orderNo, tradeNo, cents));
+      }
+
+      /** A checkout completed whose order is still pending. */
+      public Notification notFinal(String orderNo, String tradeNo, long cents) {
+        JsonObject event = paid(orderNo, tradeNo, cents);
+        event.getJsonObject("object").getJsonObject("order").put("status", "pending");
+        return CreemNotifications.signed(event);
+      }
+
+      private JsonObject paid(String orderNo, String tradeNo, long cents) {
+        return CreemNotifications.event("evt_" + tradeNo, "checkout.completed",
+            CreemNotifications.checkout(orderNo, tradeNo, cents, CreemNotifications.CURRENCY));
       }
     };
   }

@@ -119,6 +119,9 @@ public final class TestService implements AutoCloseable {
             .put("key", VmqNotifications.KEY)
             .put("order_field", "param") // order and trade differ, as the contract suite needs
             .put("order_pattern", "[A-Za-z0-9_-]{1,64}")) // the suites' numbers are of many lengths
+        .put("creem", new JsonObject()
+            .put("webhook_secret", CreemNotifications.SECRET)
+            .put("currency", CreemNotifications.CURRENCY))
         .mergeIn(overrides, true);
   }
 
