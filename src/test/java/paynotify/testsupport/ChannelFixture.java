@@ -101,6 +101,14 @@ public interface ChannelFixture {
     throw new UnsupportedOperationException(name() + " sends no refund notifications");
   }
 
+  /**
+   * Whether the platform signs a retry anew (a new timestamp, nonce or notify_id), so that {@code attempt}s differ.
+   * Creem's signature covers the body alone and a retry is the same request.
+   */
+  default boolean resignsRetries() {
+    return true;
+  }
+
   /** The idempotency key of a refund: WeChat's refund ids are global, Alipay's unique within their trade. */
   default String refundKey(String tradeNo, String refundNo) {
     return platform() + ":refund:" + refundNo;
@@ -561,6 +569,10 @@ public interface ChannelFixture {
   static ChannelFixture creem() {
     return new Base("creem", "creem", r -> r.status() == 200,
         r -> r.status() >= 400 && r.status() < 500 && r.body().contains("\"error\"")) {
+      public boolean resignsRetries() {
+        return false;
+      }
+
       public Notification payment(String orderNo, String tradeNo, long cents, int attempt) {
         return CreemNotifications.signed(paid(orderNo, tradeNo, cents));
       }
