@@ -54,7 +54,7 @@ class ArchitectureTest {
       List.of("booking.anomaly"),                       // what needs a human
       List.of("channel.alipay", "channel.epay", "channel.epusdt", "channel.paypal", "channel.stripe", "channel.vmq",
           "channel.wechat", "channel.xunhupay", "channel.paddle", "channel.tokenpay",
-          "channel.lemonsqueezy"), // each platform, in and out
+          "channel.lemonsqueezy", "channel.creem"), // each platform, in and out
       List.of("store"),                                 // the database
       List.of("channel"),                               // the platforms' common words
       List.of("net", "crypto", "timer"));               // calls out; what signatures are built from; workers' clocks
@@ -67,7 +67,7 @@ class ArchitectureTest {
 
   /** A class named after a platform ({@code AlipayGateway}) and the folder that holds that platform, in and out. */
   private static final Map<String, String> PLATFORM_PREFIXES = Stream.of("Alipay", "Wechat", "Epay", "Epusdt",
-      "Stripe", "Paypal", "Vmq", "Xunhupay", "Paddle", "TokenPay", "LemonSqueezy")
+      "Stripe", "Paypal", "Vmq", "Xunhupay", "Paddle", "TokenPay", "LemonSqueezy", "Creem")
       .collect(Collectors.toMap(p -> p, p -> "paynotify.channel." + p.toLowerCase(Locale.ROOT)));
   /** The bill formats: a file's columns, read by reconcile, whichever way the file came. */
   private static final Set<String> NAMED_AFTER_A_PLATFORM_ELSEWHERE = Set.of("paynotify.reconcile.AlipayBill",

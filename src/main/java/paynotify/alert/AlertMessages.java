@@ -150,6 +150,9 @@ public final class AlertMessages {
       case "lemonsqueezy" -> t.pick("签名密钥与 Lemon Squeezy 后台 Settings → Webhooks 里这个 webhook 的 Signing secret 不一致"
           + "（lemonsqueezy.signing_secret_file）。", "The signing secret is not this webhook's Signing secret in Lemon"
           + " Squeezy's Settings → Webhooks (lemonsqueezy.signing_secret_file).");
+      case "creem" -> t.pick("webhook 密钥与 Creem 后台 Developers → Webhooks 里这个 endpoint 的不一致（creem.webhook_secret_file）；"
+          + "测试模式（Test Mode）的密钥另是一个。", "The webhook secret is not this endpoint's in Creem's dashboard, Developers"
+          + " → Webhooks (creem.webhook_secret_file); Test Mode has a secret of its own.");
       default -> t.pick("核对这个渠道配置的密钥。", "Check the keys configured for this channel.");
     };
   }

@@ -55,7 +55,9 @@ public enum Platform {
    * The Order's id (data.id), a JSON:API string of an integer ("1" in docs.lemonsqueezy.com/api/orders); no maximum
    * documented.
    */
-  LEMONSQUEEZY("lemonsqueezy", 64);
+  LEMONSQUEEZY("lemonsqueezy", 64),
+  /** The order id (ord_...; 26 characters in Creem's docs): no maximum documented. */
+  CREEM("creem", 64);
 
   private final String code;
   private final int documentedTradeNoLength;

@@ -69,6 +69,9 @@ import paynotify.crypto.RsaSignatureCheck;
  *       with the webhook's signing secret (64 characters, or refused unread); the event is the signed
  *       {@code meta.event_name}, never the unsigned X-Event-Name; data.attributes.store_id, and no test-mode event on
  *       a live instance.
+ *   <li>{@code creem.CreemSignature}: {@code creem-signature} = the hex HMAC-SHA256 of the raw body keyed with the
+ *       webhook secret's characters, 64 digits compared in constant time; no timestamp (a replay is its booking's
+ *       duplicate); an object not in {@code prod} mode only with creem.test_mode.
  *   <li>Alipay, epay, WeChat v2, xunhupay, epusdt and TokenPay: no value that re-splits into a protocol field under
  *       the same signature ({@link #requireUnambiguous}); xunhupay, epusdt and TokenPay: no request-only field
  *       ({@link #requireNoneOf}).
@@ -98,8 +101,8 @@ import paynotify.crypto.RsaSignatureCheck;
  *   <li>Stripe, {@code stripe.StripeEvents}: {@code GET /v1/events?delivery_success=false} with a restricted key
  *       ({@code Bearer rk_...}); Stripe's API signs nothing: trusted by TLS to api.stripe.com, then read by
  *       StripeChannel as a webhook's event (its account and livemode checks, not its signature).
- *   <li>PayPal's only outbound call is its notification's question above; xunhupay, epusdt, V免签, Paddle, TokenPay
- *       and Lemon Squeezy are never asked.
+ *   <li>PayPal's only outbound call is its notification's question above; xunhupay, epusdt, V免签, Paddle, TokenPay,
+ *       Lemon Squeezy and Creem are never asked.
  * </ul>
  *
  * <p><b>Signed by paynotify</b>

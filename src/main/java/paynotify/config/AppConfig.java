@@ -47,7 +47,7 @@ public record AppConfig(
       "retention", "booking", "orders", "orders.columns", "orders.status_values", "forward", "admin", "stripe",
       "paypal", "xunhupay", "epusdt", "vmq", "recovery", "reconcile", "reconcile.daily", "alerts", "alerts.wecom",
       "alerts.dingtalk", "alerts.feishu", "alerts.telegram", "alerts.serverchan", "alerts.bark", "alerts.smtp",
-      "paddle", "tokenpay", "lemonsqueezy");
+      "paddle", "tokenpay", "lemonsqueezy", "creem");
 
   /**
    * Where the database is. {@code host == null} means the embedded MariaDB under

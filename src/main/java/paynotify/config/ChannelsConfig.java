@@ -29,6 +29,7 @@ import paynotify.channel.alipay.AlipayCertRules;
 import paynotify.channel.alipay.AlipayCertificates;
 import paynotify.channel.alipay.AlipayChannel;
 import paynotify.channel.alipay.AlipaySignature;
+import paynotify.channel.creem.CreemChannel;
 import paynotify.channel.epay.EpayChannel;
 import paynotify.channel.epusdt.EpusdtChannel;
 import paynotify.channel.lemonsqueezy.LemonSqueezyChannel;
@@ -85,6 +86,8 @@ public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> di
         "set tokenpay.key_file (or PAYNOTIFY_TOKENPAY_KEY)");
     add(enabled, disabled, LemonSqueezyChannel.PATH, lemonSqueezy(c), "set lemonsqueezy.signing_secret_file (or"
         + " PAYNOTIFY_LEMONSQUEEZY_SIGNING_SECRET), lemonsqueezy.store_id and lemonsqueezy.currency");
+    add(enabled, disabled, CreemChannel.PATH, creem(c),
+        "set creem.webhook_secret_file (or PAYNOTIFY_CREEM_WEBHOOK_SECRET) and creem.currency");
     return new ChannelsConfig(List.copyOf(enabled), Map.copyOf(disabled));
   }
 
@@ -547,6 +550,26 @@ public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> di
           + " live orders table");
     }
     return new LemonSqueezyChannel(secret, storeId, currency, testMode);
+  }
+
+  /** Creem's webhook secret (Developers → Webhooks; Test Mode has its own) and the site's currency. */
+  private static NotifyChannel creem(ConfigReader c) {
+    String secret = c.secret("creem.webhook_secret");
+    String currency = c.string("creem.currency");
+    if (unset(secret, currency)) {
+      return null;
+    }
+    require(c, "creem.webhook_secret_file", secret);
+    require(c, "creem.currency", currency);
+    if (!currency.matches("[A-Za-z]{3}")) {
+      throw c.error("creem.currency", "'" + currency + "' is not a three-letter currency code such as USD");
+    }
+    boolean testMode = c.bool("creem.test_mode", false);
+    if (testMode) {
+      LOG.warn("creem.test_mode is true: events not in prod mode (Creem's Test Mode) are booked as test money: never"
+          + " run this on the live orders table");
+    }
+    return new CreemChannel(secret, currency, testMode);
   }
 
   private static PublicKey rsaKey(ConfigReader c, String key, String text, String what) {

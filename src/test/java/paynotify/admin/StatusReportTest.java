@@ -174,7 +174,7 @@ class StatusReportTest extends DatabaseTestBase {
     JsonArray channels = r.getJsonArray("channels");
     assertThat(channels.stream().map(c -> ((JsonObject) c).getString("channel")))
         .containsExactly("alipay", "wechat_v2", "wechat_v3", "epay", "stripe", "paypal", "xunhupay", "epusdt", "vmq",
-            "paddle", "tokenpay", "lemonsqueezy");
+            "paddle", "tokenpay", "lemonsqueezy", "creem");
     assertThat(last(channels, "alipay").getString("outcome")).isEqualTo("duplicate");
     assertThat(last(channels, "alipay").getLong("age_seconds")).isBetween(55L, 120L);
     assertThat(last(channels, "wechat_v2").getString("outcome")).isEqualTo("rejected");

@@ -63,6 +63,7 @@ class DocsCoverageTest {
       Map.entry("paypal", "docs/channels.md"),
       Map.entry("paddle", "docs/channels.md"),
       Map.entry("tokenpay", "docs/channels.md"),
+      Map.entry("creem", "docs/channels.md"),
       Map.entry("recovery", "docs/operations.md"),
       Map.entry("reconcile", "docs/operations.md"));
   private static Vertx vertx;

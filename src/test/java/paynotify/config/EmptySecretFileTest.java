@@ -18,7 +18,8 @@ class EmptySecretFileTest {
 
   @ParameterizedTest(name = "{0}.{1}_file")
   @CsvSource({"epay, key", "xunhupay, appsecret", "epusdt, token", "vmq, key", "wechat_v2, api_key",
-      "paddle, webhook_secret", "tokenpay, key"})
+      "paddle, webhook_secret", "tokenpay, key",
+      "creem, webhook_secret"})
   void anEmptyKeyFileStopsTheStart(String section, String key) throws Exception {
     Path empty = PrivateFile.write(dir.resolve(section + ".key"), " \n");
     JsonObject overrides = new JsonObject().put(section, new JsonObject().putNull(key)

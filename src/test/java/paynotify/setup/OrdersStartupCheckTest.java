@@ -117,7 +117,7 @@ class OrdersStartupCheckTest extends DatabaseTestBase {
       String line = p.awaitLogLine("orders.columns.trade_no", Duration.ofSeconds(10));
       assertThat(line).contains("WARN").contains("dujiaoka_orders.trade_no").contains("varchar(32) (32 characters)")
           .contains("alipay (up to 64), epay (up to 64), stripe (up to 64), epusdt (up to 64), vmq (up to 64),"
-              + " paddle (up to 64), tokenpay (up to 36), lemonsqueezy (up to 64)")
+              + " paddle (up to 64), tokenpay (up to 36), lemonsqueezy (up to 64), creem (up to 64)")
           .contains("trade_no_too_long")
           .contains("widen it to 64").doesNotContain("wechat").doesNotContain("paypal")
           .doesNotContain("xunhupay");
@@ -153,7 +153,7 @@ class OrdersStartupCheckTest extends DatabaseTestBase {
     JsonObject wechatOnly = dujiaoka.overrides().put("alipay", (Object) null).put("epay", (Object) null)
         .put("stripe", (Object) null).put("paypal", (Object) null).put("epusdt", (Object) null)
         .put("vmq", (Object) null).put("tokenpay", (Object) null)
-        .put("lemonsqueezy", (Object) null).put("paddle", (Object) null); // xunhupay's ids are 32 characters too
+        .put("lemonsqueezy", (Object) null).put("paddle", (Object) null).put("creem", (Object) null); // xunhupay's ids are 32 characters too
     try (ServiceProcess p = ServiceProcess.start(db.settings(), wechatOnly, dir)) {
       p.awaitHealth(200, Duration.ofSeconds(60));
       assertThat(p.log()).contains("/notify/wechat/v2").contains("/notify/alipay is off")

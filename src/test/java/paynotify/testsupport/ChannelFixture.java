@@ -19,7 +19,7 @@ public interface ChannelFixture {
   /** Every channel, in one place: a channel added here runs in every suite that takes these. */
   static List<ChannelFixture> all() {
     return List.of(alipay(), wechatV2(), wechatV3(), epay(), stripe(), paypal(), xunhupay(), epusdt(), vmq(),
-        paddle(), tokenpay(), lemonSqueezy());
+        paddle(), tokenpay(), lemonSqueezy(), creem());
   }
 
   /** The channels whose platform notifies refunds. */
@@ -100,6 +100,14 @@ public interface ChannelFixture {
   default Notification refund(String orderNo, String tradeNo, long paidCents, String refundNo, long refundCents,
       long refundedSoFar, int attempt) throws Exception {
     throw new UnsupportedOperationException(name() + " sends no refund notifications");
+  }
+
+  /**
+   * Whether the platform signs a retry anew (a new timestamp, nonce or notify_id), so that {@code attempt}s differ.
+   * Creem's signature covers the body alone and a retry is the same request.
+   */
+  default boolean resignsRetries() {
+    return true;
   }
 
   /** The idempotency key of a refund: WeChat's refund ids are global, Alipay's unique within their trade. */
@@ -744,6 +752,62 @@ public interface ChannelFixture {
         JsonObject event = LemonSqueezyNotifications.paid(orderNo, tradeNo, cents);
         event.getJsonObject("data").getJsonObject("attributes").put("status", "pending");
         return LemonSqueezyNotifications.signed(event);
+      }
+    };
+  }
+
+  /**
+   * Creem: a checkout.completed whose request_id names the order, the trade its order (ord_...). Creem retries with
+   * the same request; a refund.created is one refund, booked by its id. No merchant id: a Test Mode event is the
+   * genuinely signed one that is not this site's money (403).
+   */
+  static ChannelFixture creem() {
+    return new Base("creem", "creem", r -> r.status() == 200,
+        r -> r.status() >= 400 && r.status() < 500 && r.body().contains("\"error\"")) {
+      public boolean resignsRetries() {
+        return false;
+      }
+
+      public Notification payment(String orderNo, String tradeNo, long cents, int attempt) {
+        return CreemNotifications.signed(paid(orderNo, tradeNo, cents));
+      }
+
+      public Notification refund(String orderNo, String tradeNo, long paidCents, String refundNo, long refundCents,
+          long refundedSoFar, int attempt) {
+        return CreemNotifications.signed(CreemNotifications.event("evt_" + refundNo, "refund.created",
+            CreemNotifications.refund(refundNo, tradeNo, refundCents, "succeeded", CreemNotifications.CURRENCY)));
+      }
+
+      public Notification signedByAnotherKey(String orderNo, String tradeNo, long cents) {
+        return CreemNotifications.signed(paid(orderNo, tradeNo, cents).encode(), CreemNotifications.OTHER_SECRET);
+      }
+
+      public Notification forAnotherMerchant(String orderNo, String tradeNo, long cents) {
+        JsonObject event = paid(orderNo, tradeNo, cents);
+        event.getJsonObject("object").put("mode", "test");
+        return CreemNotifications.signed(event);
+      }
+
+      public Notification amountTampered(String orderNo, String tradeNo, long cents) {
+        Notification n = CreemNotifications.signed(paid(orderNo, tradeNo, cents));
+        return n.withBody(new String(n.body(), StandardCharsets.UTF_8)
+            .replace("\"amount_paid\":" + cents, "\"amount_paid\":" + cents * 100));
+      }
+
+      public Notification missingSignature(String orderNo, String tradeNo, long cents) {
+        return CreemNotifications.unsigned(paid(orderNo, tradeNo, cents));
+      }
+
+      /** A checkout completed whose order is still pending. */
+      public Notification notFinal(String orderNo, String tradeNo, long cents) {
+        JsonObject event = paid(orderNo, tradeNo, cents);
+        event.getJsonObject("object").getJsonObject("order").put("status", "pending");
+        return CreemNotifications.signed(event);
+      }
+
+      private JsonObject paid(String orderNo, String tradeNo, long cents) {
+        return CreemNotifications.event("evt_" + tradeNo, "checkout.completed",
+            CreemNotifications.checkout(orderNo, tradeNo, cents, CreemNotifications.CURRENCY));
       }
     };
   }

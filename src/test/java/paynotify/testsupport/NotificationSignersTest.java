@@ -9,9 +9,9 @@ import org.junit.jupiter.api.Test;
 import paynotify.testsupport.EpusdtNotifications.Num;
 
 /**
- * The test signers of xunhupay, epusdt, vmq, TokenPay, Lemon Squeezy and Standard Webhooks against the platforms' and the spec's own
- * examples: the code under test is tested with these signers, so they must sign as the platforms do, not as
- * that code does.
+ * The test signers of xunhupay, epusdt, vmq, TokenPay, Lemon Squeezy, Creem and Standard Webhooks against the
+ * platforms' and the spec's own examples: the code under test is tested with these signers, so they must sign as
+ * the platforms do, not as that code does.
  */
 class NotificationSignersTest {
 
@@ -104,5 +104,13 @@ class NotificationSignersTest {
     assertThat(StandardWebhooks.whsec("9c0e2b4d6f8a1c3e5a7b9d0f2e4c6a8b"))
         .isEqualTo("whsec_OWMwZTJiNGQ2ZjhhMWMzZTVhN2I5ZDBmMmU0YzZhOGI=");
     assertThat(StandardWebhooks.whsec("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw")).isEqualTo("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw");
+  }
+
+  // Creem's SDK test fixture (creem_io __tests__/webhooks.test.ts: TEST_SECRET, JSON.stringify(makeEvent(
+  // "checkout.completed", "checkout"))), its signature computed with openssl dgst -sha256 -hmac.
+  @Test
+  void creemSignsTheSdkTestsEvent() {
+    assertThat(CreemNotifications.signature(CreemNotifications.SDK_BODY.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+        CreemNotifications.SDK_SECRET)).isEqualTo(CreemNotifications.SDK_SIGNATURE);
   }
 }

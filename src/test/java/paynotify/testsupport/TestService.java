@@ -128,6 +128,9 @@ public final class TestService implements AutoCloseable {
             .put("signing_secret", LemonSqueezyNotifications.SECRET)
             .put("store_id", Long.toString(LemonSqueezyNotifications.STORE_ID))
             .put("currency", LemonSqueezyNotifications.CURRENCY))
+        .put("creem", new JsonObject()
+            .put("webhook_secret", CreemNotifications.SECRET)
+            .put("currency", CreemNotifications.CURRENCY))
         .mergeIn(overrides, true);
   }
 

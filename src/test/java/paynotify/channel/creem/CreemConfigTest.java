@@ -1,0 +1,90 @@
+package paynotify.channel.creem;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.vertx.core.MultiMap;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonObject;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import paynotify.channel.NotifyChannel;
+import paynotify.channel.NotifyEvent;
+import paynotify.channel.NotifyRequest;
+import paynotify.channel.RejectedNotification;
+import paynotify.config.AppConfig;
+import paynotify.config.ChannelsConfig;
+import paynotify.config.ConfigException;
+import paynotify.testsupport.CreemNotifications;
+import paynotify.testsupport.Notification;
+import paynotify.testsupport.PrivateFile;
+import paynotify.testsupport.SyncCheck;
+
+/** The creem section: off until set, the secret from its file or the environment, what a wrong one says. */
+class CreemConfigTest {
+  @TempDir
+  Path dir;
+
+  private static ChannelsConfig channels(JsonObject creem, Map<String, String> env) {
+    return AppConfig.from(new JsonObject().put("creem", creem), "test.yaml", env).channels();
+  }
+
+  private static NotifyChannel creem(JsonObject creem, Map<String, String> env) {
+    return channels(creem, env).enabled().stream().filter(c -> c.path().equals(CreemChannel.PATH)).findFirst()
+        .orElseThrow();
+  }
+
+  private static NotifyEvent check(NotifyChannel channel, Notification n) throws RejectedNotification {
+    MultiMap headers = MultiMap.caseInsensitiveMultiMap();
+    n.headers().forEach(headers::add);
+    return SyncCheck.event(channel, new NotifyRequest("POST", headers, null, Buffer.buffer(n.body())));
+  }
+
+  private static Notification paid(String mode) {
+    JsonObject checkout = CreemNotifications.checkout("CC1", "ord_CC1", 100, "usd").put("mode", mode);
+    return CreemNotifications.signed(CreemNotifications.event("evt_cc1", "checkout.completed", checkout));
+  }
+
+  @Test
+  void offUntilSetAndTheHintSaysHow() {
+    assertThat(channels(new JsonObject(), Map.of()).disabled().get(CreemChannel.PATH))
+        .contains("creem.webhook_secret_file (or PAYNOTIFY_CREEM_WEBHOOK_SECRET) and creem.currency");
+    // the shipped section as it is switches nothing on
+    assertThat(channels(new JsonObject().put("webhook_secret_file", "").put("currency", "").put("test_mode", false),
+        Map.of()).disabled()).containsKey(CreemChannel.PATH);
+  }
+
+  @Test
+  void theSecretFromItsFileOrTheEnvironmentAndTheCurrencyInAnyCase() throws Exception {
+    Path file = PrivateFile.write(dir.resolve("creem_secret"), CreemNotifications.SECRET + "\n");
+    NotifyEvent fromFile = check(creem(new JsonObject().put("webhook_secret_file", file.toString())
+        .put("currency", "USD"), Map.of()), paid("prod"));
+    assertThat(fromFile.foreignCurrency()).isNull(); // "usd" in the event, USD configured
+    NotifyEvent fromEnv = check(creem(new JsonObject().put("currency", "usd"),
+        Map.of("PAYNOTIFY_CREEM_WEBHOOK_SECRET", CreemNotifications.SECRET)), paid("prod"));
+    assertThat(fromEnv.orderNo()).isEqualTo("CC1");
+    assertThat(fromEnv.testMode()).isFalse();
+  }
+
+  @Test
+  void testModeEventsAreTestMoneyOnlyWhereAllowed() throws Exception {
+    JsonObject section = new JsonObject().put("webhook_secret", CreemNotifications.SECRET).put("currency", "USD");
+    assertThatThrownBy(() -> check(creem(section, Map.of()), paid("test"))).isInstanceOf(RejectedNotification.class)
+        .hasMessageContaining("creem.test_mode");
+    assertThat(check(creem(section.copy().put("test_mode", true), Map.of()), paid("test")).testMode()).isTrue();
+    assertThat(check(creem(section.copy().put("test_mode", true), Map.of()), paid("prod")).testMode()).isFalse();
+  }
+
+  @Test
+  void halfSetOrAWrongCurrencyStopsTheStart() {
+    assertThatThrownBy(() -> channels(new JsonObject().put("currency", "USD"), Map.of()))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("creem.webhook_secret_file: missing");
+    assertThatThrownBy(() -> channels(new JsonObject(), Map.of("PAYNOTIFY_CREEM_WEBHOOK_SECRET", "whsec_x")))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("creem.currency: missing");
+    assertThatThrownBy(() -> channels(new JsonObject().put("currency", "dollars"),
+        Map.of("PAYNOTIFY_CREEM_WEBHOOK_SECRET", "whsec_x"))).isInstanceOf(ConfigException.class)
+        .hasMessageContaining("creem.currency: 'dollars' is not a three-letter currency code");
+  }
+}
