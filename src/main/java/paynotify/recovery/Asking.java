@@ -8,6 +8,7 @@ import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import paynotify.booking.BookingResult;
 import paynotify.booking.Outcome;
 import paynotify.channel.Platform;
 import paynotify.channel.TradeAnswer;
@@ -177,22 +178,29 @@ final class Asking {
     return list.stream().filter(which).findFirst().orElse(null);
   }
 
+  /** A payment an answer reported, gone through the booking. */
+  private static Asked booked(TradeAnswer answer, String said, BookingResult result) {
+    return result.outcome() == Outcome.IGNORED // paid before the order existed: another order's, for a human
+        ? new Asked(State.UNPAID, answer.platformStatus(), said + ": " + result.detail(), true)
+        : new Asked(State.PAID, answer.platformStatus(), said + ": " + result.outcome().code() + ": "
+            + result.detail(), true);
+  }
+
   private Future<Asked> act(Question q, Answered a) {
     TradeAnswer answer = a.answer();
     String said = a.query().name() + " says " + answer.platformStatus();
     boolean signed = a.query().books();
     return switch (answer.state()) {
       case PAID -> {
-        // asked again at its back-off: an unsigned answer ends nothing (its anomaly is recorded once)
+        // asked again at its back-off: an unsigned answer ends nothing (its anomaly is recorded once), unless it
+        // confirms the signed notification of its trade that waits for it (confirm_before_book)
         if (!signed) {
-          yield found.unsigned(a.query(), answer).map(new Asked(State.UNPAID, answer.platformStatus(), said
-              + ", but its answer is not signed: not booked, recorded as an anomaly to check", false));
+          yield found.unsigned(a.query(), answer).map(result -> result != null ? booked(answer, said, result)
+              : new Asked(State.UNPAID, answer.platformStatus(), said
+                  + ", but its answer is not signed: not booked, recorded as an anomaly to check", false));
         }
-        yield found.book(a.query().name(), answer.payment(), answer.body(), q.evidence()).map(result ->
-            result.outcome() == Outcome.IGNORED // paid before the order existed: another order's, for a human
-                ? new Asked(State.UNPAID, answer.platformStatus(), said + ": " + result.detail(), true)
-                : new Asked(State.PAID, answer.platformStatus(), said + ": " + result.outcome().code() + ": "
-                    + result.detail(), true));
+        yield found.book(a.query().name(), answer.payment(), answer.body(), q.evidence())
+            .map(result -> booked(answer, said, result));
       }
       // whatever its age: never booked, one anomaly; the platform will say no more of it
       case REFUNDED -> found.refunded(a.query(), answer).map(new Asked(State.UNPAID, answer.platformStatus(), said
