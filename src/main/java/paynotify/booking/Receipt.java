@@ -29,7 +29,8 @@ import paynotify.store.SqlQueries;
  * leaves its notify_log row with its outcome here and nowhere else; the row's channel says where it came from
  * (the endpoint, or how a payment was found: {@code query}, {@code bill}, {@code repair}). A payment booked now
  * where its notification should have come is evidence that callbacks are lost: a {@code callback_missing}
- * anomaly, once per platform and day.
+ * anomaly, once per platform and day. A payment of a channel whose key an aggregator also holds may be made to wait
+ * for its platform's order query ({@link #take(Trace, Future, Function)}): booked once that confirms it.
  *
  * <p>Its callers keep the rest: http's NotifyFate the reply, count and log lines of a request; recovery's
  * FoundPayment what a payment found must pass before it is booked.
