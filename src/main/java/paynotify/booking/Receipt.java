@@ -123,10 +123,15 @@ public final class Receipt {
         return take(trace, checked, false);
       }
       NotifyEvent payment = check.result();
-      return confirm.apply(payment).compose(why -> why != null ? await(trace, payment, why)
-          : take(trace, checked, false).compose(taken -> taken instanceof Booked b && b.booked().succeeded()
-              ? resolveWait(payment).map(taken) : Future.succeededFuture(taken)));
+      return confirm.apply(payment).compose(why -> why != null ? await(trace, payment, why) : confirmed(trace, payment));
     });
+  }
+
+  /** Booked as any (or found booked), then the wait its trade may have left resolved. */
+  private Future<Taken> confirmed(Trace trace, NotifyEvent payment) {
+    return take(trace, Future.succeededFuture(payment), false).compose(taken ->
+        taken instanceof Booked b && b.booked().succeeded() ? resolveWait(payment).map(taken)
+            : Future.succeededFuture(taken));
   }
 
   /** Not confirmed: its wait kept, unless its trade is booked (a repeat: booked as any, which finds it so). */
@@ -139,7 +144,7 @@ public final class Receipt {
         .recover(err -> DbErrors.isDuplicateKey(err) ? Future.succeededFuture(true) : Future.failedFuture(err))
         .transform(waits -> {
           if (waits.succeeded() && !waits.result()) {
-            return take(trace, Future.succeededFuture(payment), false);
+            return confirmed(trace, payment);
           }
           log.record(trace, waits.succeeded() ? Outcome.ANOMALY.code() : Outcome.ERROR.code(), payment.idempotencyKey(),
               waits.succeeded() ? kind.code() + ": " + why : waits.cause().toString());

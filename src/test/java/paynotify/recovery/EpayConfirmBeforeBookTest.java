@@ -207,6 +207,20 @@ class EpayConfirmBeforeBookTest extends DatabaseTestBase {
   }
 
   @Test
+  void twentyFourConcurrentCopiesUnconfirmedBookNothingAndWaitOnce() {
+    order("C12");
+    epay.waiting("C12");
+
+    List<CompletableFuture<Reply>> copies = IntStream.range(0, 24)
+        .mapToObj(i -> service.sendAsync(paid("C12", "2026120600000100012", "88.88"))).toList();
+
+    assertThat(copies.stream().map(CompletableFuture::join).distinct().toList()).containsExactly(FAIL);
+    assertThat(db.count("SELECT COUNT(*) FROM payments")).isZero();
+    assertThat(db.count("SELECT COUNT(*) FROM anomalies")).isEqualTo(1);
+    assertThat(waiting("C12")).startsWith("2026120600000100012 8888 open: ");
+  }
+
+  @Test
   void twentyFourConcurrentCopiesBookOnce() {
     order("C11");
     epay.paid("C11", "2026120600000100011", "88.88");
