@@ -123,7 +123,8 @@ public final class Receipt {
         return take(trace, checked, false);
       }
       NotifyEvent payment = check.result();
-      return confirm.apply(payment).compose(why -> why != null ? await(trace, payment, why) : confirmed(trace, payment));
+      return confirm.apply(payment)
+          .compose(why -> why != null ? await(trace, payment, why) : confirmed(trace, payment));
     });
   }
 

@@ -148,7 +148,8 @@ final class Asking {
 
   /**
    * A payment found in a signed answer wins; else a platform that gave no answer makes it a later try; else a
-   * payment refunded since, or one an unsigned answer reports, is an anomaly for a human; else the order is
+   * payment refunded since, or one an unsigned answer reports, is an anomaly for a human (the unsigned one booked
+   * where it confirms its trade's signed notification waiting for it: {@link FoundPayment#unsigned}); else the order is
    * closed only when every platform asked says closed in a signed answer, and waits otherwise (on a trade that
    * exists, if any does).
    */

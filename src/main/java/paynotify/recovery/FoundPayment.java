@@ -29,8 +29,9 @@ import paynotify.store.OrdersTable;
  *
  * <p>Every payment found passes here, and some are not booked but an anomaly for a human, once per trade: one
  * paid before its order was created ({@link PaidBeforeOrder}), one the platform says was refunded since, one an
- * unsigned answer reports. Each anomaly names the site's order, as a booking does, not the number the platform
- * was asked with (orders.out_trade_no).
+ * unsigned answer reports (unless its trade's signed notification waits for that answer: confirm_before_book).
+ * Each anomaly names the site's order, as a booking does, not the number the platform was asked with
+ * (orders.out_trade_no).
  */
 public final class FoundPayment {
   private final FoundBy foundBy;
@@ -87,9 +88,9 @@ public final class FoundPayment {
     return receipt.waiting(payment).compose(waiting -> waiting != null && waiting.sameAs(orderNo, payment)
         ? receipt.bookWaited(trace, payment)
         : receipt.hold(trace, payment, AnomalyKind.QUERY_SAYS_PAID, query.name() + " says order " + orderNo
-            + " is paid (trade " + payment.tradeNo() + (waiting == null ? "" : ", " + Money.format(payment.amountCents())
-            + ", where its signed notification said order " + waiting.orderNo() + ", "
-            + Money.format(waiting.amountCents())) + "), but its answers are not signed: not booked", false)
+            + " is paid (trade " + payment.tradeNo() + (waiting == null ? "" : ", "
+            + Money.format(payment.amountCents()) + ", where its signed notification said order " + waiting.orderNo()
+            + ", " + Money.format(waiting.amountCents())) + "), but its answers are not signed: not booked", false)
             .map((BookingResult) null));
   }
 
