@@ -35,7 +35,7 @@ class EpayConfirmBeforeBookTest extends DatabaseTestBase {
     JsonObject config = epay.configure(TestService.configuration(new JsonObject()));
     config.getJsonObject("epay").put("confirm_before_book", true);
     service = TestService.start(db.settings(), config.put("recovery", new JsonObject().put("enabled", true)
-        .put("interval_seconds", 3600).put("min_age_seconds", 60)));
+        .put("interval_seconds", 3600).put("min_age_seconds", 60).put("timeout_ms", 1000)));
   }
 
   @AfterEach
@@ -123,6 +123,18 @@ class EpayConfirmBeforeBookTest extends DatabaseTestBase {
     assertThat(db.orderStatus("C5")).isEqualTo("unpaid");
     assertThat(db.count("SELECT COUNT(*) FROM payments")).isZero();
     assertThat(waiting("C5")).contains("could not confirm trade 2026120600000100005");
+  }
+
+  @Test
+  void theAggregatorTooSlowNothingIsBooked() {
+    order("C13");
+    epay.paid("C13", "2026120600000100013", "88.88");
+    epay.mode(Mode.SLOW); // beyond recovery.timeout_ms, within http.request_timeout_ms
+
+    assertThat(service.send(paid("C13", "2026120600000100013", "88.88"))).isEqualTo(FAIL);
+
+    assertThat(db.count("SELECT COUNT(*) FROM payments")).isZero();
+    assertThat(waiting("C13")).contains("could not confirm trade 2026120600000100013");
   }
 
   @Test
