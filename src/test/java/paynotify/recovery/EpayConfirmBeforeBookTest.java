@@ -55,6 +55,17 @@ class EpayConfirmBeforeBookTest extends DatabaseTestBase {
         EpayNotifications.KEY));
   }
 
+  /**
+   * The order's signed payment of 88.88 by {@code tradeNo}, not confirmed: answered "fail", nothing booked, the order
+   * unpaid. Its wait, as {@link #waiting} reads it.
+   */
+  String unconfirmed(String orderNo, String tradeNo) {
+    assertThat(service.send(paid(orderNo, tradeNo, "88.88"))).isEqualTo(FAIL);
+    assertThat(db.orderStatus(orderNo)).isEqualTo("unpaid");
+    assertThat(db.count("SELECT COUNT(*) FROM payments")).isZero();
+    return waiting(orderNo);
+  }
+
   String waiting(String orderNo) {
     return db.string("SELECT CONCAT(trade_no, ' ', amount_cents, ' ', IF(resolved_at IS NULL, 'open', 'resolved'),"
         + " ': ', detail) FROM anomalies WHERE kind = 'awaiting_confirmation' AND order_no = ?", orderNo);
@@ -78,11 +89,7 @@ class EpayConfirmBeforeBookTest extends DatabaseTestBase {
     order("C2");
     epay.waiting("C2");
 
-    assertThat(service.send(paid("C2", "2026120600000100002", "88.88"))).isEqualTo(FAIL);
-
-    assertThat(db.orderStatus("C2")).isEqualTo("unpaid");
-    assertThat(db.count("SELECT COUNT(*) FROM payments")).isZero();
-    assertThat(waiting("C2")).startsWith("2026120600000100002 8888 open: ")
+    assertThat(unconfirmed("C2", "2026120600000100002")).startsWith("2026120600000100002 8888 open: ")
         .contains("does not confirm the signed notification").contains("status=0")
         .contains("confirm_before_book").contains("merchant panel");
     service.awaitLogRecorded();
@@ -94,11 +101,7 @@ class EpayConfirmBeforeBookTest extends DatabaseTestBase {
     order("C3");
     epay.paid("C3", "2026120600000100003", "0.01");
 
-    assertThat(service.send(paid("C3", "2026120600000100003", "88.88"))).isEqualTo(FAIL);
-
-    assertThat(db.orderStatus("C3")).isEqualTo("unpaid");
-    assertThat(db.count("SELECT COUNT(*) FROM payments")).isZero();
-    assertThat(waiting("C3")).contains("TRADE_SUCCESS, trade 2026120600000100003, 0.01");
+    assertThat(unconfirmed("C3", "2026120600000100003")).contains("TRADE_SUCCESS, trade 2026120600000100003, 0.01");
   }
 
   @Test
@@ -106,10 +109,7 @@ class EpayConfirmBeforeBookTest extends DatabaseTestBase {
     order("C4");
     epay.paid("C4", "2026120600000100099", "88.88");
 
-    assertThat(service.send(paid("C4", "2026120600000100004", "88.88"))).isEqualTo(FAIL);
-
-    assertThat(db.count("SELECT COUNT(*) FROM payments")).isZero();
-    assertThat(waiting("C4")).startsWith("2026120600000100004 8888 open: ").contains("trade 2026120600000100099");
+    assertThat(unconfirmed("C4", "2026120600000100004")).startsWith("2026120600000100004 8888 open: ").contains("trade 2026120600000100099");
   }
 
   @Test
@@ -118,11 +118,7 @@ class EpayConfirmBeforeBookTest extends DatabaseTestBase {
     epay.paid("C5", "2026120600000100005", "88.88");
     epay.mode(Mode.DOWN);
 
-    assertThat(service.send(paid("C5", "2026120600000100005", "88.88"))).isEqualTo(FAIL);
-
-    assertThat(db.orderStatus("C5")).isEqualTo("unpaid");
-    assertThat(db.count("SELECT COUNT(*) FROM payments")).isZero();
-    assertThat(waiting("C5")).contains("could not confirm trade 2026120600000100005");
+    assertThat(unconfirmed("C5", "2026120600000100005")).contains("could not confirm trade 2026120600000100005");
   }
 
   @Test
@@ -131,17 +127,14 @@ class EpayConfirmBeforeBookTest extends DatabaseTestBase {
     epay.paid("C13", "2026120600000100013", "88.88");
     epay.mode(Mode.SLOW); // beyond recovery.timeout_ms, within http.request_timeout_ms
 
-    assertThat(service.send(paid("C13", "2026120600000100013", "88.88"))).isEqualTo(FAIL);
-
-    assertThat(db.count("SELECT COUNT(*) FROM payments")).isZero();
-    assertThat(waiting("C13")).contains("could not confirm trade 2026120600000100013");
+    assertThat(unconfirmed("C13", "2026120600000100013")).contains("could not confirm trade 2026120600000100013");
   }
 
   @Test
   void waitingThenPaidTheSweeperBooksItOnceAndTheRedeliveryIsARepeat() {
     order("C6");
     epay.waiting("C6");
-    assertThat(service.send(paid("C6", "2026120600000100006", "88.88"))).isEqualTo(FAIL);
+    unconfirmed("C6", "2026120600000100006");
     epay.paid("C6", "2026120600000100006", "88.88");
 
     assertThat(service.server().recovery().sweepOnce().await().paid()).isEqualTo(1);
@@ -162,7 +155,7 @@ class EpayConfirmBeforeBookTest extends DatabaseTestBase {
   void waitingThenTheRedeliveryConfirmedBooksItAndResolvesTheWait() {
     order("C7");
     epay.mode(Mode.DOWN);
-    assertThat(service.send(paid("C7", "2026120600000100007", "88.88"))).isEqualTo(FAIL);
+    unconfirmed("C7", "2026120600000100007");
     epay.mode(Mode.NORMAL);
     epay.paid("C7", "2026120600000100007", "88.88");
 
@@ -195,7 +188,7 @@ class EpayConfirmBeforeBookTest extends DatabaseTestBase {
   void theSweepersPaidForAnotherAmountThanTheWaitingNotificationBooksNothing() {
     order("C9");
     epay.waiting("C9");
-    assertThat(service.send(paid("C9", "2026120600000100009", "88.88"))).isEqualTo(FAIL);
+    unconfirmed("C9", "2026120600000100009");
     epay.paid("C9", "2026120600000100009", "8.88");
 
     assertThat(service.server().recovery().sweepOnce().await().paid()).isZero();
