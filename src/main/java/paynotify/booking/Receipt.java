@@ -115,11 +115,12 @@ public final class Receipt {
    * confirmed, null when it is. Confirmed, it is booked as any, and a wait its trade left is resolved. Not confirmed,
    * it waits: an {@code awaiting_confirmation} anomaly once per trade, with the payment's trade, order and amount,
    * which the sweeper's question compares ({@link #waiting}); nothing booked, unless its trade is booked already:
-   * then the booking tells the repeat from a conflict. Anything but a payment is taken as {@link #take} takes it.
+   * then the booking tells the repeat from a conflict. Anything but a payment is taken as {@link #take} takes it, and
+   * so is a payment naming another site's number (a not_our_number anomaly: nothing to confirm).
    */
   public Future<Taken> take(Trace trace, Future<NotifyEvent> checked, Function<NotifyEvent, Future<String>> confirm) {
     return checked.transform(check -> {
-      if (check.failed() || check.result().kind() != EventKind.PAYMENT) {
+      if (check.failed() || check.result().kind() != EventKind.PAYMENT || !booking.namesTheSites(check.result())) {
         return take(trace, checked, false);
       }
       NotifyEvent payment = check.result();

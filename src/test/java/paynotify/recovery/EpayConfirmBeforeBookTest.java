@@ -32,10 +32,15 @@ class EpayConfirmBeforeBookTest extends DatabaseTestBase {
   @BeforeEach
   void start() {
     epay = EpayStandIn.start();
+    service = start(new JsonObject());
+  }
+
+  /** The service with confirm_before_book, and {@code overrides} over its configuration. */
+  TestService start(JsonObject overrides) {
     JsonObject config = epay.configure(TestService.configuration(new JsonObject()));
     config.getJsonObject("epay").put("confirm_before_book", true);
-    service = TestService.start(db.settings(), config.put("recovery", new JsonObject().put("enabled", true)
-        .put("interval_seconds", 3600).put("min_age_seconds", 60).put("timeout_ms", 1000)));
+    return TestService.start(db.settings(), config.put("recovery", new JsonObject().put("enabled", true)
+        .put("interval_seconds", 3600).put("min_age_seconds", 60).put("timeout_ms", 1000)).mergeIn(overrides, true));
   }
 
   @AfterEach
@@ -209,6 +214,18 @@ class EpayConfirmBeforeBookTest extends DatabaseTestBase {
 
     assertThat(db.count("SELECT COUNT(*) FROM payments")).isZero();
     assertThat(db.count("SELECT COUNT(*) FROM anomalies WHERE kind = 'query_says_paid'")).isEqualTo(1);
+  }
+
+  /** Another site's number (orders.out_trade_no): its not_our_number anomaly, as without confirmation; nothing asked. */
+  @Test
+  void anotherSitesNumberIsNotAskedAbout() {
+    service.close();
+    service = start(new JsonObject().put("orders", new JsonObject().put("out_trade_no", "{order_no}-pay")));
+
+    assertThat(service.send(paid("C14", "2026120600000100014", "88.88"))).isEqualTo(SUCCESS);
+
+    assertThat(epay.queries("C14")).isZero();
+    assertThat(db.string("SELECT GROUP_CONCAT(kind) FROM anomalies")).isEqualTo("not_our_number");
   }
 
   @Test
