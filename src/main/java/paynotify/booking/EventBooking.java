@@ -92,6 +92,11 @@ public final class EventBooking {
     return siteOrder != null ? siteOrder : notified;
   }
 
+  /** Whether {@code notified} names its order as orders.out_trade_no writes the site's (always, without a template). */
+  boolean namesTheSites(NotifyEvent notified) {
+    return orders.numbers().toSite(notified) != null;
+  }
+
   /** {@code notified} under the site's order number; as it names it when that is not written so. */
   NotifyEvent site(NotifyEvent notified) {
     NotifyEvent site = orders.numbers().toSite(notified);

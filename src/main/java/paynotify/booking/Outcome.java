@@ -11,7 +11,10 @@ public enum Outcome {
   DUPLICATE,
   /** Same idempotency key, different business content: recorded as an anomaly, not booked again. */
   CONFLICT,
-  /** Real money that does not fit (unknown order, amount, paid twice, closed, over-refunded): booked + anomaly. */
+  /**
+   * Real money that does not fit (unknown order, amount, paid twice, closed, over-refunded): booked + anomaly. Also a
+   * payment waiting for its platform's confirmation (confirm_before_book): nothing booked, answered failure.
+   */
   ANOMALY,
   /** Genuine but nothing to book (e.g. WAIT_BUYER_PAY, a failed refund, a close of an order that is not unpaid). */
   IGNORED,

@@ -2,6 +2,7 @@ package paynotify.booking;
 
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Future;
+import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.Tuple;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
@@ -15,6 +16,7 @@ import paynotify.channel.EventKind;
 import paynotify.channel.NotifyEvent;
 import paynotify.channel.UnbookableNotification;
 import paynotify.store.Database;
+import paynotify.store.DbErrors;
 import paynotify.store.NotifyLog.Trace;
 import paynotify.store.NotifyLog;
 import paynotify.store.SqlQueries;
@@ -27,7 +29,8 @@ import paynotify.store.SqlQueries;
  * leaves its notify_log row with its outcome here and nowhere else; the row's channel says where it came from
  * (the endpoint, or how a payment was found: {@code query}, {@code bill}, {@code repair}). A payment booked now
  * where its notification should have come is evidence that callbacks are lost: a {@code callback_missing}
- * anomaly, once per platform and day.
+ * anomaly, once per platform and day. A payment of a channel whose key an aggregator also holds may be made to wait
+ * for its platform's order query ({@link #take(Trace, Future, Function)}): booked once that confirms it.
  *
  * <p>Its callers keep the rest: http's NotifyFate the reply, count and log lines of a request; recovery's
  * FoundPayment what a payment found must pass before it is booked.
@@ -37,7 +40,7 @@ public final class Receipt {
   private static final Logger LOG = LoggerFactory.getLogger(Receipt.class);
 
   /** What became of an arrival, as {@link #take} decided it. */
-  public sealed interface Taken permits Booked, Recorded, Refused {}
+  public sealed interface Taken permits Booked, Recorded, Refused, Unconfirmed {}
 
   /** Verified, then booked (or found booked before), or not ({@code booked} failed); the booking took {@code nanos}. */
   public record Booked(NotifyEvent event, AsyncResult<BookingResult> booked, long nanos) implements Taken {}
@@ -47,6 +50,21 @@ public final class Receipt {
 
   /** Neither: nothing booked, no row written here; its caller answers it. */
   public record Refused(Throwable why) implements Taken {}
+
+  /**
+   * A verified payment its platform's query did not confirm ({@link #take(Trace, Future, Function)}): not booked, its
+   * wait committed as an {@code awaiting_confirmation} anomaly (or kept since an earlier delivery), or not
+   * ({@code recorded} failed). Its caller answers failure either way, so that the platform delivers it again.
+   */
+  public record Unconfirmed(NotifyEvent event, String why, AsyncResult<Void> recorded) implements Taken {}
+
+  /** The signed payment of a trade waiting for its platform's confirmation, as kept: the site's order, the amount. */
+  public record Waiting(String orderNo, long amountCents) {
+    /** Whether {@code payment} (of the same trade) is for the same order and amount. */
+    public boolean sameAs(String siteOrderNo, NotifyEvent payment) {
+      return orderNo.equals(siteOrderNo) && amountCents == payment.amountCents();
+    }
+  }
 
   private final EventBooking booking;
   private final NotifyLog log;
@@ -89,6 +107,86 @@ public final class Receipt {
       }
       return Future.succeededFuture(new Refused(check.cause()));
     });
+  }
+
+  /**
+   * {@link #take}, for a channel whose payments are booked only once their platform's order query confirms them
+   * (confirm_before_book: a key an aggregator also holds signs them). {@code confirm} says why a payment is not
+   * confirmed, null when it is. Confirmed, it is booked as any, and a wait its trade left is resolved. Not confirmed,
+   * it waits: an {@code awaiting_confirmation} anomaly once per trade, with the payment's trade, order and amount,
+   * which the sweeper's question compares ({@link #waiting}); nothing booked, unless its trade is booked already:
+   * then the booking tells the repeat from a conflict. Anything but a payment is taken as {@link #take} takes it, and
+   * so is a payment naming another site's number (a not_our_number anomaly: nothing to confirm).
+   */
+  public Future<Taken> take(Trace trace, Future<NotifyEvent> checked, Function<NotifyEvent, Future<String>> confirm) {
+    return checked.transform(check -> {
+      if (check.failed() || check.result().kind() != EventKind.PAYMENT || !booking.namesTheSites(check.result())) {
+        return take(trace, checked, false);
+      }
+      NotifyEvent payment = check.result();
+      return confirm.apply(payment)
+          .compose(why -> why != null ? await(trace, payment, why) : confirmed(trace, payment));
+    });
+  }
+
+  /** Booked as any (or found booked), then the wait its trade may have left resolved. */
+  private Future<Taken> confirmed(Trace trace, NotifyEvent payment) {
+    return take(trace, Future.succeededFuture(payment), false).compose(taken ->
+        taken instanceof Booked b && b.booked().succeeded() ? resolveWait(payment).map(taken)
+            : Future.succeededFuture(taken));
+  }
+
+  /** Not confirmed: its wait kept, unless its trade is booked (a repeat: booked as any, which finds it so). */
+  private Future<Taken> await(Trace trace, NotifyEvent payment, String why) {
+    AnomalyKind kind = AnomalyKind.AWAITING_CONFIRMATION;
+    Anomaly wait = new Anomaly(kind.code(), payment.platform().code(), booking.siteOrderNo(payment.orderNo()),
+        payment.tradeNo(), payment.amountCents(), "a signed notification, not booked until its platform's order query"
+        + " confirms it (confirm_before_book): " + why + ". " + kind.action(), waitKey(payment));
+    return db.inTransaction(conn -> outbox.recordAnomalyUnlessBooked(conn, wait, !payment.testMode()))
+        .recover(err -> DbErrors.isDuplicateKey(err) ? Future.succeededFuture(true) : Future.failedFuture(err))
+        .transform(waits -> {
+          if (waits.succeeded() && !waits.result()) {
+            return confirmed(trace, payment);
+          }
+          log.record(trace, waits.succeeded() ? Outcome.ANOMALY.code() : Outcome.ERROR.code(), payment.idempotencyKey(),
+              waits.succeeded() ? kind.code() + ": " + why : waits.cause().toString());
+          return Future.succeededFuture(new Unconfirmed(payment, why, waits.mapEmpty()));
+        });
+  }
+
+  /** The signed payment of {@code payment}'s trade that waits for its platform's confirmation; null when none does. */
+  public Future<Waiting> waiting(NotifyEvent payment) {
+    return db.inTransaction(conn -> conn.preparedQuery(SqlQueries.WAITING_FOR_CONFIRMATION)
+        .execute(Tuple.of(waitKey(payment))).map(rows -> {
+          if (rows.size() == 0) {
+            return null;
+          }
+          Row row = rows.iterator().next();
+          return new Waiting(row.getString(0), row.getLong(1));
+        }));
+  }
+
+  /**
+   * Books a payment its platform's answer confirmed after its signed notification waited ({@link #waiting}), as that
+   * notification would have been booked (the same event, keys and transaction), the wait then resolved.
+   */
+  public Future<BookingResult> bookWaited(Trace trace, NotifyEvent payment) {
+    return book(trace, payment, false).compose(result -> resolveWait(payment).map(result));
+  }
+
+  /** The wait of a trade now booked, resolved. Booked is booked: a failure here leaves it open, and logged. */
+  private Future<Void> resolveWait(NotifyEvent payment) {
+    return db.inTransaction(conn -> conn.preparedQuery(SqlQueries.RESOLVE_ANOMALY_OF_KEY)
+            .execute(Tuple.of("confirmed by its platform's order query, and booked", waitKey(payment))))
+        .<Void>mapEmpty().recover(err -> {
+          LOG.warn("awaiting_confirmation of {} left open: {}", payment.idempotencyKey(), err.getMessage());
+          return Future.succeededFuture();
+        });
+  }
+
+  /** A trade's wait, once per trade: its payment's key names it. */
+  private static String waitKey(NotifyEvent payment) {
+    return AnomalyKind.AWAITING_CONFIRMATION.code() + ":" + payment.idempotencyKey();
   }
 
   /**

@@ -155,6 +155,15 @@ public final class SiteEvents {
     return Future.all(Anomalies.recordUntold(conn, a), anomalyCreated(conn, a, livemode)).mapEmpty();
   }
 
+  /**
+   * {@link #recordAnomaly}, unless a payment of its trade is booked: true when recorded (and told) now, false when
+   * its trade is booked; fails with 1062 when it was recorded before.
+   */
+  Future<Boolean> recordAnomalyUnlessBooked(SqlConnection conn, Anomaly a, boolean livemode) {
+    return Anomalies.recordUntoldUnlessBooked(conn, a).compose(recorded -> !recorded ? Future.succeededFuture(false)
+        : anomalyCreated(conn, a, livemode).map(true));
+  }
+
   /** anomaly.created, its id derived from the anomaly's dedupe key: told once like the anomaly itself. */
   private Future<Void> anomalyCreated(SqlConnection conn, Anomaly a, boolean livemode) {
     AnomalyKind kind = AnomalyKind.of(a.kind());

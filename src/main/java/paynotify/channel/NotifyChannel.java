@@ -52,6 +52,16 @@ public interface NotifyChannel {
   }
 
   /**
+   * Whether a verified payment is booked only once its platform's order query says paid, by the same trade, for the
+   * same amount ({@code <section>.confirm_before_book}): for a channel whose signing key an aggregator, or anyone it
+   * leaked to, also holds, so that a signature alone proves nothing was paid. False by default; true only where its
+   * platform can be asked (the configuration refuses it otherwise).
+   */
+  default boolean confirmsBeforeBooking() {
+    return false;
+  }
+
+  /**
    * Parse, check authenticity (every rule is its platform's {@code ...Signature} class, {@link Signatures}
    * says which), normalise. The future fails with {@link RejectedNotification} for anything not genuine,
    * with {@link VerificationUnavailable} when the platform could not be asked (PayPal's postback: then the

@@ -260,6 +260,7 @@ public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> di
   private static NotifyChannel epay(ConfigReader c) {
     String pid = c.string("epay.pid");
     String key = c.secret("epay.key");
+    boolean confirm = c.bool("epay.confirm_before_book", false); // OutboundConfig refuses it without the query
     if (unset(pid, key)) {
       return null;
     }
@@ -267,7 +268,7 @@ public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> di
     require(c, "epay.key_file", key);
     List<String> types = c.list("epay.payment_types");
     if (types == null) {
-      return new EpayChannel(pid, key, EpayChannel.PAYMENT_TYPES);
+      return new EpayChannel(pid, key, EpayChannel.PAYMENT_TYPES, confirm);
     }
     if (types.isEmpty()) {
       throw c.error("epay.payment_types", "empty: leave it out for " + EpayChannel.PAYMENT_TYPES + ", or list the"
@@ -278,7 +279,7 @@ public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> di
         throw c.error("epay.payment_types", "'" + type + "' is not a payment type (letters and digits, e.g. alipay)");
       }
     }
-    return new EpayChannel(pid, key, types);
+    return new EpayChannel(pid, key, types, confirm);
   }
 
   private static NotifyChannel xunhupay(ConfigReader c) {

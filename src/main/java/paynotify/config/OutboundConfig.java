@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.stream.Stream;
+import paynotify.channel.NotifyChannel;
 import paynotify.channel.Outbound;
 import paynotify.channel.Platform;
 import paynotify.channel.alipay.AlipayChannel;
@@ -39,6 +40,10 @@ record OutboundConfig(List<Outbound> platforms, StripeClients stripe) {
   static final String ASKING_NEEDS = "set alipay.app_private_key_file, or wechat_v3.merchant_private_key_file with"
       + " wechat_v3.merchant_serial_no, or epay.gateway_url, or stripe.api_key_file, or turn on wechat_v2";
 
+  /** What asking a platform whose channel may confirm before booking (confirm_before_book) needs. */
+  static final Map<Platform, String> QUERY_NEEDS = Map.of(
+      Platform.EPAY, "set epay.gateway_url (the aggregator's address: its api.php?act=order answers)");
+
   /** The platforms whose bills are read, in Platform's order, each with what fetching its bill needs. */
   static final Map<Platform, String> BILL_NEEDS = Collections.unmodifiableMap(new EnumMap<>(Map.of(
       Platform.ALIPAY, "set alipay.app_private_key_file (the application key signs the request)",
@@ -52,6 +57,14 @@ record OutboundConfig(List<Outbound> platforms, StripeClients stripe) {
             wechat(c, channels.enabled(WechatV2Channel.class), channels.enabled(WechatV3Channel.class),
                 keys.wechatV3()))
         .filter(Objects::nonNull).toList();
+    for (NotifyChannel channel : channels.enabled()) {
+      if (channel.confirmsBeforeBooking()
+          && platforms.stream().noneMatch(p -> p.platform() == channel.platform() && p.query() != null)) {
+        throw c.error(channel.endpoint() + ".confirm_before_book", "true, but " + channel.platform().code()
+            + " cannot be asked about an order, and its order query is what confirms a notification: "
+            + QUERY_NEEDS.getOrDefault(channel.platform(), "it has no query") + ", or set it to false");
+      }
+    }
     return new OutboundConfig(platforms, stripe(c, channels.enabled(StripeChannel.class)));
   }
 

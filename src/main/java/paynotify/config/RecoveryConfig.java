@@ -9,6 +9,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.BiFunction;
 import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import paynotify.channel.NotifyChannel;
 import paynotify.channel.Outbound;
 import paynotify.channel.Platform;
@@ -37,6 +39,8 @@ import paynotify.store.OrdersTable;
  */
 public record RecoveryConfig(RecoverySettings settings, List<Function<OutboundHttp, TradeQuery>> clients,
     List<Function<OutboundHttp, TradeQuery>> confirming, BiFunction<OutboundHttp, Database, MissedEventsFeed> stripe) {
+  private static final Logger LOG = LoggerFactory.getLogger(RecoveryConfig.class);
+
   static RecoveryConfig read(ConfigReader c, ChannelsConfig channels, OrdersTable orders, OutboundConfig outbound) {
     boolean enabled = c.bool("recovery.enabled", false);
     List<Outbound> askable = outbound.platforms().stream().filter(p -> p.query() != null).toList();
@@ -73,6 +77,11 @@ public record RecoveryConfig(RecoverySettings settings, List<Function<OutboundHt
     }
     if (enabled && clients.isEmpty() && stripe == null) {
       throw c.error("recovery.enabled", "true, but no platform can be asked: " + OutboundConfig.ASKING_NEEDS);
+    }
+    if (!enabled) {
+      channels.enabled().stream().filter(NotifyChannel::confirmsBeforeBooking).forEach(ch -> LOG.warn("{}"
+          + ".confirm_before_book is true but recovery.enabled is false: a notification its platform did not confirm"
+          + " waits for the platform's next delivery alone, as no sweeper asks again", ch.endpoint()));
     }
     Duration timeout = Duration.ofMillis(c.number("recovery.timeout_ms", 10_000, 500, 60_000));
     List<Platform> platforms = channels.enabled().stream().map(NotifyChannel::platform).distinct().toList();

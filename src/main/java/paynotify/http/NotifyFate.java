@@ -1,6 +1,7 @@
 package paynotify.http;
 
 import io.vertx.core.Future;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import paynotify.booking.BookingResult;
@@ -9,6 +10,8 @@ import paynotify.booking.Outcome;
 import paynotify.booking.Receipt.Booked;
 import paynotify.booking.Receipt.Recorded;
 import paynotify.booking.Receipt.Refused;
+import paynotify.booking.Receipt.Taken;
+import paynotify.booking.Receipt.Unconfirmed;
 import paynotify.booking.Receipt;
 import paynotify.booking.RepeatNotChecked;
 import paynotify.channel.NotifyChannel.Reply;
@@ -57,13 +60,16 @@ final class NotifyFate {
    *                 (in memory: the booking path runs no statement more)
    */
   record Keepers(EventBooking booking, Receipt receipt, RejectedLog rejected, NotifyMetrics metrics,
-      WriteRefusals refusals) {
+      WriteRefusals refusals, Function<NotifyEvent, Future<String>> confirm) {
     /**
      * @param booking null for a verticle that is never started, only read for its routes (as every other keeper)
      * @param log     the rows of verified and genuine notifications
+     * @param confirm why a payment of a channel that confirms before booking is not confirmed by its platform's
+     *                query, null when it is (recovery's); null when no channel confirms
      */
-    Keepers(EventBooking booking, NotifyLog log, RejectedLog rejected, NotifyMetrics metrics, WriteRefusals refusals) {
-      this(booking, booking == null ? null : booking.receipt(log), rejected, metrics, refusals);
+    Keepers(EventBooking booking, NotifyLog log, RejectedLog rejected, NotifyMetrics metrics, WriteRefusals refusals,
+        Function<NotifyEvent, Future<String>> confirm) {
+      this(booking, booking == null ? null : booking.receipt(log), rejected, metrics, refusals, confirm);
     }
   }
 
@@ -101,7 +107,9 @@ final class NotifyFate {
     Trace trace = new Trace(channel.endpoint(), remote, request.payload()); // a GET's query is its body
     // composed, so that a channel's bug thrown, not failed, is refused as unforeseen input all the same
     Future<NotifyEvent> checked = Future.succeededFuture(request).compose(channel::check);
-    return keepers.receipt().take(trace, checked, false).map(taken -> {
+    Future<Taken> decided = channel.confirmsBeforeBooking() ? keepers.receipt().take(trace, checked, keepers.confirm())
+        : keepers.receipt().take(trace, checked, false);
+    return decided.map(taken -> {
       if (taken instanceof Booked b) {
         keepers.metrics().booked(channel.endpoint(), b.nanos());
         return b.booked().succeeded() ? booked(b.event(), b.booked().result())
@@ -109,6 +117,9 @@ final class NotifyFate {
       }
       if (taken instanceof Recorded r) {
         return r.recorded().succeeded() ? recorded(r.recorded().result()) : notRecorded(r.why(), r.recorded().cause());
+      }
+      if (taken instanceof Unconfirmed u) {
+        return unconfirmed(u);
       }
       return refuse(trace, ((Refused) taken).why());
     });
@@ -185,6 +196,25 @@ final class NotifyFate {
     return finish(Outcome.ERROR, () -> LOG.error(
         "{} genuine notification not recorded, replied failure so the platform retries: {}", endpoint, err.toString()),
         channel.failure(503, "not recorded, retry later"));
+  }
+
+  /**
+   * Genuine, but its platform's query did not confirm it (confirm_before_book): nothing booked, its wait kept as an
+   * anomaly (counted as one); the failure reply, so that the platform delivers it again, while the sweeper asks again.
+   */
+  private Reply unconfirmed(Unconfirmed u) {
+    String endpoint = channel.endpoint();
+    String key = u.event().idempotencyKey();
+    Reply retry = channel.failure(503, "not confirmed, retry later");
+    if (u.recorded().failed()) {
+      keepers.refusals().refused(endpoint, channel.platform(), keepers.booking().siteOrderNo(u.event().orderNo()),
+          u.recorded().cause());
+      return finish(Outcome.ERROR, () -> LOG.error("{} {} not confirmed, and its wait not recorded, replied failure so"
+          + " the platform retries: {}", endpoint, key, u.recorded().cause().toString()), retry);
+    }
+    keepers.refusals().succeeded();
+    return finish(Outcome.ANOMALY, () -> LOG.warn("{} {} not booked, replied failure so the platform delivers it again"
+        + " (confirm_before_book): {}", endpoint, key, u.why()), retry);
   }
 
   /**

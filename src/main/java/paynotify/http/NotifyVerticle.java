@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,6 +26,7 @@ import paynotify.booking.EventBooking;
 import paynotify.channel.Ids;
 import paynotify.channel.NotifyChannel.Reply;
 import paynotify.channel.NotifyChannel;
+import paynotify.channel.NotifyEvent;
 import paynotify.channel.NotifyRequest;
 import paynotify.forward.ForwardRelay.Backlog;
 import paynotify.store.NotifyLog;
@@ -65,14 +67,20 @@ public final class NotifyVerticle extends VerticleBase {
    * @param rejected         refused requests' notify_log rows
    * @param readiness        until ready, every notification and /health answer 503
    * @param refusals         whether the database refuses writes (/health 503 while it does)
+   * @param confirm          why a payment of a channel that confirms before booking is not confirmed by its
+   *                         platform's query (null: it is); null when no channel does
    */
   public NotifyVerticle(HttpSettings settings, List<NotifyChannel> channels,
       Map<String, String> disabledChannels, EventBooking booking, NotifyLog log, RejectedLog rejected,
-      Readiness readiness, Supplier<Future<Backlog>> forwardBacklog, NotifyMetrics metrics, WriteRefusals refusals) {
+      Readiness readiness, Supplier<Future<Backlog>> forwardBacklog, NotifyMetrics metrics, WriteRefusals refusals,
+      Function<NotifyEvent, Future<String>> confirm) {
+    if (confirm == null && channels.stream().anyMatch(NotifyChannel::confirmsBeforeBooking)) {
+      throw new IllegalArgumentException("a channel confirms before booking, and nothing can confirm");
+    }
     this.settings = settings;
     this.channels = channels;
     this.disabledChannels = disabledChannels;
-    this.keepers = new NotifyFate.Keepers(booking, log, rejected, metrics, refusals);
+    this.keepers = new NotifyFate.Keepers(booking, log, rejected, metrics, refusals, confirm);
     this.readiness = readiness;
     this.forwardBacklog = forwardBacklog;
   }

@@ -8,6 +8,7 @@ import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import paynotify.booking.BookingResult;
 import paynotify.booking.Outcome;
 import paynotify.channel.Platform;
 import paynotify.channel.TradeAnswer;
@@ -147,7 +148,8 @@ final class Asking {
 
   /**
    * A payment found in a signed answer wins; else a platform that gave no answer makes it a later try; else a
-   * payment refunded since, or one an unsigned answer reports, is an anomaly for a human; else the order is
+   * payment refunded since, or one an unsigned answer reports, is an anomaly for a human (the unsigned one booked
+   * where it confirms its trade's signed notification waiting for it: {@link FoundPayment#unsigned}); else the order is
    * closed only when every platform asked says closed in a signed answer, and waits otherwise (on a trade that
    * exists, if any does).
    */
@@ -177,22 +179,29 @@ final class Asking {
     return list.stream().filter(which).findFirst().orElse(null);
   }
 
+  /** A payment an answer reported, gone through the booking. */
+  private static Asked booked(TradeAnswer answer, String said, BookingResult result) {
+    return result.outcome() == Outcome.IGNORED // paid before the order existed: another order's, for a human
+        ? new Asked(State.UNPAID, answer.platformStatus(), said + ": " + result.detail(), true)
+        : new Asked(State.PAID, answer.platformStatus(), said + ": " + result.outcome().code() + ": "
+            + result.detail(), true);
+  }
+
   private Future<Asked> act(Question q, Answered a) {
     TradeAnswer answer = a.answer();
     String said = a.query().name() + " says " + answer.platformStatus();
     boolean signed = a.query().books();
     return switch (answer.state()) {
       case PAID -> {
-        // asked again at its back-off: an unsigned answer ends nothing (its anomaly is recorded once)
+        // asked again at its back-off: an unsigned answer ends nothing (its anomaly is recorded once), unless it
+        // confirms the signed notification of its trade that waits for it (confirm_before_book)
         if (!signed) {
-          yield found.unsigned(a.query(), answer).map(new Asked(State.UNPAID, answer.platformStatus(), said
-              + ", but its answer is not signed: not booked, recorded as an anomaly to check", false));
+          yield found.unsigned(a.query(), answer).map(result -> result != null ? booked(answer, said, result)
+              : new Asked(State.UNPAID, answer.platformStatus(), said
+                  + ", but its answer is not signed: not booked, recorded as an anomaly to check", false));
         }
-        yield found.book(a.query().name(), answer.payment(), answer.body(), q.evidence()).map(result ->
-            result.outcome() == Outcome.IGNORED // paid before the order existed: another order's, for a human
-                ? new Asked(State.UNPAID, answer.platformStatus(), said + ": " + result.detail(), true)
-                : new Asked(State.PAID, answer.platformStatus(), said + ": " + result.outcome().code() + ": "
-                    + result.detail(), true));
+        yield found.book(a.query().name(), answer.payment(), answer.body(), q.evidence())
+            .map(result -> booked(answer, said, result));
       }
       // whatever its age: never booked, one anomaly; the platform will say no more of it
       case REFUNDED -> found.refunded(a.query(), answer).map(new Asked(State.UNPAID, answer.platformStatus(), said

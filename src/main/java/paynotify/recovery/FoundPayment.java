@@ -29,8 +29,9 @@ import paynotify.store.OrdersTable;
  *
  * <p>Every payment found passes here, and some are not booked but an anomaly for a human, once per trade: one
  * paid before its order was created ({@link PaidBeforeOrder}), one the platform says was refunded since, one an
- * unsigned answer reports. Each anomaly names the site's order, as a booking does, not the number the platform
- * was asked with (orders.out_trade_no).
+ * unsigned answer reports (unless its trade's signed notification waits for that answer: confirm_before_book).
+ * Each anomaly names the site's order, as a booking does, not the number the platform was asked with
+ * (orders.out_trade_no).
  */
 public final class FoundPayment {
   private final FoundBy foundBy;
@@ -75,14 +76,22 @@ public final class FoundPayment {
   }
 
   /**
-   * A payment an unsigned answer reported (epay's query): not booked, an anomaly for a human, once per trade.
-   * Its notify_log row keeps the answer as received.
+   * A payment an unsigned answer reported (epay's query). Where its trade's signed notification waits for this
+   * confirmation (confirm_before_book) for the same order and amount, the two together are the evidence: booked as
+   * that notification would have been, the wait resolved. Otherwise not booked (null): an anomaly for a human, once
+   * per trade. Its notify_log row keeps the answer as received.
    */
-  Future<Void> unsigned(TradeQuery query, TradeAnswer answer) {
+  Future<BookingResult> unsigned(TradeQuery query, TradeAnswer answer) {
     NotifyEvent payment = answer.payment();
-    return receipt.hold(trace(query.name(), answer.body()), payment, AnomalyKind.QUERY_SAYS_PAID, query.name()
-        + " says order " + booking.siteOrderNo(payment.orderNo()) + " is paid (trade " + payment.tradeNo()
-        + "), but its answers are not signed: not booked", false);
+    String orderNo = booking.siteOrderNo(payment.orderNo());
+    Trace trace = trace(query.name(), answer.body());
+    return receipt.waiting(payment).compose(waiting -> waiting != null && waiting.sameAs(orderNo, payment)
+        ? receipt.bookWaited(trace, payment)
+        : receipt.hold(trace, payment, AnomalyKind.QUERY_SAYS_PAID, query.name() + " says order " + orderNo
+            + " is paid (trade " + payment.tradeNo() + (waiting == null ? "" : ", "
+            + Money.format(payment.amountCents()) + ", where its signed notification said order " + waiting.orderNo()
+            + ", " + Money.format(waiting.amountCents())) + "), but its answers are not signed: not booked", false)
+            .map((BookingResult) null));
   }
 
   /**

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import paynotify.booking.EventBooking;
 import paynotify.booking.SiteEvents;
+import paynotify.channel.NotifyEvent;
 import paynotify.channel.TradeQuery;
 import paynotify.recovery.Sweeper.Sweep;
 import paynotify.store.Database;
@@ -30,6 +31,7 @@ public final class Recovery {
   private final MissedStripeEvents stripe;
   private final Sweeper sweeper;
   private final OrderCheck checks;
+  private final FoundPayment found;
 
   /**
    * @param db      a pool of recovery's own (READ COMMITTED): a slow platform never holds a booking's connection
@@ -39,7 +41,7 @@ public final class Recovery {
   public Recovery(Vertx vertx, Database db, EventBooking booking, NotifyLog log, OrdersTable orders,
       SiteEvents outbox, List<TradeQuery> queries, MissedEventsFeed stripe, RecoverySettings settings) {
     this.settings = settings;
-    FoundPayment found = new FoundPayment(FoundBy.QUERY, booking, log, db, outbox, orders, settings.createdAt());
+    this.found = new FoundPayment(FoundBy.QUERY, booking, log, db, outbox, orders, settings.createdAt());
     this.stripe = stripe == null ? null
         : new MissedStripeEvents(stripe, found, booking, settings.maxAge(), Clock.systemUTC());
     this.asking = new Asking(queries, orders, settings, found, new OrderExpiry(booking, orders));
@@ -90,6 +92,19 @@ public final class Recovery {
    */
   public Future<CheckAnswer> check(String orderNo) {
     return checks.check(orderNo);
+  }
+
+  /**
+   * Why {@code payment}, signed with a key an aggregator also holds, is not confirmed by its platform's order query
+   * (confirm_before_book): null when the query says paid, by the same trade, for the same amount
+   * ({@link TradeConfirmation}); else what it said, or that it could not be asked. Never fails on the platform. Not
+   * counted in the sweeper's budget: each such notification asks once, as it arrives.
+   */
+  public Future<String> unconfirmed(NotifyEvent payment) {
+    TradeQuery query = asking.queries().stream().filter(q -> q.platform() == payment.platform()).findFirst()
+        .orElse(null);
+    return query == null ? Future.succeededFuture("no order query of " + payment.platform().code() + " is configured")
+        : TradeConfirmation.refusal(query, payment, found, "the signed notification", null);
   }
 
   /** The platforms this instance can ask, by name (status page, start log). */

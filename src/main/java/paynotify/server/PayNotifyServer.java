@@ -235,7 +235,7 @@ public final class PayNotifyServer {
     return vertx.deployVerticle(() -> {
           NotifyVerticle verticle = new NotifyVerticle(config.http(), config.channels().enabled(),
               config.channels().disabled(), booking, stores.log(), stores.rejected(), readiness,
-              relay == null ? null : relay::backlog, metrics, refusals);
+              relay == null ? null : relay::backlog, metrics, refusals, recovery == null ? null : recovery::unconfirmed);
           first.compareAndSet(null, verticle);
           return verticle;
         }, new DeploymentOptions().setInstances(config.httpInstances()))

@@ -179,6 +179,26 @@ public final class SqlQueries {
           + " the order' WHERE kind = ? AND resolved_at IS NULL AND EXISTS (SELECT 1 FROM payments p"
           + "   WHERE p.channel = anomalies.channel AND p.trade_no = anomalies.trade_no)";
 
+  // A signed payment its platform's order query did not confirm (confirm_before_book), kept while it waits: only while
+  // no payment of its trade is booked, so that a redelivery of a booked one is taken as the repeat it is, not as a
+  // wait. Under REPEATABLE READ the NOT EXISTS is a locking read (it waits for a booking of the trade in flight);
+  // under READ COMMITTED it reads what is committed. Recording it again is the dedupe key's 1062 (a wait already
+  // kept). Binds: kind, channel, order, trade, amount, detail, dedupe key, channel, trade.
+  public static final String RECORD_ANOMALY_UNLESS_BOOKED =
+      "INSERT INTO anomalies (kind, channel, order_no, trade_no, amount_cents, detail, dedupe_key)"
+          + " SELECT ?, ?, ?, ?, ?, ?, ? FROM DUAL"
+          + " WHERE NOT EXISTS (SELECT 1 FROM payments WHERE channel = ? AND trade_no = ?)";
+
+  // The signed payment of a trade that waits for its platform's confirmation (its dedupe key names the trade), while
+  // open: what an unsigned "paid" of the trade is compared with. Binds: the dedupe key.
+  public static final String WAITING_FOR_CONFIRMATION =
+      "SELECT order_no, amount_cents FROM anomalies WHERE dedupe_key = ? AND resolved_at IS NULL";
+
+  // ... resolved once its trade is booked, by whichever came first: the redelivery confirmed, or the sweeper's
+  // question. Binds: the note, the dedupe key.
+  public static final String RESOLVE_ANOMALY_OF_KEY =
+      "UPDATE anomalies SET resolved_at = NOW(3), resolution_note = ? WHERE dedupe_key = ? AND resolved_at IS NULL";
+
   // Recording the same finding twice (a conflicting copy delivered again) adds nothing.
   public static final String INSERT_ANOMALY =
       "INSERT INTO anomalies (kind, channel, order_no, trade_no, amount_cents, detail, dedupe_key)"

@@ -153,7 +153,7 @@ class DocsCoverageTest {
     ChannelsConfig off = ChannelsConfig.from(new ConfigReader(new JsonObject(), "none"), java.time.Clock.systemUTC(),
         paynotify.store.OrderNumbers.AS_IS);
     NotifyVerticle notify = new NotifyVerticle(AppConfig.from(new JsonObject(), "none", Map.of()).http(),
-        off.enabled(), off.disabled(), null, null, null, null, null, null, null);
+        off.enabled(), off.disabled(), null, null, null, null, null, null, null, null);
     notify.init(vertx, vertx.getOrCreateContext());
     AdminVerticle admin = new AdminVerticle(new AdminSettings("127.0.0.1", 8081, null, true), null, null, null, null,
         null);

@@ -175,7 +175,7 @@ class NotifyFateBugTest extends DatabaseTestBase {
     NotifyVerticle verticle = new NotifyVerticle(config.http(), List.of(new BugChannel(platform, check)), Map.of(),
         booking, stores.log(), stores.rejected(), readiness, null, new NotifyMetrics(registry, List.of("bug")),
         refusals = new WriteRefusals(vertx, stores.db(), WriteRefusals.Timing.DEFAULT, Clock.systemUTC(), r -> {},
-            e -> {}, ended::add));
+            e -> {}, ended::add), null);
     vertx.deployVerticle(verticle).await();
     return verticle.actualPort();
   }

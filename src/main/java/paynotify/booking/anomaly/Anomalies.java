@@ -18,4 +18,15 @@ public final class Anomalies {
         .execute(Tuple.of(a.kind(), a.channel(), a.orderNo(), a.tradeNo(), a.amountCents(), a.detail(), a.dedupeKey()))
         .mapEmpty();
   }
+
+  /**
+   * Records the anomaly unless a payment of its trade is booked ({@link SqlQueries#RECORD_ANOMALY_UNLESS_BOOKED}):
+   * true when recorded now; fails with 1062 when it was recorded before. Tells the site nothing.
+   */
+  public static Future<Boolean> recordUntoldUnlessBooked(SqlConnection conn, Anomaly a) {
+    return conn.preparedQuery(SqlQueries.RECORD_ANOMALY_UNLESS_BOOKED)
+        .execute(Tuple.of(a.kind(), a.channel(), a.orderNo(), a.tradeNo(), a.amountCents(), a.detail(), a.dedupeKey())
+            .addValue(a.channel()).addValue(a.tradeNo()))
+        .map(rows -> rows.rowCount() > 0);
+  }
 }

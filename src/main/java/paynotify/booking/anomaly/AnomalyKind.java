@@ -99,6 +99,16 @@ public enum AnomalyKind {
   QUERY_SAYS_PAID("look the order up in the aggregator's merchant panel: if it is paid, press its 补单/重新通知"
       + " (re-notify) button, whose notification is signed and booked; if it is not, nothing is wrong here"),
   /**
+   * A signed "paid" of a channel whose key an aggregator also holds (confirm_before_book) that its platform's order
+   * query did not confirm (unpaid, another amount or trade, no answer): not booked, answered failure so that the
+   * platform delivers it again; booked, and this resolved, once the query says paid for that trade and amount (the
+   * redelivery's, or the sweeper's). Recorded once per trade, with the first reason.
+   */
+  AWAITING_CONFIRMATION("nothing was booked: the aggregator's own order query did not say this trade was paid for this"
+      + " amount. If it says so later, paynotify books it and resolves this. If it never does, look the order up in the"
+      + " aggregator's merchant panel: unpaid there, the notification was signed with your key by someone else (change"
+      + " the key at the aggregator); paid there, ask the aggregator why its query says otherwise"),
+  /**
    * A platform asked about an unpaid order (recovery, check, auto_repair, repair book) says its trade was paid, then
    * refunded (WeChat REFUND, Alipay TRADE_CLOSED after a payment): not booked, as the answer does not say how much
    * went back. Recorded once per trade; the order is asked about no more.

@@ -30,16 +30,27 @@ public final class EpayChannel implements FormChannel {
 
   private final EpaySignature signature;
   private final List<String> paymentTypes;
+  private final boolean confirmsBeforeBooking;
 
   @Override
   public Door door() {
     return DOOR;
   }
 
-  /** @param paymentTypes the values of {@code type} accepted, {@link #PAYMENT_TYPES} unless configured */
-  public EpayChannel(String pid, String key, List<String> paymentTypes) {
+  /**
+   * @param paymentTypes          the values of {@code type} accepted, {@link #PAYMENT_TYPES} unless configured
+   * @param confirmsBeforeBooking epay.confirm_before_book: the aggregator holds the key that signs, so a payment is
+   *                              booked once its order query ({@link EpayGateway}) says paid too
+   */
+  public EpayChannel(String pid, String key, List<String> paymentTypes, boolean confirmsBeforeBooking) {
     this.signature = new EpaySignature(pid, key);
     this.paymentTypes = List.copyOf(paymentTypes);
+    this.confirmsBeforeBooking = confirmsBeforeBooking;
+  }
+
+  @Override
+  public boolean confirmsBeforeBooking() {
+    return confirmsBeforeBooking;
   }
 
   @Override

@@ -27,7 +27,8 @@ import paynotify.net.OutboundHttp;
  * An epay-style aggregator's order query (彩虹易支付 {@code api.php?act=order}). Its answer is not signed and
  * the merchant key travels in the URL, so HTTPS is required (the configuration refuses plain HTTP but on
  * this machine) and, unless {@code epay.query_books} says otherwise, a "paid" answer is not booked: it is an
- * anomaly for a human ({@link #books()}). The aggregator has no API to close a trade ({@link #closes()}).
+ * anomaly for a human ({@link #books()}), unless it confirms a signed notification that waits for it
+ * (epay.confirm_before_book). The aggregator has no API to close a trade ({@link #closes()}).
  */
 public final class EpayGateway implements TradeQuery {
   private static final int FOUND = 1;

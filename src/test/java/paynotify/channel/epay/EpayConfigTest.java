@@ -1,5 +1,6 @@
 package paynotify.channel.epay;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -37,6 +38,20 @@ class EpayConfigTest {
         .hasMessageContaining("epay.payment_types: empty");
     assertThatThrownBy(() -> epay(new JsonArray().add("alipay").add("we chat"))).isInstanceOf(ConfigException.class)
         .hasMessageContaining("epay.payment_types: 'we chat' is not a payment type");
+  }
+
+  @Test
+  void confirmBeforeBookNeedsTheAggregatorsQuery() {
+    JsonObject epay = new JsonObject().put("pid", EpayNotifications.PID).put("key", EpayNotifications.KEY)
+        .put("confirm_before_book", true);
+    assertThatThrownBy(() -> AppConfig.from(new JsonObject().put("epay", epay.copy()), "test.yaml", Map.of()))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("epay.confirm_before_book: true, but epay cannot be asked about an order")
+        .hasMessageContaining("set epay.gateway_url");
+    NotifyChannel confirming = AppConfig.from(new JsonObject().put("epay", epay.put("gateway_url",
+        "https://pay.example.com/")), "test.yaml", Map.of()).channels().enabled().get(0);
+    assertThat(confirming.confirmsBeforeBooking()).isTrue();
+    assertThat(epay(null).confirmsBeforeBooking()).isFalse();
   }
 
   private static NotifyChannel epay(JsonArray types) {
