@@ -37,7 +37,7 @@ public final class TradeConfirmation {
    */
   static Future<String> refusal(TradeQuery query, NotifyEvent payment, FoundPayment found, String what,
       String advice) {
-    return query.query(payment.orderNo()).compose(answer -> {
+    return query.query(payment.orderNo(), payment.tradeNo()).compose(answer -> {
       NotifyEvent said = answer.payment();
       boolean same = said != null && said.tradeNo().equals(payment.tradeNo())
           && said.amountCents() == payment.amountCents();
