@@ -132,7 +132,7 @@ public final class TokenPayQuery implements TradeQuery {
     }
     String status = Ids.printable(String.valueOf(data.getValue("status")));
     return switch (status) {
-      case "Paid" -> TradeAnswer.paid(payment(outTradeNo, tradeNo, body), body);
+      case "Paid" -> new TradeAnswer(State.PAID, status, payment(outTradeNo, tradeNo, body), body);
       case "Expired" -> TradeAnswer.of(State.CLOSED, status, body);
       default -> TradeAnswer.of(State.WAITING, status, body); // Pending, or a word this code does not know
     };
