@@ -111,11 +111,12 @@ class TokenPayConfirmBeforeBookTest extends ConfirmBeforeBookTestBase<TokenPaySt
     assertThat(db.count("SELECT COUNT(*) FROM anomalies")).isZero();
   }
 
-  /** A paynotify holding another ApiToken than TokenPay's: its question refused as TokenPay refuses it, nothing booked. */
+  /** A paynotify holding another ApiToken than TokenPay's: its question refused as TokenPay refuses it, none booked. */
   @Test
   void aQuerySignedWithAnotherApiTokenIsRefusedAndNothingIsBooked() {
     service.close();
-    service = start(new JsonObject().put("tokenpay", new JsonObject().put("key", TokenPayNotifications.OTHER_API_TOKEN)));
+    service = start(new JsonObject().put("tokenpay",
+        new JsonObject().put("key", TokenPayNotifications.OTHER_API_TOKEN)));
     order("C19");
     platform.paid("C19", trade(19), "88.88");
 
