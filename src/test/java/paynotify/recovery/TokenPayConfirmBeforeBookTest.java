@@ -111,6 +111,34 @@ class TokenPayConfirmBeforeBookTest extends ConfirmBeforeBookTestBase<TokenPaySt
     assertThat(db.count("SELECT COUNT(*) FROM anomalies")).isZero();
   }
 
+  /** The site's return page asks about an order whose notification waits: by that Id, and a Paid books it. */
+  @Test
+  void theReturnPagesCheckAsksByTheWaitingIdAndBooks() {
+    order("C21");
+    pending("C21", trade(21));
+    unconfirmed("C21", trade(21));
+    platform.paid("C21", trade(21), "88.88");
+
+    CheckAnswer answer = service.server().recovery().check("C21").await();
+
+    assertThat(answer.state()).isEqualTo(CheckAnswer.State.PAID);
+    assertThat(answer.platformStatus()).isEqualTo("Paid");
+    assertThat(db.payments(trade(21))).isEqualTo(1);
+    assertThat(waiting("C21")).startsWith(trade(21) + " 8888 resolved: ");
+  }
+
+  @Test
+  void theReturnPagesCheckOfAnOrderNoNotificationWaitsForAsksNothing() {
+    order("C22");
+    platform.paid("C22", trade(22), "88.88");
+
+    CheckAnswer answer = service.server().recovery().check("C22").await();
+
+    assertThat(answer.state()).isEqualTo(CheckAnswer.State.UNPAID);
+    assertThat(answer.detail()).contains("asked by trade id only").contains("no notification of order C22 waits");
+    assertThat(platform.queries("C22")).isZero();
+  }
+
   /** A paynotify holding another ApiToken than TokenPay's: its question refused as TokenPay refuses it, none booked. */
   @Test
   void aQuerySignedWithAnotherApiTokenIsRefusedAndNothingIsBooked() {
