@@ -6,14 +6,17 @@ import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.Tuple;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.function.Function;
 import java.util.function.LongConsumer;
+import java.util.stream.StreamSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import paynotify.booking.anomaly.Anomaly;
 import paynotify.booking.anomaly.AnomalyKind;
 import paynotify.channel.EventKind;
 import paynotify.channel.NotifyEvent;
+import paynotify.channel.Platform;
 import paynotify.channel.UnbookableNotification;
 import paynotify.store.Database;
 import paynotify.store.DbErrors;
@@ -164,6 +167,16 @@ public final class Receipt {
           Row row = rows.iterator().next();
           return new Waiting(row.getString(0), row.getLong(1));
         }));
+  }
+
+  /**
+   * The trades of {@code platform} whose signed payments for the site's order {@code orderNo} wait for its
+   * confirmation, newest first, at most {@code limit}.
+   */
+  public Future<List<String>> waitingTrades(Platform platform, String orderNo, int limit) {
+    return db.inTransaction(conn -> conn.preparedQuery(SqlQueries.TRADES_WAITING_FOR_CONFIRMATION)
+        .execute(Tuple.of(AnomalyKind.AWAITING_CONFIRMATION.code(), platform.code(), orderNo, limit))
+        .map(rows -> StreamSupport.stream(rows.spliterator(), false).map(r -> r.getString(0)).toList()));
   }
 
   /**

@@ -101,7 +101,10 @@ import paynotify.crypto.RsaSignatureCheck;
  *   <li>Stripe, {@code stripe.StripeEvents}: {@code GET /v1/events?delivery_success=false} with a restricted key
  *       ({@code Bearer rk_...}); Stripe's API signs nothing: trusted by TLS to api.stripe.com, then read by
  *       StripeChannel as a webhook's event (its account and livemode checks, not its signature).
- *   <li>PayPal's only outbound call is its notification's question above; xunhupay, epusdt, V免签, Paddle, TokenPay,
+ *   <li>TokenPay, {@code tokenpay.TokenPayQuery}: {@code /Query?Id=} with {@code Signature} = MD5 of {@code Id=<Id>}
+ *       and the ApiToken (https, or http on loopback), asked only to confirm a signed notification's Id
+ *       (tokenpay.confirm_before_book); the answer is unsigned: Id and OutOrderId must match.
+ *   <li>PayPal's only outbound call is its notification's question above; xunhupay, epusdt, V免签, Paddle,
  *       Lemon Squeezy and Creem are never asked.
  * </ul>
  *

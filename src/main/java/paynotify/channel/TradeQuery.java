@@ -23,6 +23,23 @@ public interface TradeQuery {
   Future<TradeAnswer> query(String outTradeNo);
 
   /**
+   * What the platform says of its trade {@code tradeNo}, made for the order it knows as {@code outTradeNo}: the
+   * question of a confirmation, which knows the trade from a signed notification. Asked by the order's number but
+   * where the platform can be asked by its own trade id only ({@link #asksByTrade()}).
+   */
+  default Future<TradeAnswer> query(String outTradeNo, String tradeNo) {
+    return query(outTradeNo);
+  }
+
+  /**
+   * Whether the platform can be asked by its own trade id only (TokenPay's {@code /Query?Id=}): then it is asked about
+   * an order only where a signed notification of it named the trade, and {@link #query(String)} fails.
+   */
+  default boolean asksByTrade() {
+    return false;
+  }
+
+  /**
    * Closes the unpaid trade of {@code outTradeNo} at the platform, so that it can no longer be paid.
    * Succeeds once the platform confirms it closed, or says there is no such trade to pay (nothing can
    * land on it either); fails otherwise (paid in the meantime: query again).

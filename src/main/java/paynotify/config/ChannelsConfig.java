@@ -315,6 +315,7 @@ public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> di
 
   private static NotifyChannel tokenpay(ConfigReader c, OrderNumbers numbers) {
     String apiToken = c.secret("tokenpay.key");
+    boolean confirm = c.bool("tokenpay.confirm_before_book", false); // OutboundConfig refuses it without the query
     if (apiToken == null) {
       return null;
     }
@@ -326,7 +327,7 @@ public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> di
     if (numbers == OrderNumbers.AS_IS) { // its notifications name no merchant: one ApiToken per TokenPay instance
       warnShared("tokenpay: no orders.out_trade_no", "TokenPay instance (ApiToken)");
     }
-    return new TokenPayChannel(apiToken, currency);
+    return new TokenPayChannel(apiToken, currency, confirm);
   }
 
   /**

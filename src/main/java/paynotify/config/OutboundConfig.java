@@ -17,6 +17,8 @@ import paynotify.channel.epay.EpayChannel;
 import paynotify.channel.epay.EpayClients;
 import paynotify.channel.stripe.StripeChannel;
 import paynotify.channel.stripe.StripeClients;
+import paynotify.channel.tokenpay.TokenPayChannel;
+import paynotify.channel.tokenpay.TokenPayClients;
 import paynotify.channel.wechat.WechatClients;
 import paynotify.channel.wechat.WechatV2Channel;
 import paynotify.channel.wechat.WechatV3Channel;
@@ -42,7 +44,8 @@ record OutboundConfig(List<Outbound> platforms, StripeClients stripe) {
 
   /** What asking a platform whose channel may confirm before booking (confirm_before_book) needs. */
   static final Map<Platform, String> QUERY_NEEDS = Map.of(
-      Platform.EPAY, "set epay.gateway_url (the aggregator's address: its api.php?act=order answers)");
+      Platform.EPAY, "set epay.gateway_url (the aggregator's address: its api.php?act=order answers)",
+      Platform.TOKENPAY, "set tokenpay.api_base (the TokenPay server's address: its /Query answers)");
 
   /** The platforms whose bills are read, in Platform's order, each with what fetching its bill needs. */
   static final Map<Platform, String> BILL_NEEDS = Collections.unmodifiableMap(new EnumMap<>(Map.of(
@@ -55,7 +58,8 @@ record OutboundConfig(List<Outbound> platforms, StripeClients stripe) {
             alipay(c, channels.enabled(AlipayChannel.class), keys.alipay()),
             epay(c, channels.enabled(EpayChannel.class)),
             wechat(c, channels.enabled(WechatV2Channel.class), channels.enabled(WechatV3Channel.class),
-                keys.wechatV3()))
+                keys.wechatV3()),
+            tokenpay(c, channels.enabled(TokenPayChannel.class)))
         .filter(Objects::nonNull).toList();
     for (NotifyChannel channel : channels.enabled()) {
       if (channel.confirmsBeforeBooking()
@@ -81,6 +85,17 @@ record OutboundConfig(List<Outbound> platforms, StripeClients stripe) {
     URI url = text == null ? null : RecoveryConfig.url(c, "epay.gateway_url", text);
     boolean books = c.bool("epay.query_books", false);
     return channel == null ? null : new EpayClients(url, c.string("epay.pid"), c.secret("epay.key"), books);
+  }
+
+  /**
+   * Opt-in by its address (tokenpay.api_base), asked with the ApiToken the channel has. Its answers are not signed, so
+   * https, or plain http on this machine only: a TokenPay on the same host (its Kestrel on 127.0.0.1:5000, or a
+   * container's port published on 127.0.0.1) is asked there; one elsewhere behind TLS.
+   */
+  private static Outbound tokenpay(ConfigReader c, TokenPayChannel channel) {
+    String text = c.string("tokenpay.api_base");
+    URI url = text == null ? null : RecoveryConfig.url(c, "tokenpay.api_base", text);
+    return channel == null ? null : new TokenPayClients(url, c.secret("tokenpay.key"));
   }
 
   /** v3 opt-in (without the merchant key, which can refund, it is not asked); v2 with the API key the channel has. */

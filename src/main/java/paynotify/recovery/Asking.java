@@ -28,6 +28,11 @@ final class Asking {
   private static final Logger LOG = LoggerFactory.getLogger(Asking.class);
   /** order_checks.last_state of a question no platform answered usably. */
   static final String NO_ANSWER = "no answer";
+  /**
+   * The waiting trades of one order a platform asked by trade id only is asked about, newest first: one per coin
+   * or per expired attempt at TokenPay, so a few at most.
+   */
+  private static final int WAITING_TRADES_ASKED = 3;
 
   private final List<TradeQuery> queries;
   private final OrdersTable orders;
@@ -105,7 +110,8 @@ final class Asking {
    * Asks the order's platform, or, when the site does not say which, every platform that can be asked until
    * one says paid in a signed answer (another platform's "waiting", "closed" or "refunded", or an unsigned
    * "paid", says nothing of the one the buyer used); books a payment found; closes an order left unpaid past
-   * close_after at its platform, then in the table.
+   * close_after at its platform, then in the table. A platform asked by its own trade id only is asked about the
+   * trades of the order whose signed notifications wait for it, and about nothing else.
    */
   Future<Asked> ask(Question q) {
     List<TradeQuery> asked = q.platform() == null ? queries
@@ -118,11 +124,11 @@ final class Asking {
     for (TradeQuery query : asked) {
       answers = answers.compose(before -> before.stream().anyMatch(a -> a.says(TradeAnswer.State.PAID))
           ? Future.succeededFuture(before)
-          : query.query(orders.numbers().toPlatform(q.orderNo())).map(a -> new Answered(query, a, null))
-              .otherwise(err -> new Answered(query, null, err))
-              .map(a -> Stream.concat(before.stream(), Stream.of(a)).toList()));
+          : answers(query, q.orderNo()).map(a -> Stream.concat(before.stream(), a.stream()).toList()));
     }
-    return answers.compose(list -> decide(q, list)).recover(err -> {
+    return answers.compose(list -> list.isEmpty() ? Future.succeededFuture(new Asked(null, null, "not asked: "
+        + asked.stream().map(TradeQuery::name).toList() + " asked by trade id only, and no notification of order "
+        + q.orderNo() + " waits for confirmation", false)) : decide(q, list)).recover(err -> {
       String why = err instanceof OutboundFailure f ? f.toString() : err.toString();
       if (err instanceof OutboundFailure f && f.kind() == OutboundFailure.Kind.UNAVAILABLE) {
         LOG.info("recovery: order {} not answered, asked again later: {}", q.orderNo(), why);
@@ -131,6 +137,30 @@ final class Asking {
       }
       return Future.succeededFuture(new Asked(null, null, why, false, ours(err)));
     });
+  }
+
+  /**
+   * What {@code query} says of the site's order {@code orderNo}: asked by the order's number; or, a platform asked by
+   * its own trade id only (TokenPay), about each trade whose signed notification of the order waits for its
+   * confirmation (none: not asked at all, as the order's number alone cannot be asked about).
+   */
+  private Future<List<Answered>> answers(TradeQuery query, String orderNo) {
+    String number = orders.numbers().toPlatform(orderNo);
+    if (!query.asksByTrade()) {
+      return answered(query, query.query(number)).map(List::of);
+    }
+    return found.waitingTrades(query.platform(), orderNo, WAITING_TRADES_ASKED).compose(trades -> {
+      Future<List<Answered>> all = Future.succeededFuture(List.of());
+      for (String trade : trades) {
+        all = all.compose(before -> answered(query, query.query(number, trade))
+            .map(a -> Stream.concat(before.stream(), Stream.of(a)).toList()));
+      }
+      return all;
+    });
+  }
+
+  private static Future<Answered> answered(TradeQuery query, Future<TradeAnswer> answer) {
+    return answer.map(a -> new Answered(query, a, null)).otherwise(err -> new Answered(query, null, err));
   }
 
   /**

@@ -2,6 +2,7 @@ package paynotify.recovery;
 
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
+import java.util.List;
 import paynotify.booking.BookingResult;
 import paynotify.booking.EventBooking;
 import paynotify.booking.Outcome;
@@ -11,6 +12,7 @@ import paynotify.booking.SiteEvents;
 import paynotify.booking.anomaly.AnomalyKind;
 import paynotify.channel.Money;
 import paynotify.channel.NotifyEvent;
+import paynotify.channel.Platform;
 import paynotify.channel.TradeAnswer;
 import paynotify.channel.TradeQuery;
 import paynotify.store.Database;
@@ -92,6 +94,15 @@ public final class FoundPayment {
             + Money.format(payment.amountCents()) + ", where its signed notification said order " + waiting.orderNo()
             + ", " + Money.format(waiting.amountCents())) + "), but its answers are not signed: not booked", false)
             .map((BookingResult) null));
+  }
+
+  /**
+   * The trades of {@code platform} whose signed payments for the site's order {@code orderNo} wait for its order
+   * query's confirmation (confirm_before_book), newest first, at most {@code limit}: what a platform asked by its
+   * trade id only is asked about.
+   */
+  Future<List<String>> waitingTrades(Platform platform, String orderNo, int limit) {
+    return receipt.waitingTrades(platform, orderNo, limit);
   }
 
   /**

@@ -33,11 +33,12 @@ public final class TradeConfirmation {
 
   /**
    * Null when {@code query}'s answer confirms {@code payment}, which came as {@code what}; else why not, ending with
-   * {@code advice} (null: none). Never fails on the platform: one that gives no answer is a reason too.
+   * {@code advice} (null: none). Never fails on the platform: one that gives no answer is a reason too. Asked about
+   * the payment's order, or its trade where the platform is asked by trade id only (TokenPay).
    */
   static Future<String> refusal(TradeQuery query, NotifyEvent payment, FoundPayment found, String what,
       String advice) {
-    return query.query(payment.orderNo()).compose(answer -> {
+    return query.query(payment.orderNo(), payment.tradeNo()).compose(answer -> {
       NotifyEvent said = answer.payment();
       boolean same = said != null && said.tradeNo().equals(payment.tradeNo())
           && said.amountCents() == payment.amountCents();

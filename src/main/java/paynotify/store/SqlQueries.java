@@ -194,6 +194,12 @@ public final class SqlQueries {
   public static final String WAITING_FOR_CONFIRMATION =
       "SELECT order_no, amount_cents FROM anomalies WHERE dedupe_key = ? AND resolved_at IS NULL";
 
+  // The trades of an order whose signed payments wait so, newest first: what a platform asked by its own trade id
+  // only (TokenPay) is asked about. Open anomalies are few (idx_anomalies_open). Binds: kind, channel, order, limit.
+  public static final String TRADES_WAITING_FOR_CONFIRMATION =
+      "SELECT trade_no FROM anomalies WHERE resolved_at IS NULL AND kind = ? AND channel = ? AND order_no = ?"
+          + " ORDER BY id DESC LIMIT ?";
+
   // ... resolved once its trade is booked, by whichever came first: the redelivery confirmed, or the sweeper's
   // question. Binds: the note, the dedupe key.
   public static final String RESOLVE_ANOMALY_OF_KEY =

@@ -2,260 +2,77 @@ package paynotify.recovery;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.vertx.core.json.JsonObject;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import paynotify.testsupport.DatabaseTestBase;
 import paynotify.testsupport.EpayNotifications;
 import paynotify.testsupport.EpayStandIn;
 import paynotify.testsupport.Http.Reply;
 import paynotify.testsupport.Notification;
-import paynotify.testsupport.PlatformStandIn.Mode;
-import paynotify.testsupport.TestService;
 
 /**
- * epay.confirm_before_book: a signed "paid" books only once the aggregator's order query (the stand-in, over real
- * HTTP) says paid for that trade and amount too; until then it is answered "fail", nothing is booked, and an
- * awaiting_confirmation anomaly keeps it for the sweeper, whose confirming answer books it exactly once.
+ * epay.confirm_before_book against the aggregator's {@code api.php?act=order} (its stand-in), which is asked by the
+ * site's order number: what every channel's confirmation does ({@link ConfirmBeforeBookTestBase}), and what epay's
+ * answer about an order, not a trade, adds.
  */
-class EpayConfirmBeforeBookTest extends DatabaseTestBase {
-  private static final Reply SUCCESS = new Reply(200, "success");
-  private static final Reply FAIL = new Reply(503, "fail");
-
-  EpayStandIn epay;
-  TestService service;
-
-  @BeforeEach
-  void start() {
-    epay = EpayStandIn.start();
-    service = start(new JsonObject());
+class EpayConfirmBeforeBookTest extends ConfirmBeforeBookTestBase<EpayStandIn> {
+  @Override
+  EpayStandIn startPlatform() {
+    return EpayStandIn.start();
   }
 
-  /** The service with confirm_before_book, and {@code overrides} over its configuration. */
-  TestService start(JsonObject overrides) {
-    JsonObject config = epay.configure(TestService.configuration(new JsonObject()));
-    config.getJsonObject("epay").put("confirm_before_book", true);
-    return TestService.start(db.settings(), config.put("recovery", new JsonObject().put("enabled", true)
-        .put("interval_seconds", 3600).put("min_age_seconds", 60).put("timeout_ms", 1000)).mergeIn(overrides, true));
+  @Override
+  String section() {
+    return "epay";
   }
 
-  @AfterEach
-  void stop() {
-    service.close();
-    epay.close();
+  @Override
+  Reply success() {
+    return new Reply(200, "success");
   }
 
-  /** An order of 88.88 made five minutes ago: due for the sweeper. */
-  void order(String orderNo) {
-    db.update("INSERT INTO orders (order_no, amount_cents, channel, created_at) VALUES (?, 8888, 'epay',"
-        + " CONVERT_TZ(NOW(3), @@session.time_zone, '+08:00') - INTERVAL 300 SECOND)", orderNo);
+  @Override
+  String trade(int n) {
+    return String.format("20261206000001%05d", n);
   }
 
-  static Notification paid(String orderNo, String tradeNo, String money) {
+  @Override
+  Notification paid(String orderNo, String tradeNo, String money) {
     return EpayNotifications.get(EpayNotifications.signed(EpayNotifications.payment(orderNo, tradeNo, money),
         EpayNotifications.KEY));
   }
 
-  /**
-   * The order's signed payment of 88.88 by {@code tradeNo}, not confirmed: answered "fail", nothing booked, the order
-   * unpaid. Its wait, as {@link #waiting} reads it.
-   */
-  String unconfirmed(String orderNo, String tradeNo) {
-    assertThat(service.send(paid(orderNo, tradeNo, "88.88"))).isEqualTo(FAIL);
-    assertThat(db.orderStatus(orderNo)).isEqualTo("unpaid");
-    assertThat(db.count("SELECT COUNT(*) FROM payments")).isZero();
-    return waiting(orderNo);
+  /** epay's order, waiting under a trade number of its own. */
+  @Override
+  void pending(String orderNo, String tradeNo) {
+    platform.waiting(orderNo);
   }
 
-  String waiting(String orderNo) {
-    return db.string("SELECT CONCAT(trade_no, ' ', amount_cents, ' ', IF(resolved_at IS NULL, 'open', 'resolved'),"
-        + " ': ', detail) FROM anomalies WHERE kind = 'awaiting_confirmation' AND order_no = ?", orderNo);
+  @Override
+  String pendingWord() {
+    return "status=0";
   }
 
-  @Test
-  void confirmedByTheQueryItIsBookedOnce() {
-    order("C1");
-    epay.paid("C1", "2026120600000100001", "88.88");
-
-    assertThat(service.send(paid("C1", "2026120600000100001", "88.88"))).isEqualTo(SUCCESS);
-
-    assertThat(epay.queries("C1")).isEqualTo(1);
-    assertThat(db.orderStatus("C1")).isEqualTo("paid");
-    assertThat(db.payments("2026120600000100001")).isEqualTo(1);
-    assertThat(db.count("SELECT COUNT(*) FROM anomalies")).isZero();
-  }
-
-  @Test
-  void unpaidAtTheAggregatorNothingIsBookedAndItWaits() {
-    order("C2");
-    epay.waiting("C2");
-
-    assertThat(unconfirmed("C2", "2026120600000100002")).startsWith("2026120600000100002 8888 open: ")
-        .contains("does not confirm the signed notification").contains("status=0")
-        .contains("confirm_before_book").contains("merchant panel");
-    service.awaitLogRecorded();
-    assertThat(db.outcomes("epay:pay:2026120600000100002")).isEqualTo("anomaly");
-  }
-
-  @Test
-  void paidForAnotherAmountNothingIsBookedAndTheAnomalySaysSo() {
-    order("C3");
-    epay.paid("C3", "2026120600000100003", "0.01");
-
-    assertThat(unconfirmed("C3", "2026120600000100003")).contains("TRADE_SUCCESS, trade 2026120600000100003, 0.01");
+  @Override
+  String paidWord() {
+    return "TRADE_SUCCESS";
   }
 
   @Test
   void paidByAnotherTradeNothingIsBooked() {
     order("C4");
-    epay.paid("C4", "2026120600000100099", "88.88");
+    platform.paid("C4", trade(99), "88.88");
 
-    assertThat(unconfirmed("C4", "2026120600000100004")).startsWith("2026120600000100004 8888 open: ").contains("trade 2026120600000100099");
-  }
-
-  @Test
-  void theAggregatorDownNothingIsBooked() {
-    order("C5");
-    epay.paid("C5", "2026120600000100005", "88.88");
-    epay.mode(Mode.DOWN);
-
-    assertThat(unconfirmed("C5", "2026120600000100005")).contains("could not confirm trade 2026120600000100005");
-  }
-
-  @Test
-  void theAggregatorTooSlowNothingIsBooked() {
-    order("C13");
-    epay.paid("C13", "2026120600000100013", "88.88");
-    epay.mode(Mode.SLOW); // beyond recovery.timeout_ms, within http.request_timeout_ms
-
-    assertThat(unconfirmed("C13", "2026120600000100013")).contains("could not confirm trade 2026120600000100013");
-  }
-
-  @Test
-  void waitingThenPaidTheSweeperBooksItOnceAndTheRedeliveryIsARepeat() {
-    order("C6");
-    epay.waiting("C6");
-    unconfirmed("C6", "2026120600000100006");
-    epay.paid("C6", "2026120600000100006", "88.88");
-
-    assertThat(service.server().recovery().sweepOnce().await().paid()).isEqualTo(1);
-
-    assertThat(db.orderStatus("C6")).isEqualTo("paid");
-    assertThat(db.payments("2026120600000100006")).isEqualTo(1);
-    assertThat(waiting("C6")).startsWith("2026120600000100006 8888 resolved: ");
-    // the notification came: no callback_missing; two pieces of evidence: no query_says_paid
-    assertThat(db.count("SELECT COUNT(*) FROM anomalies WHERE kind <> 'awaiting_confirmation'")).isZero();
-
-    assertThat(service.send(paid("C6", "2026120600000100006", "88.88"))).isEqualTo(SUCCESS);
-    service.awaitLogRecorded();
-    assertThat(db.outcomes("epay:pay:2026120600000100006")).isEqualTo("anomaly,processed,duplicate");
-    assertThat(db.payments("2026120600000100006")).isEqualTo(1);
-  }
-
-  @Test
-  void waitingThenTheRedeliveryConfirmedBooksItAndResolvesTheWait() {
-    order("C7");
-    epay.mode(Mode.DOWN);
-    unconfirmed("C7", "2026120600000100007");
-    epay.mode(Mode.NORMAL);
-    epay.paid("C7", "2026120600000100007", "88.88");
-
-    assertThat(service.send(paid("C7", "2026120600000100007", "88.88"))).isEqualTo(SUCCESS);
-
-    assertThat(db.payments("2026120600000100007")).isEqualTo(1);
-    assertThat(waiting("C7")).startsWith("2026120600000100007 8888 resolved: ");
-    // asked again, the order is paid: nothing more to ask about, nothing booked twice
-    service.server().recovery().sweepOnce().await();
-    assertThat(db.payments("2026120600000100007")).isEqualTo(1);
-  }
-
-  /** A redelivery of a booked payment while the aggregator is down is the repeat it is, not a new wait. */
-  @Test
-  void aBookedPaymentRedeliveredWhileTheAggregatorIsDownIsADuplicate() {
-    order("C8");
-    epay.paid("C8", "2026120600000100008", "88.88");
-    assertThat(service.send(paid("C8", "2026120600000100008", "88.88"))).isEqualTo(SUCCESS);
-    epay.mode(Mode.DOWN);
-
-    assertThat(service.send(paid("C8", "2026120600000100008", "88.88"))).isEqualTo(SUCCESS);
-
-    service.awaitLogRecorded();
-    assertThat(db.outcomes("epay:pay:2026120600000100008")).isEqualTo("processed,duplicate");
-    assertThat(db.count("SELECT COUNT(*) FROM anomalies")).isZero();
-  }
-
-  /** The sweeper's unsigned "paid" for another amount than the signed notification said: booked by neither. */
-  @Test
-  void theSweepersPaidForAnotherAmountThanTheWaitingNotificationBooksNothing() {
-    order("C9");
-    epay.waiting("C9");
-    unconfirmed("C9", "2026120600000100009");
-    epay.paid("C9", "2026120600000100009", "8.88");
-
-    assertThat(service.server().recovery().sweepOnce().await().paid()).isZero();
-
-    assertThat(db.count("SELECT COUNT(*) FROM payments")).isZero();
-    assertThat(waiting("C9")).startsWith("2026120600000100009 8888 open: ");
-    assertThat(db.string("SELECT detail FROM anomalies WHERE kind = 'query_says_paid'"))
-        .contains("where its signed notification said order C9, 88.88");
+    assertThat(unconfirmed("C4", trade(4))).startsWith(trade(4) + " 8888 open: ").contains("trade " + trade(99));
   }
 
   /** Without a signed notification, the sweeper's unsigned "paid" is what it always was: an anomaly to check. */
   @Test
   void aPaidAnswerWithoutANotificationStaysAnAnomaly() {
     order("C10");
-    epay.paid("C10", "2026120600000100010", "88.88");
+    platform.paid("C10", trade(10), "88.88");
 
     assertThat(service.server().recovery().sweepOnce().await().paid()).isZero();
 
     assertThat(db.count("SELECT COUNT(*) FROM payments")).isZero();
     assertThat(db.count("SELECT COUNT(*) FROM anomalies WHERE kind = 'query_says_paid'")).isEqualTo(1);
-  }
-
-  /** Another site's number (orders.out_trade_no): its not_our_number anomaly, as without confirmation; nothing asked. */
-  @Test
-  void anotherSitesNumberIsNotAskedAbout() {
-    service.close();
-    service = start(new JsonObject().put("orders", new JsonObject().put("out_trade_no", "{order_no}-pay")));
-
-    assertThat(service.send(paid("C14", "2026120600000100014", "88.88"))).isEqualTo(SUCCESS);
-
-    assertThat(epay.queries("C14")).isZero();
-    assertThat(db.string("SELECT GROUP_CONCAT(kind) FROM anomalies")).isEqualTo("not_our_number");
-  }
-
-  @Test
-  void twentyFourConcurrentCopiesUnconfirmedBookNothingAndWaitOnce() {
-    order("C12");
-    epay.waiting("C12");
-
-    List<CompletableFuture<Reply>> copies = IntStream.range(0, 24)
-        .mapToObj(i -> service.sendAsync(paid("C12", "2026120600000100012", "88.88"))).toList();
-
-    assertThat(copies.stream().map(CompletableFuture::join).distinct().toList()).containsExactly(FAIL);
-    assertThat(db.count("SELECT COUNT(*) FROM payments")).isZero();
-    assertThat(db.count("SELECT COUNT(*) FROM anomalies")).isEqualTo(1);
-    assertThat(waiting("C12")).startsWith("2026120600000100012 8888 open: ");
-  }
-
-  @Test
-  void twentyFourConcurrentCopiesBookOnce() {
-    order("C11");
-    epay.paid("C11", "2026120600000100011", "88.88");
-
-    List<CompletableFuture<Reply>> copies = IntStream.range(0, 24)
-        .mapToObj(i -> service.sendAsync(paid("C11", "2026120600000100011", "88.88"))).toList();
-
-    assertThat(copies.stream().map(CompletableFuture::join).distinct().toList()).containsExactly(SUCCESS);
-    assertThat(db.payments("2026120600000100011")).isEqualTo(1);
-    service.awaitLogRecorded();
-    assertThat(db.count("SELECT COUNT(*) FROM notify_log WHERE idem_key = ? AND outcome = 'processed'",
-        "epay:pay:2026120600000100011")).isEqualTo(1);
-    assertThat(db.count("SELECT COUNT(*) FROM notify_log WHERE idem_key = ? AND outcome = 'duplicate'",
-        "epay:pay:2026120600000100011")).isEqualTo(23);
   }
 }

@@ -41,6 +41,7 @@ public final class TokenPayChannel implements PlainTextReplies {
 
   private final TokenPaySignature signature;
   private final String currency;
+  private final boolean confirmsBeforeBooking;
 
   @Override
   public Door door() {
@@ -50,10 +51,18 @@ public final class TokenPayChannel implements PlainTextReplies {
   /**
    * @param apiToken the ApiToken of TokenPay's appsettings.json
    * @param currency the site's currency, its BaseCurrency (e.g. {@code CNY})
+   * @param confirmsBeforeBooking tokenpay.confirm_before_book: someone else holds the ApiToken too (a panel, a
+   *                 plugin's host), so a payment is booked once TokenPay's /Query ({@link TokenPayQuery}) says Paid too
    */
-  public TokenPayChannel(String apiToken, String currency) {
+  public TokenPayChannel(String apiToken, String currency, boolean confirmsBeforeBooking) {
     this.signature = new TokenPaySignature(apiToken);
     this.currency = currency.toUpperCase(Locale.ROOT);
+    this.confirmsBeforeBooking = confirmsBeforeBooking;
+  }
+
+  @Override
+  public boolean confirmsBeforeBooking() {
+    return confirmsBeforeBooking;
   }
 
   @Override
