@@ -21,6 +21,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Paddle's {@code GET /notifications} played on 127.0.0.1, as its API reference (list-notifications) describes it:
  * the API key checked as a Bearer token (another one: 401 {@code authentication_malformed}, as Paddle answers);
+ * proved by {@code PaddleEventsSdkTest}, Paddle's node SDK's {@code notifications.list()} pointed here;
  * {@code notification_setting_id}, {@code status} (comma-separated), {@code from} and {@code to} (RFC 3339),
  * {@code per_page} (1 to 200, 50 by default) and the cursor {@code after} applied to the notifications a test adds;
  * newest first ({@code id[DESC]}: ids grow with time); the answer {@code {data, meta: {request_id, pagination:
@@ -111,7 +112,9 @@ public final class PaddleApiStandIn implements AutoCloseable {
       }
       JsonObject answer;
       int status = 200;
-      if (!("Bearer " + KEY).equals(exchange.getRequestHeaders().getFirst("Authorization"))) {
+      String auth = exchange.getRequestHeaders().getFirst("Authorization");
+      // the scheme's case is free (RFC 9110; the node SDK writes "bearer"), the key's is not
+      if (auth == null || !auth.regionMatches(true, 0, "Bearer ", 0, 7) || !auth.substring(7).equals(KEY)) {
         refused.incrementAndGet();
         status = 401;
         answer = error("authentication_malformed", "Authentication header included, but incorrectly formatted.");
