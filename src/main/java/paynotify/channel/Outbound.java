@@ -17,8 +17,10 @@ public interface Outbound {
   /** Whose pieces they are. */
   Platform platform();
 
-  /** Is this order paid? close it: null when the platform is not asked. */
-  Function<OutboundHttp, TradeQuery> query();
+  /** Is this order paid? close it: null when the platform is not asked about orders. */
+  default Function<OutboundHttp, TradeQuery> query() {
+    return null;
+  }
 
   /**
    * Whether {@link #query()} exists because the owner gave a setting for asking alone (a key that can move money,
@@ -46,10 +48,12 @@ public interface Outbound {
    * been, without the signature: the API's TLS and the account's own key vouch for it.
    */
   interface Undelivered {
-    /** The list's name, in notify_log and the logs ("stripe events"). */
-    String source();
-
     Platform platform();
+
+    /** The list's name, in notify_log and the logs: "stripe events", "paddle events". */
+    default String source() {
+      return platform().code() + " events";
+    }
 
     /** The events made in [{@code from}, {@code before}), newest first, after {@code after} (null: from the newest). */
     Future<Page> page(long from, long before, String after);

@@ -78,7 +78,7 @@ class PaddleRecoveryTest extends DatabaseTestBase {
         .containsEntry("status", "failed,needs_retry,not_attempted").containsKeys("from", "to", "per_page");
     service.awaitLogRecorded();
     assertThat(db.string("SELECT CONCAT(channel, ' ', remote_addr, ' ', outcome) FROM notify_log WHERE idem_key = ?",
-        "paddle:pay:txn_P1")).isEqualTo("query paddle notifications processed");
+        "paddle:pay:txn_P1")).isEqualTo("query paddle events processed");
 
     // fetched again: done here, not taken twice
     assertThat(fetch()).isZero();
@@ -142,7 +142,7 @@ class PaddleRecoveryTest extends DatabaseTestBase {
     order("N1", 65215);
     paddle.notified(completed("N1", "txn_N1", 65215), PaddleApiStandIn.DESTINATION, "failed", 600);
 
-    assertThat(service.server().recovery().clients()).doesNotContain("paddle notifications");
+    assertThat(service.server().recovery().clients()).doesNotContain("paddle events");
     assertThat(fetch()).isZero();
     assertThat(paddle.queries()).isEmpty();
     assertThat(db.orderStatus("N1")).isEqualTo("unpaid");

@@ -4,7 +4,6 @@ import java.net.URI;
 import java.util.function.Function;
 import paynotify.channel.Outbound;
 import paynotify.channel.Platform;
-import paynotify.channel.TradeQuery;
 import paynotify.net.OutboundHttp;
 
 /**
@@ -20,11 +19,6 @@ public record PaddleClients(URI api, String apiKey, String destination, PaddleCh
   @Override
   public Platform platform() {
     return Platform.PADDLE;
-  }
-
-  @Override
-  public Function<OutboundHttp, TradeQuery> query() {
-    return null;
   }
 
   /** The undelivered notifications: null when the key is not given. */

@@ -3,10 +3,6 @@ package paynotify.channel.paddle;
 import static paynotify.net.Urls.encode;
 
 import io.vertx.core.Future;
-import io.vertx.core.MultiMap;
-import io.vertx.core.http.HttpHeaders;
-import io.vertx.core.http.HttpMethod;
-import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
@@ -21,6 +17,7 @@ import paynotify.channel.Outbound.Missed;
 import paynotify.channel.Outbound.Page;
 import paynotify.channel.Platform;
 import paynotify.channel.RejectedNotification;
+import paynotify.net.BearerApi;
 import paynotify.net.OutboundFailure;
 import paynotify.net.OutboundHttp;
 import paynotify.net.Urls;
@@ -46,6 +43,9 @@ public final class PaddleEvents implements Outbound.Undelivered {
   static final int PAGE = 30;
   /** Every status but delivered (Paddle's NotificationStatus). */
   private static final String UNDELIVERED = "failed,needs_retry,not_attempted";
+  private static final BearerApi API = new BearerApi("paddle notifications", "paddle.api_key_file must hold an API"
+      + " key of this account (live or sandbox, as paddle.api_base) with the permission Notifications: read",
+      e -> Ids.printable(e.getString("code", "")) + " " + Ids.printable(e.getString("detail", "")));
 
   private final OutboundHttp http;
   private final URI api;
@@ -63,11 +63,6 @@ public final class PaddleEvents implements Outbound.Undelivered {
     this.key = apiKey;
     this.destination = destination;
     this.channel = channel;
-  }
-
-  @Override
-  public String source() {
-    return "paddle notifications";
   }
 
   @Override
@@ -91,27 +86,10 @@ public final class PaddleEvents implements Outbound.Undelivered {
         + "&from=" + encode(Instant.ofEpochSecond(from).toString())
         + "&to=" + encode(Instant.ofEpochSecond(before).toString()) + "&per_page=" + PAGE
         + (after == null ? "" : "&after=" + encode(after));
-    MultiMap headers = MultiMap.caseInsensitiveMultiMap()
-        .add(HttpHeaders.AUTHORIZATION, "Bearer " + key)
-        .add(HttpHeaders.ACCEPT, "application/json");
-    return http.send(HttpMethod.GET, URI.create(api + "?" + query), headers, null).map(PaddleEvents::page);
+    return API.get(http, URI.create(api + "?" + query), key).map(PaddleEvents::page);
   }
 
-  private static Page page(OutboundHttp.Answer answer) {
-    JsonObject body;
-    try {
-      body = new JsonObject(answer.body());
-    } catch (DecodeException e) {
-      throw OutboundFailure.unavailable("paddle notifications: HTTP " + answer.status() + ", not JSON");
-    }
-    if (answer.status() == 401 || answer.status() == 403) {
-      throw OutboundFailure.refused("paddle notifications: HTTP " + answer.status() + " " + error(body)
-          + ": paddle.api_key_file must hold an API key of this account (live or sandbox, as paddle.api_base) with"
-          + " the permission Notifications: read");
-    }
-    if (answer.status() != 200) {
-      throw OutboundFailure.unavailable("paddle notifications: HTTP " + answer.status() + " " + error(body));
-    }
+  private static Page page(JsonObject body) {
     try {
       JsonArray data = body.getJsonArray("data");
       List<Missed> events = new ArrayList<>(data.size());
@@ -138,11 +116,5 @@ public final class PaddleEvents implements Outbound.Undelivered {
       at = null;
     }
     return new Missed(id, type, at, event);
-  }
-
-  private static String error(JsonObject body) {
-    Object error = body.getValue("error");
-    return error instanceof JsonObject e ? Ids.printable(e.getString("code", "")) + " "
-        + Ids.printable(e.getString("detail", "")) : "";
   }
 }

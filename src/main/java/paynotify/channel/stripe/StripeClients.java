@@ -4,7 +4,6 @@ import java.net.URI;
 import java.util.function.Function;
 import paynotify.channel.Outbound;
 import paynotify.channel.Platform;
-import paynotify.channel.TradeQuery;
 import paynotify.net.OutboundHttp;
 
 /**
@@ -19,11 +18,6 @@ public record StripeClients(URI api, String restrictedKey, StripeChannel channel
   @Override
   public Platform platform() {
     return Platform.STRIPE;
-  }
-
-  @Override
-  public Function<OutboundHttp, TradeQuery> query() {
-    return null;
   }
 
   /** The undelivered events: null when the key is not given. */

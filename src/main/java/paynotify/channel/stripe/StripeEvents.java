@@ -3,10 +3,6 @@ package paynotify.channel.stripe;
 import static paynotify.net.Urls.encode;
 
 import io.vertx.core.Future;
-import io.vertx.core.MultiMap;
-import io.vertx.core.http.HttpHeaders;
-import io.vertx.core.http.HttpMethod;
-import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
@@ -19,6 +15,7 @@ import paynotify.channel.Outbound.Missed;
 import paynotify.channel.Outbound.Page;
 import paynotify.channel.Platform;
 import paynotify.channel.RejectedNotification;
+import paynotify.net.BearerApi;
 import paynotify.net.OutboundFailure;
 import paynotify.net.OutboundHttp;
 
@@ -32,6 +29,9 @@ import paynotify.net.OutboundHttp;
 public final class StripeEvents implements Outbound.Undelivered {
   /** Events a page holds: a few KiB each, so a page stays well under the client's answer cap. */
   static final int PAGE = 20;
+  private static final BearerApi API = new BearerApi("stripe events", "stripe.api_key_file must hold a restricted key"
+      + " (rk_...) with the permission Events: Read", e -> Ids.printable(e.getString("type", "")) + " "
+      + Ids.printable(e.getString("message", "")));
 
   private final OutboundHttp http;
   private final URI api;
@@ -44,11 +44,6 @@ public final class StripeEvents implements Outbound.Undelivered {
     this.api = base.resolve("/v1/events");
     this.key = restrictedKey;
     this.channel = channel;
-  }
-
-  @Override
-  public String source() {
-    return "stripe events";
   }
 
   @Override
@@ -70,27 +65,10 @@ public final class StripeEvents implements Outbound.Undelivered {
     String query = "delivery_success=false&limit=" + PAGE + "&" + encode("created[gte]") + "=" + createdFrom + "&"
         + encode("created[lt]") + "=" + createdBefore
         + (startingAfter == null ? "" : "&starting_after=" + encode(startingAfter));
-    MultiMap headers = MultiMap.caseInsensitiveMultiMap()
-        .add(HttpHeaders.AUTHORIZATION, "Bearer " + key)
-        .add(HttpHeaders.ACCEPT, "application/json");
-    return http.send(HttpMethod.GET, URI.create(api + "?" + query), headers, null).map(StripeEvents::page);
+    return API.get(http, URI.create(api + "?" + query), key).map(StripeEvents::page);
   }
 
-  private static Page page(OutboundHttp.Answer answer) {
-    JsonObject body;
-    try {
-      body = new JsonObject(answer.body());
-    } catch (DecodeException e) {
-      throw OutboundFailure.unavailable("stripe events: HTTP " + answer.status() + ", not JSON");
-    }
-    int status = answer.status();
-    if (status == 401 || status == 403) {
-      throw OutboundFailure.refused("stripe events: HTTP " + status + " " + error(body)
-          + ": stripe.api_key_file must hold a restricted key (rk_...) with the permission Events: Read");
-    }
-    if (status != 200) {
-      throw OutboundFailure.unavailable("stripe events: HTTP " + status + " " + error(body));
-    }
+  private static Page page(JsonObject body) {
     try {
       JsonArray data = body.getJsonArray("data");
       List<Missed> events = new ArrayList<>(data.size());
@@ -104,11 +82,5 @@ public final class StripeEvents implements Outbound.Undelivered {
     } catch (ClassCastException | NullPointerException e) {
       throw OutboundFailure.unavailable("stripe events: the answer is not a list of events");
     }
-  }
-
-  private static String error(JsonObject body) {
-    Object error = body.getValue("error");
-    return error instanceof JsonObject e ? Ids.printable(e.getString("type", "")) + " "
-        + Ids.printable(e.getString("message", "")) : "";
   }
 }
