@@ -136,7 +136,7 @@ record OutboundConfig(List<Outbound> platforms) {
       throw c.error("paddle.api_base", "'" + url + "' is not Paddle's API: " + PADDLE_API + " (live) or"
           + " https://sandbox-api.paddle.com (sandbox)");
     }
-    if (destination != null && !destination.matches("ntfset_[a-z0-9]{1,64}")) {
+    if (destination != null && !destination.matches("ntfset_[a-z0-9]{26}")) {
       throw c.error("paddle.notification_setting_id", "'" + destination + "' is not a notification destination's id"
           + " (ntfset_..., Developer Tools > Notifications, the destination's ID)");
     }
