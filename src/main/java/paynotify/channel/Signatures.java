@@ -101,7 +101,11 @@ import paynotify.crypto.RsaSignatureCheck;
  *   <li>Stripe, {@code stripe.StripeEvents}: {@code GET /v1/events?delivery_success=false} with a restricted key
  *       ({@code Bearer rk_...}); Stripe's API signs nothing: trusted by TLS to api.stripe.com, then read by
  *       StripeChannel as a webhook's event (its account and livemode checks, not its signature).
- *   <li>PayPal's only outbound call is its notification's question above; xunhupay, epusdt, V免签, Paddle, TokenPay,
+ *   <li>Paddle, {@code paddle.PaddleEvents}: {@code GET /notifications?status=failed,needs_retry,not_attempted} for
+ *       the configured destination, with an API key ({@code Bearer}) that has only Notifications: read; the API
+ *       signs nothing: trusted by TLS to api.paddle.com (or sandbox-api), then each notification's event read by
+ *       PaddleChannel as a webhook's (not its signature).
+ *   <li>PayPal's only outbound call is its notification's question above; xunhupay, epusdt, V免签, TokenPay,
  *       Lemon Squeezy and Creem are never asked.
  * </ul>
  *
