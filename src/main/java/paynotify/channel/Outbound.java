@@ -1,5 +1,8 @@
 package paynotify.channel;
 
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+import java.util.List;
 import java.util.function.Function;
 import paynotify.net.OutboundHttp;
 
@@ -7,14 +10,17 @@ import paynotify.net.OutboundHttp;
  * What one platform can be asked, going out: its order query and its bill download, built by the platform's
  * factory ({@code <platform>/*Clients}) from its settings. Each piece is made on the HTTP client of whoever asks
  * (the service's, a command's); each is null where the platform cannot do it, or must not be asked: a piece that
- * needs a key that can move money exists only when that key was given.
+ * needs a key that can move money exists only when that key was given, one that needs an API key at all only when it
+ * was given (the opt-in).
  */
 public interface Outbound {
   /** Whose pieces they are. */
   Platform platform();
 
-  /** Is this order paid? close it: null when the platform is not asked. */
-  Function<OutboundHttp, TradeQuery> query();
+  /** Is this order paid? close it: null when the platform is not asked about orders. */
+  default Function<OutboundHttp, TradeQuery> query() {
+    return null;
+  }
 
   /**
    * Whether {@link #query()} exists because the owner gave a setting for asking alone (a key that can move money,
@@ -30,4 +36,38 @@ public interface Outbound {
   default Function<OutboundHttp, BillSource> bills() {
     return null;
   }
+
+  /** Its events whose webhook was not delivered (recovery walks them): null when they are not asked for. */
+  default Function<OutboundHttp, Undelivered> undelivered() {
+    return null;
+  }
+
+  /**
+   * A platform's list of its events whose delivery to this service has not succeeded, newest first, asked by a window
+   * of their times (Unix seconds) and a cursor; each event is read by the platform's channel as its webhook would have
+   * been, without the signature: the API's TLS and the account's own key vouch for it.
+   */
+  interface Undelivered {
+    Platform platform();
+
+    /** The list's name, in notify_log and the logs: "stripe events", "paddle events". */
+    default String source() {
+      return platform().code() + " events";
+    }
+
+    /** The events made in [{@code from}, {@code before}), newest first, after {@code after} (null: from the newest). */
+    Future<Page> page(long from, long before, String after);
+
+    /** An event of a page, as the channel reads a genuine webhook: what it throws is what it made of it. */
+    NotifyEvent read(JsonObject event) throws RejectedNotification;
+  }
+
+  /** One page, oldest last; {@code after}: the cursor to the next (null on an empty page). */
+  record Page(List<Missed> events, boolean hasMore, String after) {}
+
+  /**
+   * An undelivered event: {@code id} its platform's event id (one event however many times it was listed),
+   * {@code type} for people, {@code created} when it was made (null: not said), {@code event} what the channel reads.
+   */
+  record Missed(String id, String type, Long created, JsonObject event) {}
 }

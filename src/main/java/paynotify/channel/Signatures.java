@@ -104,7 +104,11 @@ import paynotify.crypto.RsaSignatureCheck;
  *   <li>TokenPay, {@code tokenpay.TokenPayQuery}: {@code /Query?Id=} with {@code Signature} = MD5 of {@code Id=<Id>}
  *       and the ApiToken (https, or http on loopback), asked only to confirm a signed notification's Id
  *       (tokenpay.confirm_before_book); the answer is unsigned: Id and OutOrderId must match.
- *   <li>PayPal's only outbound call is its notification's question above; xunhupay, epusdt, V免签, Paddle,
+ *   <li>Paddle, {@code paddle.PaddleEvents}: {@code GET /notifications?status=failed,needs_retry,not_attempted} for
+ *       the configured destination, with an API key ({@code Bearer}) that has only Notifications: read; the API
+ *       signs nothing: trusted by TLS to api.paddle.com (or sandbox-api), then each notification's event read by
+ *       PaddleChannel as a webhook's (not its signature).
+ *   <li>PayPal's only outbound call is its notification's question above; xunhupay, epusdt, V免签,
  *       Lemon Squeezy and Creem are never asked.
  * </ul>
  *

@@ -1,6 +1,7 @@
 package paynotify.cli;
 
 import io.vertx.core.Vertx;
+import java.util.List;
 import paynotify.booking.EventBooking;
 import paynotify.config.AppConfig;
 import paynotify.recovery.CheckAnswer;
@@ -50,7 +51,7 @@ final class CheckCommand extends CommandSupport {
       try {
         EventBooking booking = new EventBooking(vertx, stores, c.booking(), c.orders(), PayNotifyServer.outbox(c));
         Recovery recovery = new Recovery(vertx, pool, booking, stores.log(), c.orders(), PayNotifyServer.outbox(c),
-            clients.all(), null, c.recovery().settings()); // one order: Stripe events are the sweeper's
+            clients.all(), List.of(), c.recovery().settings()); // one order: undelivered events are the sweeper's
         CheckAnswer answer = recovery.check(orderNo).await();
         out().println(json ? answer.toJson().encode() : answer.state().code() + ": " + answer.detail());
         out().flush();

@@ -15,6 +15,8 @@ import paynotify.channel.alipay.AlipayChannel;
 import paynotify.channel.alipay.AlipayClients;
 import paynotify.channel.epay.EpayChannel;
 import paynotify.channel.epay.EpayClients;
+import paynotify.channel.paddle.PaddleChannel;
+import paynotify.channel.paddle.PaddleClients;
 import paynotify.channel.stripe.StripeChannel;
 import paynotify.channel.stripe.StripeClients;
 import paynotify.channel.tokenpay.TokenPayChannel;
@@ -31,16 +33,20 @@ import paynotify.crypto.MerchantKey;
  * platform's base URL; a merchant key, opt-in, from a file only the service's user can read).
  *
  * @param platforms one per platform whose channel is on, in the order they are tried for an order of unknown platform
- * @param stripe    Stripe's undelivered events; null when its channel is off
+ *                  (Stripe's and Paddle's last: they are asked for their undelivered events, not about orders)
  */
-record OutboundConfig(List<Outbound> platforms, StripeClients stripe) {
+record OutboundConfig(List<Outbound> platforms) {
   static final String ALIPAY_GATEWAY = "https://openapi.alipay.com/gateway.do";
   static final String STRIPE_API = "https://api.stripe.com";
+  static final String PADDLE_API = "https://api.paddle.com";
+  /** Paddle's API hosts, live and sandbox (another account): a key is sent to no other (but a local stand-in). */
+  private static final List<String> PADDLE_HOSTS = List.of("api.paddle.com", "sandbox-api.paddle.com");
   static final String WECHAT_GATEWAY = "https://api.mch.weixin.qq.com";
 
   /** What makes a platform asked, for the message when none can be: every opt-in key, and WeChat Pay v2's channel. */
   static final String ASKING_NEEDS = "set alipay.app_private_key_file, or wechat_v3.merchant_private_key_file with"
-      + " wechat_v3.merchant_serial_no, or epay.gateway_url, or stripe.api_key_file, or turn on wechat_v2";
+      + " wechat_v3.merchant_serial_no, or epay.gateway_url, or stripe.api_key_file, or paddle.api_key_file, or turn"
+      + " on wechat_v2";
 
   /** What asking a platform whose channel may confirm before booking (confirm_before_book) needs. */
   static final Map<Platform, String> QUERY_NEEDS = Map.of(
@@ -59,7 +65,9 @@ record OutboundConfig(List<Outbound> platforms, StripeClients stripe) {
             epay(c, channels.enabled(EpayChannel.class)),
             wechat(c, channels.enabled(WechatV2Channel.class), channels.enabled(WechatV3Channel.class),
                 keys.wechatV3()),
-            tokenpay(c, channels.enabled(TokenPayChannel.class)))
+            tokenpay(c, channels.enabled(TokenPayChannel.class)),
+            stripe(c, channels.enabled(StripeChannel.class)),
+            paddle(c, channels.enabled(PaddleChannel.class)))
         .filter(Objects::nonNull).toList();
     for (NotifyChannel channel : channels.enabled()) {
       if (channel.confirmsBeforeBooking()
@@ -69,7 +77,7 @@ record OutboundConfig(List<Outbound> platforms, StripeClients stripe) {
             + QUERY_NEEDS.getOrDefault(channel.platform(), "it has no query") + ", or set it to false");
       }
     }
-    return new OutboundConfig(platforms, stripe(c, channels.enabled(StripeChannel.class)));
+    return new OutboundConfig(platforms);
   }
 
   /** Opt-in: without the application key (it can refund), Alipay is not asked. */
@@ -127,6 +135,34 @@ record OutboundConfig(List<Outbound> platforms, StripeClients stripe) {
           + " move money" : "no Stripe API key") + ": create a restricted key (Developers > API keys > Create"
           + " restricted key) with only Events: Read, and give that rk_... key");
     }
-    return new StripeClients(url, key);
+    return new StripeClients(url, key, channel);
+  }
+
+  /**
+   * Opt-in by an API key (paddle.api_key_file) that needs only Notifications: read, with the notification
+   * destination's id (paddle.notification_setting_id, ntfset_...): only that destination's failed deliveries are
+   * fetched, not another site's on the same account.
+   */
+  private static PaddleClients paddle(ConfigReader c, PaddleChannel channel) {
+    URI url = RecoveryConfig.url(c, "paddle.api_base", PADDLE_API);
+    String key = c.secret("paddle.api_key");
+    String destination = c.string("paddle.notification_setting_id");
+    if ("https".equals(url.getScheme()) && !PADDLE_HOSTS.contains(url.getHost())) {
+      throw c.error("paddle.api_base", "'" + url + "' is not Paddle's API: " + PADDLE_API + " (live) or"
+          + " https://sandbox-api.paddle.com (sandbox)");
+    }
+    if (destination != null && !destination.matches("ntfset_[a-z0-9]{26}")) {
+      throw c.error("paddle.notification_setting_id", "'" + destination + "' is not a notification destination's id"
+          + " (ntfset_..., Developer Tools > Notifications, the destination's ID)");
+    }
+    if (channel == null) {
+      return null;
+    }
+    if (key != null && destination == null) {
+      throw c.error("paddle.notification_setting_id", "missing: paddle.api_key_file is set, and recovery asks for the"
+          + " failed deliveries to this service's destination only: give its id (ntfset_..., Developer Tools >"
+          + " Notifications)");
+    }
+    return new PaddleClients(url, key, destination, channel);
   }
 }

@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -15,9 +16,6 @@ import paynotify.channel.NotifyChannel;
 import paynotify.channel.Outbound;
 import paynotify.channel.Platform;
 import paynotify.channel.TradeQuery;
-import paynotify.channel.stripe.StripeChannel;
-import paynotify.channel.stripe.StripeClients;
-import paynotify.channel.stripe.StripeEvents;
 import paynotify.net.OutboundHttp;
 import paynotify.recovery.RecoverySettings;
 import paynotify.recovery.MissedEventsFeed;
@@ -34,11 +32,12 @@ import paynotify.store.OrdersTable;
  *                 service runs on
  * @param confirming the clients that confirm a bill's row before it is booked (repair book, auto_repair): the same,
  *                 and WeChat Pay v2 whatever recovery.enabled says (its channel's API key is all it needs)
- * @param stripe   Stripe's undelivered events, with a restricted read-only key (stripe.api_key_file), how far
- *                 they were read kept in the database given; null when not set
+ * @param missed   the platforms' undelivered events, each with a read-only API key (stripe.api_key_file,
+ *                 paddle.api_key_file), how far they were read kept in the database given: those whose key is set
  */
 public record RecoveryConfig(RecoverySettings settings, List<Function<OutboundHttp, TradeQuery>> clients,
-    List<Function<OutboundHttp, TradeQuery>> confirming, BiFunction<OutboundHttp, Database, MissedEventsFeed> stripe) {
+    List<Function<OutboundHttp, TradeQuery>> confirming,
+    List<BiFunction<OutboundHttp, Database, MissedEventsFeed>> missed) {
   private static final Logger LOG = LoggerFactory.getLogger(RecoveryConfig.class);
 
   static RecoveryConfig read(ConfigReader c, ChannelsConfig channels, OrdersTable orders, OutboundConfig outbound) {
@@ -50,8 +49,11 @@ public record RecoveryConfig(RecoverySettings settings, List<Function<OutboundHt
     List<Function<OutboundHttp, TradeQuery>> clients = askable.stream().filter(p -> asking || p.optedIn())
         .map(Outbound::query).toList();
     List<Function<OutboundHttp, TradeQuery>> confirming = askable.stream().map(Outbound::query).toList();
-    BiFunction<OutboundHttp, Database, MissedEventsFeed> stripe = stripe(outbound.stripe(),
-        channels.enabled(StripeChannel.class));
+    // Each read as its webhooks by its channel: only a platform whose channel is on and whose API key is given
+    List<BiFunction<OutboundHttp, Database, MissedEventsFeed>> missed = outbound.platforms().stream()
+        .map(Outbound::undelivered).filter(Objects::nonNull)
+        .<BiFunction<OutboundHttp, Database, MissedEventsFeed>>map(events -> (http, db) ->
+            new MissedEventsFeed(events.apply(http), db)).toList();
 
     Duration minAge = Duration.ofSeconds(c.number("recovery.min_age_seconds", 120, 30, 86_400));
     Duration maxAge = Duration.ofHours(c.number("recovery.max_age_hours", 26, 1, 24 * 30));
@@ -75,7 +77,7 @@ public record RecoveryConfig(RecoverySettings settings, List<Function<OutboundHt
       throw c.error("recovery.enabled", "true, but orders.columns.created_at is empty: the sweeper takes unpaid"
           + " orders by their age; map the site's creation-time column");
     }
-    if (enabled && clients.isEmpty() && stripe == null) {
+    if (enabled && clients.isEmpty() && missed.isEmpty()) {
       throw c.error("recovery.enabled", "true, but no platform can be asked: " + OutboundConfig.ASKING_NEEDS);
     }
     if (!enabled) {
@@ -87,13 +89,7 @@ public record RecoveryConfig(RecoverySettings settings, List<Function<OutboundHt
     List<Platform> platforms = channels.enabled().stream().map(NotifyChannel::platform).distinct().toList();
     RecoverySettings settings = new RecoverySettings(enabled, minAge, maxAge, interval, perMinute, closeAfter,
         createdAt, platformOf(c), platforms.size() == 1 ? platforms.get(0) : null, timeout);
-    return new RecoveryConfig(settings, clients, confirming, stripe);
-  }
-
-  /** Stripe's events, read as its webhooks by its channel: null when its key is not given. */
-  private static BiFunction<OutboundHttp, Database, MissedEventsFeed> stripe(StripeClients clients, StripeChannel channel) {
-    Function<OutboundHttp, StripeEvents> events = clients == null ? null : clients.events();
-    return events == null ? null : (http, db) -> new MissedEventsFeed(events.apply(http), channel, db);
+    return new RecoveryConfig(settings, clients, confirming, missed);
   }
 
   /**

@@ -1,22 +1,23 @@
 package paynotify.recovery;
 
-import static paynotify.store.SqlQueries.ADD_STRIPE_CURSOR;
-import static paynotify.store.SqlQueries.MOVE_STRIPE_CURSOR;
-import static paynotify.store.SqlQueries.STRIPE_CURSOR;
+import static paynotify.store.SqlQueries.ADD_MISSED_EVENTS_CURSOR;
+import static paynotify.store.SqlQueries.MISSED_EVENTS_CURSOR;
+import static paynotify.store.SqlQueries.MOVE_MISSED_EVENTS_CURSOR;
 
 import io.vertx.core.Future;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.Tuple;
+import paynotify.channel.Platform;
 import paynotify.store.Database;
 
 /**
- * Where the reading of Stripe's undelivered events has got to (stripe_events_cursor), in the database so that
- * every instance goes on from it. Stripe lists newest first: a {@link Walk} goes down a window of the events'
- * {@code created}, a few pages a sweep.
+ * Where the reading of a platform's undelivered events has got to (missed_events_cursor, its platform's row), in the
+ * database so that every instance goes on from it. The platforms list newest first: a {@link Walk} goes down a window
+ * of the events' times, a few pages a sweep.
  */
 final class MissedEventsCursor {
   /**
-   * A walk down [{@code from}, {@code to}) (Unix seconds, Stripe's {@code created}): every event in
+   * A walk down [{@code from}, {@code to}) (Unix seconds, the platform's clock): every event in
    * [{@code below}, {@code to}) has been taken, and every one before {@code from} by an earlier walk;
    * {@code version}: the row's it comes from.
    */
@@ -44,14 +45,16 @@ final class MissedEventsCursor {
   }
 
   private final Database db;
+  private final String platform;
 
-  MissedEventsCursor(Database db) {
+  MissedEventsCursor(Database db, Platform platform) {
     this.db = db;
+    this.platform = platform.code();
   }
 
   Future<Walk> read() {
-    return db.inTransaction(conn -> conn.query(ADD_STRIPE_CURSOR).execute()
-        .compose(added -> conn.query(STRIPE_CURSOR).execute())
+    return db.inTransaction(conn -> conn.preparedQuery(ADD_MISSED_EVENTS_CURSOR).execute(Tuple.of(platform))
+        .compose(added -> conn.preparedQuery(MISSED_EVENTS_CURSOR).execute(Tuple.of(platform)))
         .map(rows -> {
           Row r = rows.iterator().next();
           return new Walk(r.getLong(0), r.getLong(1), r.getLong(2), r.getLong(3));
@@ -63,8 +66,8 @@ final class MissedEventsCursor {
    * moved it meanwhile (that one is walking: this one stops).
    */
   Future<Walk> move(Walk walk) {
-    return db.inTransaction(conn -> conn.preparedQuery(MOVE_STRIPE_CURSOR)
-        .execute(Tuple.of(walk.from(), walk.below(), walk.to(), walk.version())))
+    return db.inTransaction(conn -> conn.preparedQuery(MOVE_MISSED_EVENTS_CURSOR)
+        .execute(Tuple.of(walk.from(), walk.below(), walk.to(), platform, walk.version())))
         .map(rows -> rows.rowCount() == 1 ? new Walk(walk.from(), walk.below(), walk.to(), walk.version() + 1) : null);
   }
 }

@@ -20,15 +20,15 @@ import paynotify.timer.Periodic;
 /**
  * Goes and gets what never arrived, the door the server, the admin listener and {@code paynotify check} use: the
  * {@link Sweeper} asks about the site's unpaid orders whose notification may have been lost, and fetches Stripe's
- * undelivered events ({@link MissedStripeEvents}); an {@link OrderCheck} asks about one order now, for the site's
- * return page. Both ask through one {@link Asking}, which books what a platform says was paid through the same
+ * and Paddle's undelivered events ({@link MissedEvents}); an {@link OrderCheck} asks about one order now, for the
+ * site's return page. Both ask through one {@link Asking}, which books what a platform says was paid through the same
  * booking as a notification ({@link FoundPayment}) and closes what expired ({@link OrderExpiry}), within one
  * {@link QueryBudget}; both hold orders in order_checks through one {@link Lease}.
  */
 public final class Recovery {
   private final RecoverySettings settings;
   private final Asking asking;
-  private final MissedStripeEvents stripe;
+  private final List<MissedEvents> missed;
   private final Sweeper sweeper;
   private final OrderCheck checks;
   private final FoundPayment found;
@@ -36,17 +36,17 @@ public final class Recovery {
   /**
    * @param db      a pool of recovery's own (READ COMMITTED): a slow platform never holds a booking's connection
    * @param queries the platforms that can be asked, in the order they are tried for an order of unknown platform
-   * @param stripe  Stripe's undelivered events, fetched every sweep; null when stripe.api_key_file is not set
+   * @param missed  the platforms' undelivered events, fetched every sweep: those whose API key is set
    */
   public Recovery(Vertx vertx, Database db, EventBooking booking, NotifyLog log, OrdersTable orders,
-      SiteEvents outbox, List<TradeQuery> queries, MissedEventsFeed stripe, RecoverySettings settings) {
+      SiteEvents outbox, List<TradeQuery> queries, List<MissedEventsFeed> missed, RecoverySettings settings) {
     this.settings = settings;
     this.found = new FoundPayment(FoundBy.QUERY, booking, log, db, outbox, orders, settings.createdAt());
-    this.stripe = stripe == null ? null
-        : new MissedStripeEvents(stripe, found, booking, settings.maxAge(), Clock.systemUTC());
+    this.missed = missed.stream()
+        .map(feed -> new MissedEvents(feed, found, booking, settings.maxAge(), Clock.systemUTC())).toList();
     this.asking = new Asking(queries, orders, settings, found, new OrderExpiry(booking, orders));
     Lease orderChecks = new Lease(vertx, db);
-    this.sweeper = new Sweeper(db, orders, settings, asking, orderChecks, this.stripe);
+    this.sweeper = new Sweeper(db, orders, settings, asking, orderChecks, this.missed);
     this.checks = new OrderCheck(db, orders, settings, asking, orderChecks);
   }
 
@@ -66,11 +66,11 @@ public final class Recovery {
   }
 
   /**
-   * Stripe's events whose delivery failed, created within max_age, booked as their webhooks would have been:
-   * the number booked now. Nothing without stripe.api_key_file; Stripe unreachable is logged, not a failure.
+   * The platforms' events whose delivery failed, made within max_age, booked as their webhooks would have been:
+   * the number booked now. Nothing without an API key; a platform unreachable is logged, not a failure.
    */
-  public Future<Integer> fetchStripeEvents() {
-    return sweeper.fetchStripeEvents();
+  public Future<Integer> fetchMissedEvents() {
+    return sweeper.fetchMissedEvents();
   }
 
   /**
@@ -110,9 +110,7 @@ public final class Recovery {
   /** The platforms this instance can ask, by name (status page, start log). */
   public List<String> clients() {
     List<String> names = new ArrayList<>(asking.queries().stream().map(TradeQuery::name).toList());
-    if (stripe != null) {
-      names.add(MissedStripeEvents.SOURCE);
-    }
+    missed.forEach(feed -> names.add(feed.source()));
     return names;
   }
 

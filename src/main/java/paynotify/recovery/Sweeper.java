@@ -42,7 +42,8 @@ import paynotify.timer.Periodic;
  * The sweeper: every recovery.interval, the site's unpaid orders whose notification may have been lost (between
  * min_age and max_age old, each at its own back-off, {@link Backoff}) asked about through {@link Asking}, up to the
  * budget's share, each held in order_checks while it is asked (a {@link Lease}: several instances never ask about
- * one order at once); the orders of the windows given to {@link #askFirst} first; then Stripe's undelivered events.
+ * one order at once); the orders of the windows given to {@link #askFirst} first; then the platforms' undelivered
+ * events (Stripe's, Paddle's).
  */
 public final class Sweeper {
   private static final Logger LOG = LoggerFactory.getLogger(Sweeper.class);
@@ -62,7 +63,7 @@ public final class Sweeper {
   private final RecoverySettings settings;
   private final Asking asking;
   private final Lease checks;
-  private final MissedStripeEvents stripe;
+  private final List<MissedEvents> missed;
   /** Every platform asked, a close and the question again, each up to the time limit, twice over. */
   private final Duration lease;
   private final String dueForCheck;
@@ -74,16 +75,16 @@ public final class Sweeper {
 
   /**
    * @param checks order_checks' lease, shared with the checks
-   * @param stripe Stripe's undelivered events, fetched every sweep; null when stripe.api_key_file is not set
+   * @param missed the platforms' undelivered events, fetched every sweep: those whose API key is set
    */
   Sweeper(Database db, OrdersTable orders, RecoverySettings settings, Asking asking, Lease checks,
-      MissedStripeEvents stripe) {
+      List<MissedEvents> missed) {
     this.db = db;
     this.orders = orders;
     this.settings = settings;
     this.asking = asking;
     this.checks = checks;
-    this.stripe = stripe;
+    this.missed = missed;
     Duration longest = settings.timeout().multipliedBy(2L * (asking.queries().size() + 2));
     this.lease = longest.compareTo(MIN_LEASE) > 0 ? longest : MIN_LEASE;
     // Without a creation column no order is due (the configuration refuses the sweeper) nor of a known age
@@ -100,7 +101,7 @@ public final class Sweeper {
 
   /** Sweeps every {@code settings.interval()}; a sweep still going when the next is due is not overlapped. */
   Periodic start(Vertx vertx) {
-    return Periodic.every(vertx, settings.interval(), () -> sweepOnce().compose(s -> fetchStripeEvents().map(s))
+    return Periodic.every(vertx, settings.interval(), () -> sweepOnce().compose(s -> fetchMissedEvents().map(s))
         .onComplete(done -> {
           if (done.failed()) {
             LOG.warn("recovery sweep failed, will try again in {} s: {}", settings.interval().toSeconds(),
@@ -114,23 +115,25 @@ public final class Sweeper {
   }
 
   /**
-   * Stripe's events whose delivery failed, created within max_age, booked as their webhooks would have been:
-   * the number booked now. Nothing without stripe.api_key_file; Stripe unreachable is logged, not a failure.
+   * The platforms' events whose delivery failed, made within max_age, booked as their webhooks would have been,
+   * one platform after the other: the number booked now. Nothing without an API key (stripe.api_key_file,
+   * paddle.api_key_file); a platform unreachable or refusing the key is logged, not a failure: asked again next sweep.
    */
-  Future<Integer> fetchStripeEvents() {
-    if (stripe == null) {
-      return Future.succeededFuture(0);
+  Future<Integer> fetchMissedEvents() {
+    Future<Integer> booked = Future.succeededFuture(0);
+    for (MissedEvents feed : missed) {
+      booked = booked.compose(before -> feed.sweep().map(pass -> {
+        if (pass.read() > 0) {
+          LOG.info("recovery: {} undelivered event(s) read from {}, {} booked now, {} left for the next sweep",
+              pass.read(), feed.source(), pass.booked(), pass.failed());
+        }
+        return before + pass.booked();
+      }).otherwise(err -> {
+        LOG.warn("recovery: {} not fetched, tried again next sweep: {}", feed.source(), err.toString());
+        return before;
+      }));
     }
-    return stripe.sweep().map(pass -> {
-      if (pass.read() > 0) {
-        LOG.info("recovery: {} undelivered Stripe event(s) read, {} booked now, {} left for the next sweep",
-            pass.read(), pass.booked(), pass.failed());
-      }
-      return pass.booked();
-    }).otherwise(err -> {
-      LOG.warn("recovery: Stripe's undelivered events not fetched, tried again next sweep: {}", err.toString());
-      return 0;
-    });
+    return booked;
   }
 
   /** The orders of a window the database refused writes in, asked about first: see {@link Recovery#askFirst}. */
@@ -193,7 +196,7 @@ public final class Sweeper {
    * after the other; younger and older than an hour in turn, each the longest overdue first.
    */
   Future<Sweep> sweepOnce() {
-    if (asking.queries().isEmpty()) { // Stripe's events alone: no order to ask about
+    if (asking.queries().isEmpty()) { // undelivered events alone: no order to ask about
       return Future.succeededFuture(new Sweep(0, 0, 0, 0));
     }
     // Without close_after, an age no order asked about reaches (they are all younger than max_age)

@@ -172,21 +172,22 @@ public final class PayNotifyServer {
     metrics.countUnrecorded(stores.rejected(), RejectedLog::unrecorded);
     // Recovery's own small pool and HTTP client: a slow platform never holds a booking's connection.
     RecoveryConfig rc = config.recovery();
-    boolean asks = !rc.clients().isEmpty() || rc.stripe() != null;
+    boolean asks = !rc.clients().isEmpty() || !rc.missed().isEmpty();
     Database recoveryPool = !asks ? null
         : Pools.connect(vertx, db.withPool(RECOVERY_POOL, db.maxWaitQueue()), "recovery", Isolation.READ_COMMITTED);
     OutboundHttp gateways = !asks ? null : new OutboundHttp(vertx, rc.settings().timeout(), MAX_ANSWER_BYTES);
-    OutboundHttp stripeApi = rc.stripe() == null ? null : new OutboundHttp(vertx, rc.settings().timeout(), MAX_EVENTS_BYTES);
+    OutboundHttp eventsApi = rc.missed().isEmpty() ? null
+        : new OutboundHttp(vertx, rc.settings().timeout(), MAX_EVENTS_BYTES);
     Recovery recovery = !asks ? null : new Recovery(vertx, recoveryPool, booking, stores.log(), config.orders(), outbox,
         rc.clients().stream().map(client -> client.apply(gateways)).toList(),
-        rc.stripe() == null ? null : rc.stripe().apply(stripeApi, recoveryPool), rc.settings());
+        rc.missed().stream().map(feed -> feed.apply(eventsApi, recoveryPool)).toList(), rc.settings());
     Runnable closeRecovery = () -> {
       if (recovery != null) {
         gateways.close();
         recoveryPool.close();
       }
-      if (stripeApi != null) {
-        stripeApi.close();
+      if (eventsApi != null) {
+        eventsApi.close();
       }
     };
     if (rc.settings().createdAt() == null) {

@@ -484,17 +484,18 @@ public final class SqlQueries {
   public static final String DAILY_CLOSES_SINCE =
       "SELECT bill_date, state FROM daily_closes WHERE channel = ? AND bill_date >= ? ORDER BY bill_date";
 
-  // Stripe's undelivered events (recovery.MissedEventsCursor): where the walk down them has got to, one row for every
-  // instance, added by the first sweep that reads it. Binds: none.
-  public static final String ADD_STRIPE_CURSOR = "INSERT IGNORE INTO stripe_events_cursor (id, walk_from, walk_below,"
-      + " walk_to, version, updated_at) VALUES (1, 0, 0, 0, 0, UTC_TIMESTAMP(3))";
-  public static final String STRIPE_CURSOR =
-      "SELECT walk_from, walk_below, walk_to, version FROM stripe_events_cursor WHERE id = 1";
+  // A platform's undelivered events (recovery.MissedEventsCursor): where the walk down them has got to, one row a
+  // platform for every instance, added by the first sweep that reads it. Binds: the platform's code.
+  public static final String ADD_MISSED_EVENTS_CURSOR = "INSERT IGNORE INTO missed_events_cursor (platform, walk_from,"
+      + " walk_below, walk_to, version, updated_at) VALUES (?, 0, 0, 0, 0, UTC_TIMESTAMP(3))";
+  public static final String MISSED_EVENTS_CURSOR =
+      "SELECT walk_from, walk_below, walk_to, version FROM missed_events_cursor WHERE platform = ?";
 
   // A sweep's progress, written over the version it read only: another instance that walked on meanwhile is not
-  // undone, and the row count says whose write it was. Binds: from, below, to, the version read.
-  public static final String MOVE_STRIPE_CURSOR = "UPDATE stripe_events_cursor SET walk_from = ?, walk_below = ?,"
-      + " walk_to = ?, version = version + 1, updated_at = UTC_TIMESTAMP(3) WHERE id = 1 AND version = ?";
+  // undone, and the row count says whose write it was. Binds: from, below, to, the platform's code, the version read.
+  public static final String MOVE_MISSED_EVENTS_CURSOR = "UPDATE missed_events_cursor SET walk_from = ?,"
+      + " walk_below = ?, walk_to = ?, version = version + 1, updated_at = UTC_TIMESTAMP(3) WHERE platform = ?"
+      + " AND version = ?";
 
   // Alerts (alert.watch.AlertWatch, through store.Lease). One instance watches: whoever holds the lease, renewed
   // at every look, taken over once it has run out. Its one row, added by the first look; a second instance inserting

@@ -106,12 +106,39 @@ class OutboundConfigTest {
     assertThatThrownBy(() -> config(noV2.copy().put("recovery", new JsonObject().put("enabled", true))))
         .hasMessageContaining("recovery.enabled: true, but no platform can be asked: set alipay.app_private_key_file,"
             + " or wechat_v3.merchant_private_key_file with wechat_v3.merchant_serial_no, or epay.gateway_url, or"
-            + " stripe.api_key_file, or turn on wechat_v2");
+            + " stripe.api_key_file, or paddle.api_key_file, or turn on wechat_v2");
     assertThatThrownBy(() -> config(noV2.copy().put("reconcile", new JsonObject()
             .put("daily", new JsonObject().put("enabled", true)))))
         .hasMessageContaining("reconcile.daily.enabled: true, but no channel's bill can be fetched: set"
             + " alipay.app_private_key_file (the application key signs the request), or set"
             + " wechat_v3.merchant_private_key_file and merchant_serial_no, or turn on wechat_v2");
     assertThat(BillsConfig.BILL_PLATFORMS).isEqualTo("alipay or wechat");
+  }
+
+  static JsonObject paddle(JsonObject keys) {
+    return TestService.configuration(new JsonObject()).put("paddle", new JsonObject()
+        .put("webhook_secret", "pdl_ntfset_01hs0t3tw21j988db1pam5xg8m_paynotifyTestSecret0123456").put("currency", "USD")
+        .mergeIn(keys));
+  }
+
+  /** Paddle's undelivered notifications: opt-in by the key, for this destination only, from Paddle's hosts only. */
+  @Test
+  void paddleIsAskedForItsUndeliveredNotificationsWithItsKeyAndDestinationOnPaddlesHostsOnly() {
+    assertThat(config(paddle(new JsonObject())).recovery().missed()).isEmpty();
+    JsonObject key = new JsonObject().put("api_key", "pdl_sdbx_apikey_0123").put("api_base",
+        "https://sandbox-api.paddle.com").put("notification_setting_id", "ntfset_01hs0t3tw21j988db1pam5xg8m");
+    assertThat(config(paddle(key)).recovery().missed()).hasSize(1)
+        .allSatisfy(feed -> assertThat(feed.apply(null, null).events().source()).isEqualTo("paddle events"));
+
+    assertThatThrownBy(() -> config(paddle(key.copy().put("api_base", "https://api.paddle.com.example.net"))))
+        .hasMessageContaining("paddle.api_base: 'https://api.paddle.com.example.net' is not Paddle's API");
+    assertThatThrownBy(() -> config(paddle(key.copy().put("api_base", "http://api.paddle.com"))))
+        .hasMessageContaining("paddle.api_base: 'http://api.paddle.com' must be https");
+    JsonObject noDestination = key.copy();
+    noDestination.remove("notification_setting_id");
+    assertThatThrownBy(() -> config(paddle(noDestination)))
+        .hasMessageContaining("paddle.notification_setting_id: missing: paddle.api_key_file is set");
+    assertThatThrownBy(() -> config(paddle(key.copy().put("notification_setting_id", "pdl_ntfset_01hs"))))
+        .hasMessageContaining("is not a notification destination's id");
   }
 }

@@ -50,8 +50,8 @@ class SecretFileTest {
         "stripe.api_key_file", "alerts.wecom.webhook_url_file", "alerts.smtp.password_file", "forward.secret_file",
         "forward.secret_files", "forward.endpoints[].secret_file", "database.password_file", "admin.token_file",
         "alipay.app_private_key_file", "wechat_v3.merchant_private_key_file", "paddle.webhook_secret_file",
-        "paddle.webhook_secrets_file", "tokenpay.key_file",
-        "lemonsqueezy.signing_secret_file", "creem.webhook_secret_file").hasSize(30);
+        "paddle.webhook_secrets_file", "paddle.api_key_file", "tokenpay.key_file",
+        "lemonsqueezy.signing_secret_file", "creem.webhook_secret_file").hasSize(31);
   }
 
   @ParameterizedTest(name = "{0}")
@@ -163,6 +163,9 @@ class SecretFileTest {
     }
     if (key.equals("stripe.webhook_secrets_file") || key.equals("paddle.webhook_secrets_file")) {
       section.remove("webhook_secret");
+    }
+    if (key.equals("paddle.api_key_file")) { // read with the destination it asks about
+      section.put("notification_setting_id", "ntfset_01hs0t3tw21j988db1pam5xg8m");
     }
     if (key.equals("wechat_v3.merchant_private_key_file")) {
       section.put("merchant_serial_no", "5157F09EFDC096DE15EBE81A47057A7232F1B8E1");

@@ -52,7 +52,7 @@ class StripeRecoveryTest extends DatabaseTestBase {
   }
 
   int fetch() {
-    return service.server().recovery().fetchStripeEvents().await();
+    return service.server().recovery().fetchMissedEvents().await();
   }
 
   @Test
@@ -190,8 +190,8 @@ class StripeRecoveryTest extends DatabaseTestBase {
     }
     long now = System.currentTimeMillis() / 1000;
     // a walk begun twenty minutes ago, nothing of it taken yet: [now - 1 h, now - 20 min)
-    db.update("INSERT INTO stripe_events_cursor (id, walk_from, walk_below, walk_to, version, updated_at)"
-        + " VALUES (1, ?, ?, ?, 0, UTC_TIMESTAMP(3))", now - 3600, now - 1200, now - 1200);
+    db.update("INSERT INTO missed_events_cursor (platform, walk_from, walk_below, walk_to, version, updated_at)"
+        + " VALUES ('stripe', ?, ?, ?, 0, UTC_TIMESTAMP(3))", now - 3600, now - 1200, now - 1200);
     stripe.undelivered(paid("OLDER", "pi_OLDER"), 2400);
     stripe.undelivered(paid("FAILS", "pi_FAILS"), 1800);
     stripe.undelivered(paid("NEWER", "pi_NEWER"), 600);

@@ -116,6 +116,23 @@ class SchemaTest extends DatabaseTestBase {
     });
   }
 
+  /** V21: Stripe's walk, where a release before left it, is Stripe's row of every platform's cursor. */
+  @Test
+  void stripesCursorBecomesStripesRowOfTheMissedEventsCursor() {
+    atVersion("20", scratch -> {
+      scratch.update("INSERT INTO stripe_events_cursor (id, walk_from, walk_below, walk_to, version, updated_at)"
+          + " VALUES (1, 100, 150, 200, 7, UTC_TIMESTAMP(3))");
+
+      Schema.migrate(scratch.settings(), OrdersTable.byDefault(), Set.of(), "test");
+
+      assertThat(scratch.column("SELECT CONCAT(platform, ' ', walk_from, ' ', walk_below, ' ', walk_to, ' ', version)"
+          + " FROM missed_events_cursor")).containsExactly("stripe 100 150 200 7");
+      scratch.update("INSERT INTO missed_events_cursor (platform, walk_from, walk_below, walk_to, version, updated_at)"
+          + " VALUES ('paddle', 0, 0, 0, 0, UTC_TIMESTAMP(3))");
+      assertThat(scratch.count("SELECT COUNT(*) FROM missed_events_cursor")).isEqualTo(2);
+    });
+  }
+
   @Test
   void bookedFieldsAreNotNull() {
     for (String column : List.of("idempotent_keys.fingerprint", "payments.order_no", "payments.amount_cents",

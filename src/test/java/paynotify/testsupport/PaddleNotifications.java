@@ -1,5 +1,6 @@
 package paynotify.testsupport;
 
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -35,9 +36,11 @@ public final class PaddleNotifications {
         .put("customer_id", "ctm_01h8441jn5pcwrfhwh78jqt8hk").put("currency_code", currency)
         .put("custom_data", orderNo == null ? null : new JsonObject().put("order_no", orderNo))
         .put("subscription_id", origin.startsWith("subscription_") ? "sub_01h8bxswamxysj44zt5n48njwh" : null)
+        .put("items", new JsonArray()).put("payments", new JsonArray()) // always there (the SDK maps them)
         .put("details", new JsonObject().put("totals", new JsonObject().put("subtotal", amount).put("tax", "0")
             .put("discount", "0").put("total", amount).put("credit", "0").put("balance", "0")
-            .put("grand_total", amount).put("currency_code", currency)))
+            .put("grand_total", amount).put("currency_code", currency))
+            .put("tax_rates_used", new JsonArray()).put("line_items", new JsonArray()))
         .put("billed_at", "2026-11-18T11:06:39.104Z");
   }
 

@@ -27,7 +27,7 @@ public final class TestDatabase {
   public static final String NAME = "paynotify_test";
   private static final String[] TABLES =
       {"anomalies", "notify_log", "refunds", "payments", "idempotent_keys", "orders", "forward_events", "order_checks",
-          "daily_closes", "alert_lease", "forward_endpoints", "stripe_events_cursor", "write_refusals",
+          "daily_closes", "alert_lease", "forward_endpoints", "missed_events_cursor", "write_refusals",
           "platform_certificates"};
   private static TestDatabase instance;
   private static final Set<Runnable> LOG_WRITERS = new CopyOnWriteArraySet<>();

@@ -29,7 +29,8 @@ import paynotify.channel.UnbookableNotification;
  * Paddle Billing webhooks ({@code POST /notify/paddle}, JSON events signed as {@link PaddleSignature} says). The
  * trade is the transaction ({@code txn_...}); its transaction.paid and transaction.completed are one payment under
  * one key, booked by whichever arrives first (Paddle does not promise their order). Refunds are adjustments, booked
- * once approved under their own {@code adj_...} id. Paddle retries anything but a 2xx within 5 s.
+ * once approved under their own {@code adj_...} id. Paddle retries anything but a 2xx within 5 s; what it gave up on
+ * (or is still retrying) is fetched by recovery when an API key is given ({@link PaddleEvents}).
  */
 public final class PaddleChannel implements NotifyChannel {
   /** Where the platform sends notifications: the route, and the key of the channel's "off" hint. */
@@ -78,6 +79,15 @@ public final class PaddleChannel implements NotifyChannel {
     } catch (DecodeException e) {
       throw UnbookableNotification.unreadable(Platform.PADDLE, null, null, "the body is not a JSON object");
     }
+    return read(event);
+  }
+
+  /**
+   * A genuine event, normalised: one the webhook's signature vouched for, or one paynotify read from Paddle's API
+   * itself with the account's key over TLS ({@link PaddleEvents}, a notification whose delivery failed). What cannot
+   * be read is an anomaly for a human.
+   */
+  public NotifyEvent read(JsonObject event) throws RejectedNotification {
     try {
       return normalise(event);
     } catch (ClassCastException | RejectedNotification e) { // a field of another JSON type or form than Paddle's

@@ -2,6 +2,8 @@ package paynotify.channel.stripe;
 
 import java.net.URI;
 import java.util.function.Function;
+import paynotify.channel.Outbound;
+import paynotify.channel.Platform;
 import paynotify.net.OutboundHttp;
 
 /**
@@ -12,9 +14,15 @@ import paynotify.net.OutboundHttp;
  * @param api           {@code https://api.stripe.com}, or a stand-in's
  * @param restrictedKey an rk_... key with only Events: Read; null when not given
  */
-public record StripeClients(URI api, String restrictedKey) {
+public record StripeClients(URI api, String restrictedKey, StripeChannel channel) implements Outbound {
+  @Override
+  public Platform platform() {
+    return Platform.STRIPE;
+  }
+
   /** The undelivered events: null when the key is not given. */
-  public Function<OutboundHttp, StripeEvents> events() {
-    return restrictedKey == null ? null : http -> new StripeEvents(http, api, restrictedKey);
+  @Override
+  public Function<OutboundHttp, Undelivered> undelivered() {
+    return restrictedKey == null ? null : http -> new StripeEvents(http, api, restrictedKey, channel);
   }
 }

@@ -3,16 +3,19 @@ package paynotify.channel.stripe;
 import static paynotify.net.Urls.encode;
 
 import io.vertx.core.Future;
-import io.vertx.core.MultiMap;
-import io.vertx.core.http.HttpHeaders;
-import io.vertx.core.http.HttpMethod;
-import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import paynotify.channel.Ids;
+import paynotify.channel.NotifyEvent;
+import paynotify.channel.Outbound;
+import paynotify.channel.Outbound.Missed;
+import paynotify.channel.Outbound.Page;
+import paynotify.channel.Platform;
+import paynotify.channel.RejectedNotification;
+import paynotify.net.BearerApi;
 import paynotify.net.OutboundFailure;
 import paynotify.net.OutboundHttp;
 
@@ -21,75 +24,63 @@ import paynotify.net.OutboundHttp;
  * ({@code GET /v1/events?delivery_success=false}): still being retried, or given up. Asked with a
  * <em>restricted</em> key that can only read (an {@code rk_...} key with "Events: Read"): it cannot move money.
  * Stripe's API signs nothing; the answer is trusted as Stripe's because it comes over TLS to api.stripe.com
- * with the account's own key, as stripe-java trusts it.
+ * with the account's own key, as stripe-java trusts it; each is read by the channel as its webhook.
  */
-public final class StripeEvents {
+public final class StripeEvents implements Outbound.Undelivered {
   /** Events a page holds: a few KiB each, so a page stays well under the client's answer cap. */
   static final int PAGE = 20;
-
-  /** One page of events, oldest last as Stripe lists them, and whether more follow. */
-  public record Page(List<JsonObject> events, boolean hasMore) {
-    /** The id to continue after ({@code starting_after}), or null on an empty page. */
-    public String last() {
-      return events.isEmpty() ? null : events.get(events.size() - 1).getString("id");
-    }
-  }
+  private static final BearerApi API = new BearerApi("stripe events", "stripe.api_key_file must hold a restricted key"
+      + " (rk_...) with the permission Events: Read", e -> Ids.printable(e.getString("type", "")) + " "
+      + Ids.printable(e.getString("message", "")));
 
   private final OutboundHttp http;
   private final URI api;
   private final String key;
+  private final StripeChannel channel;
 
   /** @param base {@code https://api.stripe.com}, or a stand-in's */
-  public StripeEvents(OutboundHttp http, URI base, String restrictedKey) {
+  StripeEvents(OutboundHttp http, URI base, String restrictedKey, StripeChannel channel) {
     this.http = http;
     this.api = base.resolve("/v1/events");
     this.key = restrictedKey;
+    this.channel = channel;
+  }
+
+  @Override
+  public Platform platform() {
+    return Platform.STRIPE;
+  }
+
+  @Override
+  public NotifyEvent read(JsonObject event) throws RejectedNotification {
+    return channel.read(event);
   }
 
   /**
-   * The events not delivered created in [{@code createdFrom}, {@code createdBefore}) (Unix seconds), newest first,
-   * after {@code startingAfter} (null: from the newest).
+   * The events not delivered created in [{@code createdFrom}, {@code createdBefore}) (Unix seconds, Stripe's
+   * {@code created}), newest first, after {@code startingAfter} (null: from the newest).
    */
-  public Future<Page> undelivered(long createdFrom, long createdBefore, String startingAfter) {
+  @Override
+  public Future<Page> page(long createdFrom, long createdBefore, String startingAfter) {
     String query = "delivery_success=false&limit=" + PAGE + "&" + encode("created[gte]") + "=" + createdFrom + "&"
         + encode("created[lt]") + "=" + createdBefore
         + (startingAfter == null ? "" : "&starting_after=" + encode(startingAfter));
-    MultiMap headers = MultiMap.caseInsensitiveMultiMap()
-        .add(HttpHeaders.AUTHORIZATION, "Bearer " + key)
-        .add(HttpHeaders.ACCEPT, "application/json");
-    return http.send(HttpMethod.GET, URI.create(api + "?" + query), headers, null).map(StripeEvents::page);
+    return API.get(http, URI.create(api + "?" + query), key).map(StripeEvents::page);
   }
 
-  private static Page page(OutboundHttp.Answer answer) {
-    JsonObject body;
-    try {
-      body = new JsonObject(answer.body());
-    } catch (DecodeException e) {
-      throw OutboundFailure.unavailable("stripe events: HTTP " + answer.status() + ", not JSON");
-    }
-    int status = answer.status();
-    if (status == 401 || status == 403) {
-      throw OutboundFailure.refused("stripe events: HTTP " + status + " " + error(body)
-          + ": stripe.api_key_file must hold a restricted key (rk_...) with the permission Events: Read");
-    }
-    if (status != 200) {
-      throw OutboundFailure.unavailable("stripe events: HTTP " + status + " " + error(body));
-    }
+  private static Page page(JsonObject body) {
     try {
       JsonArray data = body.getJsonArray("data");
-      List<JsonObject> events = new ArrayList<>(data.size());
-      for (Object event : data) {
-        events.add((JsonObject) event);
+      List<Missed> events = new ArrayList<>(data.size());
+      for (Object item : data) {
+        JsonObject event = (JsonObject) item;
+        events.add(new Missed(event.getString("id"), event.getValue("type") instanceof String t ? t : "no type",
+            event.getValue("created") instanceof Number n ? n.longValue() : null, event));
       }
-      return new Page(events, Boolean.TRUE.equals(body.getBoolean("has_more")));
+      String last = events.isEmpty() ? null : events.get(events.size() - 1).id();
+      return new Page(events, Boolean.TRUE.equals(body.getBoolean("has_more")), last);
     } catch (ClassCastException | NullPointerException e) {
       throw OutboundFailure.unavailable("stripe events: the answer is not a list of events");
     }
-  }
-
-  private static String error(JsonObject body) {
-    Object error = body.getValue("error");
-    return error instanceof JsonObject e ? Ids.printable(e.getString("type", "")) + " "
-        + Ids.printable(e.getString("message", "")) : "";
   }
 }

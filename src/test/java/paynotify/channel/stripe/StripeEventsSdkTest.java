@@ -20,6 +20,7 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import paynotify.channel.Outbound;
 import paynotify.net.OutboundFailure;
 import paynotify.net.OutboundHttp;
 import paynotify.testsupport.StripeNotifications;
@@ -147,19 +148,19 @@ class StripeEventsSdkTest {
     Vertx vertx = Vertx.vertx();
     try {
       StripeEvents events = new StripeEvents(new OutboundHttp(vertx, Duration.ofSeconds(5), 1024 * 1024), stripe.url(),
-          StripeStandIn.KEY);
+          StripeStandIn.KEY, null);
       long since = System.currentTimeMillis() / 1000 - 3600;
       long until = System.currentTimeMillis() / 1000 + 1;
-      StripeEvents.Page first = events.undelivered(since, until, null).await();
+      Outbound.Page first = events.page(since, until, null).await();
       assertThat(first.events()).hasSize(StripeEvents.PAGE);
       assertThat(first.hasMore()).isTrue();
-      StripeEvents.Page second = events.undelivered(since, until, first.last()).await();
-      assertThat(second.events()).extracting(e -> e.getString("id")).containsExactly("evt_4", "evt_3", "evt_2",
+      Outbound.Page second = events.page(since, until, first.after()).await();
+      assertThat(second.events()).extracting(Outbound.Missed::id).containsExactly("evt_4", "evt_3", "evt_2",
           "evt_1", "evt_0");
       assertThat(second.hasMore()).isFalse();
       OutboundFailure refused = (OutboundFailure) org.assertj.core.api.Assertions.catchThrowable(() ->
-          new StripeEvents(new OutboundHttp(vertx, Duration.ofSeconds(5), 1024 * 1024), stripe.url(), "rk_test_other")
-              .undelivered(since, until, null).await());
+          new StripeEvents(new OutboundHttp(vertx, Duration.ofSeconds(5), 1024 * 1024), stripe.url(), "rk_test_other",
+              null).page(since, until, null).await());
       assertThat(refused.kind()).isEqualTo(OutboundFailure.Kind.REFUSED);
       assertThat(refused.getMessage()).contains("Events: Read");
     } finally {

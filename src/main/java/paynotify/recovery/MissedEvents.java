@@ -1,7 +1,6 @@
 package paynotify.recovery;
 
 import io.vertx.core.Future;
-import io.vertx.core.json.JsonObject;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Collections;
@@ -20,21 +19,23 @@ import paynotify.booking.Receipt;
 import paynotify.booking.anomaly.AnomalyKind;
 import paynotify.channel.NotifyChannel;
 import paynotify.channel.NotifyEvent;
-import paynotify.channel.Platform;
+import paynotify.channel.Outbound.Missed;
 import paynotify.channel.RejectedNotification;
 import paynotify.channel.UnbookableNotification.Problem;
 import paynotify.channel.UnbookableNotification;
 import paynotify.recovery.MissedEventsCursor.Walk;
 
 /**
- * Stripe's events whose webhook delivery has not succeeded (those created within max_age), taken as their
- * webhook would have been: read by the Stripe channel itself, then taken by the same {@link Receipt}
- * ({@link FoundPayment}: same keys, a late webhook is a duplicate), a dispute or failed refund recorded as the
- * same anomaly.
+ * A platform's events whose webhook delivery has not succeeded (those made within max_age: Stripe's events, Paddle's
+ * notifications), taken as their webhook would have been: read by the platform's channel itself, then taken by the
+ * same {@link Receipt} ({@link FoundPayment}: same keys, a late webhook is a duplicate), a dispute or failed refund
+ * recorded as the same anomaly.
  *
- * <p>Stripe lists newest first, and an account whose other endpoint always fails keeps its events undelivered:
- * reading from the top every sweep would never get past them. So the events are read in walks down a window
- * of their {@code created} ({@link MissedEventsCursor}, in the database): a few pages a sweep, the next sweep (on
+ * <p>Both list newest first, by a window of times and a cursor, and an account whose other endpoint always fails
+ * keeps its events undelivered (Stripe lists the account's, whatever endpoint; a Paddle destination that once failed
+ * keeps its failed notifications for 90 days): reading from the top every sweep would never get past them. So the
+ * events are read in walks down a window of their times ({@link MissedEventsCursor}, in the database, one row a
+ * platform): a few pages a sweep, the next sweep (on
  * whichever instance) going on where this one stopped, the next walk taking what was created since. Every
  * event within max_age is looked at at least once; one whose booking fails stops the sweep there, and is looked at
  * again by the next, up to {@value #TRIES} sweeps: then it is given up, a booking_failed anomaly for a human, and the
@@ -42,15 +43,13 @@ import paynotify.recovery.MissedEventsCursor.Walk;
  * counts the tries it made (a restart counts anew); the anomaly's key makes it one whoever gives up first. An event
  * done here (or given up) is not taken again by this process.
  */
-final class MissedStripeEvents {
-  /** The client's name, in notify_log and the logs. */
-  static final String SOURCE = "stripe events";
+final class MissedEvents {
   /**
-   * At most this many pages (of {@code StripeEvents.PAGE}) a sweep, more only while one second's events fill
-   * them (a walk stops between seconds): the rest waits for the next sweep.
+   * At most this many pages a sweep, more only while one second's events fill them (a walk stops between seconds):
+   * the rest waits for the next sweep.
    */
   private static final int MAX_PAGES = 5;
-  /** A walk ends this far before now: the newest events are left to their webhook, and to Stripe's list to settle. */
+  /** A walk ends this far before now: the newest events are left to their webhook, and to the list to settle. */
   private static final long SETTLE_SECONDS = 60;
   /**
    * Sweeps an event's booking may fail in before it is given up: fewer, and a database busy for a minute or two would
@@ -59,7 +58,7 @@ final class MissedStripeEvents {
    */
   private static final int TRIES = 3;
   private static final int REMEMBERED = 10_000;
-  private static final Logger LOG = LoggerFactory.getLogger(MissedStripeEvents.class);
+  private static final Logger LOG = LoggerFactory.getLogger(MissedEvents.class);
 
   /** What one sweep did: events read (new ones), payments or refunds booked now, events left for the next one. */
   record Pass(int read, int booked, int failed) {
@@ -80,13 +79,18 @@ final class MissedStripeEvents {
   /** In how many sweeps each event's booking failed, here. */
   private final Map<String, Integer> failures = remembered();
 
-  MissedStripeEvents(MissedEventsFeed feed, FoundPayment found, EventBooking booking, Duration maxAge, Clock clock) {
+  MissedEvents(MissedEventsFeed feed, FoundPayment found, EventBooking booking, Duration maxAge, Clock clock) {
     this.feed = feed;
-    this.cursor = new MissedEventsCursor(feed.db());
+    this.cursor = new MissedEventsCursor(feed.db(), feed.events().platform());
     this.found = found;
     this.booking = booking;
     this.maxAge = maxAge;
     this.clock = clock;
+  }
+
+  /** The list's name, in notify_log and the logs ("stripe events"). */
+  String source() {
+    return feed.events().source();
   }
 
   /** The last {@value #REMEMBERED} events put, across threads. */
@@ -111,7 +115,7 @@ final class MissedStripeEvents {
 
   /**
    * One sweep down a walk: every page asks for [{@code from}, {@code before}), the part not taken yet when the
-   * sweep began (fixed, so that {@code starting_after} pages through one list), and the cursor follows each page.
+   * sweep began (fixed, so that the list's cursor pages through one list), and the cursor follows each page.
    */
   private final class Descent {
     private final long from;
@@ -128,7 +132,7 @@ final class MissedStripeEvents {
 
     Future<Pass> page(String after) {
       pages++;
-      return feed.events().undelivered(from, before, after).compose(page -> takeFrom(page.events(), 0)
+      return feed.events().page(from, before, after).compose(page -> takeFrom(page.events(), 0)
           .compose(failed -> {
             if (failed != null) { // looked at again next sweep: the walk stays above it
               return moved(walk.takenDownTo(created(failed) + 1)).map(pass);
@@ -136,17 +140,17 @@ final class MissedStripeEvents {
             if (!page.hasMore()) {
               return moved(walk.done()).map(pass);
             }
-            if (page.events().isEmpty()) { // "more" and none given: not Stripe's way; nothing is passed
+            if (page.events().isEmpty()) { // "more" and none given: not the platforms' way; nothing is passed
               return Future.succeededFuture(pass);
             }
             long below = created(page.events().get(page.events().size() - 1)) + 1;
             return moved(walk.takenDownTo(below)).compose(on -> on && (pages < MAX_PAGES || below >= before)
-                ? page(page.last()) : Future.succeededFuture(pass));
+                ? page(page.after()) : Future.succeededFuture(pass));
           }));
     }
 
     /** Takes the events in turn: the one whose booking failed (the rest of the page is left), or null. */
-    private Future<JsonObject> takeFrom(List<JsonObject> events, int i) {
+    private Future<Missed> takeFrom(List<Missed> events, int i) {
       if (i == events.size()) {
         return Future.succeededFuture();
       }
@@ -164,23 +168,23 @@ final class MissedStripeEvents {
       });
     }
 
-    /** An event's {@code created}; without one (never from Stripe), the top of the window: the walk passes nothing. */
-    private long created(JsonObject event) {
-      return event.getValue("created") instanceof Number n ? n.longValue() : before - 1;
+    /** When an event was made; without a time (never from the platforms), the top of the window: nothing is passed. */
+    private long created(Missed event) {
+      return event.created() != null ? event.created() : before - 1;
     }
   }
 
   /**
-   * One event, as its webhook would have been taken: read by the Stripe channel (what it throws is what it made
+   * One event, as its webhook would have been taken: read by the platform's channel (what it throws is what it made
    * of the event), then what {@link Receipt#take} decides. A booking that fails leaves it to the next sweep.
    */
-  private Future<Pass> take(JsonObject event) {
-    String id = event.getValue("id") instanceof String s ? s : null;
+  private Future<Pass> take(Missed event) {
+    String id = event.id();
     if (id == null || done.contains(id)) {
       return Future.succeededFuture(NOTHING);
     }
-    Future<NotifyEvent> read = NotifyChannel.sync(() -> feed.channel().read(event));
-    return found.take(SOURCE, read, event.toBuffer().getBytes(), true).compose(taken -> {
+    Future<NotifyEvent> read = NotifyChannel.sync(() -> feed.events().read(event.event()));
+    return found.take(source(), read, event.event().toBuffer().getBytes(), true).compose(taken -> {
       if (taken instanceof Booked b) {
         NotifyEvent e = b.event();
         if (b.booked().failed()) {
@@ -194,14 +198,14 @@ final class MissedStripeEvents {
         if (r.recorded().failed()) {
           return failed(event, id, u.orderNo(), u.tradeNo(), u.amountCents(), r.recorded().cause());
         }
-        LOG.warn("{} {}: {}", SOURCE, id, r.recorded().result().detail());
+        LOG.warn("{} {}: {}", source(), id, r.recorded().result().detail());
         return done(id, 0);
       }
       Throwable why = ((Refused) taken).why();
       if (!(why instanceof RejectedNotification)) { // not a refusal: a bug of the reading, for the sweep to fail on
         return Future.failedFuture(why);
       }
-      LOG.warn("{} {}: not ours, not booked: {}", SOURCE, id, why.getMessage());
+      LOG.warn("{} {}: not ours, not booked: {}", source(), id, why.getMessage());
       return done(id, 0);
     });
   }
@@ -217,29 +221,28 @@ final class MissedStripeEvents {
    * failed in {@link #TRIES}: then given up, a booking_failed anomaly naming it, and the walk goes on past it (once
    * that is committed: nothing is passed silently).
    */
-  private Future<Pass> failed(JsonObject event, String id, String orderNo, String tradeNo, Long amountCents,
+  private Future<Pass> failed(Missed event, String id, String orderNo, String tradeNo, Long amountCents,
       Throwable err) {
     int tries = failures.merge(id, 1, Integer::sum);
     if (tries < TRIES) {
-      LOG.warn("{} {}: not booked now (try {} of {}), taken again next sweep: {}", SOURCE, id, tries, TRIES,
+      LOG.warn("{} {}: not booked now (try {} of {}), taken again next sweep: {}", source(), id, tries, TRIES,
           err.toString());
       return Future.succeededFuture(new Pass(1, 0, 1));
     }
-    String type = event.getValue("type") instanceof String s ? s : "no type";
-    // named by its trade where it has one: the trade's later booking (Stripe retries for days) resolves it
-    UnbookableNotification givenUp = new UnbookableNotification(Problem.BOOKING_FAILED, Platform.STRIPE,
-        tradeNo != null ? tradeNo : id, orderNo,
-        tradeNo, amountCents, "Stripe event " + id + " (" + type + (orderNo == null ? "" : ", order " + orderNo)
+    // named by its trade where it has one: the trade's later booking (the platform retries for days) resolves it
+    UnbookableNotification givenUp = new UnbookableNotification(Problem.BOOKING_FAILED, feed.events().platform(),
+        tradeNo != null ? tradeNo : id, orderNo, tradeNo, amountCents, feed.events().platform().label() + " event " + id
+        + " (" + event.type() + (orderNo == null ? "" : ", order " + orderNo)
         + ") not booked: its booking failed in " + tries + " sweeps, recovery went on past it. The last error: "
         + (err.getMessage() == null ? err.toString() : err.getMessage()));
-    return booking.recordUnbookable(givenUp, event.toBuffer()).map(r -> {
+    return booking.recordUnbookable(givenUp, event.event().toBuffer()).map(r -> {
       done.add(id);
       failures.remove(id);
-      LOG.warn("{} {}: given up, a {} anomaly: {}", SOURCE, id, AnomalyKind.BOOKING_FAILED.code(),
+      LOG.warn("{} {}: given up, a {} anomaly: {}", source(), id, AnomalyKind.BOOKING_FAILED.code(),
           givenUp.getMessage());
       return new Pass(1, 0, 0);
     }).otherwise(notRecorded -> {
-      LOG.warn("{} {}: not booked, and its anomaly not recorded now; taken again next sweep: {}", SOURCE, id,
+      LOG.warn("{} {}: not booked, and its anomaly not recorded now; taken again next sweep: {}", source(), id,
           notRecorded.toString());
       return new Pass(1, 0, 1);
     });
