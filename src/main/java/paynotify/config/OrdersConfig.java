@@ -19,7 +19,7 @@ final class OrdersConfig {
   /** paynotify's own tables: the site's orders can be none of them. */
   private static final Set<String> OURS = Set.of("payments", "refunds", "idempotent_keys", "notify_log", "anomalies",
       "flyway_schema_history", "forward_events", "order_checks", "daily_closes", "alert_lease", "missed_events_cursor",
-      "write_refusals", "platform_certificates");
+      "stripe_events_cursor", "write_refusals", "platform_certificates");
 
   private OrdersConfig() {}
 

@@ -116,7 +116,10 @@ class SchemaTest extends DatabaseTestBase {
     });
   }
 
-  /** V21: Stripe's walk, where a release before left it, is Stripe's row of every platform's cursor. */
+  /**
+   * V21: Stripe's walk, where a release before left it, is Stripe's row of every platform's cursor; the old table stays
+   * as it was, for a release before started beside this one or after it.
+   */
   @Test
   void stripesCursorBecomesStripesRowOfTheMissedEventsCursor() {
     atVersion("20", scratch -> {
@@ -130,6 +133,8 @@ class SchemaTest extends DatabaseTestBase {
       scratch.update("INSERT INTO missed_events_cursor (platform, walk_from, walk_below, walk_to, version, updated_at)"
           + " VALUES ('paddle', 0, 0, 0, 0, UTC_TIMESTAMP(3))");
       assertThat(scratch.count("SELECT COUNT(*) FROM missed_events_cursor")).isEqualTo(2);
+      assertThat(scratch.column("SELECT CONCAT(id, ' ', walk_from, ' ', walk_below, ' ', walk_to, ' ', version)"
+          + " FROM stripe_events_cursor")).containsExactly("1 100 150 200 7");
     });
   }
 
