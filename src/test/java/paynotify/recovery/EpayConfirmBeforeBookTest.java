@@ -258,4 +258,21 @@ class EpayConfirmBeforeBookTest extends DatabaseTestBase {
     assertThat(db.count("SELECT COUNT(*) FROM notify_log WHERE idem_key = ? AND outcome = 'duplicate'",
         "epay:pay:2026120600000100011")).isEqualTo(23);
   }
+
+  /**
+   * A wait left open beside its booked trade (a booking on another Galera node certified beside the wait's insert, or
+   * the sweeper's signed answer): resolved by the periodic check, not left to tell the owner to change the key.
+   */
+  @Test
+  void aWaitWhoseTradeWasBookedElsewhereIsResolvedByThePeriodicCheck() {
+    order("C15");
+    epay.waiting("C15");
+    unconfirmed("C15", "2026120600000100015");
+    db.update("INSERT INTO payments (channel, trade_no, order_no, amount_cents, paid_at) VALUES ('epay', ?, 'C15', 8888,"
+        + " NOW(3))", "2026120600000100015");
+
+    service.server().orderlessPayments().runOnce().await();
+
+    assertThat(waiting("C15")).startsWith("2026120600000100015 8888 resolved: ");
+  }
 }
