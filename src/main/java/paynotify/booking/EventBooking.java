@@ -103,6 +103,14 @@ public final class EventBooking {
     return site != null ? site : notified;
   }
 
+  /**
+   * Whether this process saw {@code notified}'s key committed ({@link BookedKeys}): its booking would find it a
+   * repeat. Not the database's word: only what spares a repeat a question to its platform.
+   */
+  boolean seenBooked(NotifyEvent notified) {
+    return transaction.seenBooked(site(notified).idempotencyKey());
+  }
+
   /** Books the event: succeeds once that is committed (or found booked before). */
   public Future<BookingResult> book(NotifyEvent notified) {
     NotifyEvent event = orders.numbers().toSite(notified); // booked under the site's order number

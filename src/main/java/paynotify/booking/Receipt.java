@@ -124,6 +124,9 @@ public final class Receipt {
         return take(trace, checked, false);
       }
       NotifyEvent payment = check.result();
+      if (booking.seenBooked(payment)) { // a repeat: the booking finds it so, asking the platform first is no use
+        return take(trace, checked, false);
+      }
       return confirm.apply(payment)
           .compose(why -> why != null ? await(trace, payment, why) : confirmed(trace, payment));
     });

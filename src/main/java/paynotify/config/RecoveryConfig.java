@@ -36,9 +36,12 @@ import paynotify.store.OrdersTable;
  *                 and WeChat Pay v2 whatever recovery.enabled says (its channel's API key is all it needs)
  * @param stripe   Stripe's undelivered events, with a restricted read-only key (stripe.api_key_file), how far
  *                 they were read kept in the database given; null when not set
+ * @param confirmationsPerMinute how many signed notifications a minute may ask their platform to confirm them
+ *                 (confirm_before_book), a budget apart from the sweeper's
  */
 public record RecoveryConfig(RecoverySettings settings, List<Function<OutboundHttp, TradeQuery>> clients,
-    List<Function<OutboundHttp, TradeQuery>> confirming, BiFunction<OutboundHttp, Database, MissedEventsFeed> stripe) {
+    List<Function<OutboundHttp, TradeQuery>> confirming, BiFunction<OutboundHttp, Database, MissedEventsFeed> stripe,
+    int confirmationsPerMinute) {
   private static final Logger LOG = LoggerFactory.getLogger(RecoveryConfig.class);
 
   static RecoveryConfig read(ConfigReader c, ChannelsConfig channels, OrdersTable orders, OutboundConfig outbound) {
@@ -60,6 +63,7 @@ public record RecoveryConfig(RecoverySettings settings, List<Function<OutboundHt
     }
     Duration interval = Duration.ofSeconds(c.number("recovery.interval_seconds", 60, 5, 3600));
     int perMinute = c.integer("recovery.max_queries_per_minute", 30, 1, 6000);
+    int confirmationsPerMinute = c.integer("recovery.max_confirmations_per_minute", 120, 1, 6000);
     long closeMinutes = c.number("recovery.close_unpaid_after_minutes", 0, 0, 24L * 60 * 30);
     Duration closeAfter = closeMinutes == 0 ? null : Duration.ofMinutes(closeMinutes);
     if (closeAfter != null && closeAfter.compareTo(maxAge) >= 0) {
@@ -87,7 +91,7 @@ public record RecoveryConfig(RecoverySettings settings, List<Function<OutboundHt
     List<Platform> platforms = channels.enabled().stream().map(NotifyChannel::platform).distinct().toList();
     RecoverySettings settings = new RecoverySettings(enabled, minAge, maxAge, interval, perMinute, closeAfter,
         createdAt, platformOf(c), platforms.size() == 1 ? platforms.get(0) : null, timeout);
-    return new RecoveryConfig(settings, clients, confirming, stripe);
+    return new RecoveryConfig(settings, clients, confirming, stripe, confirmationsPerMinute);
   }
 
   /** Stripe's events, read as its webhooks by its channel: null when its key is not given. */

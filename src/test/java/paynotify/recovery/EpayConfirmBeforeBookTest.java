@@ -3,6 +3,7 @@ package paynotify.recovery;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vertx.core.json.JsonObject;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.IntStream;
@@ -274,5 +275,61 @@ class EpayConfirmBeforeBookTest extends DatabaseTestBase {
     service.server().orderlessPayments().runOnce().await();
 
     assertThat(waiting("C15")).startsWith("2026120600000100015 8888 resolved: ");
+  }
+
+  /** recovery.timeout_ms 5 s, beyond http.request_timeout_ms 3 s. */
+  void restartWithAQuestionLongerThanARequest() {
+    service.close();
+    service = start(new JsonObject().put("http", new JsonObject().put("request_timeout_ms", 3000))
+        .put("recovery", new JsonObject().put("timeout_ms", 5000)));
+  }
+
+  /** An aggregator that hangs: its question is cut below http.request_timeout_ms, the wait recorded before the reply. */
+  @Test
+  void theAggregatorHangingTheWaitIsRecordedBeforeTheRequestTimesOut() {
+    restartWithAQuestionLongerThanARequest();
+    order("C16");
+    epay.paid("C16", "2026120600000100016", "88.88");
+    epay.mode(Mode.SLOW);
+
+    assertThat(unconfirmed("C16", "2026120600000100016")).contains("did not confirm trade 2026120600000100016 within"
+        + " 2000 ms");
+  }
+
+  /** A redelivery of a payment booked here is the repeat it is, without asking an aggregator that hangs. */
+  @Test
+  void aBookedPaymentRedeliveredWhileTheAggregatorHangsIsADuplicateNotAskedAbout() {
+    restartWithAQuestionLongerThanARequest();
+    order("C17");
+    epay.paid("C17", "2026120600000100017", "88.88");
+    assertThat(service.send(paid("C17", "2026120600000100017", "88.88"))).isEqualTo(SUCCESS);
+    epay.mode(Mode.SLOW);
+
+    long start = System.nanoTime();
+    assertThat(service.send(paid("C17", "2026120600000100017", "88.88"))).isEqualTo(SUCCESS);
+
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).as("answered without asking").isLessThan(
+        Duration.ofMillis(1500));
+    service.awaitLogRecorded();
+    assertThat(db.outcomes("epay:pay:2026120600000100017")).isEqualTo("processed,duplicate");
+  }
+
+  /** Signed notifications beyond recovery.max_confirmations_per_minute are not asked about: they wait, saying so. */
+  @Test
+  void beyondTheConfirmationBudgetNothingIsAskedAndItWaits() {
+    service.close();
+    service = start(new JsonObject().put("recovery", new JsonObject().put("max_confirmations_per_minute", 1)));
+    order("C18");
+    order("C19");
+    epay.paid("C18", "2026120600000100018", "88.88");
+    epay.paid("C19", "2026120600000100019", "88.88");
+    assertThat(service.send(paid("C18", "2026120600000100018", "88.88"))).isEqualTo(SUCCESS);
+
+    assertThat(service.send(paid("C19", "2026120600000100019", "88.88"))).isEqualTo(FAIL);
+
+    assertThat(epay.queries("C19")).isZero();
+    assertThat(db.payments("2026120600000100019")).isZero();
+    assertThat(waiting("C19")).startsWith("2026120600000100019 8888 open: ").contains("not asked")
+        .contains("recovery.max_confirmations_per_minute");
   }
 }
