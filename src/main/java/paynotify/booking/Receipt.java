@@ -135,8 +135,17 @@ public final class Receipt {
   /** Booked as any (or found booked), then the wait its trade may have left resolved. */
   private Future<Taken> confirmed(Trace trace, NotifyEvent payment) {
     return take(trace, Future.succeededFuture(payment), false).compose(taken ->
-        taken instanceof Booked b && b.booked().succeeded() ? resolveWait(payment).map(taken)
-            : Future.succeededFuture(taken));
+        taken instanceof Booked b && b.booked().succeeded() && booksTheTrade(b.booked().result())
+            ? resolveWait(payment).map(taken) : Future.succeededFuture(taken));
+  }
+
+  /**
+   * Whether {@code result} leaves the trade booked (now, before, or its order's anomaly recorded with it): not a
+   * payment made before its order (IGNORED), nor a conflict with what was booked, which leave the wait open.
+   */
+  private static boolean booksTheTrade(BookingResult result) {
+    Outcome outcome = result.outcome();
+    return outcome == Outcome.PROCESSED || outcome == Outcome.ANOMALY || outcome == Outcome.DUPLICATE;
   }
 
   /** Not confirmed: its wait kept, unless its trade is booked (a repeat: booked as any, which finds it so). */
@@ -171,10 +180,12 @@ public final class Receipt {
 
   /**
    * Books a payment its platform's answer confirmed after its signed notification waited ({@link #waiting}), as that
-   * notification would have been booked (the same event, keys and transaction), the wait then resolved.
+   * notification would have been booked (the same event, keys and transaction), the wait then resolved: left open
+   * where that booked nothing (paid before its order was created, a conflict with what its trade booked).
    */
   public Future<BookingResult> bookWaited(Trace trace, NotifyEvent payment) {
-    return book(trace, payment, false).compose(result -> resolveWait(payment).map(result));
+    return book(trace, payment, false).compose(result -> booksTheTrade(result) ? resolveWait(payment).map(result)
+        : Future.succeededFuture(result));
   }
 
   /** The wait of a trade now booked, resolved. Booked is booked: a failure here leaves it open, and logged. */

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vertx.core.json.JsonObject;
 import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.IntStream;
@@ -331,5 +333,21 @@ class EpayConfirmBeforeBookTest extends DatabaseTestBase {
     assertThat(db.payments("2026120600000100019")).isZero();
     assertThat(waiting("C19")).startsWith("2026120600000100019 8888 open: ").contains("not asked")
         .contains("recovery.max_confirmations_per_minute");
+  }
+
+  /** The sweeper's "paid" for a payment made before its order was created books nothing: the wait stays open. */
+  @Test
+  void aConfirmedPaymentMadeBeforeItsOrderLeavesTheWaitOpen() {
+    order("C20");
+    epay.waiting("C20");
+    unconfirmed("C20", "2026120600000100020");
+    epay.paid("C20", "2026120600000100020", "88.88");
+    epay.paidAt("C20", LocalDateTime.now(ZoneOffset.ofHours(8)).minusHours(1));
+
+    assertThat(service.server().recovery().sweepOnce().await().paid()).isZero();
+
+    assertThat(db.count("SELECT COUNT(*) FROM payments")).isZero();
+    assertThat(waiting("C20")).startsWith("2026120600000100020 8888 open: ");
+    assertThat(db.count("SELECT COUNT(*) FROM anomalies WHERE kind = 'paid_before_order'")).isEqualTo(1);
   }
 }
