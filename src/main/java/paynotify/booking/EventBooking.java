@@ -6,6 +6,7 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.sqlclient.Tuple;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import paynotify.booking.anomaly.AnomalyKind;
@@ -109,6 +110,11 @@ public final class EventBooking {
    */
   boolean seenBooked(NotifyEvent notified) {
     return transaction.seenBooked(site(notified).idempotencyKey());
+  }
+
+  /** {@code transaction} run again after a deadlock or a lost snapshot, as a booking is. */
+  <T> Future<T> retried(Supplier<Future<T>> transaction) {
+    return retry.run(transaction);
   }
 
   /** Books the event: succeeds once that is committed (or found booked before). */

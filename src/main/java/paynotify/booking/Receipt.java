@@ -38,6 +38,8 @@ import paynotify.store.SqlQueries;
 public final class Receipt {
   private static final ZoneOffset BEIJING = ZoneOffset.ofHours(8);
   private static final Logger LOG = LoggerFactory.getLogger(Receipt.class);
+  /** What a wait's detail keeps of why its payment is not confirmed: its fixed text and action are some 500 more. */
+  static final int LONGEST_WHY = 300;
 
   /** What became of an arrival, as {@link #take} decided it. */
   public sealed interface Taken permits Booked, Recorded, Refused, Unconfirmed {}
@@ -53,10 +55,16 @@ public final class Receipt {
 
   /**
    * A verified payment its platform's query did not confirm ({@link #take(Trace, Future, Function)}): not booked, its
-   * wait committed as an {@code awaiting_confirmation} anomaly (or kept since an earlier delivery), or not
-   * ({@code recorded} failed). Its caller answers failure either way, so that the platform delivers it again.
+   * wait committed now as an {@code awaiting_confirmation} anomaly ({@code recorded} true), kept since an earlier
+   * delivery (false), or not ({@code recorded} failed). Its caller answers failure either way, so that the platform
+   * delivers it again.
    */
-  public record Unconfirmed(NotifyEvent event, String why, AsyncResult<Void> recorded) implements Taken {}
+  public record Unconfirmed(NotifyEvent event, String why, AsyncResult<Boolean> recorded) implements Taken {
+    /** Whether its wait was written now (false: kept since an earlier delivery, or not written at all). */
+    public boolean recordedNow() {
+      return recorded.succeeded() && recorded.result();
+    }
+  }
 
   /** The signed payment of a trade waiting for its platform's confirmation, as kept: the site's order, the amount. */
   public record Waiting(String orderNo, long amountCents) {
@@ -152,18 +160,33 @@ public final class Receipt {
   private Future<Taken> await(Trace trace, NotifyEvent payment, String why) {
     AnomalyKind kind = AnomalyKind.AWAITING_CONFIRMATION;
     Anomaly wait = new Anomaly(kind.code(), payment.platform().code(), booking.siteOrderNo(payment.orderNo()),
-        payment.tradeNo(), payment.amountCents(), "a signed notification, not booked until its platform's order query"
-        + " confirms it (confirm_before_book): " + why + ". " + kind.action(), waitKey(payment));
-    return db.inTransaction(conn -> outbox.recordAnomalyUnlessBooked(conn, wait, !payment.testMode()))
-        .recover(err -> DbErrors.isDuplicateKey(err) ? Future.succeededFuture(true) : Future.failedFuture(err))
+        payment.tradeNo(), payment.amountCents(), waitDetail(why), waitKey(payment));
+    // retried as a booking is (a deadlock, or losing a snapshot to the booking of the trade: 1020); already kept
+    // (1062): rolled back, nothing written now
+    return booking.retried(() -> db.inTransaction(conn -> outbox.recordAnomalyUnlessBooked(conn, wait,
+            !payment.testMode()).map(written -> written ? Waited.NOW : Waited.BOOKED)))
+        .recover(err -> DbErrors.isDuplicateKey(err) ? Future.succeededFuture(Waited.BEFORE) : Future.failedFuture(err))
         .transform(waits -> {
-          if (waits.succeeded() && !waits.result()) {
+          if (waits.succeeded() && waits.result() == Waited.BOOKED) {
             return confirmed(trace, payment);
           }
           log.record(trace, waits.succeeded() ? Outcome.ANOMALY.code() : Outcome.ERROR.code(), payment.idempotencyKey(),
               waits.succeeded() ? kind.code() + ": " + why : waits.cause().toString());
-          return Future.succeededFuture(new Unconfirmed(payment, why, waits.mapEmpty()));
+          return Future.succeededFuture(new Unconfirmed(payment, why, waits.map(w -> w == Waited.NOW)));
         });
+  }
+
+  /** What recording a wait found: written now, kept since an earlier delivery, or its trade booked (none written). */
+  private enum Waited { NOW, BEFORE, BOOKED }
+
+  /**
+   * A wait's detail, {@code why} cut so that it fits anomalies.detail (VARCHAR(1000)) beside the fixed text: a
+   * platform's error (a TLS message) is unbounded, and a detail too long is refused under STRICT modes.
+   */
+  static String waitDetail(String why) {
+    return "a signed notification, not booked until its platform's order query confirms it (confirm_before_book): "
+        + (why.length() <= LONGEST_WHY ? why : why.substring(0, LONGEST_WHY - 3) + "...") + ". "
+        + AnomalyKind.AWAITING_CONFIRMATION.action();
   }
 
   /** The signed payment of {@code payment}'s trade that waits for its platform's confirmation; null when none does. */
