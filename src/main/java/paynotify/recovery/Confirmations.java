@@ -24,7 +24,8 @@ public final class Confirmations {
   private final QueryBudget budget;
 
   /**
-   * @param ask     why a payment is not confirmed by its platform's query, null when it is ({@link Recovery#unconfirmed})
+   * @param ask     why a payment is not confirmed by its platform's query, null when it is
+   *                ({@link Recovery#unconfirmed})
    * @param timeout recovery.timeout_ms
    * @param request http.request_timeout_ms
    */
@@ -37,16 +38,16 @@ public final class Confirmations {
     this.budget = new QueryBudget(perMinute);
   }
 
-  /** Why {@code payment} is not confirmed (not asked, or no answer in time, among the platform's reasons); null if it is. */
+  /** Why {@code payment} is not confirmed (not asked, no answer in time, or the platform's reason); null if it is. */
   public Future<String> why(NotifyEvent payment) {
     if (!budget.takeForSweep()) {
       return Future.succeededFuture("not asked: more than " + perMinute + " signed notifications a minute wait for"
           + " their platform's confirmation (recovery.max_confirmations_per_minute); the sweeper or the next delivery"
           + " asks again");
     }
-    return ask.apply(payment).timeout(withinMillis, TimeUnit.MILLISECONDS).recover(err -> err instanceof TimeoutException
-        ? Future.succeededFuture(payment.platform().code() + " did not confirm trade " + payment.tradeNo() + " within "
-        + withinMillis + " ms (recovery.timeout_ms, kept below http.request_timeout_ms): try again later")
-        : Future.failedFuture(err));
+    return ask.apply(payment).timeout(withinMillis, TimeUnit.MILLISECONDS).recover(err ->
+        !(err instanceof TimeoutException) ? Future.failedFuture(err)
+        : Future.succeededFuture(payment.platform().code() + " did not confirm trade " + payment.tradeNo() + " within "
+            + withinMillis + " ms (recovery.timeout_ms, kept below http.request_timeout_ms): try again later"));
   }
 }

@@ -239,7 +239,8 @@ public final class PayNotifyServer {
     return vertx.deployVerticle(() -> {
           NotifyVerticle verticle = new NotifyVerticle(config.http(), config.channels().enabled(),
               config.channels().disabled(), booking, stores.log(), stores.rejected(), readiness,
-              relay == null ? null : relay::backlog, metrics, refusals, confirmations == null ? null : confirmations::why);
+              relay == null ? null : relay::backlog, metrics, refusals,
+              confirmations == null ? null : confirmations::why);
           first.compareAndSet(null, verticle);
           return verticle;
         }, new DeploymentOptions().setInstances(config.httpInstances()))

@@ -271,8 +271,8 @@ class EpayConfirmBeforeBookTest extends DatabaseTestBase {
     order("C15");
     epay.waiting("C15");
     unconfirmed("C15", "2026120600000100015");
-    db.update("INSERT INTO payments (channel, trade_no, order_no, amount_cents, paid_at) VALUES ('epay', ?, 'C15', 8888,"
-        + " NOW(3))", "2026120600000100015");
+    db.update("INSERT INTO payments (channel, trade_no, order_no, amount_cents, paid_at)"
+        + " VALUES ('epay', ?, 'C15', 8888, NOW(3))", "2026120600000100015");
 
     service.server().orderlessPayments().runOnce().await();
 
@@ -286,7 +286,7 @@ class EpayConfirmBeforeBookTest extends DatabaseTestBase {
         .put("recovery", new JsonObject().put("timeout_ms", 5000)));
   }
 
-  /** An aggregator that hangs: its question is cut below http.request_timeout_ms, the wait recorded before the reply. */
+  /** An aggregator that hangs: its question is cut below http.request_timeout_ms, the wait recorded before replying. */
   @Test
   void theAggregatorHangingTheWaitIsRecordedBeforeTheRequestTimesOut() {
     restartWithAQuestionLongerThanARequest();
