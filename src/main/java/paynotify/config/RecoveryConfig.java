@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.BiFunction;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import paynotify.channel.NotifyChannel;
@@ -90,7 +91,9 @@ public record RecoveryConfig(RecoverySettings settings, List<Function<OutboundHt
     Duration timeout = Duration.ofMillis(c.number("recovery.timeout_ms", 10_000, 500, 60_000));
     List<Platform> platforms = channels.enabled().stream().map(NotifyChannel::platform).distinct().toList();
     RecoverySettings settings = new RecoverySettings(enabled, minAge, maxAge, interval, perMinute, closeAfter,
-        createdAt, platformOf(c), platforms.size() == 1 ? platforms.get(0) : null, timeout);
+        createdAt, platformOf(c), platforms.size() == 1 ? platforms.get(0) : null, timeout,
+        channels.enabled().stream().filter(NotifyChannel::confirmsBeforeBooking).map(NotifyChannel::platform)
+            .collect(Collectors.toUnmodifiableSet()));
     return new RecoveryConfig(settings, clients, confirming, stripe, confirmationsPerMinute);
   }
 

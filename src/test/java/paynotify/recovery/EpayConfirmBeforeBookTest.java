@@ -350,4 +350,20 @@ class EpayConfirmBeforeBookTest extends DatabaseTestBase {
     assertThat(waiting("C20")).startsWith("2026120600000100020 8888 open: ");
     assertThat(db.count("SELECT COUNT(*) FROM anomalies WHERE kind = 'paid_before_order'")).isEqualTo(1);
   }
+
+  /** With confirm_before_book off, an open wait (kept from when it was on) books nothing: no wait is looked for. */
+  @Test
+  void withTheFlagOffTheSweepersPaidIsAnAnomalyWhateverWaits() {
+    order("C21");
+    epay.waiting("C21");
+    unconfirmed("C21", "2026120600000100021");
+    service.close();
+    service = start(new JsonObject().put("epay", new JsonObject().put("confirm_before_book", false)));
+    epay.paid("C21", "2026120600000100021", "88.88");
+
+    assertThat(service.server().recovery().sweepOnce().await().paid()).isZero();
+
+    assertThat(db.count("SELECT COUNT(*) FROM payments")).isZero();
+    assertThat(db.count("SELECT COUNT(*) FROM anomalies WHERE kind = 'query_says_paid'")).isEqualTo(1);
+  }
 }
