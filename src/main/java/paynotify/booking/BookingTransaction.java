@@ -81,6 +81,11 @@ final class BookingTransaction {
     this.outbox = outbox;
   }
 
+  /** Whether {@code key} is one this process saw committed. */
+  boolean seenBooked(String key) {
+    return bookedKeys.contains(key);
+  }
+
   Future<BookingResult> book(NotifyEvent event, Writes writes) {
     String key = event.idempotencyKey();
     String fingerprint = Fingerprint.of(event);

@@ -6,6 +6,7 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.sqlclient.Tuple;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import paynotify.booking.anomaly.AnomalyKind;
@@ -101,6 +102,19 @@ public final class EventBooking {
   NotifyEvent site(NotifyEvent notified) {
     NotifyEvent site = orders.numbers().toSite(notified);
     return site != null ? site : notified;
+  }
+
+  /**
+   * Whether this process saw {@code notified}'s key committed ({@link BookedKeys}): its booking would find it a
+   * repeat. Not the database's word: only what spares a repeat a question to its platform.
+   */
+  boolean seenBooked(NotifyEvent notified) {
+    return transaction.seenBooked(site(notified).idempotencyKey());
+  }
+
+  /** {@code transaction} run again after a deadlock or a lost snapshot, as a booking is. */
+  <T> Future<T> retried(Supplier<Future<T>> transaction) {
+    return retry.run(transaction);
   }
 
   /** Books the event: succeeds once that is committed (or found booked before). */

@@ -41,6 +41,8 @@ import paynotify.store.SqlQueries;
 public final class Receipt {
   private static final ZoneOffset BEIJING = ZoneOffset.ofHours(8);
   private static final Logger LOG = LoggerFactory.getLogger(Receipt.class);
+  /** What a wait's detail keeps of why its payment is not confirmed: its fixed text and action are some 500 more. */
+  static final int LONGEST_WHY = 300;
 
   /** What became of an arrival, as {@link #take} decided it. */
   public sealed interface Taken permits Booked, Recorded, Refused, Unconfirmed {}
@@ -56,10 +58,16 @@ public final class Receipt {
 
   /**
    * A verified payment its platform's query did not confirm ({@link #take(Trace, Future, Function)}): not booked, its
-   * wait committed as an {@code awaiting_confirmation} anomaly (or kept since an earlier delivery), or not
-   * ({@code recorded} failed). Its caller answers failure either way, so that the platform delivers it again.
+   * wait committed now as an {@code awaiting_confirmation} anomaly ({@code recorded} true), kept since an earlier
+   * delivery (false), or not ({@code recorded} failed). Its caller answers failure either way, so that the platform
+   * delivers it again.
    */
-  public record Unconfirmed(NotifyEvent event, String why, AsyncResult<Void> recorded) implements Taken {}
+  public record Unconfirmed(NotifyEvent event, String why, AsyncResult<Boolean> recorded) implements Taken {
+    /** Whether its wait was written now (false: kept since an earlier delivery, or not written at all). */
+    public boolean recordedNow() {
+      return recorded.succeeded() && recorded.result();
+    }
+  }
 
   /** The signed payment of a trade waiting for its platform's confirmation, as kept: the site's order, the amount. */
   public record Waiting(String orderNo, long amountCents) {
@@ -127,6 +135,9 @@ public final class Receipt {
         return take(trace, checked, false);
       }
       NotifyEvent payment = check.result();
+      if (booking.seenBooked(payment)) { // a repeat: the booking finds it so, asking the platform first is no use
+        return take(trace, checked, false);
+      }
       return confirm.apply(payment)
           .compose(why -> why != null ? await(trace, payment, why) : confirmed(trace, payment));
     });
@@ -135,26 +146,50 @@ public final class Receipt {
   /** Booked as any (or found booked), then the wait its trade may have left resolved. */
   private Future<Taken> confirmed(Trace trace, NotifyEvent payment) {
     return take(trace, Future.succeededFuture(payment), false).compose(taken ->
-        taken instanceof Booked b && b.booked().succeeded() ? resolveWait(payment).map(taken)
-            : Future.succeededFuture(taken));
+        taken instanceof Booked b && b.booked().succeeded() && booksTheTrade(b.booked().result())
+            ? resolveWait(payment).map(taken) : Future.succeededFuture(taken));
+  }
+
+  /**
+   * Whether {@code result} leaves the trade booked (now, before, or its order's anomaly recorded with it): not a
+   * payment made before its order (IGNORED), nor a conflict with what was booked, which leave the wait open.
+   */
+  private static boolean booksTheTrade(BookingResult result) {
+    Outcome outcome = result.outcome();
+    return outcome == Outcome.PROCESSED || outcome == Outcome.ANOMALY || outcome == Outcome.DUPLICATE;
   }
 
   /** Not confirmed: its wait kept, unless its trade is booked (a repeat: booked as any, which finds it so). */
   private Future<Taken> await(Trace trace, NotifyEvent payment, String why) {
     AnomalyKind kind = AnomalyKind.AWAITING_CONFIRMATION;
     Anomaly wait = new Anomaly(kind.code(), payment.platform().code(), booking.siteOrderNo(payment.orderNo()),
-        payment.tradeNo(), payment.amountCents(), "a signed notification, not booked until its platform's order query"
-        + " confirms it (confirm_before_book): " + why + ". " + kind.action(), waitKey(payment));
-    return db.inTransaction(conn -> outbox.recordAnomalyUnlessBooked(conn, wait, !payment.testMode()))
-        .recover(err -> DbErrors.isDuplicateKey(err) ? Future.succeededFuture(true) : Future.failedFuture(err))
+        payment.tradeNo(), payment.amountCents(), waitDetail(why), waitKey(payment));
+    // retried as a booking is (a deadlock, or losing a snapshot to the booking of the trade: 1020); already kept
+    // (1062): rolled back, nothing written now
+    return booking.retried(() -> db.inTransaction(conn -> outbox.recordAnomalyUnlessBooked(conn, wait,
+            !payment.testMode()).map(written -> written ? Waited.NOW : Waited.BOOKED)))
+        .recover(err -> DbErrors.isDuplicateKey(err) ? Future.succeededFuture(Waited.BEFORE) : Future.failedFuture(err))
         .transform(waits -> {
-          if (waits.succeeded() && !waits.result()) {
+          if (waits.succeeded() && waits.result() == Waited.BOOKED) {
             return confirmed(trace, payment);
           }
           log.record(trace, waits.succeeded() ? Outcome.ANOMALY.code() : Outcome.ERROR.code(), payment.idempotencyKey(),
               waits.succeeded() ? kind.code() + ": " + why : waits.cause().toString());
-          return Future.succeededFuture(new Unconfirmed(payment, why, waits.mapEmpty()));
+          return Future.succeededFuture(new Unconfirmed(payment, why, waits.map(w -> w == Waited.NOW)));
         });
+  }
+
+  /** What recording a wait found: written now, kept since an earlier delivery, or its trade booked (none written). */
+  private enum Waited { NOW, BEFORE, BOOKED }
+
+  /**
+   * A wait's detail, {@code why} cut so that it fits anomalies.detail (VARCHAR(1000)) beside the fixed text: a
+   * platform's error (a TLS message) is unbounded, and a detail too long is refused under STRICT modes.
+   */
+  static String waitDetail(String why) {
+    return "a signed notification, not booked until its platform's order query confirms it (confirm_before_book): "
+        + (why.length() <= LONGEST_WHY ? why : why.substring(0, LONGEST_WHY - 3) + "...") + ". "
+        + AnomalyKind.AWAITING_CONFIRMATION.action();
   }
 
   /** The signed payment of {@code payment}'s trade that waits for its platform's confirmation; null when none does. */
@@ -181,10 +216,12 @@ public final class Receipt {
 
   /**
    * Books a payment its platform's answer confirmed after its signed notification waited ({@link #waiting}), as that
-   * notification would have been booked (the same event, keys and transaction), the wait then resolved.
+   * notification would have been booked (the same event, keys and transaction), the wait then resolved: left open
+   * where that booked nothing (paid before its order was created, a conflict with what its trade booked).
    */
   public Future<BookingResult> bookWaited(Trace trace, NotifyEvent payment) {
-    return book(trace, payment, false).compose(result -> resolveWait(payment).map(result));
+    return book(trace, payment, false).compose(result -> booksTheTrade(result) ? resolveWait(payment).map(result)
+        : Future.succeededFuture(result));
   }
 
   /** The wait of a trade now booked, resolved. Booked is booked: a failure here leaves it open, and logged. */

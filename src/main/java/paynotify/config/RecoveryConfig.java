@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.function.BiFunction;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import paynotify.channel.NotifyChannel;
@@ -34,10 +35,12 @@ import paynotify.store.OrdersTable;
  *                 and WeChat Pay v2 whatever recovery.enabled says (its channel's API key is all it needs)
  * @param missed   the platforms' undelivered events, each with a read-only API key (stripe.api_key_file,
  *                 paddle.api_key_file), how far they were read kept in the database given: those whose key is set
+ * @param confirmationsPerMinute how many signed notifications a minute may ask their platform to confirm them
+ *                 (confirm_before_book), a budget apart from the sweeper's
  */
 public record RecoveryConfig(RecoverySettings settings, List<Function<OutboundHttp, TradeQuery>> clients,
     List<Function<OutboundHttp, TradeQuery>> confirming,
-    List<BiFunction<OutboundHttp, Database, MissedEventsFeed>> missed) {
+    List<BiFunction<OutboundHttp, Database, MissedEventsFeed>> missed, int confirmationsPerMinute) {
   private static final Logger LOG = LoggerFactory.getLogger(RecoveryConfig.class);
 
   static RecoveryConfig read(ConfigReader c, ChannelsConfig channels, OrdersTable orders, OutboundConfig outbound) {
@@ -62,6 +65,7 @@ public record RecoveryConfig(RecoverySettings settings, List<Function<OutboundHt
     }
     Duration interval = Duration.ofSeconds(c.number("recovery.interval_seconds", 60, 5, 3600));
     int perMinute = c.integer("recovery.max_queries_per_minute", 30, 1, 6000);
+    int confirmationsPerMinute = c.integer("recovery.max_confirmations_per_minute", 120, 1, 6000);
     long closeMinutes = c.number("recovery.close_unpaid_after_minutes", 0, 0, 24L * 60 * 30);
     Duration closeAfter = closeMinutes == 0 ? null : Duration.ofMinutes(closeMinutes);
     if (closeAfter != null && closeAfter.compareTo(maxAge) >= 0) {
@@ -88,8 +92,10 @@ public record RecoveryConfig(RecoverySettings settings, List<Function<OutboundHt
     Duration timeout = Duration.ofMillis(c.number("recovery.timeout_ms", 10_000, 500, 60_000));
     List<Platform> platforms = channels.enabled().stream().map(NotifyChannel::platform).distinct().toList();
     RecoverySettings settings = new RecoverySettings(enabled, minAge, maxAge, interval, perMinute, closeAfter,
-        createdAt, platformOf(c), platforms.size() == 1 ? platforms.get(0) : null, timeout);
-    return new RecoveryConfig(settings, clients, confirming, missed);
+        createdAt, platformOf(c), platforms.size() == 1 ? platforms.get(0) : null, timeout,
+        channels.enabled().stream().filter(NotifyChannel::confirmsBeforeBooking).map(NotifyChannel::platform)
+            .collect(Collectors.toUnmodifiableSet()));
+    return new RecoveryConfig(settings, clients, confirming, missed, confirmationsPerMinute);
   }
 
   /**

@@ -212,7 +212,9 @@ final class NotifyFate {
       return finish(Outcome.ERROR, () -> LOG.error("{} {} not confirmed, and its wait not recorded, replied failure so"
           + " the platform retries: {}", endpoint, key, u.recorded().cause().toString()), retry);
     }
-    keepers.refusals().succeeded();
+    if (u.recordedNow()) { // a write committed (not a wait kept since an earlier delivery: rolled back)
+      keepers.refusals().succeeded();
+    }
     return finish(Outcome.ANOMALY, () -> LOG.warn("{} {} not booked, replied failure so the platform delivers it again"
         + " (confirm_before_book): {}", endpoint, key, u.why()), retry);
   }

@@ -226,8 +226,9 @@ final class Asking {
         // asked again at its back-off: an unsigned answer ends nothing (its anomaly is recorded once), unless it
         // confirms the signed notification of its trade that waits for it (confirm_before_book)
         if (!signed) {
-          yield found.unsigned(a.query(), answer).map(result -> result != null ? booked(answer, said, result)
-              : new Asked(State.UNPAID, answer.platformStatus(), said
+          boolean confirming = settings.confirming().contains(a.query().platform());
+          yield found.unsigned(a.query(), answer, confirming).map(result -> result != null
+              ? booked(answer, said, result) : new Asked(State.UNPAID, answer.platformStatus(), said
                   + ", but its answer is not signed: not booked, recorded as an anomaly to check", false));
         }
         yield found.book(a.query().name(), answer.payment(), answer.body(), q.evidence())

@@ -8,6 +8,7 @@ import paynotify.booking.EventBooking;
 import paynotify.booking.Outcome;
 import paynotify.booking.Receipt;
 import paynotify.booking.Receipt.Taken;
+import paynotify.booking.Receipt.Waiting;
 import paynotify.booking.SiteEvents;
 import paynotify.booking.anomaly.AnomalyKind;
 import paynotify.channel.Money;
@@ -81,13 +82,15 @@ public final class FoundPayment {
    * A payment an unsigned answer reported (epay's query). Where its trade's signed notification waits for this
    * confirmation (confirm_before_book) for the same order and amount, the two together are the evidence: booked as
    * that notification would have been, the wait resolved. Otherwise not booked (null): an anomaly for a human, once
-   * per trade. Its notify_log row keeps the answer as received.
+   * per trade. Its notify_log row keeps the answer as received. {@code confirming}: its platform's channel confirms
+   * before booking (else no wait is looked for: the sweeper's answer costs no read more).
    */
-  Future<BookingResult> unsigned(TradeQuery query, TradeAnswer answer) {
+  Future<BookingResult> unsigned(TradeQuery query, TradeAnswer answer, boolean confirming) {
     NotifyEvent payment = answer.payment();
     String orderNo = booking.siteOrderNo(payment.orderNo());
     Trace trace = trace(query.name(), answer.body());
-    return receipt.waiting(payment).compose(waiting -> waiting != null && waiting.sameAs(orderNo, payment)
+    Future<Waiting> waits = confirming ? receipt.waiting(payment) : Future.succeededFuture();
+    return waits.compose(waiting -> waiting != null && waiting.sameAs(orderNo, payment)
         ? receipt.bookWaited(trace, payment)
         : receipt.hold(trace, payment, AnomalyKind.QUERY_SAYS_PAID, query.name() + " says order " + orderNo
             + " is paid (trade " + payment.tradeNo() + (waiting == null ? "" : ", "

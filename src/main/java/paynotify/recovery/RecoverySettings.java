@@ -2,6 +2,7 @@ package paynotify.recovery;
 
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 import paynotify.channel.Platform;
 
 /**
@@ -21,10 +22,12 @@ import paynotify.channel.Platform;
  * @param onlyPlatform     the one platform whose notifications the site takes, when it takes only one's (then an
  *                         order whose channel column is empty is that platform's); null when several
  * @param timeout          a platform's whole answer, at most
+ * @param confirming       the platforms whose channel confirms a signed payment before booking it
+ *                         (confirm_before_book): only their unsigned "paid" answers are compared with a waiting one
  */
 public record RecoverySettings(boolean enabled, Duration minAge, Duration maxAge, Duration interval,
     int queriesPerMinute, Duration closeAfter, String createdAt, Map<String, Platform> platformOf,
-    Platform onlyPlatform, Duration timeout) {
+    Platform onlyPlatform, Duration timeout, Set<Platform> confirming) {
 
   /** How many orders one sweep claims: the rate cap spread over the interval, at least one. */
   int perSweep() {

@@ -39,6 +39,7 @@ import paynotify.net.OutboundHttp;
 import paynotify.reconcile.daily.DailyClose;
 import paynotify.recovery.AfterRefusals;
 import paynotify.recovery.CheckAnswer;
+import paynotify.recovery.Confirmations;
 import paynotify.recovery.Recovery;
 import paynotify.store.Database;
 import paynotify.store.Isolation;
@@ -181,6 +182,9 @@ public final class PayNotifyServer {
     Recovery recovery = !asks ? null : new Recovery(vertx, recoveryPool, booking, stores.log(), config.orders(), outbox,
         rc.clients().stream().map(client -> client.apply(gateways)).toList(),
         rc.missed().stream().map(feed -> feed.apply(eventsApi, recoveryPool)).toList(), rc.settings());
+    // a signed notification's question to its platform (confirm_before_book): a budget and a time limit of its own
+    Confirmations confirmations = recovery == null ? null : new Confirmations(recovery::unconfirmed,
+        rc.settings().timeout(), config.http().requestTimeout(), rc.confirmationsPerMinute());
     Runnable closeRecovery = () -> {
       if (recovery != null) {
         gateways.close();
@@ -236,7 +240,8 @@ public final class PayNotifyServer {
     return vertx.deployVerticle(() -> {
           NotifyVerticle verticle = new NotifyVerticle(config.http(), config.channels().enabled(),
               config.channels().disabled(), booking, stores.log(), stores.rejected(), readiness,
-              relay == null ? null : relay::backlog, metrics, refusals, recovery == null ? null : recovery::unconfirmed);
+              relay == null ? null : relay::backlog, metrics, refusals,
+              confirmations == null ? null : confirmations::why);
           first.compareAndSet(null, verticle);
           return verticle;
         }, new DeploymentOptions().setInstances(config.httpInstances()))

@@ -14,6 +14,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -66,7 +67,7 @@ class AfterRefusalsTest extends DatabaseTestBase {
     }
     platformOf.put("9", Platform.EPUSDT);
     return new RecoverySettings(false, Duration.ofMinutes(2), Duration.ofHours(26), Duration.ofSeconds(60), 30, null,
-        "created_at", platformOf, onlyPlatform, Duration.ofSeconds(10));
+        "created_at", platformOf, onlyPlatform, Duration.ofSeconds(10), Set.of());
   }
 
   static AfterRefusals after(OrdersTable orders, Map<String, Platform> endpoints) {

@@ -2,11 +2,16 @@ package paynotify.recovery;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.vertx.core.json.JsonObject;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import org.junit.jupiter.api.Test;
 import paynotify.testsupport.EpayNotifications;
 import paynotify.testsupport.EpayStandIn;
 import paynotify.testsupport.Http.Reply;
 import paynotify.testsupport.Notification;
+import paynotify.testsupport.PlatformStandIn.Mode;
 
 /**
  * epay.confirm_before_book against the aggregator's {@code api.php?act=order} (its stand-in), which is asked by the
@@ -69,6 +74,110 @@ class EpayConfirmBeforeBookTest extends ConfirmBeforeBookTestBase<EpayStandIn> {
   void aPaidAnswerWithoutANotificationStaysAnAnomaly() {
     order("C10");
     platform.paid("C10", trade(10), "88.88");
+
+    assertThat(service.server().recovery().sweepOnce().await().paid()).isZero();
+
+    assertThat(db.count("SELECT COUNT(*) FROM payments")).isZero();
+    assertThat(db.count("SELECT COUNT(*) FROM anomalies WHERE kind = 'query_says_paid'")).isEqualTo(1);
+  }
+
+  /**
+   * A wait left open beside its booked trade (a booking on another Galera node certified beside the wait's insert, or
+   * the sweeper's signed answer): resolved by the periodic check, not left to tell the owner to change the key.
+   */
+  @Test
+  void aWaitWhoseTradeWasBookedElsewhereIsResolvedByThePeriodicCheck() {
+    order("C15");
+    platform.waiting("C15");
+    unconfirmed("C15", trade(15));
+    db.update("INSERT INTO payments (channel, trade_no, order_no, amount_cents, paid_at)"
+        + " VALUES ('epay', ?, 'C15', 8888, NOW(3))", trade(15));
+
+    service.server().orderlessPayments().runOnce().await();
+
+    assertThat(waiting("C15")).startsWith(trade(15) + " 8888 resolved: ");
+  }
+
+  /** recovery.timeout_ms 5 s, beyond http.request_timeout_ms 3 s. */
+  void restartWithAQuestionLongerThanARequest() {
+    service.close();
+    service = start(new JsonObject().put("http", new JsonObject().put("request_timeout_ms", 3000))
+        .put("recovery", new JsonObject().put("timeout_ms", 5000)));
+  }
+
+  /** An aggregator that hangs: its question is cut below http.request_timeout_ms, the wait recorded before replying. */
+  @Test
+  void theAggregatorHangingTheWaitIsRecordedBeforeTheRequestTimesOut() {
+    restartWithAQuestionLongerThanARequest();
+    order("C16");
+    platform.paid("C16", trade(16), "88.88");
+    platform.mode(Mode.SLOW);
+
+    assertThat(unconfirmed("C16", trade(16))).contains("did not confirm trade " + trade(16) + " within 2000 ms");
+  }
+
+  /** A redelivery of a payment booked here is the repeat it is, without asking an aggregator that hangs. */
+  @Test
+  void aBookedPaymentRedeliveredWhileTheAggregatorHangsIsADuplicateNotAskedAbout() {
+    restartWithAQuestionLongerThanARequest();
+    order("C17");
+    platform.paid("C17", trade(17), "88.88");
+    assertThat(service.send(paid("C17", trade(17), "88.88"))).isEqualTo(success());
+    platform.mode(Mode.SLOW);
+
+    long start = System.nanoTime();
+    assertThat(service.send(paid("C17", trade(17), "88.88"))).isEqualTo(success());
+
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).as("answered without asking").isLessThan(
+        Duration.ofMillis(1500));
+    service.awaitLogRecorded();
+    assertThat(db.outcomes("epay:pay:" + trade(17))).isEqualTo("processed,duplicate");
+  }
+
+  /** Signed notifications beyond recovery.max_confirmations_per_minute are not asked about: they wait, saying so. */
+  @Test
+  void beyondTheConfirmationBudgetNothingIsAskedAndItWaits() {
+    service.close();
+    service = start(new JsonObject().put("recovery", new JsonObject().put("max_confirmations_per_minute", 1)));
+    order("C18");
+    order("C19");
+    platform.paid("C18", trade(18), "88.88");
+    platform.paid("C19", trade(19), "88.88");
+    assertThat(service.send(paid("C18", trade(18), "88.88"))).isEqualTo(success());
+
+    assertThat(service.send(paid("C19", trade(19), "88.88"))).isNotEqualTo(success());
+
+    assertThat(platform.queries("C19")).isZero();
+    assertThat(db.payments(trade(19))).isZero();
+    assertThat(waiting("C19")).startsWith(trade(19) + " 8888 open: ").contains("not asked")
+        .contains("recovery.max_confirmations_per_minute");
+  }
+
+  /** The sweeper's "paid" for a payment made before its order was created books nothing: the wait stays open. */
+  @Test
+  void aConfirmedPaymentMadeBeforeItsOrderLeavesTheWaitOpen() {
+    order("C20");
+    platform.waiting("C20");
+    unconfirmed("C20", trade(20));
+    platform.paid("C20", trade(20), "88.88");
+    platform.paidAt("C20", LocalDateTime.now(ZoneOffset.ofHours(8)).minusHours(1));
+
+    assertThat(service.server().recovery().sweepOnce().await().paid()).isZero();
+
+    assertThat(db.count("SELECT COUNT(*) FROM payments")).isZero();
+    assertThat(waiting("C20")).startsWith(trade(20) + " 8888 open: ");
+    assertThat(db.count("SELECT COUNT(*) FROM anomalies WHERE kind = 'paid_before_order'")).isEqualTo(1);
+  }
+
+  /** With confirm_before_book off, an open wait (kept from when it was on) books nothing: no wait is looked for. */
+  @Test
+  void withTheFlagOffTheSweepersPaidIsAnAnomalyWhateverWaits() {
+    order("C21");
+    platform.waiting("C21");
+    unconfirmed("C21", trade(21));
+    service.close();
+    service = start(new JsonObject().put("epay", new JsonObject().put("confirm_before_book", false)));
+    platform.paid("C21", trade(21), "88.88");
 
     assertThat(service.server().recovery().sweepOnce().await().paid()).isZero();
 

@@ -107,7 +107,8 @@ public enum AnomalyKind {
   AWAITING_CONFIRMATION("nothing was booked: the aggregator's own order query did not say this trade was paid for this"
       + " amount. If it says so later, paynotify books it and resolves this. If it never does, look the order up in the"
       + " aggregator's merchant panel: unpaid there, the notification was signed with your key by someone else (change"
-      + " the key at the aggregator); paid there, ask the aggregator why its query says otherwise"),
+      + " the key at the aggregator); refunded there, it was paid and given back; paid there, ask the aggregator why"
+      + " its query says otherwise"),
   /**
    * A platform asked about an unpaid order (recovery, check, auto_repair, repair book) says its trade was paid, then
    * refunded (WeChat REFUND, Alipay TRADE_CLOSED after a payment): not booked, as the answer does not say how much
