@@ -522,9 +522,9 @@ public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> di
     if (!currency.matches("[A-Za-z]{3}")) {
       throw c.error("paddle.currency", "'" + currency + "' is not a three-letter currency code such as USD");
     }
-    // 300 s, not the SDKs' 5: PaddleSignature says why.
+    // 300 s, not the SDKs' 5: PaddleSignature says why; up to Paddle's 3 days of retries, which may keep their ts.
     Duration tolerance = Duration.ofSeconds(c.number("paddle.tolerance_seconds",
-        PaddleSignature.DEFAULT_TOLERANCE.toSeconds(), 1, 86_400));
+        PaddleSignature.DEFAULT_TOLERANCE.toSeconds(), 1, PaddleSignature.MAX_TOLERANCE.toSeconds()));
     return new PaddleChannel(secrets, tolerance, currency, clock);
   }
 

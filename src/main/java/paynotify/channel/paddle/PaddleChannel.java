@@ -21,6 +21,7 @@ import paynotify.channel.NotifyEvent;
 import paynotify.channel.NotifyRequest;
 import paynotify.channel.Platform;
 import paynotify.channel.PlatformTime;
+import paynotify.channel.RejectedNotification.Reason;
 import paynotify.channel.RejectedNotification;
 import paynotify.channel.UnbookableNotification.Problem;
 import paynotify.channel.UnbookableNotification;
@@ -70,7 +71,11 @@ public final class PaddleChannel implements NotifyChannel {
 
   private NotifyEvent verified(NotifyRequest request) throws RejectedNotification {
     byte[] body = request.body().getBytes();
-    signature.verify(request.headers().get(PaddleSignature.HEADER), body);
+    try {
+      signature.verify(request.headers().get(PaddleSignature.HEADER), body);
+    } catch (RejectedNotification e) {
+      throw e.reason() == Reason.STALE_TIMESTAMP ? outsideWindow(e, body) : e;
+    }
     // Signed, so Paddle's: from here on, what cannot be read is an anomaly for a human, not a refusal.
     JsonObject event;
     try {
@@ -84,6 +89,23 @@ public final class PaddleChannel implements NotifyChannel {
       throw UnbookableNotification.unreadable(Platform.PADDLE, readable(event, "id"), readable(event, "order_no"),
           e.getMessage());
     }
+  }
+
+  /**
+   * A genuine event refused for its ts alone, perhaps a retry after an outage: its refusal (logged at WARN and
+   * listed as refused) names the event, never its body, so the owner can find it in Paddle's dashboard.
+   */
+  private static RejectedNotification outsideWindow(RejectedNotification e, byte[] body) {
+    String id = null;
+    String type = null;
+    try {
+      JsonObject event = new JsonObject(new String(body, StandardCharsets.UTF_8));
+      id = Ids.optional("event_id", event.getValue("event_id") instanceof String s ? s : null);
+      type = event.getValue("event_type") instanceof String s ? Ids.printable(s) : null;
+    } catch (DecodeException ignored) { // signed, but no JSON: named as such
+    }
+    return new RejectedNotification(e.reason(), "Paddle event " + (id == null ? "(no event_id)" : id) + " ("
+        + (type == null ? "no event_type" : type) + ") " + e.getMessage());
   }
 
   private NotifyEvent normalise(JsonObject event) throws RejectedNotification {

@@ -108,5 +108,11 @@ class PaddleWebhookTest extends ServiceTestBase {
         PaddleNotifications.SECRET));
     assertThat(reply.status()).isEqualTo(401);
     assertThat(db.orderStatus("P6")).isEqualTo("unpaid");
+    // a retry after an outage looks like this: the owner is told which event, and what to do
+    service.awaitLogRecorded();
+    assertThat(db.string("SELECT detail FROM notify_log WHERE outcome = 'rejected'"))
+        .contains("Paddle event evt_P6 (transaction.completed) signed, but ts 30")
+        .contains("Paddle's retries keep their first ts").contains("paddle.api_key_file")
+        .contains("paddle.tolerance_seconds").doesNotContain("txn_P6");
   }
 }
