@@ -2,6 +2,7 @@ package paynotify.channel.paddle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 import paynotify.testsupport.Http.Reply;
@@ -97,6 +98,23 @@ class PaddleWebhookTest extends ServiceTestBase {
     assertThat(db.column("SELECT CONCAT(kind, ' ', trade_no) FROM anomalies ORDER BY id"))
         .containsExactly("dispute txn_P5", "payment_without_order txn_P5x");
     assertThat(db.orderStatus("P5")).isEqualTo("paid");
+  }
+
+  // Each line item carries its product and price, ~2 KB in the node SDK's mock: 30 of them are no 16 KiB body.
+  @Test
+  void aCartOfManyItemsIsReadWholeBeyondTheDefaultBodyLimit() {
+    db.insertOrder("P7", 3000);
+    JsonObject txn = PaddleNotifications.transaction("P7", "txn_P7", 3000, "USD", "completed", "web");
+    JsonArray items = new JsonArray();
+    for (int i = 0; i < 30; i++) {
+      items.add(new JsonObject().put("price_id", "pri_" + i).put("quantity", 1)
+          .put("product", new JsonObject().put("id", "pro_" + i).put("description", "x".repeat(2000))));
+    }
+    Notification large = PaddleNotifications.signed(PaddleNotifications.event("evt_P7", "transaction.completed",
+        txn.put("items", items)));
+    assertThat(large.body().length).isGreaterThan(60 * 1024);
+    assertOk(service.send(large));
+    assertThat(db.orderStatus("P7")).isEqualTo("paid");
   }
 
   @Test
