@@ -145,12 +145,13 @@ public final class CreemChannel implements NotifyChannel {
   }
 
   /** The site's order: request_id, which the site set creating the checkout; else metadata.order_no. */
-  private static String siteOrder(JsonObject checkout) {
-    String requestId = text(checkout.getValue("request_id"));
+  private static String siteOrder(JsonObject checkout) throws RejectedNotification {
+    String requestId = Ids.orderNumber("object.request_id", checkout.getValue("request_id"));
     if (requestId != null) {
       return requestId;
     }
-    return checkout.getValue("metadata") instanceof JsonObject metadata ? text(metadata.getValue("order_no")) : null;
+    return checkout.getValue("metadata") instanceof JsonObject metadata
+        ? Ids.orderNumber("object.metadata.order_no", metadata.getValue("order_no")) : null;
   }
 
   /**
@@ -311,7 +312,10 @@ public final class CreemChannel implements NotifyChannel {
     String orderNo = null;
     String trade = null;
     if (event != null && event.getValue("object") instanceof JsonObject object) {
-      orderNo = Ids.optional("order", siteOrder(object));
+      try {
+        orderNo = Ids.optional("order", siteOrder(object));
+      } catch (RejectedNotification e) { // a number JavaScript rounded: it names no order
+      }
       trade = orderId(object);
     }
     return new UnbookableNotification(Problem.UNREADABLE, Platform.CREEM, id, orderNo, trade, null,

@@ -165,11 +165,10 @@ public final class LemonSqueezyChannel implements NotifyChannel {
   }
 
   /** The site's order the checkout carried ({@code checkout_data.custom.order_no}), or null when none. */
-  private static String orderNo(JsonObject meta) {
-    Object value = meta.getJsonObject("custom_data", new JsonObject()).getValue("order_no");
+  private static String orderNo(JsonObject meta) throws RejectedNotification {
     // a site may pass a number in the checkout's JSON: read as it is written
-    String orderNo = value instanceof Integer || value instanceof Long ? value.toString() : (String) value;
-    return orderNo == null || orderNo.isEmpty() ? null : orderNo;
+    return Ids.orderNumber("meta.custom_data.order_no",
+        meta.getJsonObject("custom_data", new JsonObject()).getValue("order_no"));
   }
 
   /** What the payment's row keeps: Lemon Squeezy's order number and UUID, and the total in USD (never booked). */
@@ -224,7 +223,7 @@ public final class LemonSqueezyChannel implements NotifyChannel {
       trade = Ids.optional("data.id", event.getJsonObject("data").getString("id"));
       name = Ids.optional("event_name", event.getJsonObject("meta").getString("event_name"));
       orderNo = Ids.optional("order_no", orderNo(event.getJsonObject("meta")));
-    } catch (RuntimeException e) { // no event, or a shape Lemon Squeezy never sends: what was read so far
+    } catch (RuntimeException | RejectedNotification e) { // no event, or a shape it never sends: what was read
     }
     return new UnbookableNotification(Problem.UNREADABLE, Platform.LEMONSQUEEZY,
         trade == null ? null : trade + ":" + (name == null ? "?" : name), orderNo, trade, null,

@@ -192,12 +192,9 @@ public final class PaddleChannel implements NotifyChannel {
   /** custom_data.order_no as the site set it (a string, or a whole number Paddle.js passed as one), else null. */
   private static String orderNo(JsonObject txn) throws RejectedNotification {
     Object custom = txn.getValue("custom_data");
-    Object value = custom instanceof JsonObject c ? c.getValue("order_no") : null;
-    if (value == null || "".equals(value)) {
-      return null;
-    }
-    return id(value instanceof Integer || value instanceof Long ? value.toString() : (String) value,
-        "data.custom_data.order_no");
+    String orderNo = Ids.orderNumber("data.custom_data.order_no",
+        custom instanceof JsonObject c ? c.getValue("order_no") : null);
+    return orderNo == null ? null : id(orderNo, "data.custom_data.order_no");
   }
 
   /** The object at {@code field}, empty when absent or null: what it lacks is then said by the field read from it. */

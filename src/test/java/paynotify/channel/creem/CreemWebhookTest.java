@@ -130,6 +130,19 @@ class CreemWebhookTest extends ServiceTestBase {
     assertThat(db.count("SELECT COUNT(*) FROM payments")).isZero();
   }
 
+  // metadata values may be numbers; one beyond 2^53 - 1 may be another order's number rounded by JavaScript.
+  @Test
+  void anOrderNumberJavaScriptMayHaveRoundedBooksNoOrder() {
+    db.insertOrder("9007199254740992", 1500);
+    JsonObject rounded = checkout("x", "ord_C15", 1500);
+    rounded.remove("request_id");
+    rounded.put("metadata", new JsonObject().put("order_no", 9_007_199_254_740_992L));
+    assertOk(service.send(completed(rounded)));
+    assertThat(db.orderStatus("9007199254740992")).isEqualTo("unpaid");
+    assertThat(db.string("SELECT CONCAT(kind, ' ', trade_no, ' ', detail) FROM anomalies"))
+        .startsWith("unreadable_notification ord_C15").contains("as a string");
+  }
+
   // Test Mode is another environment with its own secret: its events on a live instance mean its secret is here.
   @Test
   void anEventNotInProdModeIsRefusedUnlessTestModeIsOn() {

@@ -140,6 +140,18 @@ class LemonSqueezyWebhookTest extends ServiceTestBase {
         .containsExactly("payment_without_order 2009 1500");
   }
 
+  // A checkout's custom data passed as a number beyond 2^53 - 1 may be another order's number rounded by JavaScript.
+  @Test
+  void anOrderNumberJavaScriptMayHaveRoundedBooksNoOrder() {
+    db.insertOrder("9007199254740992", 1500);
+    JsonObject event = LemonSqueezyNotifications.paid("x", "2010", 1500);
+    event.getJsonObject("meta").getJsonObject("custom_data").put("order_no", 9_007_199_254_740_992L);
+    assertOk(service.send(LemonSqueezyNotifications.signed(event)));
+    assertThat(db.orderStatus("9007199254740992")).isEqualTo("unpaid");
+    assertThat(db.string("SELECT CONCAT(kind, ' ', detail) FROM anomalies")).startsWith("unreadable_notification")
+        .contains("as a string");
+  }
+
   /**
    * refunded_amount is the order's running total: two partial refunds delivered the second first end at the
    * second's total (80.00), never the two added (140.00, more than paid); a redelivery books nothing more.
