@@ -140,6 +140,23 @@ class LemonSqueezyWebhookTest extends ServiceTestBase {
         .containsExactly("payment_without_order 2009 1500");
   }
 
+  // Each refund of an order is an order_refunded of its new running total: two unreadable ones are two anomalies.
+  @Test
+  void twoUnreadableRefundsOfAnOrderAreTwoAnomaliesAndARedeliveryNone() {
+    db.insertOrder("LS20", 5000);
+    Notification first = null;
+    for (long total : new long[] {2000, 5000}) {
+      JsonObject refund = LemonSqueezyNotifications.refunded("LS20", "2020", 5000, total);
+      refund.getJsonObject("data").getJsonObject("attributes").remove("currency");
+      Notification n = LemonSqueezyNotifications.signed(refund);
+      first = first == null ? n : first;
+      assertOk(service.send(n));
+    }
+    assertOk(service.send(first));
+    assertThat(db.column("SELECT CONCAT(kind, ' ', trade_no) FROM anomalies")).hasSize(2)
+        .containsOnly("unreadable_notification 2020");
+  }
+
   // A checkout's custom data passed as a number beyond 2^53 - 1 may be another order's number rounded by JavaScript.
   @Test
   void anOrderNumberJavaScriptMayHaveRoundedBooksNoOrder() {
