@@ -90,7 +90,25 @@ public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> di
         + " PAYNOTIFY_LEMONSQUEEZY_SIGNING_SECRET), lemonsqueezy.store_id and lemonsqueezy.currency");
     add(enabled, disabled, CreemChannel.PATH, creem(c),
         "set creem.webhook_secret_file (or PAYNOTIFY_CREEM_WEBHOOK_SECRET) and creem.currency");
+    warnSharedAccounts(enabled, numbers);
     return new ChannelsConfig(List.copyOf(enabled), Map.copyOf(disabled));
+  }
+
+  /** What one site's events may reach another's through: the account, or store, both sites would sell on. */
+  private static final Map<String, String> SHARED_ACCOUNTS = Map.of(
+      PaddleChannel.PATH, "Paddle account (each notification destination gets all its events)",
+      LemonSqueezyChannel.PATH, "Lemon Squeezy store", CreemChannel.PATH, "Creem store");
+
+  private static void warnSharedAccounts(List<NotifyChannel> enabled, OrderNumbers numbers) {
+    if (numbers != OrderNumbers.AS_IS) {
+      return;
+    }
+    for (NotifyChannel channel : enabled) {
+      String account = SHARED_ACCOUNTS.get(channel.path());
+      if (account != null) {
+        warnShared(channel.endpoint() + ": no orders.out_trade_no", account);
+      }
+    }
   }
 
   /** The currency key of each channel whose platform sends minor units as they are (Stripe, Paddle, LS, Creem). */

@@ -17,18 +17,23 @@ import paynotify.testsupport.CreemNotifications;
 import paynotify.testsupport.PaddleNotifications;
 import paynotify.testsupport.PrivateFile;
 
-/** Review finding 4: 1000 JPY arrives as 1000, which an amount column of yuan holds as 1000.00, i.e. 100000. */
-class ZeroDecimalCurrencyTest {
+/** What the start warns of for the channels of platforms sold on through an account: review findings 4 and 10. */
+class ChannelStartWarningsTest {
   @TempDir
   Path dir;
 
   private List<String> warnings(String paddleCurrency, String creemCurrency, String amountUnit) {
+    return warnings(paddleCurrency, creemCurrency, new JsonObject().put("amount_unit", amountUnit))
+        .stream().filter(m -> m.contains("without decimals")).toList();
+  }
+
+  private List<String> warnings(String paddleCurrency, String creemCurrency, JsonObject orders) {
     JsonObject config = new JsonObject()
         .put("paddle", new JsonObject().put("currency", paddleCurrency)
             .put("webhook_secret_file", PrivateFile.write(dir.resolve("p"), PaddleNotifications.SECRET).toString()))
         .put("creem", new JsonObject().put("currency", creemCurrency)
             .put("webhook_secret_file", PrivateFile.write(dir.resolve("c"), CreemNotifications.SECRET).toString()))
-        .put("orders", new JsonObject().put("amount_unit", amountUnit));
+        .put("orders", orders);
     ListAppender<ILoggingEvent> lines = new ListAppender<>();
     Logger log = (Logger) LoggerFactory.getLogger("paynotify.config.Channels");
     lines.start();
@@ -41,10 +46,10 @@ class ZeroDecimalCurrencyTest {
       log.detachAppender(lines);
       log.setLevel(level);
     }
-    return lines.list.stream().map(ILoggingEvent::getFormattedMessage).filter(m -> m.contains("without decimals"))
-        .toList();
+    return lines.list.stream().map(ILoggingEvent::getFormattedMessage).toList();
   }
 
+  // 1000 JPY arrives as 1000, which an amount column of yuan holds as 1000.00, i.e. 100000.
   @Test
   void aZeroDecimalCurrencyWithAnAmountColumnOfYuanIsWarnedOfAtStart() {
     assertThat(warnings("jpy", "KRW", "yuan")).hasSize(2)
@@ -52,5 +57,15 @@ class ZeroDecimalCurrencyTest {
         .anyMatch(w -> w.startsWith("creem.currency is KRW") && w.contains("orders.amount_unit: cents"));
     assertThat(warnings("JPY", "JPY", "cents")).isEmpty();
     assertThat(warnings("USD", "EUR", "yuan")).isEmpty();
+  }
+
+  // One Paddle account sends every event to each destination; one store's orders reach each site on it.
+  @Test
+  void anAccountTwoSitesMayShareIsWarnedOfUnlessTheNumbersAreToldApart() {
+    assertThat(warnings("USD", "USD", new JsonObject()).stream().filter(m -> m.contains("could pay your order")))
+        .hasSize(2).anyMatch(w -> w.startsWith("paddle: no orders.out_trade_no is set") && w.contains("Paddle account"))
+        .anyMatch(w -> w.startsWith("creem: no orders.out_trade_no is set") && w.contains("Creem store"));
+    assertThat(warnings("USD", "USD", new JsonObject().put("out_trade_no", "A{order_no}")))
+        .noneMatch(m -> m.contains("could pay your order"));
   }
 }
