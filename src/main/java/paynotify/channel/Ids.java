@@ -12,6 +12,8 @@ public final class Ids {
    * spaces: no padding or look-alike characters in a unique key.
    */
   static final int LONGEST = 64;
+  /** JavaScript's Number.MAX_SAFE_INTEGER: 2^53 itself is also where 2^53 + 1 is rounded to. */
+  private static final long EXACT_IN_JS = (1L << 53) - 1;
 
   private Ids() {}
 
@@ -45,6 +47,26 @@ public final class Ids {
       }
     }
     return true;
+  }
+
+  /**
+   * An order number as a site passed it through a platform's JSON (Paddle's custom_data, a Lemon Squeezy checkout's
+   * custom data, Creem's metadata): a string as it is, a whole number as its digits; null when absent or empty. A
+   * number from 2^53 on is refused: JavaScript (Paddle.js, the platform, a Node site) may have held it rounded,
+   * perhaps from another order's number.
+   */
+  public static String orderNumber(String path, Object value) throws RejectedNotification {
+    if (value == null || "".equals(value)) {
+      return null;
+    }
+    if (value instanceof String s) {
+      return s;
+    }
+    if ((value instanceof Integer || value instanceof Long) && Math.abs(((Number) value).longValue()) <= EXACT_IN_JS) {
+      return value.toString();
+    }
+    throw RejectedNotification.malformed(path + " is the number " + printable(value.toString()) + ", which"
+        + " JavaScript may have rounded (whole numbers below 2^53 only): pass the order number as a string");
   }
 
   /** A merchant id of the notification ({@code field}) must be the configured one ({@code configKey}). */

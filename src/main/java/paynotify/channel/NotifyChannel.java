@@ -20,8 +20,14 @@ public interface NotifyChannel {
    * @param platform whose trades it books (both WeChat endpoints: {@link Platform#WECHAT})
    * @param path     where the platform sends notifications, e.g. {@code /notify/wechat/v3}
    * @param success  the reply that stops the platform's retries
+   * @param minBody  the bytes of body read at least, whatever {@code http.max_body_bytes} says: for a platform
+   *                 whose genuine events outgrow the default (0: that setting alone)
    */
-  record Door(String endpoint, Platform platform, String path, Reply success) {}
+  record Door(String endpoint, Platform platform, String path, Reply success, int minBody) {
+    public Door(String endpoint, Platform platform, String path, Reply success) {
+      this(endpoint, platform, path, success, 0);
+    }
+  }
 
   /** {@link Door#endpoint}. */
   default String endpoint() {

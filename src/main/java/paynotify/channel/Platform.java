@@ -40,10 +40,10 @@ public enum Platform {
   /** payId, which the site chose when it created the V免签 order: the site's own length. */
   VMQ("vmq", 64),
   /**
-   * The transaction id (txn_..., 30 characters in every example of developer.paddle.com and the SDKs' mocks): no
-   * maximum documented, so as Stripe's.
+   * The transaction id: {@code ^txn_[a-z\d]{26}$}, 30 characters (developer.paddle.com/api-reference/about/paddle-ids,
+   * "a prefix ... followed by a unique string of 26 alphanumeric characters").
    */
-  PADDLE("paddle", 255),
+  PADDLE("paddle", 30),
   /**
    * Id, TokenPay's own order: a GUID, 36 characters ({@code 63234df7-55bf-93fc-0010-67be493c0c27} in
    * LightCountry/TokenPay's Wiki/docs.md; {@code order.Id.ToString()} in ObjectExtension.ToDic). It delivers a
@@ -51,7 +51,6 @@ public enum Platform {
    */
   TOKENPAY("tokenpay", 36),
   /**
-
    * The Order's id (data.id), a JSON:API string of an integer ("1" in docs.lemonsqueezy.com/api/orders); no maximum
    * documented.
    */

@@ -154,6 +154,7 @@ public record AppConfig(
     int instances = c.integer("http.instances", 1, 1, 64);
     OrdersTable orders = OrdersConfig.read(c);
     ChannelsConfig channels = ChannelsConfig.from(c, Clock.systemUTC(), orders.numbers());
+    channels.warnZeroDecimal(c, orders.unit());
     OutboundConfig outbound = OutboundConfig.read(c, channels, MerchantKeys.read(c));
     return new AppConfig(http, instances, database(c), channels, retention(c),
         booking(c, orders),

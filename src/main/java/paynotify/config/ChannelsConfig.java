@@ -9,6 +9,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Currency;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -48,6 +49,7 @@ import paynotify.channel.wechat.WechatV3Signature;
 import paynotify.channel.xunhupay.XunhupayChannel;
 import paynotify.crypto.PublicKeys;
 import paynotify.store.OrderNumbers;
+import paynotify.store.OrdersTable.AmountUnit;
 
 /**
  * The notify channels, built from the configuration. A channel runs only when its section is
@@ -88,7 +90,59 @@ public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> di
         + " PAYNOTIFY_LEMONSQUEEZY_SIGNING_SECRET), lemonsqueezy.store_id and lemonsqueezy.currency");
     add(enabled, disabled, CreemChannel.PATH, creem(c),
         "set creem.webhook_secret_file (or PAYNOTIFY_CREEM_WEBHOOK_SECRET) and creem.currency");
+    warnSharedAccounts(enabled, numbers);
     return new ChannelsConfig(List.copyOf(enabled), Map.copyOf(disabled));
+  }
+
+  /** What one site's events may reach another's through: the account, or store, both sites would sell on. */
+  private static final Map<String, String> SHARED_ACCOUNTS = Map.of(
+      PaddleChannel.PATH, "Paddle account (each notification destination gets all its events)",
+      LemonSqueezyChannel.PATH, "Lemon Squeezy store", CreemChannel.PATH, "Creem store");
+
+  private static void warnSharedAccounts(List<NotifyChannel> enabled, OrderNumbers numbers) {
+    if (numbers != OrderNumbers.AS_IS) {
+      return;
+    }
+    for (NotifyChannel channel : enabled) {
+      String account = SHARED_ACCOUNTS.get(channel.path());
+      if (account != null) {
+        warnShared(channel.endpoint() + ": no orders.out_trade_no", account);
+      }
+    }
+  }
+
+  /** The currency key of each channel whose platform sends minor units as they are (Stripe, Paddle, LS, Creem). */
+  private static final Map<String, String> MINOR_UNITS = Map.of(StripeChannel.PATH, "stripe.currency",
+      PaddleChannel.PATH, "paddle.currency", LemonSqueezyChannel.PATH, "lemonsqueezy.currency",
+      CreemChannel.PATH, "creem.currency");
+
+  /**
+   * Review finding 4: these platforms send a zero-decimal currency's amounts in its unit (1000 JPY is 1000), which
+   * orders.amount_unit yuan reads as 10.00: every payment of such a site would be an amount_mismatch. Warned, not
+   * refused: a site may keep its yen amounts scaled by 100 on purpose.
+   */
+  void warnZeroDecimal(ConfigReader c, AmountUnit unit) {
+    if (unit != AmountUnit.YUAN) {
+      return;
+    }
+    for (NotifyChannel channel : enabled) {
+      String key = MINOR_UNITS.get(channel.path());
+      String code = key == null ? null : c.string(key);
+      if (code != null && zeroDecimal(code.toUpperCase(Locale.ROOT))) {
+        LOG.warn("{} is {}, a currency without decimals: {} sends 1000 {} as 1000, and orders.amount_unit yuan reads"
+            + " an order of 1000 as 100000, so every payment would be an amount_mismatch; keep the amounts in an"
+            + " integer column and set orders.amount_unit: cents (docs/channels.md)", key, code, channel.endpoint(),
+            code.toUpperCase(Locale.ROOT));
+      }
+    }
+  }
+
+  private static boolean zeroDecimal(String code) {
+    try {
+      return Currency.getInstance(code).getDefaultFractionDigits() == 0; // ISO 4217's minor unit: JPY, KRW, VND...
+    } catch (IllegalArgumentException e) { // no ISO code: the platform refuses it, not this check
+      return false;
+    }
   }
 
   /** The platforms of the enabled channels: the ones whose trades are booked. */
@@ -523,9 +577,9 @@ public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> di
     if (!currency.matches("[A-Za-z]{3}")) {
       throw c.error("paddle.currency", "'" + currency + "' is not a three-letter currency code such as USD");
     }
-    // 300 s, not the SDKs' 5: PaddleSignature says why.
+    // 300 s, not the SDKs' 5: PaddleSignature says why; up to Paddle's 3 days of retries, which may keep their ts.
     Duration tolerance = Duration.ofSeconds(c.number("paddle.tolerance_seconds",
-        PaddleSignature.DEFAULT_TOLERANCE.toSeconds(), 1, 86_400));
+        PaddleSignature.DEFAULT_TOLERANCE.toSeconds(), 1, PaddleSignature.MAX_TOLERANCE.toSeconds()));
     return new PaddleChannel(secrets, tolerance, currency, clock);
   }
 

@@ -163,7 +163,7 @@ public final class NotifyVerticle extends VerticleBase {
     String remote = ctx.request().remoteAddress() == null ? null : ctx.request().remoteAddress().hostAddress();
     NotifyFate fate = new NotifyFate(keepers, channel, remote);
 
-    RawBody.read(ctx.request(), settings.maxBodyBytes()).onComplete(read -> {
+    RawBody.read(ctx.request(), Math.max(settings.maxBodyBytes(), channel.door().minBody())).onComplete(read -> {
       if (read.failed()) {
         Reply refused = fate.unread(read.cause()); // first: after the timeout's reply the header cannot be set
         if (!ctx.response().headWritten()) {

@@ -106,7 +106,8 @@ class OrdersStartupCheckTest extends DatabaseTestBase {
   /**
    * Issue 22: a site's VARCHAR(32) trade column starts, with a WARN naming the column, its length and
    * each enabled platform whose documented trade numbers are longer (Alipay, epay, Stripe: 64 as
-   * accepted), not WeChat (32) nor PayPal (19): a longer trade is booked without it (NarrowTradeColumnTest).
+   * accepted), not WeChat (32), PayPal (19) nor Paddle (30): a longer trade is booked without it
+   * (NarrowTradeColumnTest).
    */
   @Test
   void aTradeColumnShorterThanAnEnabledPlatformsTradeNumbersIsAWarning() throws Exception {
@@ -117,9 +118,9 @@ class OrdersStartupCheckTest extends DatabaseTestBase {
       String line = p.awaitLogLine("orders.columns.trade_no", Duration.ofSeconds(10));
       assertThat(line).contains("WARN").contains("dujiaoka_orders.trade_no").contains("varchar(32) (32 characters)")
           .contains("alipay (up to 64), epay (up to 64), stripe (up to 64), epusdt (up to 64), vmq (up to 64),"
-              + " paddle (up to 64), tokenpay (up to 36), lemonsqueezy (up to 64), creem (up to 64)")
+              + " tokenpay (up to 36), lemonsqueezy (up to 64), creem (up to 64)")
           .contains("trade_no_too_long")
-          .contains("widen it to 64").doesNotContain("wechat").doesNotContain("paypal")
+          .contains("widen it to 64").doesNotContain("wechat").doesNotContain("paypal").doesNotContain("paddle")
           .doesNotContain("xunhupay");
     }
   }

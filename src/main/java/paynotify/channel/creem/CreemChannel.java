@@ -145,23 +145,29 @@ public final class CreemChannel implements NotifyChannel {
   }
 
   /** The site's order: request_id, which the site set creating the checkout; else metadata.order_no. */
-  private static String siteOrder(JsonObject checkout) {
-    String requestId = text(checkout.getValue("request_id"));
+  private static String siteOrder(JsonObject checkout) throws RejectedNotification {
+    String requestId = Ids.orderNumber("object.request_id", checkout.getValue("request_id"));
     if (requestId != null) {
       return requestId;
     }
-    return checkout.getValue("metadata") instanceof JsonObject metadata ? text(metadata.getValue("order_no")) : null;
+    return checkout.getValue("metadata") instanceof JsonObject metadata
+        ? Ids.orderNumber("object.metadata.order_no", metadata.getValue("order_no")) : null;
   }
 
   /**
-   * What the payment's row keeps: the checkout ({@code ch_...}, which Creem's API is asked by), the price before
-   * tax and the tax, so that an amount_mismatch of tax-exclusive prices reads as one.
+   * What the payment's row keeps: the checkout ({@code ch_...}, which Creem's API is asked by), the order's
+   * transaction when named (what a refund's transaction is compared with by a human), the price before tax and
+   * the tax, so that an amount_mismatch of tax-exclusive prices reads as one.
    */
   private static String detail(JsonObject checkout, JsonObject order) {
     JsonObject detail = new JsonObject();
     String id = Ids.optional("id", text(checkout.getValue("id")));
     if (id != null) {
       detail.put("checkout", id);
+    }
+    String transaction = Ids.optional("transaction", text(order.getValue("transaction")));
+    if (transaction != null) {
+      detail.put("transaction", transaction);
     }
     for (String field : new String[] {"amount", "tax_amount"}) {
       if (order.getValue(field) instanceof Integer || order.getValue(field) instanceof Long) {
@@ -186,6 +192,14 @@ public final class CreemChannel implements NotifyChannel {
               + (trade == null ? "(not named)" : trade) + " was created " + Ids.printable(status)
               + ", not succeeded, and Creem sends no event when that changes: not booked");
     }
+    String another = notTheOrdersPayment(refund);
+    if (another != null) {
+      String id = Ids.optional("id", text(refund.getValue("id")));
+      throw new UnbookableNotification(Problem.UNBOOKED_REFUND, Platform.CREEM, id, null, trade,
+          optionalCents(refund, "refund_amount"), "Creem refund " + (id == null ? "(no id)" : id) + " of order "
+              + (trade == null ? "(not named)" : trade) + " succeeded, but " + another + ": not booked against the"
+              + " order's payment; if it refunds that payment, book it by hand");
+    }
     Map<String, String> ids = new HashMap<>();
     ids.put("object.id", text(refund.getValue("id")));
     ids.put("the refund's order id", trade);
@@ -195,13 +209,38 @@ public final class CreemChannel implements NotifyChannel {
         cents(refund, "refund_amount"), status, booked), refund.getValue("refund_currency"));
   }
 
+  /**
+   * Why the refunded transaction may not be the one that paid the order (booked under its ord_ id), else null. A
+   * subscription's renewals are transactions of their own, and their refunds may name the first order's ord_.
+   * Creem names the order's own transaction only in order.transaction, which its types make optional (webhook-types
+   * entities.ts) and its docs' samples leave out. So a refund is the order's payment's when its expanded order names
+   * this transaction, or when no subscription is involved (a one-time order has one transaction); else a human says.
+   */
+  private static String notTheOrdersPayment(JsonObject refund) {
+    Object transaction = refund.getValue("transaction");
+    String refunded = text(transaction instanceof JsonObject t ? t.getValue("id") : transaction);
+    String first = refund.getValue("order") instanceof JsonObject order ? text(order.getValue("transaction")) : null;
+    if (first != null) {
+      return first.equals(refunded) ? null
+          : "its transaction " + printable(refunded) + " is not the order's own, " + Ids.printable(first);
+    }
+    boolean subscription = refund.getValue("subscription") != null
+        || transaction instanceof JsonObject t && t.getValue("subscription") != null;
+    return subscription ? "its transaction " + printable(refunded) + " is a subscription's, and Creem does not say"
+        + " whether it is the order's first payment or a renewal" : null;
+  }
+
   /** A dispute opened by the buyer's bank: money held or taken back, for a human. */
   private static UnbookableNotification dispute(JsonObject dispute) {
     String id = Ids.optional("id", text(dispute.getValue("id")));
     String trade = orderId(dispute);
     Long cents = optionalCents(dispute, "amount");
+    Object transaction = dispute.getValue("transaction");
+    String disputed = text(transaction instanceof JsonObject t ? t.getValue("id") : transaction);
+    // the order's payment, or one of its subscription's renewals: the transaction says which
     return new UnbookableNotification(Problem.DISPUTE, Platform.CREEM, id, null, trade, cents, "dispute.created "
         + (id == null ? "(no id)" : id) + " of order " + (trade == null ? "(not named)" : trade)
+        + (disputed == null ? "" : ", transaction " + Ids.printable(disputed))
         + (cents == null ? "" : ", " + Money.format(cents) + " " + printable(dispute.getValue("currency"))));
   }
 
@@ -273,7 +312,10 @@ public final class CreemChannel implements NotifyChannel {
     String orderNo = null;
     String trade = null;
     if (event != null && event.getValue("object") instanceof JsonObject object) {
-      orderNo = Ids.optional("order", siteOrder(object));
+      try {
+        orderNo = Ids.optional("order", siteOrder(object));
+      } catch (RejectedNotification e) { // a number JavaScript rounded: it names no order
+      }
       trade = orderId(object);
     }
     return new UnbookableNotification(Problem.UNREADABLE, Platform.CREEM, id, orderNo, trade, null,

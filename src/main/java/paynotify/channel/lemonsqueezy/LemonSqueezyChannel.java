@@ -165,11 +165,10 @@ public final class LemonSqueezyChannel implements NotifyChannel {
   }
 
   /** The site's order the checkout carried ({@code checkout_data.custom.order_no}), or null when none. */
-  private static String orderNo(JsonObject meta) {
-    Object value = meta.getJsonObject("custom_data", new JsonObject()).getValue("order_no");
+  private static String orderNo(JsonObject meta) throws RejectedNotification {
     // a site may pass a number in the checkout's JSON: read as it is written
-    String orderNo = value instanceof Integer || value instanceof Long ? value.toString() : (String) value;
-    return orderNo == null || orderNo.isEmpty() ? null : orderNo;
+    return Ids.orderNumber("meta.custom_data.order_no",
+        meta.getJsonObject("custom_data", new JsonObject()).getValue("order_no"));
   }
 
   /** What the payment's row keeps: Lemon Squeezy's order number and UUID, and the total in USD (never booked). */
@@ -213,21 +212,26 @@ public final class LemonSqueezyChannel implements NotifyChannel {
   }
 
   /**
-   * A signed event that cannot be read: the anomaly names the Order and its event ({@code <id>:<event>}, so that
-   * an order's two events are two anomalies and a redelivery none more) and the site's order where readable.
+   * A signed event that cannot be read: the anomaly names the Order and its event ({@code <id>:<event>}, and a
+   * refund's running total, {@code @<refunded_amount>}: so that an order's two events, or two refunds, are two
+   * anomalies and a redelivery none more) and the site's order where readable.
    */
   private static UnbookableNotification unreadable(JsonObject event, String why) {
     String trade = null;
     String orderNo = null;
     String name = null;
+    String total = "";
     try {
       trade = Ids.optional("data.id", event.getJsonObject("data").getString("id"));
       name = Ids.optional("event_name", event.getJsonObject("meta").getString("event_name"));
+      Object refunded = event.getJsonObject("data").getJsonObject("attributes").getValue("refunded_amount");
+      total = ORDER_REFUNDED.equals(name) && (refunded instanceof Integer || refunded instanceof Long)
+          ? "@" + refunded : "";
       orderNo = Ids.optional("order_no", orderNo(event.getJsonObject("meta")));
-    } catch (RuntimeException e) { // no event, or a shape Lemon Squeezy never sends: what was read so far
+    } catch (RuntimeException | RejectedNotification e) { // no event, or a shape it never sends: what was read
     }
     return new UnbookableNotification(Problem.UNREADABLE, Platform.LEMONSQUEEZY,
-        trade == null ? null : trade + ":" + (name == null ? "?" : name), orderNo, trade, null,
+        trade == null ? null : trade + ":" + (name == null ? "?" : name) + total, orderNo, trade, null,
         "Lemon Squeezy signed " + (name == null ? "an event" : name) + (trade == null ? "" : " of order " + trade)
             + (orderNo == null ? "" : " for order " + orderNo) + ", but it cannot be read: " + why);
   }

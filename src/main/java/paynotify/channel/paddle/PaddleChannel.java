@@ -21,6 +21,7 @@ import paynotify.channel.NotifyEvent;
 import paynotify.channel.NotifyRequest;
 import paynotify.channel.Platform;
 import paynotify.channel.PlatformTime;
+import paynotify.channel.RejectedNotification.Reason;
 import paynotify.channel.RejectedNotification;
 import paynotify.channel.UnbookableNotification.Problem;
 import paynotify.channel.UnbookableNotification;
@@ -37,7 +38,13 @@ public final class PaddleChannel implements NotifyChannel {
   public static final String PATH = "/notify/paddle";
 
   private static final Reply SUCCESS = new Reply(200, null, ""); // Paddle only looks at the status
-  private static final Door DOOR = new Door("paddle", Platform.PADDLE, PATH, SUCCESS);
+  /**
+   * A transaction event carries every line item with its product and price (~2 KB each in paddle-node-sdk's
+   * transaction-completed mock): a cart of 7 outgrows the default 16 KiB, and a 413 is retried to its end. 128 KiB
+   * holds some 60 items and is still read whole before its signature is checked.
+   */
+  private static final int MAX_EVENT_BYTES = 128 * 1024;
+  private static final Door DOOR = new Door("paddle", Platform.PADDLE, PATH, SUCCESS, MAX_EVENT_BYTES);
   /** A checkout (Paddle.js) or a transaction the site created: the payment of the order it names. */
   private static final Set<String> ORDER_ORIGINS = Set.of("web", "api");
   private static final Set<String> PAID = Set.of("paid", "completed");
@@ -71,7 +78,11 @@ public final class PaddleChannel implements NotifyChannel {
 
   private NotifyEvent verified(NotifyRequest request) throws RejectedNotification {
     byte[] body = request.body().getBytes();
-    signature.verify(request.headers().get(PaddleSignature.HEADER), body);
+    try {
+      signature.verify(request.headers().get(PaddleSignature.HEADER), body);
+    } catch (RejectedNotification e) {
+      throw e.reason() == Reason.STALE_TIMESTAMP ? outsideWindow(e, body) : e;
+    }
     // Signed, so Paddle's: from here on, what cannot be read is an anomaly for a human, not a refusal.
     JsonObject event;
     try {
@@ -94,6 +105,23 @@ public final class PaddleChannel implements NotifyChannel {
       throw UnbookableNotification.unreadable(Platform.PADDLE, readable(event, "id"), readable(event, "order_no"),
           e.getMessage());
     }
+  }
+
+  /**
+   * A genuine event refused for its ts alone, perhaps a retry after an outage: its refusal (logged at WARN and
+   * listed as refused) names the event, never its body, so the owner can find it in Paddle's dashboard.
+   */
+  private static RejectedNotification outsideWindow(RejectedNotification e, byte[] body) {
+    String id = null;
+    String type = null;
+    try {
+      JsonObject event = new JsonObject(new String(body, StandardCharsets.UTF_8));
+      id = Ids.optional("event_id", event.getValue("event_id") instanceof String s ? s : null);
+      type = event.getValue("event_type") instanceof String s ? Ids.printable(s) : null;
+    } catch (DecodeException ignored) { // signed, but no JSON: named as such
+    }
+    return new RejectedNotification(e.reason(), "Paddle event " + (id == null ? "(no event_id)" : id) + " ("
+        + (type == null ? "no event_type" : type) + ") " + e.getMessage());
   }
 
   private NotifyEvent normalise(JsonObject event) throws RejectedNotification {
@@ -174,12 +202,9 @@ public final class PaddleChannel implements NotifyChannel {
   /** custom_data.order_no as the site set it (a string, or a whole number Paddle.js passed as one), else null. */
   private static String orderNo(JsonObject txn) throws RejectedNotification {
     Object custom = txn.getValue("custom_data");
-    Object value = custom instanceof JsonObject c ? c.getValue("order_no") : null;
-    if (value == null || "".equals(value)) {
-      return null;
-    }
-    return id(value instanceof Integer || value instanceof Long ? value.toString() : (String) value,
-        "data.custom_data.order_no");
+    String orderNo = Ids.orderNumber("data.custom_data.order_no",
+        custom instanceof JsonObject c ? c.getValue("order_no") : null);
+    return orderNo == null ? null : id(orderNo, "data.custom_data.order_no");
   }
 
   /** The object at {@code field}, empty when absent or null: what it lacks is then said by the field read from it. */

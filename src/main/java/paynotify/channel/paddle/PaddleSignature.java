@@ -22,7 +22,8 @@ import paynotify.crypto.Digests;
  * Whether Paddle signs a retry anew is not documented (one report says retries keep their ts), and a service
  * a little behind NTP would refuse genuine events; a replay books nothing twice (the idempotency key is the
  * transaction's or the adjustment's). So 300 s, as Stripe's default and the issue ask, either way: a ts that far
- * ahead is no clock's skew.
+ * ahead is no clock's skew. If retries do keep their ts, every retry after an outage of more than the window is
+ * refused: the refusal says so (the site owner may allow up to Paddle's 3 days of retries).
  */
 public final class PaddleSignature {
   /** The header that carries the timestamp and the signatures. */
@@ -33,6 +34,8 @@ public final class PaddleSignature {
   static final String SCHEME = "h1";
   /** How far ts may be from now, either way, unless paddle.tolerance_seconds says (the SDKs' is 5 s, past only). */
   public static final Duration DEFAULT_TOLERANCE = Duration.ofSeconds(300);
+  /** Paddle's retries last 3 days: a window wider than that would admit nothing Paddle sends. */
+  public static final Duration MAX_TOLERANCE = Duration.ofDays(3);
   /** A ts and a few h1 of 64 characters fit many times over: a longer header is no Paddle's, refused unread. */
   static final int MAX_HEADER_LENGTH = 1024;
   /** More h1 than any rotation has (Paddle signs with each active secret of the destination). */
@@ -91,12 +94,13 @@ public final class PaddleSignature {
     long timestamp = Long.parseLong(ts);
     long now = clock.instant().getEpochSecond();
     if (timestamp < now - toleranceSeconds) {
-      throw new RejectedNotification(Reason.STALE_TIMESTAMP, "Paddle-Signature ts " + timestamp + " is "
-          + (now - timestamp) + " s old, beyond paddle.tolerance_seconds " + toleranceSeconds);
+      throw new RejectedNotification(Reason.STALE_TIMESTAMP, "signed, but ts " + (now - timestamp) + " s old"
+          + " (paddle.tolerance_seconds " + toleranceSeconds + "): Paddle's retries keep their first ts; turn on"
+          + " recovery (paddle.api_key_file) or raise paddle.tolerance_seconds");
     }
     if (timestamp > now + toleranceSeconds) {
-      throw new RejectedNotification(Reason.STALE_TIMESTAMP, "Paddle-Signature ts " + timestamp + " is "
-          + (timestamp - now) + " s ahead of this clock, beyond paddle.tolerance_seconds " + toleranceSeconds);
+      throw new RejectedNotification(Reason.STALE_TIMESTAMP, "signed, but ts " + (timestamp - now) + " s ahead of"
+          + " this clock, beyond paddle.tolerance_seconds " + toleranceSeconds);
     }
   }
 

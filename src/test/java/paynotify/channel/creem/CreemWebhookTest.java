@@ -43,7 +43,8 @@ class CreemWebhookTest extends ServiceTestBase {
     assertThat(db.string("SELECT CONCAT(channel, ' ', order_no, ' ', amount_cents, ' ', paid_at) FROM payments"))
         .isEqualTo("creem C1 2500 2026-11-18 19:06:40.000"); // the event's created_at (ms), Beijing wall clock
     assertThat(new JsonObject(db.string("SELECT detail FROM payments")))
-        .isEqualTo(new JsonObject().put("checkout", "ch_ord_C1").put("amount", 2500).put("tax_amount", 0));
+        .isEqualTo(new JsonObject().put("checkout", "ch_ord_C1").put("transaction", "tran_ord_C1").put("amount", 2500)
+            .put("tax_amount", 0));
     assertThat(db.string("SELECT CONCAT(status, ' ', trade_no) FROM orders WHERE order_no = 'C1'"))
         .isEqualTo("paid ord_C1");
     assertThat(db.outcomes("creem:pay:ord_C1")).isEqualTo("processed,duplicate");
@@ -85,7 +86,7 @@ class CreemWebhookTest extends ServiceTestBase {
 
     assertThat(db.orderStatus("C5")).isEqualTo("unpaid");
     assertThat(db.string("SELECT CONCAT(amount_cents, ' ', detail) FROM payments"))
-        .isEqualTo("1210 {\"checkout\":\"ch_ord_C5\",\"amount\":1000,\"tax_amount\":210}");
+        .isEqualTo("1210 {\"checkout\":\"ch_ord_C5\",\"transaction\":\"tran_ord_C5\",\"amount\":1000,\"tax_amount\":210}");
     assertThat(db.string("SELECT kind FROM anomalies WHERE trade_no = 'ord_C5'")).isEqualTo("amount_mismatch");
   }
 
@@ -127,6 +128,19 @@ class CreemWebhookTest extends ServiceTestBase {
     assertThat(db.column("SELECT CONCAT(kind, ' ', trade_no, ' ', amount_cents) FROM anomalies"))
         .containsExactly("payment_without_order ord_C9 1500");
     assertThat(db.count("SELECT COUNT(*) FROM payments")).isZero();
+  }
+
+  // metadata values may be numbers; one beyond 2^53 - 1 may be another order's number rounded by JavaScript.
+  @Test
+  void anOrderNumberJavaScriptMayHaveRoundedBooksNoOrder() {
+    db.insertOrder("9007199254740992", 1500);
+    JsonObject rounded = checkout("x", "ord_C15", 1500);
+    rounded.remove("request_id");
+    rounded.put("metadata", new JsonObject().put("order_no", 9_007_199_254_740_992L));
+    assertOk(service.send(completed(rounded)));
+    assertThat(db.orderStatus("9007199254740992")).isEqualTo("unpaid");
+    assertThat(db.string("SELECT CONCAT(kind, ' ', trade_no, ' ', detail) FROM anomalies"))
+        .startsWith("unreadable_notification ord_C15").contains("as a string");
   }
 
   // Test Mode is another environment with its own secret: its events on a live instance mean its secret is here.
@@ -178,6 +192,38 @@ class CreemWebhookTest extends ServiceTestBase {
     assertThat(db.count("SELECT COUNT(*) FROM refunds")).isZero();
     assertThat(db.string("SELECT CONCAT(kind, ' ', trade_no, ' ', amount_cents, ' ', detail) FROM anomalies"))
         .startsWith("unbooked_refund ord_C12 5000").contains("ref_C12").contains("pending");
+  }
+
+  // A renewal is a transaction of its own whose refund may name the first order's ord_: never booked against the
+  // order's payment unless Creem says the refunded transaction is the order's (order.transaction, when present).
+  @Test
+  void aRefundOfASubscriptionsOtherTransactionIsNotBookedAgainstTheOrdersPayment() {
+    db.insertOrder("C14", 1000);
+    assertOk(service.send(completed(checkout("C14", "ord_C14", 1000)))); // a subscription's first order
+    JsonObject renewal = CreemNotifications.refund("ref_C14r", "ord_C14", 1000, "succeeded", "USD")
+        .put("subscription", "sub_C14");
+    renewal.getJsonObject("transaction").put("id", "tran_C14month3").put("subscription", "sub_C14");
+    Notification refund = CreemNotifications.signed(CreemNotifications.event("evt_ref_C14r", "refund.created", renewal));
+    assertOk(service.send(refund));
+    assertOk(service.send(refund));
+    JsonObject named = CreemNotifications.refund("ref_C14n", "ord_C14", 1000, "succeeded", "USD");
+    named.getJsonObject("transaction").put("id", "tran_C14month2");
+    named.getJsonObject("order").put("transaction", "tran_ord_C14");
+    assertOk(service.send(CreemNotifications.signed(CreemNotifications.event("evt_ref_C14n", "refund.created", named))));
+
+    assertThat(db.orderStatus("C14")).isEqualTo("paid");
+    assertThat(db.count("SELECT COUNT(*) FROM refunds")).isZero();
+    assertThat(db.column("SELECT CONCAT(kind, ' ', trade_no, ' ', amount_cents, ' ', detail) FROM anomalies ORDER BY id"))
+        .hasSize(2).allMatch(a -> a.startsWith("unbooked_refund ord_C14 1000"))
+        .anyMatch(a -> a.contains("tran_C14month3") && a.contains("subscription"))
+        .anyMatch(a -> a.contains("tran_C14month2") && a.contains("not the order's own, tran_ord_C14"));
+
+    // the order's own transaction, named as such: booked
+    JsonObject own = CreemNotifications.refund("ref_C14o", "ord_C14", 1000, "succeeded", "USD")
+        .put("subscription", "sub_C14");
+    own.getJsonObject("order").put("transaction", "tran_ord_C14");
+    assertOk(service.send(CreemNotifications.signed(CreemNotifications.event("evt_ref_C14o", "refund.created", own))));
+    assertThat(db.orderStatus("C14")).isEqualTo("refunded");
   }
 
   @Test

@@ -140,6 +140,35 @@ class LemonSqueezyWebhookTest extends ServiceTestBase {
         .containsExactly("payment_without_order 2009 1500");
   }
 
+  // Each refund of an order is an order_refunded of its new running total: two unreadable ones are two anomalies.
+  @Test
+  void twoUnreadableRefundsOfAnOrderAreTwoAnomaliesAndARedeliveryNone() {
+    db.insertOrder("LS20", 5000);
+    Notification first = null;
+    for (long total : new long[] {2000, 5000}) {
+      JsonObject refund = LemonSqueezyNotifications.refunded("LS20", "2020", 5000, total);
+      refund.getJsonObject("data").getJsonObject("attributes").remove("currency");
+      Notification n = LemonSqueezyNotifications.signed(refund);
+      first = first == null ? n : first;
+      assertOk(service.send(n));
+    }
+    assertOk(service.send(first));
+    assertThat(db.column("SELECT CONCAT(kind, ' ', trade_no) FROM anomalies")).hasSize(2)
+        .containsOnly("unreadable_notification 2020");
+  }
+
+  // A checkout's custom data passed as a number beyond 2^53 - 1 may be another order's number rounded by JavaScript.
+  @Test
+  void anOrderNumberJavaScriptMayHaveRoundedBooksNoOrder() {
+    db.insertOrder("9007199254740992", 1500);
+    JsonObject event = LemonSqueezyNotifications.paid("x", "2010", 1500);
+    event.getJsonObject("meta").getJsonObject("custom_data").put("order_no", 9_007_199_254_740_992L);
+    assertOk(service.send(LemonSqueezyNotifications.signed(event)));
+    assertThat(db.orderStatus("9007199254740992")).isEqualTo("unpaid");
+    assertThat(db.string("SELECT CONCAT(kind, ' ', detail) FROM anomalies")).startsWith("unreadable_notification")
+        .contains("as a string");
+  }
+
   /**
    * refunded_amount is the order's running total: two partial refunds delivered the second first end at the
    * second's total (80.00), never the two added (140.00, more than paid); a redelivery books nothing more.

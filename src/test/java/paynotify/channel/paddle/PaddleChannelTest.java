@@ -145,6 +145,19 @@ class PaddleChannelTest {
     assertThat(problem(noOccurredAt)).isEqualTo(Problem.UNREADABLE);
   }
 
+  // Paddle.js's customData is JavaScript: 9007199254740993 arrives as 9007199254740992, perhaps another order's.
+  @Test
+  void anOrderNumberJavaScriptMayHaveRoundedIsAnAnomalyNeverAnOrder() throws Exception {
+    JsonObject rounded = transaction("transaction.completed", "x", "web", "USD");
+    rounded.getJsonObject("data").getJsonObject("custom_data").put("order_no", 9_007_199_254_740_992L);
+    assertThatThrownBy(() -> check(rounded)).isInstanceOf(UnbookableNotification.class)
+        .hasMessageContaining("9007199254740992").hasMessageContaining("as a string")
+        .extracting(e -> ((UnbookableNotification) e).problem()).isEqualTo(Problem.UNREADABLE);
+    JsonObject safe = transaction("transaction.completed", "x", "web", "USD");
+    safe.getJsonObject("data").getJsonObject("custom_data").put("order_no", 9_007_199_254_740_991L);
+    assertThat(check(safe).orderNo()).isEqualTo("9007199254740991");
+  }
+
   @Test
   void theTolerancesDefaultIsTheIssuesNotTheSdks() {
     assertThat(PaddleSignature.DEFAULT_TOLERANCE).isEqualTo(Duration.ofSeconds(300));

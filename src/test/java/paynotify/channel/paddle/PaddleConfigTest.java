@@ -76,6 +76,16 @@ class PaddleConfigTest {
         .put("tolerance_seconds", 0))).hasMessageContaining("paddle.tolerance_seconds");
   }
 
+  // Paddle retries for 3 days, perhaps under the first attempt's ts: a window that long may be chosen, no longer.
+  @Test
+  void theToleranceMayCoverPaddlesThreeDaysOfRetries() throws Exception {
+    Path one = PrivateFile.write(dir.resolve("a"), A);
+    JsonObject paddle = new JsonObject().put("webhook_secret_file", one.toString()).put("currency", "USD");
+    assertThat(paddle(paddle.copy().put("tolerance_seconds", 259_200)).path()).isEqualTo(PaddleChannel.PATH);
+    assertThatThrownBy(() -> channels(paddle.copy().put("tolerance_seconds", 259_201)))
+        .hasMessageContaining("paddle.tolerance_seconds");
+  }
+
   private static ChannelsConfig channels(JsonObject paddle) {
     return AppConfig.from(new JsonObject().put("paddle", paddle), "test.yaml", Map.of()).channels();
   }
