@@ -108,4 +108,12 @@ public interface NotifyChannel {
 
   /** An HTTP reply in the platform's own format; {@code contentType} null for an empty body. */
   record Reply(int status, String contentType, String body) {}
+
+  /** The webhooks that take a JSON failure, {@code {"error": reason}} (Stripe, Lemon Squeezy, Creem). */
+  interface JsonReplies extends NotifyChannel {
+    @Override
+    default Reply failure(int status, String reason) {
+      return new Reply(status, "application/json", new JsonObject().put("error", reason).encode());
+    }
+  }
 }

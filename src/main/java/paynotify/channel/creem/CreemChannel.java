@@ -30,7 +30,7 @@ import paynotify.channel.UnbookableNotification;
  * ({@code ord_...}). A refund is booked by its own id ({@code ref_...}) when it succeeded. Creem retries anything
  * but a 200 after 30 s, 1 min, 5 min and 1 h (docs {@code code/webhooks.mdx}).
  */
-public final class CreemChannel implements NotifyChannel {
+public final class CreemChannel implements NotifyChannel.JsonReplies {
   /** Where Creem sends webhooks. */
   public static final String PATH = "/notify/creem";
   /** The one live mode: the OpenAPI's EnvironmentMode also has test and sandbox, the docs' samples say local. */
@@ -59,11 +59,6 @@ public final class CreemChannel implements NotifyChannel {
   @Override
   public Door door() {
     return DOOR;
-  }
-
-  @Override
-  public Reply failure(int status, String reason) {
-    return new Reply(status, "application/json", new JsonObject().put("error", reason).encode());
   }
 
   @Override

@@ -31,7 +31,7 @@ import paynotify.channel.UnbookableNotification;
  * other event (subscriptions, license keys, affiliates) books nothing. Lemon Squeezy retries anything but a 200
  * three more times (5 s, 25 s, 125 s; docs /help/webhooks/webhook-requests).
  */
-public final class LemonSqueezyChannel implements NotifyChannel {
+public final class LemonSqueezyChannel implements NotifyChannel.JsonReplies {
   /** Where Lemon Squeezy sends webhooks. */
   public static final String PATH = "/notify/lemonsqueezy";
   /** The payment event; its Order is booked when paid. */
@@ -69,11 +69,6 @@ public final class LemonSqueezyChannel implements NotifyChannel {
   @Override
   public Door door() {
     return DOOR;
-  }
-
-  @Override
-  public Reply failure(int status, String reason) {
-    return new Reply(status, "application/json", new JsonObject().put("error", reason).encode());
   }
 
   @Override

@@ -32,7 +32,7 @@ import paynotify.channel.UnbookableNotification;
  * The trade is the PaymentIntent ({@code pi_...}): a Checkout Session's events and its PaymentIntent's
  * are one payment, booked once. Stripe stops retrying on any 2xx and retries anything else.
  */
-public final class StripeChannel implements NotifyChannel {
+public final class StripeChannel implements NotifyChannel.JsonReplies {
   /** Where the platform sends notifications: the route, and the key of the channel's "off" hint. */
   public static final String PATH = "/notify/stripe";
 
@@ -55,11 +55,6 @@ public final class StripeChannel implements NotifyChannel {
   public StripeChannel(List<String> secrets, Duration tolerance, String currency, boolean testMode, Clock clock) {
     this.signature = new StripeSignature(secrets, tolerance, testMode, clock);
     this.currency = currency.toLowerCase(Locale.ROOT);
-  }
-
-  @Override
-  public Reply failure(int status, String reason) {
-    return new Reply(status, "application/json", new JsonObject().put("error", reason).encode());
   }
 
   @Override
