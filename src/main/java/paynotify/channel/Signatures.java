@@ -128,9 +128,13 @@ import paynotify.crypto.RsaSignatureCheck;
  */
 public final class Signatures {
   private static final Pattern NUMBERED = Pattern.compile("_[0-9]+$");
-  private static final JsonFactory JSON = new JsonFactory();
 
   private Signatures() {}
+
+  /** Made on the first JSON body read, not with this class: the form channels' verification loads no JSON parser. */
+  private static final class Json {
+    static final JsonFactory FACTORY = new JsonFactory();
+  }
 
   /**
    * The content form-style protocols sign: the parameters sorted by name, {@code k=v} joined with
@@ -230,7 +234,7 @@ public final class Signatures {
   public static Map<String, JsonValue> flatJson(byte[] body, int maxFields, String signer) throws RejectedNotification {
     Map<String, JsonValue> fields = new LinkedHashMap<>();
     Set<String> names = new HashSet<>();
-    try (JsonParser json = JSON.createParser(body)) {
+    try (JsonParser json = Json.FACTORY.createParser(body)) {
       if (json.nextToken() != JsonToken.START_OBJECT) {
         throw RejectedNotification.malformed("the body is not a JSON object");
       }
