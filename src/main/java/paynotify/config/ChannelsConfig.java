@@ -356,9 +356,7 @@ public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> di
     require(c, "epusdt.token_file", token);
     // The callbacks carry no currency: amount is in the fiat the order was created in, booked 1:1 as the site's.
     String currency = c.string("epusdt.currency", "CNY");
-    if (!currency.matches("[A-Za-z]{3}")) {
-      throw c.error("epusdt.currency", "'" + currency + "' is not a three-letter currency code such as CNY");
-    }
+    currencyCode(c, "epusdt.currency", currency, "such as CNY");
     LOG.info("epusdt: amount booked 1:1 as {} (epusdt.currency): create every epusdt order in that fiat",
         currency.toUpperCase(Locale.ROOT));
     if (pid == null && numbers == OrderNumbers.AS_IS) {
@@ -375,9 +373,7 @@ public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> di
     }
     // A notification says its BaseCurrency: another than this one is booked as foreign money, never converted.
     String currency = c.string("tokenpay.currency", "CNY");
-    if (!currency.matches("[A-Za-z]{3}")) {
-      throw c.error("tokenpay.currency", "'" + currency + "' is not a three-letter currency code such as CNY");
-    }
+    currencyCode(c, "tokenpay.currency", currency, "such as CNY");
     if (numbers == OrderNumbers.AS_IS) { // its notifications name no merchant: one ApiToken per TokenPay instance
       warnShared("tokenpay: no orders.out_trade_no", "TokenPay instance (ApiToken)");
     }
@@ -443,9 +439,7 @@ public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> di
           + "checked on every IPN");
     }
     require(c, "paypal.currency", currency);
-    if (!currency.matches("[A-Za-z]{3}")) {
-      throw c.error("paypal.currency", "'" + currency + "' is not a three-letter currency code (e.g. USD)");
-    }
+    currencyCode(c, "paypal.currency", currency, "(e.g. USD)");
     // PayPal writes these without decimals (mc_gross=1000 is 1000 JPY): read as two-decimal amounts they
     // would be booked 100 times too large, every payment an amount_mismatch.
     if (Set.of("JPY", "HUF", "TWD").contains(currency.toUpperCase(Locale.ROOT))) {
@@ -534,16 +528,10 @@ public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> di
     if (secrets.isEmpty()) {
       throw c.error(key, "no webhook signing secret (whsec_...)");
     }
-    if (!currency.matches("[A-Za-z]{3}")) {
-      throw c.error("stripe.currency", "'" + currency + "' is not a three-letter currency code such as usd");
-    }
+    currencyCode(c, "stripe.currency", currency, "such as usd");
     Duration tolerance = Duration.ofSeconds(c.number("stripe.tolerance_seconds",
         StripeSignature.DEFAULT_TOLERANCE.toSeconds(), 1, 86_400));
-    boolean testMode = c.bool("stripe.test_mode", false);
-    if (testMode) {
-      LOG.warn("stripe.test_mode is true: test-mode events (livemode false) are booked as test money: never run"
-          + " this on the live orders table");
-    }
+    boolean testMode = testMode(c, "stripe", "test-mode events (livemode false)");
     return new StripeChannel(secrets, tolerance, currency, testMode, clock);
   }
 
@@ -574,9 +562,7 @@ public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> di
       throw c.error(key, "no secret key (pdl_ntfset_...)");
     }
     require(c, "paddle.currency", currency);
-    if (!currency.matches("[A-Za-z]{3}")) {
-      throw c.error("paddle.currency", "'" + currency + "' is not a three-letter currency code such as USD");
-    }
+    currencyCode(c, "paddle.currency", currency, "such as USD");
     // 300 s, not the SDKs' 5: PaddleSignature says why; up to Paddle's 3 days of retries, which may keep their ts.
     Duration tolerance = Duration.ofSeconds(c.number("paddle.tolerance_seconds",
         PaddleSignature.DEFAULT_TOLERANCE.toSeconds(), 1, PaddleSignature.MAX_TOLERANCE.toSeconds()));
@@ -597,14 +583,8 @@ public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> di
     if (!storeId.matches("[1-9][0-9]{0,18}")) { // data.attributes.store_id is an integer
       throw c.error("lemonsqueezy.store_id", "'" + storeId + "' is not a store's number (Settings → Stores)");
     }
-    if (!currency.matches("[A-Za-z]{3}")) {
-      throw c.error("lemonsqueezy.currency", "'" + currency + "' is not a three-letter currency code such as USD");
-    }
-    boolean testMode = c.bool("lemonsqueezy.test_mode", false);
-    if (testMode) {
-      LOG.warn("lemonsqueezy.test_mode is true: test-mode orders are booked as test money: never run this on the"
-          + " live orders table");
-    }
+    currencyCode(c, "lemonsqueezy.currency", currency, "such as USD");
+    boolean testMode = testMode(c, "lemonsqueezy", "test-mode orders");
     return new LemonSqueezyChannel(secret, storeId, currency, testMode);
   }
 
@@ -617,14 +597,8 @@ public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> di
     }
     require(c, "creem.webhook_secret_file", secret);
     require(c, "creem.currency", currency);
-    if (!currency.matches("[A-Za-z]{3}")) {
-      throw c.error("creem.currency", "'" + currency + "' is not a three-letter currency code such as USD");
-    }
-    boolean testMode = c.bool("creem.test_mode", false);
-    if (testMode) {
-      LOG.warn("creem.test_mode is true: events not in prod mode (Creem's Test Mode) are booked as test money: never"
-          + " run this on the live orders table");
-    }
+    currencyCode(c, "creem.currency", currency, "such as USD");
+    boolean testMode = testMode(c, "creem", "events not in prod mode (Creem's Test Mode)");
     return new CreemChannel(secret, currency, testMode);
   }
 
@@ -639,6 +613,23 @@ public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> di
   /** Which of {@code name} / {@code name_file} the value came from, for the message. */
   private static String keyName(ConfigReader c, String name) {
     return c.string(name + "_file") != null ? name + "_file" : name;
+  }
+
+  /** {@code value} of {@code key} a three-letter code, or the start stops naming it ({@code example}: "such as USD"). */
+  private static void currencyCode(ConfigReader c, String key, String value, String example) {
+    if (!value.matches("[A-Za-z]{3}")) {
+      throw c.error(key, "'" + value + "' is not a three-letter currency code " + example);
+    }
+  }
+
+  /** {@code <section>.test_mode}, false by default; true is said at start, for it books {@code what} as test money. */
+  private static boolean testMode(ConfigReader c, String section, String what) {
+    boolean testMode = c.bool(section + ".test_mode", false);
+    if (testMode) {
+      LOG.warn(section + ".test_mode is true: " + what + " are booked as test money: never run this on the live"
+          + " orders table");
+    }
+    return testMode;
   }
 
   private static boolean unset(String... values) {

@@ -1,6 +1,7 @@
 package paynotify.testsupport;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,6 +14,26 @@ public final class Commands {
 
   /** Whether the command exited 0 within its time, and what it printed (stdout and stderr). */
   public record Run(boolean ok, String output) {}
+
+  /**
+   * {@code npm install} of {@code pkg} into {@code dir} (made when missing), from the npm registry, and {@code script}
+   * written beside it as {@code scriptName} where one is given; a failed install stops the test, saying npm's output.
+   */
+  public static void npmInstall(Path dir, String pkg, String scriptName, String script) {
+    try {
+      Files.createDirectories(dir);
+      Run npm = run(Duration.ofMinutes(5), "npm", "install", "--prefix", dir.toString(), "--no-audit", "--no-fund",
+          "--no-package-lock", pkg);
+      if (!npm.ok()) {
+        throw new IllegalStateException("npm install " + pkg + " failed: " + npm.output());
+      }
+      if (scriptName != null) {
+        Files.writeString(dir.resolve(scriptName), script);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
 
   /** What {@code command} printed when it ran and exited 0 within 30 s; null otherwise. */
   public static String output(String... command) {

@@ -36,16 +36,7 @@ public final class CreemSdk {
 
   /** {@code npm install} of the SDK and the script beside it: once per test class, from the npm registry. */
   public static void install() {
-    Commands.Run npm = Commands.run(Duration.ofMinutes(5), "npm", "install", "--prefix", DIR.toString(), "--no-audit",
-        "--no-fund", "--no-package-lock", PACKAGE);
-    if (!npm.ok()) {
-      throw new IllegalStateException("npm install " + PACKAGE + " failed: " + npm.output());
-    }
-    try {
-      Files.writeString(DIR.resolve("creem-verify.mjs"), SCRIPT);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    Commands.npmInstall(DIR, PACKAGE, "creem-verify.mjs", SCRIPT);
   }
 
   /** What the SDK says of {@code body} under {@code signature} with {@code secret}: its one line. */

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -37,16 +36,7 @@ public final class NodeReceiver extends ReceiverProcess {
 
   /** {@code npm install} of the library beside the receiver: once per test class, from the npm registry. */
   public static void install() {
-    try {
-      Files.createDirectories(DIR);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    Commands.Run npm = Commands.run(Duration.ofMinutes(5), "npm", "install", "--prefix", DIR.toString(), "--no-audit",
-        "--no-fund", "--no-package-lock", LIBRARY);
-    if (!npm.ok()) {
-      throw new IllegalStateException("npm install " + LIBRARY + " failed: " + npm.output());
-    }
+    Commands.npmInstall(DIR, LIBRARY, null, null);
   }
 
   /**

@@ -1,8 +1,5 @@
 package paynotify.testsupport;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -37,16 +34,7 @@ public final class PaddleSdk {
 
   /** {@code npm install} of the SDK and the script beside it: once per test class, from the npm registry. */
   public static void install() {
-    Commands.Run npm = Commands.run(Duration.ofMinutes(5), "npm", "install", "--prefix", DIR.toString(), "--no-audit",
-        "--no-fund", "--no-package-lock", PACKAGE);
-    if (!npm.ok()) {
-      throw new IllegalStateException("npm install " + PACKAGE + " failed: " + npm.output());
-    }
-    try {
-      Files.writeString(DIR.resolve("paddle-notifications.mjs"), SCRIPT);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    Commands.npmInstall(DIR, PACKAGE, "paddle-notifications.mjs", SCRIPT);
   }
 
   /** What the SDK lists from {@code base} with {@code key}, {@code perPage} a page: its output from "listed" on. */
