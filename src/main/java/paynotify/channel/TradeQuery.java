@@ -23,19 +23,21 @@ public interface TradeQuery {
   Future<TradeAnswer> query(String outTradeNo);
 
   /**
-   * What the platform says of its trade {@code tradeNo}, made for the order it knows as {@code outTradeNo}: the
-   * question of a confirmation, which knows the trade from a signed notification. Asked by the order's number but
-   * where the platform can be asked by its own trade id only ({@link #asksByTrade()}).
+   * What the platform says of its own {@code id} (a trade, a checkout), made for the order it knows as
+   * {@code outTradeNo}: the question of a confirmation, which knows the trade from a signed notification, or of an
+   * order whose platform_ref the site filled. Asked by the order's number but where the platform can be asked by its
+   * own id only ({@link #asksById()}); an answer about another order than {@code outTradeNo} fails (untrusted).
    */
-  default Future<TradeAnswer> query(String outTradeNo, String tradeNo) {
+  default Future<TradeAnswer> query(String outTradeNo, String id) {
     return query(outTradeNo);
   }
 
   /**
-   * Whether the platform can be asked by its own trade id only (TokenPay's {@code /Query?Id=}): then it is asked about
-   * an order only where a signed notification of it named the trade, and {@link #query(String)} fails.
+   * Whether the platform can be asked by its own id only (TokenPay's {@code /Query?Id=}, Creem's checkout, Lemon
+   * Squeezy's order): then it is asked about an order only where a signed notification of it named the trade, or the
+   * site keeps that id in orders.columns.platform_ref, and {@link #query(String)} fails.
    */
-  default boolean asksByTrade() {
+  default boolean asksById() {
     return false;
   }
 

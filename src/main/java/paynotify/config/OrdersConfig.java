@@ -38,10 +38,12 @@ final class OrdersConfig {
         optionalName(c, "orders.columns.trade_no", d.columns().tradeNo()),
         // "": the site's table has none; then no order is asked about by age and a payment found is booked
         // without checking that it was made after its order
-        optionalName(c, "orders.columns.created_at", d.columns().createdAt()));
+        optionalName(c, "orders.columns.created_at", d.columns().createdAt()),
+        // the platform's id of the order's payment, kept by the site: asked about where the order's number cannot be
+        optionalName(c, "orders.columns.platform_ref", null));
     distinct(c, "orders.columns", "order_no", columns.orderNo(), "amount", columns.amount(),
         "status", columns.status(), "paid_at", columns.paidAt(), "channel", columns.channel(),
-        "trade_no", columns.tradeNo(), "created_at", columns.createdAt());
+        "trade_no", columns.tradeNo(), "created_at", columns.createdAt(), "platform_ref", columns.platformRef());
     if (columns.channel() != null && columns.tradeNo() == null) {
       throw c.error("orders.columns.channel", "a channel column without orders.columns.trade_no names no trade:"
           + " map trade_no too, or set channel to \"\"");

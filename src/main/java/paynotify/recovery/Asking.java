@@ -2,7 +2,9 @@ package paynotify.recovery;
 
 import io.vertx.core.Future;
 import io.vertx.core.http.ConnectionPoolTooBusyException;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
@@ -64,10 +66,11 @@ final class Asking {
 
   /**
    * One question about an order (one within max_age: a payment found may be booked): its number, the platform
-   * its channel column names (null: not said), whether it is unpaid past close_after, and
-   * whether a payment found is evidence that its notification went missing (the order is older than min_age).
+   * its channel column names (null: not said), the platform's id of it the site keeps (orders.columns.platform_ref,
+   * null: none), whether it is unpaid past close_after, and whether a payment found is evidence that its
+   * notification went missing (the order is older than min_age).
    */
-  record Question(String orderNo, Platform platform, boolean closeDue, boolean evidence) {}
+  record Question(String orderNo, Platform platform, String ref, boolean closeDue, boolean evidence) {}
 
   /** A platform's answer, or why it gave none. */
   record Answered(TradeQuery query, TradeAnswer answer, Throwable failure) {
@@ -124,11 +127,13 @@ final class Asking {
     for (TradeQuery query : asked) {
       answers = answers.compose(before -> before.stream().anyMatch(a -> a.says(TradeAnswer.State.PAID))
           ? Future.succeededFuture(before)
-          : answers(query, q.orderNo()).map(a -> Stream.concat(before.stream(), a.stream()).toList()));
+          : answers(query, q).map(a -> Stream.concat(before.stream(), a.stream()).toList()));
     }
     return answers.compose(list -> list.isEmpty() ? Future.succeededFuture(new Asked(null, null, "not asked: "
-        + asked.stream().map(TradeQuery::name).toList() + " asked by trade id only, and no notification of order "
-        + q.orderNo() + " waits for confirmation", false)) : decide(q, list)).recover(err -> {
+        + asked.stream().map(TradeQuery::name).toList() + " asked by its own id only, and order " + q.orderNo()
+        + " has none: no notification of it waits for confirmation, and orders.columns.platform_ref is "
+        + (orders.columns().platformRef() == null ? "not mapped" : "empty"), false)) : decide(q, list))
+        .recover(err -> {
       String why = err instanceof OutboundFailure f ? f.toString() : err.toString();
       if (err instanceof OutboundFailure f && f.kind() == OutboundFailure.Kind.UNAVAILABLE) {
         LOG.info("recovery: order {} not answered, asked again later: {}", q.orderNo(), why);
@@ -140,19 +145,25 @@ final class Asking {
   }
 
   /**
-   * What {@code query} says of the site's order {@code orderNo}: asked by the order's number; or, a platform asked by
-   * its own trade id only (TokenPay), about each trade whose signed notification of the order waits for its
-   * confirmation (none: not asked at all, as the order's number alone cannot be asked about).
+   * What {@code query} says of the site's order: asked by the order's number; or, a platform asked by its own id only
+   * (TokenPay, Creem, Lemon Squeezy), about the id the site keeps in orders.columns.platform_ref, and each trade
+   * whose signed notification of the order waits for its confirmation (none of them: not asked at all, as the
+   * order's number alone cannot be asked about).
    */
-  private Future<List<Answered>> answers(TradeQuery query, String orderNo) {
-    String number = orders.numbers().toPlatform(orderNo);
-    if (!query.asksByTrade()) {
+  private Future<List<Answered>> answers(TradeQuery query, Question q) {
+    String number = orders.numbers().toPlatform(q.orderNo());
+    if (!query.asksById()) {
       return answered(query, query.query(number)).map(List::of);
     }
-    return found.waitingTrades(query.platform(), orderNo, WAITING_TRADES_ASKED).compose(trades -> {
+    return found.waitingTrades(query.platform(), q.orderNo(), WAITING_TRADES_ASKED).compose(trades -> {
+      Set<String> ids = new LinkedHashSet<>();
+      if (q.ref() != null && !q.ref().isBlank()) {
+        ids.add(q.ref().strip());
+      }
+      ids.addAll(trades);
       Future<List<Answered>> all = Future.succeededFuture(List.of());
-      for (String trade : trades) {
-        all = all.compose(before -> answered(query, query.query(number, trade))
+      for (String id : ids) {
+        all = all.compose(before -> answered(query, query.query(number, id))
             .map(a -> Stream.concat(before.stream(), Stream.of(a)).toList()));
       }
       return all;
@@ -248,7 +259,7 @@ final class Asking {
       // only a trade that exists is closed: with none (a cashier page not opened yet), the buyer can still pay;
       // paid meanwhile (the platform will not close it), what it says now is acted on as any answer
       case WAITING -> q.closeDue() && q.platform() != null && a.query().closes()
-          ? expiry.close(q.orderNo(), a, again -> act(new Question(q.orderNo(), q.platform(), false, q.evidence()),
+          ? expiry.close(q.orderNo(), a, again -> act(new Question(q.orderNo(), q.platform(), q.ref(), false, q.evidence()),
               again))
           : Future.succeededFuture(new Asked(State.UNPAID, answer.platformStatus(), said, false));
       case NOT_FOUND -> Future.succeededFuture(new Asked(State.UNPAID, answer.platformStatus(), said, false));

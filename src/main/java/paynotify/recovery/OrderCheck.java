@@ -52,7 +52,7 @@ final class OrderCheck {
     return db.inTransaction(conn -> conn.preparedQuery(ageOf).execute(Tuple.of(orderNo, orderNo))
             .compose(age -> age.size() == 0 ? Future.succeededFuture(null)
                 : orders.find(conn, orderNo, false).map(order -> new Found(order.status(),
-                    order.paidByChannel(), age.iterator().next().getLong(0)))))
+                    order.paidByChannel(), age.iterator().next().getLong(0), age.iterator().next().getString(1)))))
         .compose(order -> {
           if (order == null) {
             return Future.succeededFuture(new CheckAnswer(orderNo, State.UNKNOWN, null, "no such order"));
@@ -98,7 +98,8 @@ final class OrderCheck {
   private Future<CheckAnswer> askNow(String orderNo, Found order) {
     // the return page asks right after paying, before the notification could come: no evidence then
     boolean evidence = order.ageSeconds() >= settings.minAge().toSeconds();
-    return asking.ask(new Question(orderNo, asking.platformOf(order.channel()), false, evidence)).compose(asked -> db
+    Question question = new Question(orderNo, asking.platformOf(order.channel()), order.ref(), false, evidence);
+    return asking.ask(question).compose(asked -> db
             .inTransaction(conn -> conn.preparedQuery(ORDER_CHECK_ANSWERED).execute(Tuple.of(asked.lastState(), orderNo))
                 .compose(written -> orders.find(conn, orderNo, false)))
         .map(after -> new CheckAnswer(orderNo, stateOf(after == null ? null : after.status()), asked.platformStatus(),
@@ -117,7 +118,7 @@ final class OrderCheck {
     });
   }
 
-  private record Found(OrderStatus status, String channel, Long ageSeconds) {}
+  private record Found(OrderStatus status, String channel, Long ageSeconds, String ref) {}
 
   private static State stateOf(OrderStatus status) {
     if (status == null) {

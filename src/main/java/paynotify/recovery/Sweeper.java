@@ -150,8 +150,11 @@ public final class Sweeper {
    */
   private record Window(LocalDateTime from, LocalDateTime to, LocalDateTime given) {}
 
-  /** An order a sweep asks about; {@code askedFirstSince}: one of a window's, given then (null: one due). */
-  private record Due(String orderNo, String channel, boolean closeDue, LocalDateTime askedFirstSince) {}
+  /**
+   * An order a sweep asks about, with the platform's id of it the site keeps ({@code ref}, null: none);
+   * {@code askedFirstSince}: one of a window's, given then (null: one due).
+   */
+  private record Due(String orderNo, String channel, boolean closeDue, String ref, LocalDateTime askedFirstSince) {}
 
   /** The windows' orders still to ask about first, up to a sweep's; a window with none left is done. */
   private Future<List<Due>> firstOfWindows(long closeAfter) {
@@ -184,7 +187,7 @@ public final class Sweeper {
   private Due due(Row row, LocalDateTime askedFirstSince) {
     String channel = row.getValue(1) == null ? null : String.valueOf(row.getValue(1));
     boolean closeDue = settings.closeAfter() != null && row.getValue(2) != null && row.getInteger(2) == 1;
-    return new Due(row.getString(0), channel, closeDue, askedFirstSince);
+    return new Due(row.getString(0), channel, closeDue, row.getString(3), askedFirstSince);
   }
 
   private static LocalDateTime utc(Instant t) {
@@ -272,7 +275,7 @@ public final class Sweeper {
             .map(rows -> rows.iterator().next().getInteger(0)))
             .recover(err -> giveBack(orderNo).transform(given -> Future.failedFuture(err))))
         .compose(attempts -> attempts == null ? Future.succeededFuture(null)
-            : asking.ask(new Question(orderNo, asking.platformOf(due.channel()), due.closeDue(), true))
+            : asking.ask(new Question(orderNo, asking.platformOf(due.channel()), due.ref(), due.closeDue(), true))
                 .compose(asked -> (asked.ours() ? giveBack(orderNo) : checks.whileHeld(ORDER_CHECKED,
                     owner -> Tuple.of(asked.lastState(), Backoff.after(attempts).toSeconds(), asked.done(), orderNo,
                         owner)))

@@ -48,11 +48,19 @@ public final class OrdersTable {
   }
 
   /**
-   * The mapped columns; paidAt, channel, tradeNo and createdAt are null when the table has none. createdAt, the
-   * order's creation time, is only read: the sweeper's age of an order, and no payment found older than its order.
+   * The mapped columns; paidAt, channel, tradeNo, createdAt and platformRef are null when the table has none.
+   * createdAt, the order's creation time, is only read: the sweeper's age of an order, and no payment found older
+   * than its order. platformRef, only read too, is the platform's own id of the order's payment that the site keeps
+   * (TokenPay's Id, Creem's checkout, Lemon Squeezy's order): what recovery asks a platform that cannot be asked by
+   * the site's order number.
    */
   public record Columns(String orderNo, String amount, String status, String paidAt, String channel, String tradeNo,
-      String createdAt) {}
+      String createdAt, String platformRef) {
+    public Columns(String orderNo, String amount, String status, String paidAt, String channel, String tradeNo,
+        String createdAt) {
+      this(orderNo, amount, status, paidAt, channel, tradeNo, createdAt, null);
+    }
+  }
 
   /** The status values as the site stores them; partiallyRefunded and refunded null: left alone. */
   public record StatusValues(String unpaid, String paid, String closed, String partiallyRefunded, String refunded) {
@@ -355,14 +363,15 @@ public final class OrdersTable {
    * The recovery sweeper's work: unpaid orders created {@code youngest} to {@code oldest} (exclusive) seconds
    * ago (the session's clock, the site's zone) whose check is due and held by no instance, the longest overdue
    * first (one never asked about is due min_age after its creation; its check's next_check_at otherwise), with
-   * the platform the site noted (the channel column, else NULL) and whether the order is old enough to be
-   * closed. Read by status and creation time (the index docs/operations.md advises), only that age range
+   * the platform the site noted (the channel column, else NULL), whether the order is old enough to be
+   * closed, and the platform's id of it the site keeps (platform_ref, else NULL). Read by status and creation time (the index docs/operations.md advises), only that age range
    * sorted. order_checks is paynotify's (utf8mb4_bin): the site's number is compared as text in that
    * collation whatever its column's type. Binds: close after, unpaid, youngest, oldest, min age (seconds), limit.
    */
   public String dueForCheck(String createdAt) {
     return sql("SELECT CAST(o.{order_no} AS CHAR), " + (columns.channel() == null ? "NULL" : "o.{channel}")
-        + ", o.{created_at} < NOW(3) - INTERVAL ? SECOND FROM {orders} o LEFT JOIN order_checks c"
+        + ", o.{created_at} < NOW(3) - INTERVAL ? SECOND, " + platformRef("o.")
+        + " FROM {orders} o LEFT JOIN order_checks c"
         + " ON c.order_no = CAST(o.{order_no} AS CHAR CHARACTER SET utf8mb4) COLLATE utf8mb4_bin"
         + " WHERE o.{status} = ? AND o.{created_at} <= NOW(3) - INTERVAL ? SECOND"
         + " AND o.{created_at} > NOW(3) - INTERVAL ? SECOND"
@@ -376,14 +385,15 @@ public final class OrdersTable {
   /**
    * The recovery sweeper's first work after the database refused writes ({@code Recovery.askFirst}): unpaid orders
    * created in a window (UTC, converted to the session's zone, the site's), younger than max_age, not asked about
-   * since the window was given and held by no instance, newest first, with the platform the site noted and whether
-   * the order is old enough to be closed (as {@link #dueForCheck}). {@code unqueryable}: how many channel values
+   * since the window was given and held by no instance, newest first, with the platform the site noted, whether
+   * the order is old enough to be closed and its platform_ref (as {@link #dueForCheck}). {@code unqueryable}: how many channel values
    * name a platform that cannot be asked (their orders are left out). Binds: close after, unpaid, from, to, max age
    * (seconds), the unqueryable values, when the window was given (UTC), limit.
    */
   public String inWindowForCheck(String createdAt, int unqueryable) {
     return sql("SELECT CAST(o.{order_no} AS CHAR), " + (columns.channel() == null ? "NULL" : "o.{channel}")
-        + ", o.{created_at} < NOW(3) - INTERVAL ? SECOND FROM {orders} o LEFT JOIN order_checks c"
+        + ", o.{created_at} < NOW(3) - INTERVAL ? SECOND, " + platformRef("o.")
+        + " FROM {orders} o LEFT JOIN order_checks c"
         + " ON c.order_no = CAST(o.{order_no} AS CHAR CHARACTER SET utf8mb4) COLLATE utf8mb4_bin"
         + " WHERE o.{status} = ? AND " + window("o.{created_at}")
         + " AND o.{created_at} > NOW(3) - INTERVAL ? SECOND"
@@ -466,12 +476,18 @@ public final class OrdersTable {
   }
 
   /**
-   * How old the order is, in seconds by the database's clock; no row when the table has no such order, NULL
-   * when its age cannot be told ({@code createdAt} null: orders.columns.created_at not mapped).
+   * How old the order is, in seconds by the database's clock, and its platform_ref (NULL when not mapped); no row
+   * when the table has no such order, NULL when its age cannot be told ({@code createdAt} null:
+   * orders.columns.created_at not mapped).
    */
   public String ageOf(String createdAt) {
     return sql("SELECT " + (createdAt == null ? "NULL" : "TIMESTAMPDIFF(SECOND, " + quote(createdAt) + ", NOW(3))")
-        + " FROM {orders} WHERE {order_no} = ? AND CAST({order_no} AS CHAR) = ?");
+        + ", " + platformRef("") + " FROM {orders} WHERE {order_no} = ? AND CAST({order_no} AS CHAR) = ?");
+  }
+
+  /** The platform_ref column as text (a site may keep Lemon Squeezy's numeric order id in a number column), or NULL. */
+  private String platformRef(String alias) {
+    return columns.platformRef() == null ? "NULL" : "CAST(" + alias + quote(columns.platformRef()) + " AS CHAR)";
   }
 
   /**

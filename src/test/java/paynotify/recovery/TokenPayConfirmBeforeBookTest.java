@@ -135,7 +135,8 @@ class TokenPayConfirmBeforeBookTest extends ConfirmBeforeBookTestBase<TokenPaySt
     CheckAnswer answer = service.server().recovery().check("C22").await();
 
     assertThat(answer.state()).isEqualTo(CheckAnswer.State.UNPAID);
-    assertThat(answer.detail()).contains("asked by trade id only").contains("no notification of order C22 waits");
+    assertThat(answer.detail()).contains("asked by its own id only").contains("order C22 has none")
+        .contains("orders.columns.platform_ref is not mapped");
     assertThat(platform.queries("C22")).isZero();
   }
 
