@@ -120,6 +120,9 @@ class OrdersConfigTest {
     // a booking writes paid_at: on the creation time, it would make every order look paid before it existed
     refused("{\"orders\": {\"columns\": {\"created_at\": \"paid_at\"}}}",
         "app.yaml: orders.columns.created_at: 'paid_at' is already orders.columns.paid_at");
+    // a booking writes the paying trade over the id recovery would ask by
+    refused("{\"orders\": {\"columns\": {\"platform_ref\": \"trade_no\"}}}",
+        "app.yaml: orders.columns.platform_ref: 'trade_no' is already orders.columns.trade_no");
   }
 
   @Test
