@@ -127,11 +127,15 @@ public final class Receipt {
    * it waits: an {@code awaiting_confirmation} anomaly once per trade, with the payment's trade, order and amount,
    * which the sweeper's question compares ({@link #waiting}); nothing booked, unless its trade is booked already:
    * then the booking tells the repeat from a conflict. Anything but a payment is taken as {@link #take} takes it, and
-   * so is a payment naming another site's number (a not_our_number anomaly: nothing to confirm).
+   * so is a payment naming another site's number (a not_our_number anomaly: nothing to confirm), or paid in another
+   * currency than the site's (a currency_mismatch: it never marks the order paid).
    */
   public Future<Taken> take(Trace trace, Future<NotifyEvent> checked, Function<NotifyEvent, Future<String>> confirm) {
     return checked.transform(check -> {
-      if (check.failed() || check.result().kind() != EventKind.PAYMENT || !booking.namesTheSites(check.result())) {
+      // nothing to confirm: not a payment, another site's number, or paid in another currency, which never marks the
+      // order paid (a currency_mismatch at once; held, a query that names no currency would confirm it as the site's)
+      if (check.failed() || check.result().kind() != EventKind.PAYMENT || !booking.namesTheSites(check.result())
+          || check.result().foreignCurrency() != null) {
         return take(trace, checked, false);
       }
       NotifyEvent payment = check.result();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vertx.core.json.JsonObject;
 import java.math.BigDecimal;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import paynotify.testsupport.Http.Reply;
 import paynotify.testsupport.Notification;
@@ -168,5 +169,27 @@ class TokenPayConfirmBeforeBookTest extends ConfirmBeforeBookTestBase<TokenPaySt
     assertThat(db.payments(trade(20))).isEqualTo(1);
     assertThat(platform.queries("C20")).isZero();
     assertThat(db.count("SELECT COUNT(*) FROM anomalies")).isZero();
+  }
+
+  /**
+   * A signed payment in another BaseCurrency than tokenpay.currency never marks the order paid, so it is not held
+   * for confirmation: booked at once as the currency_mismatch it is. Held, the sweeper's confirming answer (whose
+   * query carries no currency) would have booked its 88.88 dollars as 88.88 yuan.
+   */
+  @Test
+  void aPaymentInAnotherCurrencyIsACurrencyMismatchAtOnceAndNeverPaysTheOrder() {
+    order("C30");
+    pending("C30", trade(30));
+    Map<String, Object> dollars = TokenPayNotifications.paid("C30", trade(30), 8888);
+    dollars.put("BaseCurrency", "USD");
+
+    assertThat(service.send(TokenPayNotifications.signed(dollars))).isEqualTo(success());
+    platform.paid("C30", trade(30), "88.88");
+    service.server().recovery().sweepOnce().await();
+
+    assertThat(platform.queries("C30")).isZero();
+    assertThat(db.orderStatus("C30")).isEqualTo("unpaid");
+    assertThat(db.string("SELECT GROUP_CONCAT(kind) FROM anomalies WHERE order_no = 'C30'"))
+        .isEqualTo("currency_mismatch");
   }
 }
