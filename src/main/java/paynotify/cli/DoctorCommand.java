@@ -26,9 +26,11 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "doctor", mixinStandardHelpOptions = true,
     description = "Look the configuration over: each platform's keys (the kind each key says, Alipay's 应用公钥 in"
-        + " place of 支付宝公钥, WeChat's key lengths, the WeChat merchant key against its certificate and serial),"
-        + " certificates' expiry, the secret files' owners and modes, the database's clock, the orders table, the"
-        + " keys the notifications refused lately were signed with, the public notify URL (alerts.probe_url)."
+        + " place of 支付宝公钥, WeChat's key lengths, the WeChat merchant key against its certificate and serial;"
+        + " Paddle's, Stripe's and Creem's keys live or test as where they are used, an API key where a webhook"
+        + " secret belongs, TokenPay's sample ApiToken), certificates' expiry, the secret files' owners and modes,"
+        + " the database's clock, the orders table, the keys the notifications refused lately were signed with, the"
+        + " public notify URL (alerts.probe_url)."
         + " Exit 0: nothing wrong; 1: findings, each with what to change where; 2: the configuration cannot be read.")
 final class DoctorCommand extends CommandSupport {
   @Option(names = "--json", description = "one JSON object: config, findings (where, what, change), checked,"

@@ -19,7 +19,7 @@ import paynotify.crypto.PublicKeys;
  * Each configured platform's keys, read from the settings before the start checks them: each is the kind its key
  * says (a public key, a private key, a certificate), of the length the platform issues, not the merchant's own half
  * where the platform's belongs (Alipay's 应用公钥 mix-up, the commonest "can pay, never called back"), and no
- * certificate expired or about to.
+ * certificate expired or about to; then the string keys of the other platforms (KeyShapes).
  */
 public final class KeyChecks {
   static final String ALIPAY_PUBLIC_KEY = "alipay.public_key_file must hold 支付宝公钥 (Alipay's public key):"
@@ -48,15 +48,14 @@ public final class KeyChecks {
 
   /** Looks over the keys of {@code settings} (AppConfig.settings: the file with the environment over it). */
   public static void run(JsonObject settings, Checkup checkup, Clock clock) {
-    KeyChecks keys = new KeyChecks(settings, SecretFiles.read(settings, checkup), checkup, clock);
+    SecretFiles secrets = SecretFiles.read(settings, checkup);
+    KeyChecks keys = new KeyChecks(settings, secrets, checkup, clock);
     keys.alipay();
     keys.wechatV2();
     keys.wechatV3();
     keys.databaseCa();
+    KeyShapes.check(settings, secrets, checkup);
   }
-
-  /** A key given inline ({@code key}) or as a file ({@code key_file}): the key that gave it, and its text. */
-  private record Given(String where, String text) {}
 
   private void alipay() {
     JsonObject alipay = section(settings, "alipay");
@@ -186,7 +185,7 @@ public final class KeyChecks {
   }
 
   private void wechatV2() {
-    Given key = secret("wechat_v2", "api_key");
+    Given key = secrets.secret("wechat_v2.api_key");
     if (key == null) {
       return;
     }
@@ -201,7 +200,7 @@ public final class KeyChecks {
 
   private void wechatV3() {
     JsonObject v3 = section(settings, "wechat_v3");
-    Given apiV3Key = secret("wechat_v3", "apiv3_key");
+    Given apiV3Key = secrets.secret("wechat_v3.apiv3_key");
     if (apiV3Key != null) {
       int bytes = apiV3Key.text().getBytes(StandardCharsets.UTF_8).length;
       if (bytes != 32) {
@@ -341,16 +340,6 @@ public final class KeyChecks {
     }
   }
 
-  /** A secret given in the environment ({@code key}) or in its file ({@code key_file}, SecretFiles read it). */
-  private Given secret(String section, String key) {
-    String inline = string(section(settings, section), key);
-    if (inline != null) {
-      return new Given(section + "." + key, inline);
-    }
-    String text = secrets.content(section + "." + key + "_file");
-    return text == null ? null : new Given(section + "." + key + "_file", text);
-  }
-
   /** A public key or certificate, inline or in a file anyone may read; null when neither is set or unreadable. */
   private Given publicText(JsonObject node, String prefix, String key) {
     String inline = string(node, key);
@@ -373,11 +362,12 @@ public final class KeyChecks {
     }
   }
 
-  private static JsonObject section(JsonObject settings, String name) {
+  static JsonObject section(JsonObject settings, String name) {
     return settings.getValue(name) instanceof JsonObject section ? section : new JsonObject();
   }
 
-  private static String string(JsonObject node, String key) {
+  /** The trimmed value of {@code key}; null when it is absent, blank, or a section or a list. */
+  static String string(JsonObject node, String key) {
     Object value = node.getValue(key);
     if (value == null || value instanceof JsonObject || value instanceof JsonArray) {
       return null;

@@ -24,10 +24,15 @@ final class SecretFiles {
 
   /** By key ({@code forward.secret_files[1]}): the file's trimmed text, or null when it was refused. */
   private final Map<String, String> contents = new LinkedHashMap<>();
+  private final JsonObject settings;
+
+  private SecretFiles(JsonObject settings) {
+    this.settings = settings;
+  }
 
   /** Reads every secret's file of {@code settings}; each refused one is a finding of {@code checkup}. */
   static SecretFiles read(JsonObject settings, Checkup checkup) {
-    SecretFiles files = new SecretFiles();
+    SecretFiles files = new SecretFiles(settings);
     files.walk(settings, "", checkup);
     long sound = files.contents.values().stream().filter(c -> c != null).count();
     checkup.checked("secret files, the service user's and mode 600: " + sound + " of " + files.contents.size());
@@ -37,6 +42,20 @@ final class SecretFiles {
   /** The text of the secret's file under {@code key}; null when none is set or it was refused (a finding). */
   String content(String key) {
     return contents.get(key);
+  }
+
+  /**
+   * The secret {@code name} ({@code wechat_v2.api_key}) given inline (a PAYNOTIFY_* variable) or in its file
+   * ({@code name_file}); null when neither is set, or its file was refused (a finding says why).
+   */
+  Given secret(String name) {
+    int dot = name.indexOf('.');
+    String inline = KeyChecks.string(KeyChecks.section(settings, name.substring(0, dot)), name.substring(dot + 1));
+    if (inline != null) {
+      return new Given(name, inline);
+    }
+    String text = contents.get(name + "_file");
+    return text == null ? null : new Given(name + "_file", text);
   }
 
   private void walk(JsonObject node, String prefix, Checkup checkup) {

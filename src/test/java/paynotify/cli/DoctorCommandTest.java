@@ -34,7 +34,7 @@ import paynotify.testsupport.TestService;
  * `paynotify doctor` on real key files and the test database: the 应用公钥 mix-up (in both Alipay modes), a sound
  * configuration (in both), an
  * unreadable one, a WeChat v2 key of the wrong length, an expired and an expiring certificate, a secret file others
- * can read, and the JSON.
+ * can read, keys of the wrong kind or environment (Paddle, TokenPay), and the JSON.
  */
 class DoctorCommandTest extends DatabaseTestBase {
   private static final Path DIR = Path.of("target", "doctor-test").toAbsolutePath();
@@ -165,6 +165,33 @@ class DoctorCommandTest extends DatabaseTestBase {
     assertThat(finding.getString("what")).isEqualTo(key + " can be read or written by other users (mode 644)");
     assertThat(finding.getString("change")).isEqualTo("chmod 600 " + key + "; chown " + System.getProperty("user.name")
         + " " + key);
+  }
+
+  /**
+   * Keys the start takes and that never work: a Paddle API key where the destination's secret key belongs, a sandbox
+   * key asking the live API, TokenPay's sample ApiToken; each said by its prefix at most.
+   */
+  @Test
+  void keysOfTheWrongKindOrEnvironmentAreFindingsThatPrintNoKey() throws Exception {
+    String body = "01hv8x9zq3kx2m7c5n1b4p6r8t_q6TGTJyvoIz7LDtXT65bX7_AQO";
+    String yaml = "paddle:\n  webhook_secret_file: " + PrivateFile.write(DIR.resolve("paddle_webhook_secret"),
+        "pdl_live_apikey_" + body) + "\n  currency: USD\n  api_key_file: " + PrivateFile.write(
+        DIR.resolve("paddle_api_key"), "pdl_sdbx_apikey_" + body) + "\n  notification_setting_id:"
+        + " ntfset_01hv8x9zq3kx2m7c5n1b4p6r8t\ntokenpay:\n  key_file: " + PrivateFile.write(
+        DIR.resolve("tokenpay_key"), "666666") + "\n";
+
+    Cli.Result r = Cli.runConfigured(yaml, "doctor");
+
+    System.out.println(r.out());
+    assertThat(r.exit()).as(r.out() + r.err()).isEqualTo(ExitCode.FOUND);
+    assertThat(r.out()).contains("\npaddle.webhook_secret_file: holds an API key (pdl_live_apikey_...), not the"
+        + " notification destination's secret key (pdl_ntfset_...): every notification fails its signature\n",
+        "\npaddle.api_key_file: a sandbox key (pdl_sdbx_apikey_...), while paddle.api_base is https://api.paddle.com"
+            + " (the default): Paddle refuses a key of the other environment",
+        "\ntokenpay.key_file: is the ApiToken of TokenPay's sample appsettings (666666)",
+        "checked: secret files, the service user's and mode 600: 3 of 3\n",
+        "checked: the database answers, its schema is current, the orders table fits orders.*\n")
+        .doesNotContain(body).endsWith("3 findings: change what each says, then run paynotify doctor again\n");
   }
 
   /** Certificate mode (公钥证书模式), the three files right: each a certificate, Alipay's issued by the root. */
