@@ -115,22 +115,15 @@ record OutboundConfig(List<Outbound> platforms) {
   /**
    * Opt-in by the account's API key (creem.api_key_file): Creem has no key that can only read, and this one can do
    * whatever its API does (create checkouts and discount codes, cancel or upgrade subscriptions), so it is given only
-   * to have checkouts asked about. A live key is answered by api.creem.io only, a Test Mode one (creem_test_...) by
-   * test-api.creem.io only: a pair that does not match is said at start, not at every question.
+   * to have checkouts asked about, and sent to Creem's hosts only (live, or Test Mode: another environment with its
+   * own keys; or a local stand-in).
    */
   private static Outbound creem(ConfigReader c, CreemChannel channel) {
     URI url = RecoveryConfig.url(c, "creem.api_base", CREEM_API);
     String key = c.secret("creem.api_key");
-    boolean https = "https".equals(url.getScheme());
-    if (https && !CREEM_HOSTS.contains(url.getHost())) {
+    if ("https".equals(url.getScheme()) && !CREEM_HOSTS.contains(url.getHost())) {
       throw c.error("creem.api_base", "'" + url + "' is not Creem's API: " + CREEM_API + " (live) or"
           + " https://test-api.creem.io (Test Mode)");
-    }
-    boolean testKey = key != null && key.startsWith("creem_test_");
-    if (key != null && https && testKey != url.getHost().startsWith("test-")) {
-      throw c.error("creem.api_key_file", "holds a " + (testKey ? "Test Mode key (creem_test_...)" : "live key")
-          + ", which " + url + " does not answer: a live key goes with " + CREEM_API + ", a Test Mode key with"
-          + " https://test-api.creem.io (creem.api_base)");
     }
     return channel == null ? null : new CreemClients(url, key, channel);
   }

@@ -17,14 +17,16 @@ import paynotify.testsupport.SiteTable;
 import paynotify.testsupport.TestService;
 
 /**
- * Creem asked about the site's unpaid orders by the checkout id the site keeps beside each (orders.columns.platform_ref,
- * here a column of the site's own table), its API played by {@link CreemApiStandIn}: a paid checkout booked once
- * through the channel's reading and the same booking, its webhook before or after a duplicate; another order's
- * checkout, a refunded one, Test Mode and a refused key book nothing; an order without a checkout id is not asked.
+ * Creem asked about the site's unpaid orders by the checkout id the site keeps beside each
+ * (orders.columns.platform_ref, here a column of the site's own table), its API played by {@link CreemApiStandIn}: a
+ * paid checkout booked once through the channel's reading and the same booking, its webhook before or after a
+ * duplicate; another order's checkout, a refunded one, Test Mode and a refused key book nothing; an order without a
+ * checkout id is not asked.
  */
 class CreemRecoveryTest extends DatabaseTestBase {
   /** A copy of paynotify's demo table, and a column the site keeps Creem's checkout id in ({@link #createTable}). */
-  private static final SiteTable SITE = new SiteTable("creem_checkout", db, "CREATE TABLE creem_site_orders LIKE orders",
+  private static final SiteTable SITE = new SiteTable("creem_checkout", db,
+      "CREATE TABLE creem_site_orders LIKE orders",
       // made ten minutes ago (database.time_zone is Beijing time): due for the sweeper
       "INSERT INTO creem_site_orders (order_no, amount_cents, channel, created_at) VALUES (?, ?, 'creem',"
           + " CONVERT_TZ(NOW(3), @@session.time_zone, '+08:00') - INTERVAL 600 SECOND)",
@@ -151,7 +153,7 @@ class CreemRecoveryTest extends DatabaseTestBase {
     assertThat(SITE.status("K3")).isEqualTo("unpaid");
   }
 
-  /** Paid, then refunded in Creem's dashboard, the webhook lost: not booked, an anomaly; the late webhook a duplicate. */
+  /** Paid, then refunded in Creem's dashboard, the webhook lost: an anomaly, not booked; its late webhook too. */
   @Test
   void aRefundedCheckoutBooksNothingAndLeavesAnAnomaly() {
     order("K4", checkout(4));

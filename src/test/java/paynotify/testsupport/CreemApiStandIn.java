@@ -114,7 +114,7 @@ public final class CreemApiStandIn implements AutoCloseable {
         .put("mode", "prod"));
   }
 
-  /** The payment of order {@code orderId} refunded since, in the dashboard: {@code refunded} or {@code partialRefund}. */
+  /** Order {@code orderId}'s payment refunded since, in the dashboard: {@code refunded} or {@code partialRefund}. */
   public void refunded(String orderId, String status, long cents) {
     transactions.get(orderId).put("status", status).put("refunded_amount", cents);
   }

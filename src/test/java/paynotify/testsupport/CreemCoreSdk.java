@@ -46,7 +46,7 @@ public final class CreemCoreSdk {
     Commands.npmInstall(DIR, PACKAGE, "creem-retrieve.mjs", SCRIPT);
   }
 
-  /** What the SDK reads of checkout {@code checkoutId} at {@code base} with {@code key}: its output from its first word on. */
+  /** What the SDK reads of checkout {@code checkoutId} at {@code base} with {@code key}: its output, verdict first. */
   public static String retrieve(String base, String key, String checkoutId) {
     Commands.Run node = Commands.run(Duration.ofSeconds(60), "node", DIR.resolve("creem-retrieve.mjs").toString(),
         base, key, checkoutId);

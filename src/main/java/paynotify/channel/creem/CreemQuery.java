@@ -108,7 +108,7 @@ public final class CreemQuery implements TradeQuery {
     return http.send(HttpMethod.GET, URI.create(Urls.root(base) + pathAndQuery), headers, null);
   }
 
-  /** What the checkout says, once it is this order's ("not your number": another's books nothing) and its mode taken. */
+  /** What the checkout says, once it is this order's ("not your number": another's books nothing), its mode taken. */
   private Future<TradeAnswer> answer(String outTradeNo, String id, OutboundHttp.Answer reply) {
     byte[] body = reply.body().getBytes();
     if (reply.status() == 404) {
@@ -132,7 +132,7 @@ public final class CreemQuery implements TradeQuery {
     };
   }
 
-  /** The order the site named: the channel's reading of request_id, else metadata.order_no; null if none can be read. */
+  /** The order the site named: the channel's reading of request_id, else metadata.order_no; null if none is read. */
   private static String siteOrder(JsonObject checkout) {
     try {
       return CreemChannel.siteOrder(checkout);
@@ -160,13 +160,16 @@ public final class CreemQuery implements TradeQuery {
         .map(reply -> moneyBack(payment, json(reply), body));
   }
 
-  /** The order's transactions: one refunded, partly refunded or charged back makes the payment refunded. */
+  /**
+   * The order's transactions: one refunded, partly refunded or charged back makes the payment refunded. One naming
+   * no order is taken as the order's (it was asked for by the order): money gone back is never booked as paid.
+   */
   private TradeAnswer moneyBack(NotifyEvent payment, JsonObject list, byte[] body) {
     if (!(list.getValue("items") instanceof JsonArray items)) {
-      throw OutboundFailure.unavailable(name() + ": the transactions of order " + payment.tradeNo() + " are not a list");
+      throw OutboundFailure.unavailable(name() + ": the transactions of order " + payment.tradeNo() + " are no list");
     }
     for (Object item : items) {
-      if (item instanceof JsonObject t && payment.tradeNo().equals(t.getValue("order"))
+      if (item instanceof JsonObject t && (t.getValue("order") == null || payment.tradeNo().equals(t.getValue("order")))
           && MONEY_BACK.contains(t.getValue("status"))) {
         return TradeAnswer.refunded(payment, "completed, transaction " + printable(t.getValue("id")) + " "
             + printable(t.getValue("status")), body);

@@ -93,7 +93,7 @@ class CreemQueryTest {
         .containsExactly(State.NOT_FOUND, "checkout ch_2Tpem7XokBz1DRX7YIQFo5 not found");
   }
 
-  /** The "not your number" rule: a checkout made for another order (request_id, else metadata.order_no) books nothing. */
+  /** "Not your number": a checkout made for another order (request_id, else metadata.order_no) books nothing. */
   @Test
   void aCheckoutOfAnotherOrderIsNotBelieved() {
     creem.paid(CHECKOUT, "Q5-other", ORDER, 2500, "USD");
