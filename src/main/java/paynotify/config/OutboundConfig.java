@@ -13,6 +13,8 @@ import paynotify.channel.Outbound;
 import paynotify.channel.Platform;
 import paynotify.channel.alipay.AlipayChannel;
 import paynotify.channel.alipay.AlipayClients;
+import paynotify.channel.creem.CreemChannel;
+import paynotify.channel.creem.CreemClients;
 import paynotify.channel.epay.EpayChannel;
 import paynotify.channel.epay.EpayClients;
 import paynotify.channel.paddle.PaddleChannel;
@@ -42,11 +44,14 @@ record OutboundConfig(List<Outbound> platforms) {
   /** Paddle's API hosts, live and sandbox (another account): a key is sent to no other (but a local stand-in). */
   private static final List<String> PADDLE_HOSTS = List.of("api.paddle.com", "sandbox-api.paddle.com");
   static final String WECHAT_GATEWAY = "https://api.mch.weixin.qq.com";
+  static final String CREEM_API = "https://api.creem.io";
+  /** Creem's API hosts, live and Test Mode (another environment, its own keys): a key is sent to no other. */
+  private static final List<String> CREEM_HOSTS = List.of("api.creem.io", "test-api.creem.io");
 
   /** What makes a platform asked, for the message when none can be: every opt-in key, and WeChat Pay v2's channel. */
   static final String ASKING_NEEDS = "set alipay.app_private_key_file, or wechat_v3.merchant_private_key_file with"
-      + " wechat_v3.merchant_serial_no, or epay.gateway_url, or stripe.api_key_file, or paddle.api_key_file, or turn"
-      + " on wechat_v2";
+      + " wechat_v3.merchant_serial_no, or epay.gateway_url, or stripe.api_key_file, or paddle.api_key_file, or"
+      + " creem.api_key_file, or turn on wechat_v2";
 
   /** What asking a platform whose channel may confirm before booking (confirm_before_book) needs. */
   static final Map<Platform, String> QUERY_NEEDS = Map.of(
@@ -66,6 +71,7 @@ record OutboundConfig(List<Outbound> platforms) {
             wechat(c, channels.enabled(WechatV2Channel.class), channels.enabled(WechatV3Channel.class),
                 keys.wechatV3()),
             tokenpay(c, channels.enabled(TokenPayChannel.class)),
+            creem(c, channels.enabled(CreemChannel.class)),
             stripe(c, channels.enabled(StripeChannel.class)),
             paddle(c, channels.enabled(PaddleChannel.class)))
         .filter(Objects::nonNull).toList();
@@ -104,6 +110,22 @@ record OutboundConfig(List<Outbound> platforms) {
     String text = c.string("tokenpay.api_base");
     URI url = text == null ? null : RecoveryConfig.url(c, "tokenpay.api_base", text);
     return channel == null ? null : new TokenPayClients(url, c.secret("tokenpay.key"));
+  }
+
+  /**
+   * Opt-in by the account's API key (creem.api_key_file): Creem has no key that can only read, and this one can do
+   * whatever its API does (create checkouts and discount codes, cancel or upgrade subscriptions), so it is given only
+   * to have checkouts asked about, and sent to Creem's hosts only (live, or Test Mode: another environment with its
+   * own keys; or a local stand-in).
+   */
+  private static Outbound creem(ConfigReader c, CreemChannel channel) {
+    URI url = RecoveryConfig.url(c, "creem.api_base", CREEM_API);
+    String key = c.secret("creem.api_key");
+    if ("https".equals(url.getScheme()) && !CREEM_HOSTS.contains(url.getHost())) {
+      throw c.error("creem.api_base", "'" + url + "' is not Creem's API: " + CREEM_API + " (live) or"
+          + " https://test-api.creem.io (Test Mode)");
+    }
+    return channel == null ? null : new CreemClients(url, key, channel);
   }
 
   /** v3 opt-in (without the merchant key, which can refund, it is not asked); v2 with the API key the channel has. */

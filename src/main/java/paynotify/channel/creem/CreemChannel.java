@@ -76,18 +76,34 @@ public final class CreemChannel implements NotifyChannel.JsonReplies {
     } catch (DecodeException e) {
       throw unreadable(null, "the body is not a JSON object");
     }
-    if (!(event.getValue("object") instanceof JsonObject object)) {
-      throw unreadable(event, "object is not a JSON object");
-    }
-    boolean test = !LIVE.equals(object.getValue("mode"));
-    if (test && !testMode) {
+    if (event.getValue("object") instanceof JsonObject object && !takes(object.getValue("mode"))) {
       throw new RejectedNotification(Reason.WRONG_MERCHANT, "object.mode '" + printable(object.getValue("mode"))
           + "' is not prod, and this instance books live money (creem.test_mode: false): creem.webhook_secret_file"
           + " holds a Test Mode webhook's secret");
     }
+    return read(event);
+  }
+
+  /**
+   * Whether an object in {@code mode} is booked here: live money ({@code prod}) always, any other mode (Creem's Test
+   * Mode) only with creem.test_mode, as test money.
+   */
+  public boolean takes(Object mode) {
+    return LIVE.equals(mode) || testMode;
+  }
+
+  /**
+   * A genuine event whose object's mode this instance {@link #takes}, normalised: one the webhook's signature vouched
+   * for, or a checkout paynotify read from Creem's API itself with the account's key over TLS ({@code CreemQuery},
+   * as the {@code checkout.completed} it would have been sent). What cannot be read is an anomaly for a human.
+   */
+  public NotifyEvent read(JsonObject event) throws RejectedNotification {
+    if (!(event.getValue("object") instanceof JsonObject object)) {
+      throw unreadable(event, "object is not a JSON object");
+    }
     try {
       NotifyEvent normalised = normalise(event, object);
-      return test ? normalised.inTestMode() : normalised;
+      return LIVE.equals(object.getValue("mode")) ? normalised : normalised.inTestMode();
     } catch (ClassCastException e) { // a field of another JSON type than Creem's
       throw unreadable(event, "unexpected JSON structure: " + e.getMessage());
     } catch (RejectedNotification e) {
@@ -140,7 +156,7 @@ public final class CreemChannel implements NotifyChannel.JsonReplies {
   }
 
   /** The site's order: request_id, which the site set creating the checkout; else metadata.order_no. */
-  private static String siteOrder(JsonObject checkout) throws RejectedNotification {
+  static String siteOrder(JsonObject checkout) throws RejectedNotification {
     String requestId = Ids.orderNumber("object.request_id", checkout.getValue("request_id"));
     if (requestId != null) {
       return requestId;

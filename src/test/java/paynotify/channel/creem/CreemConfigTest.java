@@ -7,6 +7,7 @@ import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -86,5 +87,29 @@ class CreemConfigTest {
     assertThatThrownBy(() -> channels(new JsonObject().put("currency", "dollars"),
         Map.of("PAYNOTIFY_CREEM_WEBHOOK_SECRET", "whsec_x"))).isInstanceOf(ConfigException.class)
         .hasMessageContaining("creem.currency: 'dollars' is not a three-letter currency code");
+  }
+
+  /** The names of the platform queries recovery asks, with {@code keys} over a live section. */
+  private static List<String> asked(JsonObject keys, Map<String, String> env) {
+    JsonObject creem = new JsonObject().put("webhook_secret", CreemNotifications.SECRET).put("currency", "USD");
+    return AppConfig.from(new JsonObject().put("creem", creem.mergeIn(keys)), "test.yaml", env).recovery().clients()
+        .stream().map(client -> client.apply(null).name()).toList();
+  }
+
+  /** Opt-in by the account's key, from its file or the environment, sent to Creem's own hosts only. */
+  @Test
+  void checkoutsAreAskedWithTheApiKeyOfCreemsLiveOrTestHost() throws Exception {
+    assertThat(asked(new JsonObject(), Map.of())).isEmpty();
+    Path file = PrivateFile.write(dir.resolve("creem_api_key"), "creem_1Jq3fLcKz0123456789\n");
+    assertThat(asked(new JsonObject().put("api_key_file", file.toString()), Map.of()))
+        .containsExactly("creem checkout");
+    assertThat(asked(new JsonObject().put("api_base", "https://test-api.creem.io"),
+        Map.of("PAYNOTIFY_CREEM_API_KEY", "creem_test_1Jq3fLcKz0123456789"))).containsExactly("creem checkout");
+
+    assertThatThrownBy(() -> asked(new JsonObject().put("api_key", "creem_1Jq3").put("api_base",
+        "https://api.creem.io.example.net"), Map.of()))
+        .hasMessageContaining("creem.api_base: 'https://api.creem.io.example.net' is not Creem's API");
+    assertThatThrownBy(() -> asked(new JsonObject().put("api_key", "creem_1Jq3").put("api_base",
+        "http://api.creem.io"), Map.of())).hasMessageContaining("creem.api_base: 'http://api.creem.io' must be https");
   }
 }

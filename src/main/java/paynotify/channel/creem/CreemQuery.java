@@ -1,0 +1,227 @@
+package paynotify.channel.creem;
+
+import io.vertx.core.Future;
+import io.vertx.core.MultiMap;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.net.URI;
+import java.time.DateTimeException;
+import java.time.OffsetDateTime;
+import java.util.Set;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import paynotify.channel.EventKind;
+import paynotify.channel.Ids;
+import paynotify.channel.NotifyEvent;
+import paynotify.channel.Platform;
+import paynotify.channel.RejectedNotification;
+import paynotify.channel.TradeAnswer.State;
+import paynotify.channel.TradeAnswer;
+import paynotify.channel.TradeQuery;
+import paynotify.net.OutboundFailure;
+import paynotify.net.OutboundHttp;
+import paynotify.net.Urls;
+
+/**
+ * Creem's checkout, asked by its id: {@code GET {api_base}/v1/checkouts?checkout_id=ch_...} with the account's key in
+ * {@code x-api-key}. The site gets that id creating the checkout ({@code POST /v1/checkouts}, its order's number in
+ * {@code request_id}) and keeps it in orders.columns.platform_ref, as Creem cannot be asked by the site's number
+ * ({@link #asksById()}). A completed checkout whose order is paid is read by the channel as the
+ * {@code checkout.completed} it would have been sent, so that its late webhook is a duplicate of what was booked. The
+ * checkout does not say whether its order was refunded since (an order is {@code pending} or {@code paid}, nothing
+ * else): so before it is booked the order's transactions are asked ({@code GET /v1/transactions/search?order_id=}),
+ * and one refunded in full or in part, or charged back, makes it {@link State#REFUNDED}.
+ *
+ * <p>Creem signs no answer: it is trusted as Creem's because it comes over TLS from api.creem.io with the account's
+ * key ({@link #books()}), as Paddle's and Stripe's API answers are. Creem has no API to close a checkout.
+ */
+public final class CreemQuery implements TradeQuery {
+  /** A checkout's id as Creem writes one ({@code ch_4l0N34kxo16AhRKUHFUuXr}), no longer than a trade number. */
+  private static final Pattern CHECKOUT = Pattern.compile("ch_[A-Za-z0-9]{1,61}");
+  /** The transaction statuses (TransactionStatus) of money gone back: refunded, partly refunded, charged back. */
+  private static final Set<String> MONEY_BACK = Set.of("refunded", "partialRefund", "chargedBack");
+  /** Transactions asked of an order: one for a one-time payment, one more for each renewal of a subscription. */
+  private static final int TRANSACTIONS = 50;
+  private static final String KEY_NEEDS = "creem.api_key_file must hold this account's API key (Developers > API"
+      + " keys) of the environment creem.api_base names: a live key for api.creem.io, a Test Mode key (creem_test_...)"
+      + " for test-api.creem.io";
+
+  private final OutboundHttp http;
+  private final URI base;
+  private final String key;
+  private final CreemChannel channel;
+
+  /** @param base {@code https://api.creem.io}, {@code https://test-api.creem.io}, or a stand-in's */
+  CreemQuery(OutboundHttp http, URI base, String key, CreemChannel channel) {
+    this.http = http;
+    this.base = base;
+    this.key = key;
+    this.channel = channel;
+  }
+
+  @Override
+  public Platform platform() {
+    return Platform.CREEM;
+  }
+
+  @Override
+  public String name() {
+    return "creem checkout";
+  }
+
+  @Override
+  public boolean asksById() {
+    return true;
+  }
+
+  @Override
+  public boolean closes() {
+    return false;
+  }
+
+  @Override
+  public Future<TradeAnswer> query(String outTradeNo) {
+    return Future.failedFuture(OutboundFailure.refused(name() + " is asked by Creem's checkout id only"
+        + " (orders.columns.platform_ref), not by an order"));
+  }
+
+  @Override
+  public Future<TradeAnswer> query(String outTradeNo, String id) {
+    if (id == null || !CHECKOUT.matcher(id).matches()) {
+      return Future.failedFuture(OutboundFailure.untrusted(name() + ": '" + Ids.printable(id)
+          + "' is not a Creem checkout id (ch_...)"));
+    }
+    return get("/v1/checkouts?checkout_id=" + id).compose(reply -> answer(outTradeNo, id, reply));
+  }
+
+  @Override
+  public Future<Void> close(String outTradeNo) {
+    return Future.failedFuture(OutboundFailure.refused("Creem has no API to close a checkout"));
+  }
+
+  private Future<OutboundHttp.Answer> get(String pathAndQuery) {
+    MultiMap headers = MultiMap.caseInsensitiveMultiMap().add("x-api-key", key)
+        .add(HttpHeaders.ACCEPT, "application/json");
+    return http.send(HttpMethod.GET, URI.create(Urls.root(base) + pathAndQuery), headers, null);
+  }
+
+  /** What the checkout says, once it is this order's ("not your number": another's books nothing), its mode taken. */
+  private Future<TradeAnswer> answer(String outTradeNo, String id, OutboundHttp.Answer reply) {
+    byte[] body = reply.body().getBytes();
+    if (reply.status() == 404) {
+      return Future.succeededFuture(TradeAnswer.of(State.NOT_FOUND, "checkout " + id + " not found", body));
+    }
+    JsonObject checkout = json(reply);
+    if (!id.equals(checkout.getValue("id")) || !outTradeNo.equals(siteOrder(checkout))) {
+      throw OutboundFailure.untrusted(name() + " answered about another order (checkout "
+          + printable(checkout.getValue("id")) + ", request_id " + printable(checkout.getValue("request_id")) + ")");
+    }
+    if (!channel.takes(checkout.getValue("mode"))) {
+      throw OutboundFailure.refused(name() + ": checkout " + id + " is in mode '" + printable(checkout.getValue("mode"))
+          + "', not prod, and this instance books live money (creem.test_mode: false): creem.api_key_file holds a"
+          + " Test Mode key");
+    }
+    String status = printable(checkout.getValue("status"));
+    return switch (status) {
+      case "completed" -> paid(checkout, body);
+      case "expired" -> Future.succeededFuture(TradeAnswer.of(State.CLOSED, status, body));
+      default -> Future.succeededFuture(TradeAnswer.of(State.WAITING, status, body)); // pending, processing
+    };
+  }
+
+  /** The order the site named: the channel's reading of request_id, else metadata.order_no; null if none is read. */
+  private static String siteOrder(JsonObject checkout) {
+    try {
+      return CreemChannel.siteOrder(checkout);
+    } catch (RejectedNotification e) { // a number JavaScript may have rounded names no order
+      return null;
+    }
+  }
+
+  /**
+   * A completed checkout, read as its {@code checkout.completed}, made when its order was ({@code order.created_at},
+   * seconds before Creem's event in its docs' samples): its order paid, unless money went back since.
+   */
+  private Future<TradeAnswer> paid(JsonObject checkout, byte[] body) {
+    NotifyEvent payment;
+    try {
+      payment = channel.read(new JsonObject().put("eventType", "checkout.completed")
+          .put("created_at", createdAt(checkout.getValue("order"))).put("object", checkout));
+    } catch (RejectedNotification e) {
+      throw OutboundFailure.untrusted(name() + "'s completed checkout is not usable: " + e.getMessage());
+    }
+    if (payment.kind() != EventKind.PAYMENT) { // its order not paid (yet)
+      return Future.succeededFuture(TradeAnswer.of(State.WAITING, payment.platformStatus(), body));
+    }
+    return get("/v1/transactions/search?order_id=" + Urls.encode(payment.tradeNo()) + "&page_size=" + TRANSACTIONS)
+        .map(reply -> moneyBack(payment, json(reply), body));
+  }
+
+  /**
+   * The order's transactions: one refunded, partly refunded or charged back makes the payment refunded. One naming
+   * no order is taken as the order's (it was asked for by the order): money gone back is never booked as paid.
+   */
+  private TradeAnswer moneyBack(NotifyEvent payment, JsonObject list, byte[] body) {
+    if (!(list.getValue("items") instanceof JsonArray items)) {
+      throw OutboundFailure.unavailable(name() + ": the transactions of order " + payment.tradeNo() + " are no list");
+    }
+    for (Object item : items) {
+      if (item instanceof JsonObject t && (t.getValue("order") == null || payment.tradeNo().equals(t.getValue("order")))
+          && MONEY_BACK.contains(t.getValue("status"))) {
+        return TradeAnswer.refunded(payment, "completed, transaction " + printable(t.getValue("id")) + " "
+            + printable(t.getValue("status")), body);
+      }
+    }
+    return TradeAnswer.paid(payment, body);
+  }
+
+  /** {@code order.created_at} (ISO 8601) in milliseconds, as an event's created_at; null when not said. */
+  private static Long createdAt(Object order) {
+    try {
+      return order instanceof JsonObject o && o.getValue("created_at") instanceof String at
+          ? OffsetDateTime.parse(at).toInstant().toEpochMilli() : null;
+    } catch (DateTimeException e) {
+      return null;
+    }
+  }
+
+  /**
+   * The answer's JSON object once it is a 200. A 401 or 403 is the key refused; another 4xx a question Creem refuses;
+   * a 429 or a 5xx Creem unavailable: each said with Creem's own words ({@code error}, {@code message}).
+   */
+  private JsonObject json(OutboundHttp.Answer reply) {
+    int status = reply.status();
+    JsonObject json;
+    try {
+      json = new JsonObject(reply.body());
+    } catch (DecodeException | ClassCastException e) {
+      json = null;
+    }
+    if (status == 200 && json != null) {
+      return json;
+    }
+    String said = name() + ": HTTP " + status + (json == null ? ", not a JSON object" : words(json));
+    if (status == 401 || status == 403) {
+      throw OutboundFailure.refused(said + ": " + KEY_NEEDS);
+    }
+    throw status >= 400 && status < 500 && status != 429 ? OutboundFailure.refused(said)
+        : OutboundFailure.unavailable(said);
+  }
+
+  /** Creem's words in an error: its {@code error} and {@code message}, a list of sentences (its docs) or one. */
+  private static String words(JsonObject error) {
+    Object message = error.getValue("message");
+    String messages = message instanceof JsonArray list
+        ? list.stream().map(CreemQuery::printable).collect(Collectors.joining("; "))
+        : message == null ? "" : printable(message);
+    return (error.getValue("error") == null ? "" : " " + printable(error.getValue("error")))
+        + (messages.isEmpty() ? "" : ": " + messages);
+  }
+
+  private static String printable(Object value) {
+    return Ids.printable(value == null ? null : value.toString());
+  }
+}
