@@ -42,6 +42,15 @@ public interface TradeQuery {
   }
 
   /**
+   * Whether {@code id} is written as this platform writes the ids it is asked by (a TokenPay GUID, a Creem
+   * {@code ch_...}): another's (a site without a channel column keeps several platforms' ids in one platform_ref) is
+   * no question for it, and {@link #query(String, String)} refuses it.
+   */
+  default boolean isOwnId(String id) {
+    return true;
+  }
+
+  /**
    * Closes the unpaid trade of {@code outTradeNo} at the platform, so that it can no longer be paid.
    * Succeeds once the platform confirms it closed, or says there is no such trade to pay (nothing can
    * land on it either); fails otherwise (paid in the meantime: query again).

@@ -132,7 +132,8 @@ final class Asking {
     return answers.compose(list -> list.isEmpty() ? Future.succeededFuture(new Asked(null, null, "not asked: "
         + asked.stream().map(TradeQuery::name).toList() + " asked by its own id only, and order " + q.orderNo()
         + " has none: no notification of it waits for confirmation, and orders.columns.platform_ref is "
-        + (orders.columns().platformRef() == null ? "not mapped" : "empty"), false)) : decide(q, list))
+        + (orders.columns().platformRef() == null ? "not mapped" : "empty or another platform's id"), false))
+        : decide(q, list))
         .recover(err -> {
       String why = err instanceof OutboundFailure f ? f.toString() : err.toString();
       if (err instanceof OutboundFailure f && f.kind() == OutboundFailure.Kind.UNAVAILABLE) {
@@ -157,7 +158,7 @@ final class Asking {
     }
     return found.waitingTrades(query.platform(), q.orderNo(), WAITING_TRADES_ASKED).compose(trades -> {
       Set<String> ids = new LinkedHashSet<>();
-      if (q.ref() != null && !q.ref().isBlank()) {
+      if (q.ref() != null && query.isOwnId(q.ref().strip())) { // another platform's: not a question for this one
         ids.add(q.ref().strip());
       }
       ids.addAll(trades);

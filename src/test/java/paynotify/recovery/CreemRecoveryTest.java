@@ -15,6 +15,7 @@ import paynotify.testsupport.DatabaseTestBase;
 import paynotify.testsupport.Notification;
 import paynotify.testsupport.SiteTable;
 import paynotify.testsupport.TestService;
+import paynotify.testsupport.TokenPayStandIn;
 
 /**
  * Creem asked about the site's unpaid orders by the checkout id the site keeps beside each
@@ -256,5 +257,33 @@ class CreemRecoveryTest extends DatabaseTestBase {
 
     assertThat(creem.requests()).isZero();
     assertThat(SITE.status("K12")).isEqualTo("unpaid");
+  }
+
+  /**
+   * A site whose table names no platform, taking Creem and TokenPay (both asked by their own ids only): the checkout id
+   * it keeps is Creem's question alone; TokenPay, which could not be asked by it, says nothing that outweighs Creem's
+   * answer.
+   */
+  @Test
+  void withoutAChannelColumnTheKeptIdIsAskedOfThePlatformItBelongsTo() {
+    service.close();
+    TokenPayStandIn tokenpay = TokenPayStandIn.start();
+    try {
+      JsonObject config = creem.configure(TestService.configuration(SITE.overridesWith("columns.channel", "")),
+          CreemApiStandIn.KEY);
+      // WeChat Pay v2 off (it is asked with its notifications' key): Creem and TokenPay are the platforms asked
+      config.put("wechat_v2", new JsonObject().put("appid", "").put("mch_id", "").put("api_key", ""));
+      service = TestService.startOnCheckedTable(db.settings(), tokenpay.configure(config)
+          .put("recovery", new JsonObject().put("enabled", true).put("interval_seconds", 3600)));
+      order("K20", checkout(20));
+      creem.open(checkout(20), "K20");
+
+      CheckAnswer answer = service.server().recovery().check("K20").await();
+
+      assertThat(answer.detail()).startsWith("creem checkout says ");
+      assertThat(creem.asked(checkout(20))).isEqualTo(1);
+    } finally {
+      tokenpay.close();
+    }
   }
 }

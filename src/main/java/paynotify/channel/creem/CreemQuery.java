@@ -83,6 +83,11 @@ public final class CreemQuery implements TradeQuery {
   }
 
   @Override
+  public boolean isOwnId(String id) {
+    return id != null && CHECKOUT.matcher(id).matches();
+  }
+
+  @Override
   public Future<TradeAnswer> query(String outTradeNo) {
     return Future.failedFuture(OutboundFailure.refused(name() + " is asked by Creem's checkout id only"
         + " (orders.columns.platform_ref), not by an order"));
@@ -90,7 +95,7 @@ public final class CreemQuery implements TradeQuery {
 
   @Override
   public Future<TradeAnswer> query(String outTradeNo, String id) {
-    if (id == null || !CHECKOUT.matcher(id).matches()) {
+    if (!isOwnId(id)) {
       return Future.failedFuture(OutboundFailure.untrusted(name() + ": '" + Ids.printable(id)
           + "' is not a Creem checkout id (ch_...)"));
     }

@@ -80,13 +80,18 @@ public final class TokenPayQuery implements TradeQuery {
   }
 
   @Override
+  public boolean isOwnId(String id) {
+    return id != null && GUID.matcher(id).matches();
+  }
+
+  @Override
   public Future<TradeAnswer> query(String outTradeNo) {
     return Future.failedFuture(OutboundFailure.refused(name() + " is asked by TokenPay's Id only, not by an order"));
   }
 
   @Override
   public Future<TradeAnswer> query(String outTradeNo, String tradeNo) {
-    if (tradeNo == null || !GUID.matcher(tradeNo).matches()) {
+    if (!isOwnId(tradeNo)) {
       return Future.failedFuture(OutboundFailure.untrusted(name() + ": '" + Ids.printable(tradeNo)
           + "' is not a TokenPay Id (a lower-case GUID)"));
     }
