@@ -51,7 +51,7 @@ class SecretFileTest {
         "forward.secret_files", "forward.endpoints[].secret_file", "database.password_file", "admin.token_file",
         "alipay.app_private_key_file", "wechat_v3.merchant_private_key_file", "paddle.webhook_secret_file",
         "paddle.webhook_secrets_file", "paddle.api_key_file", "tokenpay.key_file",
-        "lemonsqueezy.signing_secret_file", "creem.webhook_secret_file").hasSize(31);
+        "lemonsqueezy.signing_secret_file", "lemonsqueezy.api_key_file", "creem.webhook_secret_file").hasSize(32);
   }
 
   @ParameterizedTest(name = "{0}")
