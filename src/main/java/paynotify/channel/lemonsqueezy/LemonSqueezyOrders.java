@@ -55,7 +55,9 @@ public final class LemonSqueezyOrders implements Outbound.Undelivered {
 
   /**
    * Every order made before {@code below} (Unix seconds) is on page {@code page} or later: a page's first order is its
-   * newest, every page before holds none older, and new orders only ever come at the top, pushing older ones down.
+   * newest, every page before holds none older, and new orders only ever come at the top, pushing older ones down (a
+   * live order is never removed; test-mode data deleted in the dashboard takes its orders with it, and nothing is lost
+   * by passing them).
    */
   private record Mark(long below, int page) {}
 
