@@ -28,9 +28,8 @@ import paynotify.recovery.MissedEventsCursor.Walk;
 /**
  * A platform's events whose webhook delivery has not succeeded (those made within max_age: Stripe's events, Paddle's
  * notifications; Lemon Squeezy's orders, every one, as it cannot say which were delivered), taken as their webhook
- * would have been: read by the platform's channel itself, then taken by the
- * same {@link Receipt} ({@link FoundPayment}: same keys, a late webhook is a duplicate), a dispute or failed refund
- * recorded as the same anomaly.
+ * would have been: read by the platform's channel itself, then taken by the same {@link Receipt} ({@link FoundPayment}:
+ * same keys, a late webhook is a duplicate), a dispute or failed refund recorded as the same anomaly.
  *
  * <p>Both list newest first, by a window of times and a cursor, and an account whose other endpoint always fails
  * keeps its events undelivered (Stripe lists the account's, whatever endpoint; a Paddle destination that once failed

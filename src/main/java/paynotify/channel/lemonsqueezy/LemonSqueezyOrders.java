@@ -32,8 +32,8 @@ import paynotify.net.Urls;
  */
 public final class LemonSqueezyOrders implements Outbound.Undelivered {
   /**
-   * Orders a page holds (Lemon Squeezy's default): an Order with its relationships' links is some 3 KiB, and the
-   * client reads an answer of 64 KiB at most.
+   * Orders a page holds (Lemon Squeezy's default; it takes up to 100): nearly every sweep reads one page, the newest,
+   * for the few orders made since the last, and an Order with its relationships' links is some 3 KiB.
    */
   static final int PAGE = 10;
   /**
