@@ -7,11 +7,14 @@ import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.sqlclient.Tuple;
 import java.nio.charset.StandardCharsets;
+import java.util.EnumSet;
+import java.util.Set;
 import paynotify.booking.anomaly.Anomaly;
 import paynotify.booking.anomaly.Anomalies;
 import paynotify.booking.anomaly.AnomalyKind;
 import paynotify.channel.NotifyEvent;
 import paynotify.channel.Platform;
+import paynotify.channel.UnbookableNotification.Problem;
 import paynotify.channel.UnbookableNotification;
 import paynotify.store.Database;
 import paynotify.store.DbErrors;
@@ -24,6 +27,9 @@ import paynotify.store.TransientRetry;
  */
 final class UnbookableAnomalies {
   private static final int MAX_DETAIL = 1000; // anomalies.detail
+  /** Payments that name no order but whose trade another delivery may book: recorded only while it is not booked. */
+  private static final Set<Problem> UNLESS_BOOKED = EnumSet.of(Problem.INTENT_WITHOUT_ORDER,
+      Problem.LISTED_WITHOUT_ORDER);
 
   private final Database db;
   private final TransientRetry retry;
@@ -49,7 +55,7 @@ final class UnbookableAnomalies {
     Anomaly a = new Anomaly(kind.code(), u.platform().code(), orderNo, u.tradeNo(), u.amountCents(), detail,
         dedupeKey(kind, u.platform(), reference));
     BookingResult recorded = new BookingResult(Outcome.ANOMALY, kind.code() + ": " + detail);
-    if (u.problem() != UnbookableNotification.Problem.INTENT_WITHOUT_ORDER) {
+    if (!UNLESS_BOOKED.contains(u.problem())) {
       // an unbookable notification carries no test-money mark: told as live
       return retry.run(() -> db.inTransaction(conn -> outbox.recordAnomaly(conn, a, true))).map(recorded);
     }
@@ -83,10 +89,10 @@ final class UnbookableAnomalies {
     return kind.code() + ":" + platform.code() + ":" + reference;
   }
 
-  private static AnomalyKind kind(UnbookableNotification.Problem problem) {
+  private static AnomalyKind kind(Problem problem) {
     return switch (problem) {
       case UNREADABLE -> AnomalyKind.UNREADABLE_NOTIFICATION;
-      case PAYMENT_WITHOUT_ORDER, INTENT_WITHOUT_ORDER -> AnomalyKind.PAYMENT_WITHOUT_ORDER;
+      case PAYMENT_WITHOUT_ORDER, INTENT_WITHOUT_ORDER, LISTED_WITHOUT_ORDER -> AnomalyKind.PAYMENT_WITHOUT_ORDER;
       case UNBOOKED_PAYMENT -> AnomalyKind.UNBOOKED_PAYMENT;
       case PRICE_SHIFT -> AnomalyKind.PRICE_SHIFT;
       case AMBIGUOUS_PAYMENT -> AnomalyKind.AMBIGUOUS_PAYMENT;

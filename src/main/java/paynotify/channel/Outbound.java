@@ -45,7 +45,9 @@ public interface Outbound {
   /**
    * A platform's list of its events whose delivery to this service has not succeeded, newest first, asked by a window
    * of their times (Unix seconds) and a cursor; each event is read by the platform's channel as its webhook would have
-   * been, without the signature: the API's TLS and the account's own key vouch for it.
+   * been, without the signature: the API's TLS and the account's own key vouch for it. A platform that cannot say
+   * which were delivered lists all its payments (Lemon Squeezy's orders), each read as one its webhook may have
+   * missed: the booking tells which were.
    */
   interface Undelivered {
     Platform platform();
@@ -53,6 +55,14 @@ public interface Outbound {
     /** The list's name, in notify_log and the logs: "stripe events", "paddle events". */
     default String source() {
       return platform().code() + " events";
+    }
+
+    /**
+     * How long after it is made an event is not read yet, left to its webhook and to the list to settle: a minute; a
+     * platform that lists every payment, delivered or not, waits out its webhook's retries.
+     */
+    default long settleSeconds() {
+      return 60;
     }
 
     /** The events made in [{@code from}, {@code before}), newest first, after {@code after} (null: from the newest). */

@@ -21,6 +21,12 @@ public final class UnbookableNotification extends RuntimeException {
      * trade is not booked, told only once it has waited.
      */
     INTENT_WITHOUT_ORDER,
+    /**
+     * A paid order found in a platform's list of its orders, which names no order of the site (Lemon Squeezy's orders
+     * API carries no custom data): paid, and perhaps never booked, its webhook (which names the order) lost. Recorded
+     * only while that trade is not booked, told only once it has waited, resolved once it is booked.
+     */
+    LISTED_WITHOUT_ORDER,
     /** A completed payment for one of our orders, of a type that books nothing (a PayPal subscription's). */
     UNBOOKED_PAYMENT,
     /** A V免签 payment whose reallyPrice is further from its price than vmq.max_price_shift allows. */

@@ -17,6 +17,8 @@ import paynotify.channel.creem.CreemChannel;
 import paynotify.channel.creem.CreemClients;
 import paynotify.channel.epay.EpayChannel;
 import paynotify.channel.epay.EpayClients;
+import paynotify.channel.lemonsqueezy.LemonSqueezyChannel;
+import paynotify.channel.lemonsqueezy.LemonSqueezyClients;
 import paynotify.channel.paddle.PaddleChannel;
 import paynotify.channel.paddle.PaddleClients;
 import paynotify.channel.stripe.StripeChannel;
@@ -35,12 +37,14 @@ import paynotify.crypto.MerchantKey;
  * platform's base URL; a merchant key, opt-in, from a file only the service's user can read).
  *
  * @param platforms one per platform whose channel is on, in the order they are tried for an order of unknown platform
- *                  (Stripe's and Paddle's last: they are asked for their undelivered events, not about orders)
+ *                  (Stripe's and Paddle's last: they are asked for their undelivered events, not about orders; Lemon
+ *                  Squeezy, asked by its own order id only, where the site keeps one)
  */
 record OutboundConfig(List<Outbound> platforms) {
   static final String ALIPAY_GATEWAY = "https://openapi.alipay.com/gateway.do";
   static final String STRIPE_API = "https://api.stripe.com";
   static final String PADDLE_API = "https://api.paddle.com";
+  static final String LEMONSQUEEZY_API = "https://api.lemonsqueezy.com";
   /** Paddle's API hosts, live and sandbox (another account): a key is sent to no other (but a local stand-in). */
   private static final List<String> PADDLE_HOSTS = List.of("api.paddle.com", "sandbox-api.paddle.com");
   static final String WECHAT_GATEWAY = "https://api.mch.weixin.qq.com";
@@ -51,7 +55,7 @@ record OutboundConfig(List<Outbound> platforms) {
   /** What makes a platform asked, for the message when none can be: every opt-in key, and WeChat Pay v2's channel. */
   static final String ASKING_NEEDS = "set alipay.app_private_key_file, or wechat_v3.merchant_private_key_file with"
       + " wechat_v3.merchant_serial_no, or epay.gateway_url, or stripe.api_key_file, or paddle.api_key_file, or"
-      + " creem.api_key_file, or turn on wechat_v2";
+      + " creem.api_key_file, or lemonsqueezy.api_key_file, or turn on wechat_v2";
 
   /** What asking a platform whose channel may confirm before booking (confirm_before_book) needs. */
   static final Map<Platform, String> QUERY_NEEDS = Map.of(
@@ -72,6 +76,7 @@ record OutboundConfig(List<Outbound> platforms) {
                 keys.wechatV3()),
             tokenpay(c, channels.enabled(TokenPayChannel.class)),
             creem(c, channels.enabled(CreemChannel.class)),
+            lemonSqueezy(c, channels.enabled(LemonSqueezyChannel.class)),
             stripe(c, channels.enabled(StripeChannel.class)),
             paddle(c, channels.enabled(PaddleChannel.class)))
         .filter(Objects::nonNull).toList();
@@ -126,6 +131,21 @@ record OutboundConfig(List<Outbound> platforms) {
           + " https://test-api.creem.io (Test Mode)");
     }
     return channel == null ? null : new CreemClients(url, key, channel);
+  }
+
+  /**
+   * Opt-in by the account's API key (lemonsqueezy.api_key_file): Lemon Squeezy's keys have no permissions to choose
+   * from, so it can refund, and is read from a file only the service's user can read. Sent to Lemon Squeezy's API only
+   * (or a local stand-in).
+   */
+  private static Outbound lemonSqueezy(ConfigReader c, LemonSqueezyChannel channel) {
+    URI url = RecoveryConfig.url(c, "lemonsqueezy.api_base", LEMONSQUEEZY_API);
+    String key = c.secret("lemonsqueezy.api_key");
+    if ("https".equals(url.getScheme()) && !URI.create(LEMONSQUEEZY_API).getHost().equals(url.getHost())) {
+      throw c.error("lemonsqueezy.api_base", "'" + url + "' is not Lemon Squeezy's API: " + LEMONSQUEEZY_API
+          + " (the same for test mode: a test-mode key reads test-mode data)");
+    }
+    return channel == null ? null : new LemonSqueezyClients(url, key, c.string("lemonsqueezy.store_id"), channel);
   }
 
   /** v3 opt-in (without the merchant key, which can refund, it is not asked); v2 with the API key the channel has. */

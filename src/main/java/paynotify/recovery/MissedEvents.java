@@ -27,9 +27,9 @@ import paynotify.recovery.MissedEventsCursor.Walk;
 
 /**
  * A platform's events whose webhook delivery has not succeeded (those made within max_age: Stripe's events, Paddle's
- * notifications), taken as their webhook would have been: read by the platform's channel itself, then taken by the
- * same {@link Receipt} ({@link FoundPayment}: same keys, a late webhook is a duplicate), a dispute or failed refund
- * recorded as the same anomaly.
+ * notifications; Lemon Squeezy's orders, every one, as it cannot say which were delivered), taken as their webhook
+ * would have been: read by the platform's channel itself, then taken by the same {@link Receipt} ({@link FoundPayment}:
+ * same keys, a late webhook is a duplicate), a dispute or failed refund recorded as the same anomaly.
  *
  * <p>Both list newest first, by a window of times and a cursor, and an account whose other endpoint always fails
  * keeps its events undelivered (Stripe lists the account's, whatever endpoint; a Paddle destination that once failed
@@ -49,8 +49,6 @@ final class MissedEvents {
    * the rest waits for the next sweep.
    */
   private static final int MAX_PAGES = 5;
-  /** A walk ends this far before now: the newest events are left to their webhook, and to the list to settle. */
-  private static final long SETTLE_SECONDS = 60;
   /**
    * Sweeps an event's booking may fail in before it is given up: fewer, and a database busy for a minute or two would
    * need a human; no limit, and an event that never books (an orders mapping the statement cannot match) would keep the
@@ -107,7 +105,8 @@ final class MissedEvents {
     long now = clock.instant().getEpochSecond();
     long oldest = now - maxAge.toSeconds();
     return cursor.read().compose(read -> {
-      Walk walk = read.over(oldest) ? read.next(now - SETTLE_SECONDS) : read;
+      // a walk ends this far before now: the newest events are left to their webhook, and to the list to settle
+      Walk walk = read.over(oldest) ? read.next(now - feed.events().settleSeconds()) : read;
       return walk.over(oldest) ? Future.succeededFuture(NOTHING)
           : new Descent(walk, Math.max(walk.from(), oldest)).page(null);
     });
@@ -198,7 +197,12 @@ final class MissedEvents {
         if (r.recorded().failed()) {
           return failed(event, id, u.orderNo(), u.tradeNo(), u.amountCents(), r.recorded().cause());
         }
-        LOG.warn("{} {}: {}", source(), id, r.recorded().result().detail());
+        // an anomaly recorded is news; one found booked meanwhile (a payment naming no order) is not
+        if (r.recorded().result().outcome() == Outcome.ANOMALY) {
+          LOG.warn("{} {}: {}", source(), id, r.recorded().result().detail());
+        } else {
+          LOG.debug("{} {}: {}", source(), id, r.recorded().result().detail());
+        }
         return done(id, 0);
       }
       Throwable why = ((Refused) taken).why();

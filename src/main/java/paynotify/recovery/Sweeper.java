@@ -117,14 +117,15 @@ public final class Sweeper {
   /**
    * The platforms' events whose delivery failed, made within max_age, booked as their webhooks would have been,
    * one platform after the other: the number booked now. Nothing without an API key (stripe.api_key_file,
-   * paddle.api_key_file); a platform unreachable or refusing the key is logged, not a failure: asked again next sweep.
+   * paddle.api_key_file, lemonsqueezy.api_key_file); a platform unreachable or refusing the key is logged, not a
+   * failure: asked again next sweep.
    */
   Future<Integer> fetchMissedEvents() {
     Future<Integer> booked = Future.succeededFuture(0);
     for (MissedEvents feed : missed) {
       booked = booked.compose(before -> feed.sweep().map(pass -> {
         if (pass.read() > 0) {
-          LOG.info("recovery: {} undelivered event(s) read from {}, {} booked now, {} left for the next sweep",
+          LOG.info("recovery: {} new in {}, {} booked now, {} left for the next sweep",
               pass.read(), feed.source(), pass.booked(), pass.failed());
         }
         return before + pass.booked();

@@ -156,9 +156,10 @@ public final class SqlQueries {
       "SELECT kind, channel, order_no, trade_no, amount_cents, detail, dedupe_key FROM anomalies"
           + " WHERE kind = ? AND resolved_at IS NULL AND created_at <= NOW(3) - INTERVAL ? SECOND";
 
-  // A payment that names no order (a Stripe PaymentIntent without metadata.order_no): an anomaly only while
-  // no payment of its trade is booked, since its Checkout Session, the same trade, usually books it within
-  // seconds. It is told later (OrderlessPaymentCheck). A locking read: it waits for a Session booking the
+  // A payment that names no order (a Stripe PaymentIntent without metadata.order_no; a paid order in Lemon
+  // Squeezy's list, which carries no custom data): an anomaly only while no payment of its trade is booked, since
+  // its Checkout Session (its order_created webhook), the same trade, usually books it. It is told later
+  // (OrderlessPaymentCheck). A locking read: it waits for a Session booking the
   // trade right now. Binds: kind, channel, trade, amount, detail, dedupe key, channel, trade.
   public static final String RECORD_PAYMENT_WITHOUT_ORDER =
       "INSERT INTO anomalies (kind, channel, order_no, trade_no, amount_cents, detail, dedupe_key)"

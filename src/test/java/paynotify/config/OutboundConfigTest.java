@@ -106,7 +106,8 @@ class OutboundConfigTest {
     assertThatThrownBy(() -> config(noV2.copy().put("recovery", new JsonObject().put("enabled", true))))
         .hasMessageContaining("recovery.enabled: true, but no platform can be asked: set alipay.app_private_key_file,"
             + " or wechat_v3.merchant_private_key_file with wechat_v3.merchant_serial_no, or epay.gateway_url, or"
-            + " stripe.api_key_file, or paddle.api_key_file, or creem.api_key_file, or turn on wechat_v2");
+            + " stripe.api_key_file, or paddle.api_key_file, or creem.api_key_file, or lemonsqueezy.api_key_file, or"
+            + " turn on wechat_v2");
     assertThatThrownBy(() -> config(noV2.copy().put("reconcile", new JsonObject()
             .put("daily", new JsonObject().put("enabled", true)))))
         .hasMessageContaining("reconcile.daily.enabled: true, but no channel's bill can be fetched: set"
@@ -140,5 +141,30 @@ class OutboundConfigTest {
         .hasMessageContaining("paddle.notification_setting_id: missing: paddle.api_key_file is set");
     assertThatThrownBy(() -> config(paddle(key.copy().put("notification_setting_id", "pdl_ntfset_01hs"))))
         .hasMessageContaining("is not a notification destination's id");
+  }
+
+  /**
+   * Lemon Squeezy: opt-in by the account's key, then asked by the order id the site keeps and listed for paid orders,
+   * on Lemon Squeezy's host only.
+   */
+  @Test
+  void lemonSqueezyIsAskedAndListedWithItsKeyOnItsHostOnly() {
+    JsonObject none = TestService.configuration(new JsonObject());
+    assertThat(names(config(none).recovery().clients())).noneMatch(n -> n.startsWith("lemonsqueezy"));
+    assertThat(config(none).recovery().missed()).isEmpty();
+
+    JsonObject key = TestService.configuration(new JsonObject());
+    key.getJsonObject("lemonsqueezy").put("api_key", "eyJ0eXAiOiJKV1QiLCJhbGciOiJSUzI1NiJ9.test");
+    RecoveryConfig recovery = config(key).recovery();
+    assertThat(names(recovery.clients())).contains("lemonsqueezy /v1/orders");
+    assertThat(recovery.missed()).hasSize(1)
+        .allSatisfy(feed -> assertThat(feed.apply(null, null).events().source()).isEqualTo("lemonsqueezy orders"));
+
+    key.getJsonObject("lemonsqueezy").put("api_base", "https://api.lemonsqueezy.com.example.net");
+    assertThatThrownBy(() -> config(key)).hasMessageContaining(
+        "lemonsqueezy.api_base: 'https://api.lemonsqueezy.com.example.net' is not Lemon Squeezy's API");
+    key.getJsonObject("lemonsqueezy").put("api_base", "http://api.lemonsqueezy.com");
+    assertThatThrownBy(() -> config(key)).hasMessageContaining("lemonsqueezy.api_base: 'http://api.lemonsqueezy.com'"
+        + " must be https");
   }
 }

@@ -51,7 +51,8 @@ class SecretFileTest {
         "forward.secret_files", "forward.endpoints[].secret_file", "database.password_file", "admin.token_file",
         "alipay.app_private_key_file", "wechat_v3.merchant_private_key_file", "paddle.webhook_secret_file",
         "paddle.webhook_secrets_file", "paddle.api_key_file", "tokenpay.key_file",
-        "lemonsqueezy.signing_secret_file", "creem.webhook_secret_file", "creem.api_key_file").hasSize(32);
+        "lemonsqueezy.signing_secret_file", "lemonsqueezy.api_key_file", "creem.webhook_secret_file",
+        "creem.api_key_file").hasSize(33);
   }
 
   @ParameterizedTest(name = "{0}")

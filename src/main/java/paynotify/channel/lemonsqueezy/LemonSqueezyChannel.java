@@ -40,11 +40,15 @@ public final class LemonSqueezyChannel implements NotifyChannel.JsonReplies {
   public static final String ORDER_REFUNDED = "order_refunded";
   /** The one status of order_created that is a payment (pending, failed and fraudulent are none). */
   static final String PAID = "paid";
+  /** An Order refunded in part (lmsqueezy/laravel's OrderStatus): the rest of its money was kept. */
+  static final String PARTIAL_REFUND = "partial_refund";
+  /** An Order refunded in full. */
+  static final String REFUNDED = "refunded";
   /**
    * The statuses an Order refunded in part or in full is sent with: lmsqueezy/laravel's OrderStatus has
    * partial_refund, but the docs' "Issue a refund" example keeps {@code paid} after a partial refund.
    */
-  static final Set<String> REFUNDED_STATUSES = Set.of("paid", "partial_refund", "refunded");
+  static final Set<String> REFUNDED_STATUSES = Set.of(PAID, PARTIAL_REFUND, REFUNDED);
 
   private static final Logger LOG = LoggerFactory.getLogger(LemonSqueezyChannel.class);
   // "Return a 200": anything else, 204 included, is a failed delivery retried (docs /help/webhooks/webhook-requests).
@@ -96,6 +100,59 @@ public final class LemonSqueezyChannel implements NotifyChannel.JsonReplies {
       }
       throw unreadable(event, e.getMessage());
     }
+  }
+
+  /**
+   * The payment an Order was when it was made, for the site's order {@code orderNo}: the Order as Lemon Squeezy's API
+   * answered it (its TLS and the account's key vouch for it, {@link LemonSqueezyQuery}), read exactly as its
+   * order_created webhook would have been had the checkout carried {@code orderNo} in its custom data. The API carries
+   * none: the site vouched for the tie by keeping the Order's id in orders.columns.platform_ref. So the same trade,
+   * amount, currency rule and key as the webhook's, which is then a duplicate. Read as paid whatever its status says
+   * now (a refund since changes what was kept, not what was paid).
+   *
+   * @throws RejectedNotification WRONG_MERCHANT for another store's Order, or test money on a live instance; another
+   *                              reason for a field that cannot be read
+   */
+  public NotifyEvent payment(JsonObject order, String orderNo) throws RejectedNotification {
+    JsonObject paid = order.copy();
+    if (!(paid.getValue("attributes") instanceof JsonObject attributes)) {
+      throw RejectedNotification.malformed("data.attributes is missing");
+    }
+    attributes.put("status", PAID);
+    JsonObject event = new JsonObject().put("meta", new JsonObject().put("event_name", ORDER_CREATED)
+        .put("custom_data", new JsonObject().put("order_no", orderNo))).put("data", paid);
+    try {
+      return normalise(event, null);
+    } catch (ClassCastException e) { // a field of another JSON type than Lemon Squeezy's
+      throw RejectedNotification.malformed("unexpected JSON structure: " + e.getMessage());
+    }
+  }
+
+  /**
+   * An Order of the store's list (Lemon Squeezy's API, {@link LemonSqueezyOrders}), which names no order of the site:
+   * one that took the buyer's money (paid, or refunded in part since) is a payment whose order_created webhook may
+   * never have booked it, thrown as {@link Problem#LISTED_WITHOUT_ORDER} (recorded for a human only while no payment
+   * holds its trade); any other books nothing.
+   *
+   * @throws RejectedNotification WRONG_MERCHANT for another store's Order, or test money on a live instance
+   */
+  public NotifyEvent listed(JsonObject order) throws RejectedNotification {
+    JsonObject attributes = order.getValue("attributes") instanceof JsonObject a ? a : new JsonObject();
+    signature.requireOurs(new JsonObject(), attributes, true);
+    String status = attributes.getValue("status") instanceof String s ? s : "";
+    if (!status.equals(PAID) && !status.equals(PARTIAL_REFUND)) {
+      return ignored("listed order status " + Ids.printable(status));
+    }
+    String trade = id("data.id", order.getValue("id") instanceof String i ? i : null);
+    long total = cents(attributes, "total");
+    Object number = attributes.getValue("order_number");
+    throw new UnbookableNotification(Problem.LISTED_WITHOUT_ORDER, Platform.LEMONSQUEEZY, trade, null, trade, total,
+        "Lemon Squeezy order " + (number instanceof Number n ? "#" + n + " " : "") + "(id " + trade + ", "
+            + Money.format(total) + " " + Ids.printable(String.valueOf(attributes.getValue("currency"))) + ", made "
+            + Ids.printable(String.valueOf(attributes.getValue("created_at"))) + ") took the buyer's money (" + status
+            + "), and Lemon Squeezy's list of orders names no order of yours: if its order_created webhook never"
+            + " reached paynotify, resend it (Settings → Webhooks, the webhook's recent deliveries), which books it, or"
+            + " keep " + trade + " in orders.columns.platform_ref of the order it paid, and recovery books it");
   }
 
   private NotifyEvent normalise(JsonObject event, String headerName) throws RejectedNotification {

@@ -79,7 +79,8 @@ public final class LemonSqueezySignature {
     }
     if (Boolean.TRUE.equals(test) && !testMode) {
       throw new RejectedNotification(Reason.WRONG_MERCHANT, "a test-mode event, and this instance books live money"
-          + " (lemonsqueezy.test_mode: false): lemonsqueezy.signing_secret_file holds a test-mode webhook's secret");
+          + " (lemonsqueezy.test_mode: false): lemonsqueezy.signing_secret_file holds a test-mode webhook's secret,"
+          + " or lemonsqueezy.api_key_file a test-mode API key");
     }
     return Boolean.TRUE.equals(test);
   }

@@ -1,7 +1,9 @@
 /**
- * Lemon Squeezy, in only: webhooks signed in X-Signature (HMAC-SHA256 over the raw body with the webhook's signing
- * secret), {@code order_created} booked when paid and {@code order_refunded} as a cumulative refund
- * ({@code LemonSqueezyChannel}, {@code LemonSqueezySignature}). Nothing is asked of it: its orders API carries no
- * custom data, so an order found there cannot be tied to the site's.
+ * Lemon Squeezy: webhooks signed in X-Signature (HMAC-SHA256 over the raw body with the webhook's signing secret),
+ * {@code order_created} booked when paid and {@code order_refunded} as a cumulative refund
+ * ({@code LemonSqueezyChannel}, {@code LemonSqueezySignature}); and, opt-in by the account's API key
+ * ({@code LemonSqueezyClients}), its Order asked by the id the site keeps ({@code LemonSqueezyQuery}: its orders carry
+ * no custom data, so it cannot be asked by the site's order number) and the store's orders listed for a paid one no
+ * webhook booked ({@code LemonSqueezyOrders}: recorded for a human, never booked).
  */
 package paynotify.channel.lemonsqueezy;
