@@ -127,15 +127,11 @@ public final class Receipt {
    * it waits: an {@code awaiting_confirmation} anomaly once per trade, with the payment's trade, order and amount,
    * which the sweeper's question compares ({@link #waiting}); nothing booked, unless its trade is booked already:
    * then the booking tells the repeat from a conflict. Anything but a payment is taken as {@link #take} takes it, and
-   * so is a payment naming another site's number (a not_our_number anomaly: nothing to confirm), or paid in another
-   * currency than the site's (a currency_mismatch: it never marks the order paid).
+   * so is a payment naming another site's number (a not_our_number anomaly: nothing to confirm).
    */
   public Future<Taken> take(Trace trace, Future<NotifyEvent> checked, Function<NotifyEvent, Future<String>> confirm) {
     return checked.transform(check -> {
-      // nothing to confirm: not a payment, another site's number, or paid in another currency, which never marks the
-      // order paid (a currency_mismatch at once; held, a query that names no currency would confirm it as the site's)
-      if (check.failed() || check.result().kind() != EventKind.PAYMENT || !booking.namesTheSites(check.result())
-          || check.result().foreignCurrency() != null) {
+      if (check.failed() || check.result().kind() != EventKind.PAYMENT || !booking.namesTheSites(check.result())) {
         return take(trace, checked, false);
       }
       NotifyEvent payment = check.result();
@@ -238,9 +234,15 @@ public final class Receipt {
         });
   }
 
-  /** A trade's wait, once per trade: its payment's key names it. */
+  /**
+   * A trade's wait, once per trade: its payment's key names it, marked for one paid in another currency than the
+   * site's. A platform's answer names no currency (TokenPay's): it finds the wait of a payment in the site's currency
+   * only ({@link #waiting}), so that a sweeper's confirmation never books a foreign amount as the site's; that one is
+   * booked by its own notification once confirmed (a currency_mismatch), or by a human.
+   */
   private static String waitKey(NotifyEvent payment) {
-    return AnomalyKind.AWAITING_CONFIRMATION.code() + ":" + payment.idempotencyKey();
+    return AnomalyKind.AWAITING_CONFIRMATION.code() + ":" + payment.idempotencyKey()
+        + (payment.foreignCurrency() == null ? "" : "@foreign");
   }
 
   /**

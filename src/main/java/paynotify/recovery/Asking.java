@@ -31,7 +31,7 @@ final class Asking {
   /** order_checks.last_state of a question no platform answered usably. */
   static final String NO_ANSWER = "no answer";
   /**
-   * The waiting trades of one order a platform asked by trade id only is asked about, newest first: one per coin
+   * The waiting trades of one order a platform asked by its own id only is asked about, newest first: one per coin
    * or per expired attempt at TokenPay, so a few at most.
    */
   private static final int WAITING_TRADES_ASKED = 3;
@@ -113,8 +113,8 @@ final class Asking {
    * Asks the order's platform, or, when the site does not say which, every platform that can be asked until
    * one says paid in a signed answer (another platform's "waiting", "closed" or "refunded", or an unsigned
    * "paid", says nothing of the one the buyer used); books a payment found; closes an order left unpaid past
-   * close_after at its platform, then in the table. A platform asked by its own trade id only is asked about the
-   * trades of the order whose signed notifications wait for it, and about nothing else.
+   * close_after at its platform, then in the table. A platform asked by its own id only is asked about the trades
+   * of the order whose signed notifications wait for it, and the id the site keeps (platform_ref), nothing else.
    */
   Future<Asked> ask(Question q) {
     List<TradeQuery> asked = q.platform() == null ? queries
@@ -156,7 +156,10 @@ final class Asking {
     if (!query.asksById()) {
       return answered(query, query.query(number)).map(List::of);
     }
-    return found.waitingTrades(query.platform(), q.orderNo(), WAITING_TRADES_ASKED).compose(trades -> {
+    // only a platform that confirms before booking has notifications waiting for it: others cost no read
+    Future<List<String>> waiting = settings.confirming().contains(query.platform())
+        ? found.waitingTrades(query.platform(), q.orderNo(), WAITING_TRADES_ASKED) : Future.succeededFuture(List.of());
+    return waiting.compose(trades -> {
       Set<String> ids = new LinkedHashSet<>();
       if (q.ref() != null && query.isOwnId(q.ref().strip())) { // another platform's: not a question for this one
         ids.add(q.ref().strip());
@@ -260,8 +263,8 @@ final class Asking {
       // only a trade that exists is closed: with none (a cashier page not opened yet), the buyer can still pay;
       // paid meanwhile (the platform will not close it), what it says now is acted on as any answer
       case WAITING -> q.closeDue() && q.platform() != null && a.query().closes()
-          ? expiry.close(q.orderNo(), a, again -> act(new Question(q.orderNo(), q.platform(), q.ref(), false, q.evidence()),
-              again))
+          ? expiry.close(q.orderNo(), a, again -> act(new Question(q.orderNo(), q.platform(), q.ref(), false,
+              q.evidence()), again))
           : Future.succeededFuture(new Asked(State.UNPAID, answer.platformStatus(), said, false));
       case NOT_FOUND -> Future.succeededFuture(new Asked(State.UNPAID, answer.platformStatus(), said, false));
     };

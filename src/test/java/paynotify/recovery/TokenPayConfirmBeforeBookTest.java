@@ -172,24 +172,31 @@ class TokenPayConfirmBeforeBookTest extends ConfirmBeforeBookTestBase<TokenPaySt
   }
 
   /**
-   * A signed payment in another BaseCurrency than tokenpay.currency never marks the order paid, so it is not held
-   * for confirmation: booked at once as the currency_mismatch it is. Held, the sweeper's confirming answer (whose
-   * query carries no currency) would have booked its 88.88 dollars as 88.88 yuan.
+   * A signed payment in another BaseCurrency than tokenpay.currency waits for confirmation as any; the sweeper's
+   * confirming answer, which names no currency, does not book it (it would book 88.88 dollars as 88.88 yuan): only
+   * its own notification, confirmed, does, as the currency_mismatch it is.
    */
   @Test
-  void aPaymentInAnotherCurrencyIsACurrencyMismatchAtOnceAndNeverPaysTheOrder() {
+  void aPaymentInAnotherCurrencyIsNeverBookedByTheSweepersAnswer() {
     order("C30");
     pending("C30", trade(30));
     Map<String, Object> dollars = TokenPayNotifications.paid("C30", trade(30), 8888);
     dollars.put("BaseCurrency", "USD");
-
-    assertThat(service.send(TokenPayNotifications.signed(dollars))).isEqualTo(success());
+    assertThat(service.send(TokenPayNotifications.signed(dollars)).status()).isEqualTo(503);
     platform.paid("C30", trade(30), "88.88");
+
     service.server().recovery().sweepOnce().await();
 
-    assertThat(platform.queries("C30")).isZero();
     assertThat(db.orderStatus("C30")).isEqualTo("unpaid");
-    assertThat(db.string("SELECT GROUP_CONCAT(kind) FROM anomalies WHERE order_no = 'C30'"))
-        .isEqualTo("currency_mismatch");
+    assertThat(db.count("SELECT COUNT(*) FROM payments")).isZero();
+    assertThat(db.string("SELECT GROUP_CONCAT(kind ORDER BY kind) FROM anomalies WHERE order_no = 'C30'"))
+        .isEqualTo("awaiting_confirmation,query_says_paid");
+
+    assertThat(service.send(TokenPayNotifications.signed(dollars))).isEqualTo(success());
+
+    assertThat(db.orderStatus("C30")).isEqualTo("unpaid");
+    assertThat(db.string("SELECT GROUP_CONCAT(kind ORDER BY kind) FROM anomalies WHERE order_no = 'C30'"))
+        .isEqualTo("awaiting_confirmation,currency_mismatch,query_says_paid");
+    assertThat(waiting("C30")).startsWith(trade(30) + " 8888 resolved: ");
   }
 }

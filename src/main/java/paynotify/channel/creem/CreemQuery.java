@@ -18,6 +18,7 @@ import paynotify.channel.Ids;
 import paynotify.channel.NotifyEvent;
 import paynotify.channel.Platform;
 import paynotify.channel.RejectedNotification;
+import paynotify.channel.UnbookableNotification;
 import paynotify.channel.TradeAnswer.State;
 import paynotify.channel.TradeAnswer;
 import paynotify.channel.TradeQuery;
@@ -155,7 +156,7 @@ public final class CreemQuery implements TradeQuery {
     try {
       payment = channel.read(new JsonObject().put("eventType", "checkout.completed")
           .put("created_at", createdAt(checkout.getValue("order"))).put("object", checkout));
-    } catch (RejectedNotification e) {
+    } catch (RejectedNotification | UnbookableNotification e) { // test money, or what its webhook could not be read as
       throw OutboundFailure.untrusted(name() + "'s completed checkout is not usable: " + e.getMessage());
     }
     if (payment.kind() != EventKind.PAYMENT) { // its order not paid (yet)

@@ -104,6 +104,18 @@ class CreemQueryTest {
     assertThat(f.getMessage()).contains("answered about another order").contains("request_id Q5-other");
   }
 
+  /** A completed checkout its webhook's reading cannot use (its order names no currency): not believed, said why. */
+  @Test
+  void aCompletedCheckoutItsWebhookCouldNotBeReadAsIsNotBelieved() {
+    creem.paid(CHECKOUT, "Q9", ORDER, 2500, "USD");
+    creem.withoutOrderField(CHECKOUT, "currency");
+
+    OutboundFailure f = failure(query(CreemApiStandIn.KEY, live).query("Q9", CHECKOUT));
+
+    assertThat(f.kind()).isEqualTo(OutboundFailure.Kind.UNTRUSTED);
+    assertThat(f.getMessage()).contains("completed checkout is not usable");
+  }
+
   @Test
   void aMalformedIdIsNotAsked() {
     for (String id : new String[] {"ord_4aDwWXjMLpes4Kj4XqNnUA", "ch_", "ch_a&checkout_id=ch_b", "ch_" + "a".repeat(62),
