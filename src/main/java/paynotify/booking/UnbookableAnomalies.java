@@ -12,6 +12,7 @@ import java.util.Set;
 import paynotify.booking.anomaly.Anomaly;
 import paynotify.booking.anomaly.Anomalies;
 import paynotify.booking.anomaly.AnomalyKind;
+import paynotify.channel.EventKind;
 import paynotify.channel.NotifyEvent;
 import paynotify.channel.Platform;
 import paynotify.channel.UnbookableNotification.Problem;
@@ -27,7 +28,10 @@ import paynotify.store.TransientRetry;
  */
 final class UnbookableAnomalies {
   private static final int MAX_DETAIL = 1000; // anomalies.detail
-  /** Payments that name no order but whose trade another delivery may book: recorded only while it is not booked. */
+  /**
+   * Payments that name no order but whose trade another delivery may book: recorded only while it is not booked, nor
+   * held for a human under its payment's key (paid_then_refunded).
+   */
   private static final Set<Problem> UNLESS_BOOKED = EnumSet.of(Problem.INTENT_WITHOUT_ORDER,
       Problem.LISTED_WITHOUT_ORDER);
 
@@ -61,9 +65,9 @@ final class UnbookableAnomalies {
     }
     return retry.run(() -> db.inTransaction(conn -> conn.preparedQuery(RECORD_PAYMENT_WITHOUT_ORDER)
             .execute(Tuple.of(a.kind(), a.channel(), a.tradeNo(), a.amountCents(), a.detail(), a.dedupeKey(),
-                a.channel(), a.tradeNo()))
+                NotifyEvent.key(u.platform(), EventKind.PAYMENT, u.tradeNo()), a.channel(), a.tradeNo()))
             .map(rows -> rows.rowCount() > 0 ? recorded : new BookingResult(Outcome.IGNORED, detail + ": trade "
-                + u.tradeNo() + " is booked (by a notification naming its order)"))))
+                + u.tradeNo() + " is booked (by a notification naming its order), or held for a human"))))
         .recover(err -> DbErrors.isDuplicateKey(err) ? Future.succeededFuture(recorded) // recorded before
             : Future.failedFuture(err));
   }

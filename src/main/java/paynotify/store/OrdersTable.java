@@ -485,7 +485,7 @@ public final class OrdersTable {
         + ", " + platformRef("") + " FROM {orders} WHERE {order_no} = ? AND CAST({order_no} AS CHAR) = ?");
   }
 
-  /** The platform_ref column as text (a site may keep Lemon Squeezy's numeric order id in a number column), or NULL. */
+  /** The platform_ref column as text (a number column too: no platform is asked by a bare number), or NULL. */
   private String platformRef(String alias) {
     return columns.platformRef() == null ? "NULL" : "CAST(" + alias + quote(columns.platformRef()) + " AS CHAR)";
   }

@@ -158,13 +158,17 @@ public final class SqlQueries {
 
   // A payment that names no order (a Stripe PaymentIntent without metadata.order_no; a paid order in Lemon
   // Squeezy's list, which carries no custom data): an anomaly only while no payment of its trade is booked, since
-  // its Checkout Session (its order_created webhook), the same trade, usually books it. It is told later
-  // (OrderlessPaymentCheck). A locking read: it waits for a Session booking the
-  // trade right now. Binds: kind, channel, trade, amount, detail, dedupe key, channel, trade.
+  // its Checkout Session (its order_created webhook), the same trade, usually books it; nor once its key was taken
+  // without a booking (TAKE_KEY: recovery found it paid, then refunded, and told a human of that money already). A key
+  // held for refunds waiting is no payment. It is told later (OrderlessPaymentCheck). A locking read: it waits for a
+  // Session booking the trade right now (written in a booking's order, the key first; a deadlock is retried, as any).
+  // Binds: kind, channel, trade, amount, detail, dedupe key, the payment's key, channel, trade.
   public static final String RECORD_PAYMENT_WITHOUT_ORDER =
       "INSERT INTO anomalies (kind, channel, order_no, trade_no, amount_cents, detail, dedupe_key)"
           + " SELECT ?, ?, NULL, ?, ?, ?, ? FROM DUAL"
-          + " WHERE NOT EXISTS (SELECT 1 FROM payments WHERE channel = ? AND trade_no = ?)";
+          + " WHERE NOT EXISTS (SELECT 1 FROM idempotent_keys WHERE idem_key = ? AND fingerprint <> '"
+          + REFUNDS_WAITING + "')"
+          + " AND NOT EXISTS (SELECT 1 FROM payments WHERE channel = ? AND trade_no = ?)";
 
   // ... resolved at once when its Checkout Session books the trade (a booking of its own, after the
   // payment's commit; what it misses, the statement below catches); so is the booking_failed of a missed

@@ -156,7 +156,7 @@ class OutboundConfigTest {
     JsonObject key = TestService.configuration(new JsonObject());
     key.getJsonObject("lemonsqueezy").put("api_key", "eyJ0eXAiOiJKV1QiLCJhbGciOiJSUzI1NiJ9.test");
     RecoveryConfig recovery = config(key).recovery();
-    assertThat(names(recovery.clients())).contains("lemonsqueezy /v1/orders");
+    assertThat(names(recovery.clients())).contains("lemonsqueezy /v1/orders/{id}");
     assertThat(recovery.missed()).hasSize(1)
         .allSatisfy(feed -> assertThat(feed.apply(null, null).events().source()).isEqualTo("lemonsqueezy orders"));
 

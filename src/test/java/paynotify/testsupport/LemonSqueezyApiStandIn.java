@@ -204,7 +204,9 @@ public final class LemonSqueezyApiStandIn implements AutoCloseable {
         .put("data", new JsonArray(page.stream().map(JsonObject::copy).toList()));
   }
 
-  /** The list's URL at page {@code number}, as Lemon Squeezy writes its links (brackets encoded, sorted by -createdAt). */
+  /**
+   * The list's URL at page {@code number}, as Lemon Squeezy writes its links (brackets encoded, sorted by -createdAt).
+   */
   private String link(Map<String, String> q, int number, int size) {
     StringBuilder s = new StringBuilder("https://api.lemonsqueezy.com/v1/orders?");
     q.forEach((k, v) -> {

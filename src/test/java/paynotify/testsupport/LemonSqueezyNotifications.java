@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.UUID;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
@@ -46,10 +47,14 @@ public final class LemonSqueezyNotifications {
     return new JsonObject().put("meta", meta).put("data", order);
   }
 
-  /** A paid Order of {@code cents} in {@code currency}, as order_created carries it; {@code id} is data.id. */
+  /**
+   * A paid Order of {@code cents} in {@code currency}, as order_created carries it; {@code id} is data.id, and its
+   * identifier {@link #identifier(String) the id's own UUID}.
+   */
   public static JsonObject order(String id, long cents, String currency) {
+    String identifier = identifier(id);
     JsonObject attributes = new JsonObject()
-        .put("store_id", STORE_ID).put("customer_id", 1).put("identifier", "104e18a2-d755-4d4b-80c4-a6c1dcbe1c10")
+        .put("store_id", STORE_ID).put("customer_id", 1).put("identifier", identifier)
         .put("order_number", 1).put("user_name", "John Doe").put("user_email", "johndoe@example.com")
         .put("currency", currency).put("currency_rate", "1.0000")
         .put("subtotal", cents).put("setup_fee", 0).put("discount_total", 0).put("tax", 0).put("total", cents)
@@ -65,12 +70,25 @@ public final class LemonSqueezyNotifications {
             .put("variant_id", 1).put("product_name", "Test Limited License for 2 years")
             .put("variant_name", "Default").put("price", cents).put("created_at", "2026-11-18T11:06:40.000000Z")
             .put("updated_at", "2026-11-18T11:06:40.000000Z").put("test_mode", false))
-        .put("urls", new JsonObject().put("receipt", "https://app.lemonsqueezy.com/my-orders/104e18a2-d755-4d4b-80c4-"
-            + "a6c1dcbe1c10?signature=8847fff02e1bfb0c7c43ff1cdf1b1657a8eed2029413692663b86859208c9f42"))
+        .put("urls", new JsonObject().put("receipt", "https://app.lemonsqueezy.com/my-orders/" + identifier
+            + "?signature=8847fff02e1bfb0c7c43ff1cdf1b1657a8eed2029413692663b86859208c9f42"))
         .put("created_at", "2026-11-18T11:06:40.000000Z").put("updated_at", "2026-11-18T11:06:40.000000Z")
         .put("test_mode", false);
     return new JsonObject().put("type", "orders").put("id", id).put("attributes", attributes)
         .put("links", new JsonObject().put("self", "https://api.lemonsqueezy.com/v1/orders/" + id));
+  }
+
+  /** The Order {@code id}'s identifier: a UUID of its own, the same on every run (Lemon Squeezy's are random). */
+  public static String identifier(String id) {
+    return UUID.nameUUIDFromBytes(("lemonsqueezy order " + id).getBytes(StandardCharsets.UTF_8)).toString();
+  }
+
+  /**
+   * What a site keeps in orders.columns.platform_ref for the Order {@code id}: {@code <id>:<identifier>}, as its
+   * thank-you page hands them over (Checkout.Success, or a button link's [order_id] and [order_identifier]).
+   */
+  public static String platformRef(String id) {
+    return id + ":" + identifier(id);
   }
 
   /** order_created of a paid Order of {@code cents} in the site's currency for {@code orderNo}. */

@@ -46,7 +46,8 @@ public final class LemonSqueezyChannel implements NotifyChannel.JsonReplies {
   static final String REFUNDED = "refunded";
   /**
    * The statuses an Order refunded in part or in full is sent with: lmsqueezy/laravel's OrderStatus has
-   * partial_refund, but the docs' "Issue a refund" example keeps {@code paid} after a partial refund.
+   * partial_refund, but the docs' "Issue a refund" example keeps {@code paid} after a partial refund. So also the
+   * statuses of every Order that took the buyer's money.
    */
   static final Set<String> REFUNDED_STATUSES = Set.of(PAID, PARTIAL_REFUND, REFUNDED);
 
@@ -54,7 +55,7 @@ public final class LemonSqueezyChannel implements NotifyChannel.JsonReplies {
   // "Return a 200": anything else, 204 included, is a failed delivery retried (docs /help/webhooks/webhook-requests).
   private static final Reply SUCCESS = new Reply(200, null, "");
   private static final Door DOOR = new Door("lemonsqueezy", Platform.LEMONSQUEEZY, PATH, SUCCESS);
-  /** The Order's UUID, kept in the payment's detail. */
+  /** The Order's UUID (its identifier), kept in the payment's detail. */
   private static final Pattern UUID = Pattern.compile("[0-9a-fA-F-]{36}");
 
   private final LemonSqueezySignature signature;
@@ -106,19 +107,22 @@ public final class LemonSqueezyChannel implements NotifyChannel.JsonReplies {
    * The payment an Order was when it was made, for the site's order {@code orderNo}: the Order as Lemon Squeezy's API
    * answered it (its TLS and the account's key vouch for it, {@link LemonSqueezyQuery}), read exactly as its
    * order_created webhook would have been had the checkout carried {@code orderNo} in its custom data. The API carries
-   * none: the site vouched for the tie by keeping the Order's id in orders.columns.platform_ref. So the same trade,
-   * amount, currency rule and key as the webhook's, which is then a duplicate. Read as paid whatever its status says
-   * now (a refund since changes what was kept, not what was paid).
+   * none: the site vouched for the tie by keeping the Order's id and identifier in orders.columns.platform_ref, which
+   * the query checked. So the same trade, amount, currency rule and key as the webhook's, which is then a duplicate.
+   * An Order that took the buyer's money is read as paid whatever its status says now (a refund since changes what was
+   * kept, not what was paid); any other (pending, failed, fraudulent) is read as it is, a payment of none: nothing.
    *
    * @throws RejectedNotification WRONG_MERCHANT for another store's Order, or test money on a live instance; another
    *                              reason for a field that cannot be read
    */
-  public NotifyEvent payment(JsonObject order, String orderNo) throws RejectedNotification {
+  NotifyEvent payment(JsonObject order, String orderNo) throws RejectedNotification {
     JsonObject paid = order.copy();
     if (!(paid.getValue("attributes") instanceof JsonObject attributes)) {
       throw RejectedNotification.malformed("data.attributes is missing");
     }
-    attributes.put("status", PAID);
+    if (REFUNDED_STATUSES.contains(attributes.getValue("status"))) {
+      attributes.put("status", PAID);
+    }
     JsonObject event = new JsonObject().put("meta", new JsonObject().put("event_name", ORDER_CREATED)
         .put("custom_data", new JsonObject().put("order_no", orderNo))).put("data", paid);
     try {
@@ -146,13 +150,16 @@ public final class LemonSqueezyChannel implements NotifyChannel.JsonReplies {
     String trade = id("data.id", order.getValue("id") instanceof String i ? i : null);
     long total = cents(attributes, "total");
     Object number = attributes.getValue("order_number");
+    String identifier = attributes.getValue("identifier") instanceof String i && UUID.matcher(i).matches() ? i
+        : "<its identifier>";
     throw new UnbookableNotification(Problem.LISTED_WITHOUT_ORDER, Platform.LEMONSQUEEZY, trade, null, trade, total,
         "Lemon Squeezy order " + (number instanceof Number n ? "#" + n + " " : "") + "(id " + trade + ", "
             + Money.format(total) + " " + Ids.printable(String.valueOf(attributes.getValue("currency"))) + ", made "
             + Ids.printable(String.valueOf(attributes.getValue("created_at"))) + ") took the buyer's money (" + status
             + "), and Lemon Squeezy's list of orders names no order of yours: if its order_created webhook never"
             + " reached paynotify, resend it (Settings → Webhooks, the webhook's recent deliveries), which books it, or"
-            + " keep " + trade + " in orders.columns.platform_ref of the order it paid, and recovery books it");
+            + " keep " + trade + ":" + identifier + " in orders.columns.platform_ref of the order it paid, and recovery"
+            + " books it");
   }
 
   private NotifyEvent normalise(JsonObject event, String headerName) throws RejectedNotification {

@@ -17,6 +17,7 @@ import paynotify.channel.Outbound.Missed;
 import paynotify.channel.Outbound.Page;
 import paynotify.channel.Platform;
 import paynotify.channel.RejectedNotification;
+import paynotify.net.BearerApi;
 import paynotify.net.OutboundFailure;
 import paynotify.net.OutboundHttp;
 import paynotify.net.Urls;
@@ -26,9 +27,10 @@ import paynotify.net.Urls;
  * /api/orders/list-all-orders): newest first ({@code created_at} descending), paged by {@code page[number]} and
  * {@code page[size]}. Lemon Squeezy cannot list only the orders whose webhook failed, and its orders carry no custom
  * data: each one of the window is read by the channel as an order naming no order of the site
- * ({@link LemonSqueezyChannel#listed}), which the booking records for a human, one that took money, only while no payment
- * holds its trade. Nor can it be asked for a window of times: the pages of orders newer than the window are passed
- * over, and where a walk got to is remembered ({@link Mark}), so that the next sweep does not start from the top.
+ * ({@link LemonSqueezyChannel#listed}), which the booking records for a human, one that took money, only while no
+ * payment holds its trade. Nor can it be asked for a window of times: the pages of orders newer than the window are
+ * passed over, and where a walk got to is remembered ({@link Mark}), so that the next sweep does not start from the
+ * top. What is kept of each is {@link LemonSqueezyClients#kept}'s.
  */
 public final class LemonSqueezyOrders implements Outbound.Undelivered {
   /**
@@ -46,12 +48,8 @@ public final class LemonSqueezyOrders implements Outbound.Undelivered {
   static final String SOURCE = "lemonsqueezy orders";
   /** Pages of orders newer than the window one call passes over at most: beyond, the walk waits (unavailable). */
   static final int PASSED_OVER = 20;
-  /**
-   * The fields of an Order kept (in notify_log, with what was made of it): those the channel reads and those that name
-   * it, not the buyer's name and email, nor the receipt's signed URL.
-   */
-  private static final List<String> KEPT = List.of("store_id", "identifier", "order_number", "currency", "total",
-      "total_usd", "refunded", "refunded_amount", "status", "test_mode", "created_at", "updated_at");
+  /** Lemon Squeezy's API, its messages named by the list's. */
+  private static final BearerApi API = LemonSqueezyClients.api(SOURCE);
 
   /**
    * Every order made before {@code below} (Unix seconds) is on page {@code page} or later: a page's first order is its
@@ -110,7 +108,7 @@ public final class LemonSqueezyOrders implements Outbound.Undelivered {
   private Future<Page> page(long from, long before, int number, int passedOver) {
     URI url = URI.create(api + "?" + encode("filter[store_id]") + "=" + encode(storeId) + "&" + encode("page[number]")
         + "=" + number + "&" + encode("page[size]") + "=" + PAGE);
-    return LemonSqueezyClients.API.get(http, url, key).compose(body -> {
+    return API.get(http, url, key).compose(body -> {
       List<Missed> orders = orders(body);
       if (!orders.isEmpty()) {
         mark = new Mark(orders.get(0).created(), number);
@@ -136,12 +134,8 @@ public final class LemonSqueezyOrders implements Outbound.Undelivered {
       for (Object item : data) {
         JsonObject order = (JsonObject) item;
         JsonObject attributes = order.getJsonObject("attributes");
-        JsonObject kept = new JsonObject();
-        KEPT.forEach(field -> kept.put(field, attributes.getValue(field)));
         orders.add(new Missed(order.getString("id"), "order " + Ids.printable(attributes.getString("status")),
-            Instant.parse(attributes.getString("created_at")).getEpochSecond(),
-            new JsonObject().put("type", order.getValue("type")).put("id", order.getValue("id"))
-                .put("attributes", kept)));
+            Instant.parse(attributes.getString("created_at")).getEpochSecond(), LemonSqueezyClients.kept(order)));
       }
       return orders;
     } catch (ClassCastException | NullPointerException | DateTimeException e) {

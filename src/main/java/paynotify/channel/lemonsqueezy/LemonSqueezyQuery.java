@@ -3,6 +3,7 @@ package paynotify.channel.lemonsqueezy;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import paynotify.channel.Ids;
 import paynotify.channel.Money;
@@ -13,22 +14,34 @@ import paynotify.channel.TradeAnswer.State;
 import paynotify.channel.TradeAnswer;
 import paynotify.channel.TradeQuery;
 import paynotify.channel.UnbookableNotification;
+import paynotify.net.BearerApi;
 import paynotify.net.OutboundFailure;
 import paynotify.net.OutboundHttp;
 import paynotify.net.Urls;
 
 /**
- * Lemon Squeezy's Order, asked by its id ({@code GET {api_base}/v1/orders/{id}}, docs /api/orders/retrieve-order): the
- * id the site keeps in orders.columns.platform_ref, as Lemon Squeezy cannot be asked by the site's order number
- * ({@link #asksById()}). Its API signs nothing: the answer is trusted as Lemon Squeezy's for the TLS to
- * api.lemonsqueezy.com and the account's own key, as its SDK trusts it ({@link #books()}), and only as this store's
- * Order, in live mode unless lemonsqueezy.test_mode (else untrusted). Paid, it is the payment its order_created webhook
- * would have booked ({@link LemonSqueezyChannel#payment}); refunded since, in part or in full, it is for a human;
- * pending, it waits; failed or fraudulent, it will not be paid. Its API cannot close an order.
+ * Lemon Squeezy's Order, asked by its id ({@code GET {api_base}/v1/orders/{id}}, docs /api/orders/retrieve-order)
+ * about the Order the site keeps in orders.columns.platform_ref as {@code <id>:<identifier>}, as Lemon Squeezy cannot
+ * be asked by the site's order number ({@link #asksById()}). The id alone proves nothing: Lemon Squeezy numbers its
+ * Orders in sequence, and the site has it from the buyer's browser (Lemon.js's Checkout.Success, a button link's
+ * {@code [order_id]}), so a buyer could name another buyer's Order of the same price on an order of theirs. Its
+ * identifier, a random UUID given with the id to the buyer who paid and to no one else, is the proof: the answer
+ * books only when its {@code identifier} is the one kept. Its API signs nothing: the answer is trusted as Lemon
+ * Squeezy's for the TLS to api.lemonsqueezy.com and the account's own key, as its SDK trusts it ({@link #books()}),
+ * and only as this store's Order, in live mode unless lemonsqueezy.test_mode (else untrusted). Paid, it is the payment
+ * its order_created webhook would have booked ({@link LemonSqueezyChannel#payment}); refunded since, in part or in
+ * full, it is for a human; pending, it waits; failed or fraudulent, it will not be paid. Its API cannot close an order.
  */
 public final class LemonSqueezyQuery implements TradeQuery {
-  /** An Order's id: Lemon Squeezy numbers them (JSON:API writes the number as a string). */
-  private static final Pattern ID = Pattern.compile("[0-9]{1,19}");
+  private static final String NAME = "lemonsqueezy /v1/orders/{id}";
+  /** Lemon Squeezy's API, its messages named by this client's. */
+  private static final BearerApi API = LemonSqueezyClients.api(NAME);
+  /**
+   * What the site keeps of an Order: its id (Lemon Squeezy numbers them; JSON:API writes the number as a string), a
+   * colon and its identifier (a UUID).
+   */
+  private static final Pattern REF = Pattern.compile(
+      "([0-9]{1,19}):([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})");
 
   private final OutboundHttp http;
   private final URI api;
@@ -50,7 +63,7 @@ public final class LemonSqueezyQuery implements TradeQuery {
 
   @Override
   public String name() {
-    return "lemonsqueezy /v1/orders";
+    return NAME;
   }
 
   @Override
@@ -69,18 +82,21 @@ public final class LemonSqueezyQuery implements TradeQuery {
         + " order number"));
   }
 
+  /** Only {@code <id>:<identifier>}: a bare id, which anyone can guess, is no question (the site's order not asked). */
   @Override
-  public boolean isOwnId(String id) {
-    return id != null && ID.matcher(id).matches();
+  public boolean isOwnId(String ref) {
+    return ref != null && REF.matcher(ref).matches();
   }
 
   @Override
-  public Future<TradeAnswer> query(String outTradeNo, String id) {
-    if (!isOwnId(id)) {
-      return Future.failedFuture(OutboundFailure.untrusted(name() + ": '" + Ids.printable(id) + "' is not a Lemon"
-          + " Squeezy order id (digits)"));
+  public Future<TradeAnswer> query(String outTradeNo, String ref) {
+    Matcher parts = ref == null ? null : REF.matcher(ref);
+    if (parts == null || !parts.matches()) {
+      return Future.failedFuture(OutboundFailure.untrusted(name() + ": '" + Ids.printable(ref) + "' is not a Lemon"
+          + " Squeezy order id and identifier (<digits>:<UUID>)"));
     }
-    return LemonSqueezyClients.API.find(http, URI.create(api + id), key).map(body -> answer(outTradeNo, id, body));
+    String id = parts.group(1);
+    return API.find(http, URI.create(api + id), key).map(body -> answer(outTradeNo, id, parts.group(2), body));
   }
 
   @Override
@@ -88,16 +104,22 @@ public final class LemonSqueezyQuery implements TradeQuery {
     return Future.failedFuture(OutboundFailure.refused("Lemon Squeezy has no API to close an order"));
   }
 
-  private TradeAnswer answer(String outTradeNo, String id, JsonObject body) {
+  private TradeAnswer answer(String outTradeNo, String id, String identifier, JsonObject body) {
     if (body == null) {
       return TradeAnswer.of(State.NOT_FOUND, "no such order (404)", null);
     }
-    byte[] kept = body.toBuffer().getBytes();
     JsonObject order = body.getValue("data") instanceof JsonObject d ? d : new JsonObject();
     if (!"orders".equals(order.getValue("type")) || !id.equals(order.getValue("id"))) {
       throw OutboundFailure.untrusted(name() + " answered about another object than order " + id + " ("
           + Ids.printable(String.valueOf(order.getValue("type"))) + " " + Ids.printable(String.valueOf(
               order.getValue("id"))) + ")");
+    }
+    byte[] kept = LemonSqueezyClients.kept(order).toBuffer().getBytes();
+    JsonObject attributes = order.getValue("attributes") instanceof JsonObject a ? a : new JsonObject();
+    if (!(attributes.getValue("identifier") instanceof String said) || !said.equalsIgnoreCase(identifier)) {
+      // the id was not handed to the buyer with the identifier kept: guessed, or mistyped
+      throw OutboundFailure.untrusted(name() + " answered about another order: order " + id + "'s identifier is not"
+          + " the one kept with its id in orders.columns.platform_ref");
     }
     NotifyEvent payment;
     try {
@@ -105,7 +127,6 @@ public final class LemonSqueezyQuery implements TradeQuery {
     } catch (RejectedNotification | UnbookableNotification e) { // another store's, test money, or unreadable
       throw OutboundFailure.untrusted(name() + ": order " + id + " is not booked: " + e.getMessage());
     }
-    JsonObject attributes = order.getJsonObject("attributes");
     String status = attributes.getValue("status") instanceof String s ? s : "";
     long refunded = attributes.getValue("refunded_amount") instanceof Number n ? n.longValue() : 0;
     return switch (status) {

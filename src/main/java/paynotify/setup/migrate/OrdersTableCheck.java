@@ -105,7 +105,7 @@ final class OrdersTableCheck {
           + ", not DATETIME or TIMESTAMP: set paid_at to \"\" to leave it alone");
     }
     createdAt(table, mapped.createdAt());
-    if (mapped.platformRef() != null) { // text or a number (Lemon Squeezy's order ids are): read as text
+    if (mapped.platformRef() != null) { // read as text, whatever its type
       column(table, "platform_ref", mapped.platformRef());
     }
     text("orders.columns.channel", channel, CHANNEL_LENGTH);

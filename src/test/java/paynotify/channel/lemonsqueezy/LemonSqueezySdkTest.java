@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.vertx.core.Vertx;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -84,16 +85,32 @@ class LemonSqueezySdkTest {
       LemonSqueezyClients clients = new LemonSqueezyClients(api.url(), LemonSqueezyApiStandIn.KEY, STORE, channel);
       TradeQuery query = clients.query().apply(http);
 
-      TradeAnswer paid = query.query("S1", "103").await();
+      TradeAnswer paid = query.query("S1", LemonSqueezyNotifications.platformRef("103")).await();
       assertThat(paid.state()).isEqualTo(TradeAnswer.State.PAID);
       assertThat(paid.payment().orderNo()).isEqualTo("S1");
       assertThat(paid.payment().tradeNo()).isEqualTo("103");
       assertThat(paid.payment().amountCents()).isEqualTo(1003);
-      assertThat(query.query("S1", "102").await().state()).isEqualTo(TradeAnswer.State.REFUNDED);
-      assertThat(query.query("S1", "555").await().state()).isEqualTo(TradeAnswer.State.NOT_FOUND);
-      OutboundFailure another = (OutboundFailure) catchThrowable(() -> query.query("S1", "900").await());
+      assertThat(new String(paid.body(), StandardCharsets.UTF_8)).contains("\"order_number\":1")
+          .doesNotContain("johndoe@example.com", "John Doe", "signature=");
+      assertThat(query.query("S1", LemonSqueezyNotifications.platformRef("102")).await().state())
+          .isEqualTo(TradeAnswer.State.REFUNDED);
+      assertThat(query.query("S1", LemonSqueezyNotifications.platformRef("555")).await().state())
+          .isEqualTo(TradeAnswer.State.NOT_FOUND);
+      OutboundFailure another = (OutboundFailure) catchThrowable(() -> query.query("S1",
+          LemonSqueezyNotifications.platformRef("900")).await());
       assertThat(another.kind()).isEqualTo(OutboundFailure.Kind.UNTRUSTED);
       assertThat(another.getMessage()).contains("store_id '" + LemonSqueezyNotifications.OTHER_STORE_ID + "'");
+      // the id of order 103 with another Order's identifier: asked, and the answer is about another order
+      OutboundFailure guessed = (OutboundFailure) catchThrowable(() -> query.query("S1",
+          "103:" + LemonSqueezyNotifications.identifier("104")).await());
+      assertThat(guessed.kind()).isEqualTo(OutboundFailure.Kind.UNTRUSTED);
+      assertThat(guessed.getMessage()).contains("answered about another order");
+      // only <digits>:<UUID> is asked about: a bare id proves nothing
+      assertThat(query.isOwnId(LemonSqueezyNotifications.platformRef("103"))).isTrue();
+      assertThat(query.isOwnId("103")).isFalse();
+      assertThat(query.isOwnId("103:" + LemonSqueezyNotifications.identifier("103").substring(1))).isFalse();
+      assertThat(query.isOwnId("ch_" + LemonSqueezyNotifications.identifier("103"))).isFalse();
+      assertThat(query.isOwnId(":" + LemonSqueezyNotifications.identifier("103"))).isFalse();
 
       Outbound.Undelivered list = clients.undelivered().apply(http);
       long now = Instant.now().getEpochSecond();
@@ -103,9 +120,13 @@ class LemonSqueezySdkTest {
       assertThat(page.events().get(0).event().encode()).doesNotContain("johndoe@example.com", "John Doe", "signature=");
 
       OutboundFailure refused = (OutboundFailure) catchThrowable(() -> new LemonSqueezyClients(api.url(), "wrong-key",
-          STORE, channel).query().apply(http).query("S1", "103").await());
+          STORE, channel).query().apply(http).query("S1", LemonSqueezyNotifications.platformRef("103")).await());
       assertThat(refused.kind()).isEqualTo(OutboundFailure.Kind.REFUSED);
-      assertThat(refused.getMessage()).contains("HTTP 401 Unauthorized Unauthenticated.", "lemonsqueezy.api_key_file");
+      assertThat(refused.getMessage()).startsWith(query.name() + ": HTTP 401 Unauthorized Unauthenticated.")
+          .contains("lemonsqueezy.api_key_file");
+      OutboundFailure listRefused = (OutboundFailure) catchThrowable(() -> new LemonSqueezyClients(api.url(),
+          "wrong-key", STORE, channel).undelivered().apply(http).page(now - 3600, now + 1, null).await());
+      assertThat(listRefused.getMessage()).startsWith(list.source() + ": HTTP 401 Unauthorized");
     } finally {
       vertx.close().await();
     }

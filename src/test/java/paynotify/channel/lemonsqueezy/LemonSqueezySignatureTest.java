@@ -23,9 +23,10 @@ import paynotify.testsupport.LemonSqueezyNotifications;
 import paynotify.testsupport.SyncCheck;
 
 /**
- * X-Signature and what the signed body decides, on the channel alone. The rule is lmsqueezy/laravel's
- * VerifyWebhookSignature: {@code hash_equals(hash_hmac('sha256', $request->getContent(), $secret), $signature)};
- * Lemon Squeezy publishes no vector, so the one here was computed once with openssl (LemonSqueezyNotifications).
+ * X-Signature and what the signed body decides, on the channel alone, and what an Order the API answered is. The rule
+ * is lmsqueezy/laravel's VerifyWebhookSignature: {@code hash_equals(hash_hmac('sha256', $request->getContent(),
+ * $secret), $signature)}; Lemon Squeezy publishes no vector, so the one here was computed once with openssl
+ * (LemonSqueezyNotifications).
  */
 class LemonSqueezySignatureTest {
   private static final String SECRET = LemonSqueezyNotifications.SECRET;
@@ -156,6 +157,26 @@ class LemonSqueezySignatureTest {
       JsonObject event = LemonSqueezyNotifications.event(name, "L5", LemonSqueezyNotifications.order("105", 500,
           "USD"));
       assertThat(SyncCheck.event(LIVE, signed(event, null)).kind()).as(name).isEqualTo(EventKind.NONE);
+    }
+  }
+
+  /**
+   * An Order read from the API for a site's order: the payment it was made as when it took the buyer's money (paid,
+   * refunded since in part or in full), and nothing otherwise, whatever the caller does with its status.
+   */
+  @Test
+  void anAskedOrderIsAPaymentOnlyWhenItTookTheBuyersMoney() throws Exception {
+    for (String status : new String[] {"paid", "partial_refund", "refunded"}) {
+      JsonObject order = LemonSqueezyNotifications.order("107", 500, "USD");
+      order.getJsonObject("attributes").put("status", status);
+      NotifyEvent e = LIVE.payment(order, "L7");
+      assertThat(e.kind()).as(status).isEqualTo(EventKind.PAYMENT);
+      assertThat(e.orderNo() + " " + e.tradeNo() + " " + e.amountCents()).isEqualTo("L7 107 500");
+    }
+    for (String status : new String[] {"pending", "failed", "fraudulent", "void"}) {
+      JsonObject order = LemonSqueezyNotifications.order("107", 500, "USD");
+      order.getJsonObject("attributes").put("status", status);
+      assertThat(LIVE.payment(order, "L7").kind()).as(status).isEqualTo(EventKind.NONE);
     }
   }
 
