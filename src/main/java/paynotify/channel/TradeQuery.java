@@ -69,4 +69,39 @@ public interface TradeQuery {
   default boolean closes() {
     return true;
   }
+
+  /**
+   * A platform asked by its own id only (TokenPay's order Id, Creem's checkout, Lemon Squeezy's order), about the
+   * trades whose notifications wait for it and the id the site keeps in orders.columns.platform_ref, never by the
+   * site's number; none has an API to close a trade.
+   */
+  interface ById extends TradeQuery {
+    @Override
+    default boolean asksById() {
+      return true;
+    }
+
+    /** Whether {@code id} is written as this platform writes its ids: only such an id is asked about. */
+    @Override
+    boolean isOwnId(String id);
+
+    @Override
+    Future<TradeAnswer> query(String outTradeNo, String id);
+
+    @Override
+    default Future<TradeAnswer> query(String outTradeNo) {
+      return Future.failedFuture(OutboundFailure.refused(name() + " is asked by " + platform().code()
+          + "'s own id only (orders.columns.platform_ref), not by an order number"));
+    }
+
+    @Override
+    default boolean closes() {
+      return false;
+    }
+
+    @Override
+    default Future<Void> close(String outTradeNo) {
+      return Future.failedFuture(OutboundFailure.refused(platform().code() + " has no API to close a trade"));
+    }
+  }
 }

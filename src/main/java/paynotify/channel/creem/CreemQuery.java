@@ -39,7 +39,7 @@ import paynotify.net.Urls;
  * <p>Creem signs no answer: it is trusted as Creem's because it comes over TLS from api.creem.io with the account's
  * key ({@link #books()}), as Paddle's and Stripe's API answers are. Creem has no API to close a checkout.
  */
-public final class CreemQuery implements TradeQuery {
+public final class CreemQuery implements TradeQuery.ById {
   /** A checkout's id as Creem writes one ({@code ch_4l0N34kxo16AhRKUHFUuXr}), no longer than a trade number. */
   private static final Pattern CHECKOUT = Pattern.compile("ch_[A-Za-z0-9]{1,61}");
   /** The transaction statuses (TransactionStatus) of money gone back: refunded, partly refunded, charged back. */
@@ -74,24 +74,8 @@ public final class CreemQuery implements TradeQuery {
   }
 
   @Override
-  public boolean asksById() {
-    return true;
-  }
-
-  @Override
-  public boolean closes() {
-    return false;
-  }
-
-  @Override
   public boolean isOwnId(String id) {
     return id != null && CHECKOUT.matcher(id).matches();
-  }
-
-  @Override
-  public Future<TradeAnswer> query(String outTradeNo) {
-    return Future.failedFuture(OutboundFailure.refused(name() + " is asked by Creem's checkout id only"
-        + " (orders.columns.platform_ref), not by an order"));
   }
 
   @Override
@@ -101,11 +85,6 @@ public final class CreemQuery implements TradeQuery {
           + "' is not a Creem checkout id (ch_...)"));
     }
     return get("/v1/checkouts?checkout_id=" + id).compose(reply -> answer(outTradeNo, id, reply));
-  }
-
-  @Override
-  public Future<Void> close(String outTradeNo) {
-    return Future.failedFuture(OutboundFailure.refused("Creem has no API to close a checkout"));
   }
 
   private Future<OutboundHttp.Answer> get(String pathAndQuery) {

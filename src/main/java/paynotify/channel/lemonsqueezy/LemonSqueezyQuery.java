@@ -32,7 +32,7 @@ import paynotify.net.Urls;
  * its order_created webhook would have booked ({@link LemonSqueezyChannel#payment}); refunded since, in part or in
  * full, it is for a human; pending, it waits; failed or fraudulent, it will not be paid. Its API cannot close an order.
  */
-public final class LemonSqueezyQuery implements TradeQuery {
+public final class LemonSqueezyQuery implements TradeQuery.ById {
   private static final String NAME = "lemonsqueezy /v1/orders/{id}";
   /** Lemon Squeezy's API, its messages named by this client's. */
   private static final BearerApi API = LemonSqueezyClients.api(NAME);
@@ -66,22 +66,6 @@ public final class LemonSqueezyQuery implements TradeQuery {
     return NAME;
   }
 
-  @Override
-  public boolean closes() {
-    return false;
-  }
-
-  @Override
-  public boolean asksById() {
-    return true;
-  }
-
-  @Override
-  public Future<TradeAnswer> query(String outTradeNo) {
-    return Future.failedFuture(OutboundFailure.refused(name() + " is asked by Lemon Squeezy's order id only, not by an"
-        + " order number"));
-  }
-
   /** Only {@code <id>:<identifier>}: a bare id, which anyone can guess, is no question (the site's order not asked). */
   @Override
   public boolean isOwnId(String ref) {
@@ -97,11 +81,6 @@ public final class LemonSqueezyQuery implements TradeQuery {
     }
     String id = parts.group(1);
     return API.find(http, URI.create(api + id), key).map(body -> answer(outTradeNo, id, parts.group(2), body));
-  }
-
-  @Override
-  public Future<Void> close(String outTradeNo) {
-    return Future.failedFuture(OutboundFailure.refused("Lemon Squeezy has no API to close an order"));
   }
 
   private TradeAnswer answer(String outTradeNo, String id, String identifier, JsonObject body) {

@@ -38,7 +38,7 @@ import paynotify.net.Urls;
  * ({@link #books()} false): a "Paid" proves what the TokenPay server's database says, as far as the transport can be
  * trusted (the configuration takes https, or http on this machine only). It has no API to close an order.
  */
-public final class TokenPayQuery implements TradeQuery {
+public final class TokenPayQuery implements TradeQuery.ById {
   /** TokenPay's Id, a .NET Guid as it writes one ("D" format, lower case): what its Query binds and signs. */
   private static final Pattern GUID = Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
   private static final String NOT_FOUND = "订单不存在！";
@@ -71,23 +71,8 @@ public final class TokenPayQuery implements TradeQuery {
   }
 
   @Override
-  public boolean closes() {
-    return false;
-  }
-
-  @Override
-  public boolean asksById() {
-    return true;
-  }
-
-  @Override
   public boolean isOwnId(String id) {
     return id != null && GUID.matcher(id).matches();
-  }
-
-  @Override
-  public Future<TradeAnswer> query(String outTradeNo) {
-    return Future.failedFuture(OutboundFailure.refused(name() + " is asked by TokenPay's Id only, not by an order"));
   }
 
   @Override
@@ -99,11 +84,6 @@ public final class TokenPayQuery implements TradeQuery {
     URI url = URI.create(Urls.root(base) + "/Query?Id=" + tradeNo + "&Signature=" + signature(tradeNo, apiToken));
     return http.send(HttpMethod.GET, url, MultiMap.caseInsensitiveMultiMap().add(HttpHeaders.ACCEPT,
         "application/json"), null).map(reply -> answer(outTradeNo, tradeNo, reply));
-  }
-
-  @Override
-  public Future<Void> close(String outTradeNo) {
-    return Future.failedFuture(OutboundFailure.refused("TokenPay has no API to close an order"));
   }
 
   /** VerifySignature of {@code {Id, Signature}}: its one field {@code Id=<Id>}, the ApiToken appended, MD5 hex. */
