@@ -20,7 +20,10 @@ import java.util.function.Function;
  * @param words    the platform's words for what was wrong, read from an answer's body; null when it has none
  */
 public record BearerApi(String name, String keyNeeds, String accept, Function<JsonObject, String> words) {
-  /** An {@code application/json} API whose answer says what was wrong in its {@code error} object, read by {@code error}. */
+  /**
+   * An {@code application/json} API whose answer says what was wrong in its {@code error} object, read by
+   * {@code error}.
+   */
   public BearerApi(String name, String keyNeeds, Function<JsonObject, String> error) {
     this(name, keyNeeds, "application/json",
         body -> body.getValue("error") instanceof JsonObject e ? error.apply(e) : null);
