@@ -1,5 +1,8 @@
 package paynotify.doctor;
 
+import static paynotify.doctor.SecretFiles.section;
+import static paynotify.doctor.SecretFiles.string;
+
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
@@ -362,17 +365,4 @@ public final class KeyChecks {
     }
   }
 
-  static JsonObject section(JsonObject settings, String name) {
-    return settings.getValue(name) instanceof JsonObject section ? section : new JsonObject();
-  }
-
-  /** The trimmed value of {@code key}; null when it is absent, blank, or a section or a list. */
-  static String string(JsonObject node, String key) {
-    Object value = node.getValue(key);
-    if (value == null || value instanceof JsonObject || value instanceof JsonArray) {
-      return null;
-    }
-    String text = value.toString().trim();
-    return text.isEmpty() ? null : text;
-  }
 }

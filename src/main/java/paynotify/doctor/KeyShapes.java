@@ -73,12 +73,12 @@ final class KeyShapes {
   }
 
   private void paddle() {
-    JsonObject paddle = KeyChecks.section(settings, "paddle");
+    JsonObject paddle = SecretFiles.section(settings, "paddle");
     Given key = secrets.secret("paddle.api_key");
     if (key != null) {
-      paddleApiKey(key, KeyChecks.string(paddle, "api_base"));
+      paddleApiKey(key, SecretFiles.string(paddle, "api_base"));
     }
-    String destination = KeyChecks.string(paddle, "notification_setting_id");
+    String destination = SecretFiles.string(paddle, "notification_setting_id");
     Given one = secrets.secret("paddle.webhook_secret");
     if (one != null) {
       paddleSecret(one.where(), "", one.text(), destination);
@@ -186,7 +186,7 @@ final class KeyShapes {
   private void creem() {
     Given key = secrets.secret("creem.api_key");
     if (key != null) {
-      creemApiKey(key, KeyChecks.string(KeyChecks.section(settings, "creem"), "api_base"));
+      creemApiKey(key, SecretFiles.string(SecretFiles.section(settings, "creem"), "api_base"));
     }
     Given secret = secrets.secret("creem.webhook_secret");
     String change = "paste the webhook's secret (" + CREEM_SECRET + "...): " + CREEM_WEBHOOKS;
@@ -260,11 +260,11 @@ final class KeyShapes {
    * where the value alone belongs, or set but empty (PAYNOTIFY_TOKENPAY_KEY=""), which leaves the channel off.
    */
   private void tokenPay() {
-    JsonObject tokenpay = KeyChecks.section(settings, "tokenpay");
+    JsonObject tokenpay = SecretFiles.section(settings, "tokenpay");
     Given token = secrets.secret("tokenpay.key");
     if (token == null) {
       if (tokenpay.getValue("key") instanceof String blank && blank.isBlank()
-          && KeyChecks.string(tokenpay, "key_file") == null) {
+          && SecretFiles.string(tokenpay, "key_file") == null) {
         checkup.found("tokenpay.key", "set but empty (PAYNOTIFY_TOKENPAY_KEY=\"\"?): the TokenPay channel is off, and"
             + " /notify/tokenpay answers every notification 404", "give the ApiToken of TokenPay's appsettings.json"
             + " (or tokenpay.key_file), or unset it when TokenPay is not used");
@@ -285,7 +285,7 @@ final class KeyShapes {
 
   /** {@code <section>.test_mode} as the start reads it: true, yes or on. */
   private boolean testMode(String section) {
-    String value = KeyChecks.string(KeyChecks.section(settings, section), "test_mode");
+    String value = SecretFiles.string(SecretFiles.section(settings, section), "test_mode");
     return value != null && List.of("true", "yes", "on").contains(value.toLowerCase(Locale.ROOT));
   }
 

@@ -50,7 +50,7 @@ final class SecretFiles {
    */
   Given secret(String name) {
     int dot = name.indexOf('.');
-    String inline = KeyChecks.string(KeyChecks.section(settings, name.substring(0, dot)), name.substring(dot + 1));
+    String inline = string(section(settings, name.substring(0, dot)), name.substring(dot + 1));
     if (inline != null) {
       return new Given(name, inline);
     }
@@ -101,5 +101,20 @@ final class SecretFiles {
       }
     }
     return first;
+  }
+
+  /** The section {@code name} of {@code settings}; an empty one when there is none. */
+  static JsonObject section(JsonObject settings, String name) {
+    return settings.getValue(name) instanceof JsonObject section ? section : new JsonObject();
+  }
+
+  /** The trimmed value of {@code key}; null when it is absent, blank, or a section or a list. */
+  static String string(JsonObject node, String key) {
+    Object value = node.getValue(key);
+    if (value == null || value instanceof JsonObject || value instanceof JsonArray) {
+      return null;
+    }
+    String text = value.toString().trim();
+    return text.isEmpty() ? null : text;
   }
 }

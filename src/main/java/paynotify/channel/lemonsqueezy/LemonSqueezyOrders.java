@@ -49,7 +49,7 @@ public final class LemonSqueezyOrders implements Outbound.Undelivered {
   /** Pages of orders newer than the window one call passes over at most: beyond, the walk waits (unavailable). */
   static final int PASSED_OVER = 20;
   /** Lemon Squeezy's API, its messages named by the list's. */
-  private static final BearerApi API = LemonSqueezyClients.api(SOURCE);
+  private static final BearerApi API = LemonSqueezyApi.api(SOURCE);
 
   /**
    * Every order made before {@code below} (Unix seconds) is on page {@code page} or later: a page's first order is its
@@ -135,7 +135,7 @@ public final class LemonSqueezyOrders implements Outbound.Undelivered {
         JsonObject order = (JsonObject) item;
         JsonObject attributes = order.getJsonObject("attributes");
         orders.add(new Missed(order.getString("id"), "order " + Ids.printable(attributes.getString("status")),
-            Instant.parse(attributes.getString("created_at")).getEpochSecond(), LemonSqueezyClients.kept(order)));
+            Instant.parse(attributes.getString("created_at")).getEpochSecond(), LemonSqueezyApi.kept(order)));
       }
       return orders;
     } catch (ClassCastException | NullPointerException | DateTimeException e) {

@@ -35,7 +35,7 @@ import paynotify.net.Urls;
 public final class LemonSqueezyQuery implements TradeQuery.ById {
   private static final String NAME = "lemonsqueezy /v1/orders/{id}";
   /** Lemon Squeezy's API, its messages named by this client's. */
-  private static final BearerApi API = LemonSqueezyClients.api(NAME);
+  private static final BearerApi API = LemonSqueezyApi.api(NAME);
   /**
    * What the site keeps of an Order: its id (Lemon Squeezy numbers them; JSON:API writes the number as a string), a
    * colon and its identifier (a UUID).
@@ -93,7 +93,7 @@ public final class LemonSqueezyQuery implements TradeQuery.ById {
           + Ids.printable(String.valueOf(order.getValue("type"))) + " " + Ids.printable(String.valueOf(
               order.getValue("id"))) + ")");
     }
-    byte[] kept = LemonSqueezyClients.kept(order).toBuffer().getBytes();
+    byte[] kept = LemonSqueezyApi.kept(order).toBuffer().getBytes();
     JsonObject attributes = order.getValue("attributes") instanceof JsonObject a ? a : new JsonObject();
     if (!(attributes.getValue("identifier") instanceof String said) || !said.equalsIgnoreCase(identifier)) {
       // the id was not handed to the buyer with the identifier kept: guessed, or mistyped
