@@ -188,7 +188,7 @@ public final class Receipt {
    */
   static String waitDetail(String why) {
     return "a signed notification, not booked until its platform's order query confirms it (confirm_before_book): "
-        + (why.length() <= LONGEST_WHY ? why : why.substring(0, LONGEST_WHY - 3) + "...") + ". "
+        + Anomaly.cut(why, LONGEST_WHY) + ". "
         + AnomalyKind.AWAITING_CONFIRMATION.action();
   }
 

@@ -27,7 +27,6 @@ import paynotify.store.TransientRetry;
  * record. A redelivery finds it recorded (its dedupe key names what happened) and adds nothing.
  */
 final class UnbookableAnomalies {
-  private static final int MAX_DETAIL = 1000; // anomalies.detail
   /**
    * Payments that name no order but whose trade another delivery may book: recorded only while it is not booked, nor
    * held for a human under its payment's key (paid_then_refunded).
@@ -54,8 +53,7 @@ final class UnbookableAnomalies {
     // Without a platform id, the body names it: a platform's retry sends the same bytes.
     String reference = u.reference() != null ? u.reference()
         : "body:" + Fingerprint.sha256Hex(body.toString(StandardCharsets.ISO_8859_1)).substring(0, 32);
-    String detail = u.getMessage().length() <= MAX_DETAIL ? u.getMessage()
-        : u.getMessage().substring(0, MAX_DETAIL - 3) + "...";
+    String detail = Anomaly.cut(u.getMessage(), Anomaly.DETAIL_LENGTH);
     Anomaly a = new Anomaly(kind.code(), u.platform().code(), orderNo, u.tradeNo(), u.amountCents(), detail,
         dedupeKey(kind, u.platform(), reference));
     BookingResult recorded = new BookingResult(Outcome.ANOMALY, kind.code() + ": " + detail);

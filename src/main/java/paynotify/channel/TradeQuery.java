@@ -1,6 +1,8 @@
 package paynotify.channel;
 
 import io.vertx.core.Future;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import paynotify.net.OutboundFailure;
 
 /**
@@ -26,28 +28,10 @@ public interface TradeQuery {
    * What the platform says of its own {@code id} (a trade, a checkout), made for the order it knows as
    * {@code outTradeNo}: the question of a confirmation, which knows the trade from a signed notification, or of an
    * order whose platform_ref the site filled. Asked by the order's number but where the platform can be asked by its
-   * own id only ({@link #asksById()}); an answer about another order than {@code outTradeNo} fails (untrusted).
+   * own id only ({@link ById}); an answer about another order than {@code outTradeNo} fails (untrusted).
    */
   default Future<TradeAnswer> query(String outTradeNo, String id) {
     return query(outTradeNo);
-  }
-
-  /**
-   * Whether the platform can be asked by its own id only (TokenPay's {@code /Query?Id=}, Creem's checkout, Lemon
-   * Squeezy's order): then it is asked about an order only where a signed notification of it named the trade, or the
-   * site keeps that id in orders.columns.platform_ref, and {@link #query(String)} fails.
-   */
-  default boolean asksById() {
-    return false;
-  }
-
-  /**
-   * Whether {@code id} is written as this platform writes the ids it is asked by (a TokenPay GUID, a Creem
-   * {@code ch_...}): another's (a site without a channel column keeps several platforms' ids in one platform_ref) is
-   * no question for it, and {@link #query(String, String)} refuses it.
-   */
-  default boolean isOwnId(String id) {
-    return true;
   }
 
   /**
@@ -73,20 +57,32 @@ public interface TradeQuery {
   /**
    * A platform asked by its own id only (TokenPay's order Id, Creem's checkout, Lemon Squeezy's order), about the
    * trades whose notifications wait for it and the id the site keeps in orders.columns.platform_ref, never by the
-   * site's number; none has an API to close a trade.
+   * site's number ({@link #query(String)} fails); none has an API to close a trade.
    */
   interface ById extends TradeQuery {
-    @Override
-    default boolean asksById() {
-      return true;
+    /** How this platform writes the ids it is asked by (a TokenPay GUID, a Creem {@code ch_...}). */
+    Pattern ids();
+
+    /** {@link #ids()} in words, for the refusal of another id: "a TokenPay Id (a lower-case GUID)". */
+    String idShape();
+
+    /** {@link #query(String, String)} of an id written as {@link #ids()} says. */
+    Future<TradeAnswer> ask(String outTradeNo, Matcher id);
+
+    /**
+     * Whether {@code id} is written as this platform writes its ids: another's (a site without a channel column keeps
+     * several platforms' ids in one platform_ref) is no question for it.
+     */
+    default boolean isOwnId(String id) {
+      return id != null && ids().matcher(id).matches();
     }
 
-    /** Whether {@code id} is written as this platform writes its ids: only such an id is asked about. */
     @Override
-    boolean isOwnId(String id);
-
-    @Override
-    Future<TradeAnswer> query(String outTradeNo, String id);
+    default Future<TradeAnswer> query(String outTradeNo, String id) {
+      Matcher own = id == null ? null : ids().matcher(id);
+      return own != null && own.matches() ? ask(outTradeNo, own) : Future.failedFuture(OutboundFailure.untrusted(
+          name() + ": '" + Ids.printable(id) + "' is not " + idShape()));
+    }
 
     @Override
     default Future<TradeAnswer> query(String outTradeNo) {

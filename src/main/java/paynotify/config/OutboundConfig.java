@@ -43,14 +43,7 @@ import paynotify.crypto.MerchantKey;
 record OutboundConfig(List<Outbound> platforms) {
   static final String ALIPAY_GATEWAY = "https://openapi.alipay.com/gateway.do";
   static final String STRIPE_API = "https://api.stripe.com";
-  static final String PADDLE_API = "https://api.paddle.com";
-  static final String LEMONSQUEEZY_API = "https://api.lemonsqueezy.com";
-  /** Paddle's API hosts, live and sandbox (another account): a key is sent to no other (but a local stand-in). */
-  private static final List<String> PADDLE_HOSTS = List.of("api.paddle.com", "sandbox-api.paddle.com");
   static final String WECHAT_GATEWAY = "https://api.mch.weixin.qq.com";
-  static final String CREEM_API = "https://api.creem.io";
-  /** Creem's API hosts, live and Test Mode (another environment, its own keys): a key is sent to no other. */
-  private static final List<String> CREEM_HOSTS = List.of("api.creem.io", "test-api.creem.io");
 
   /** What makes a platform asked, for the message when none can be: every opt-in key, and WeChat Pay v2's channel. */
   static final String ASKING_NEEDS = "set alipay.app_private_key_file, or wechat_v3.merchant_private_key_file with"
@@ -124,12 +117,8 @@ record OutboundConfig(List<Outbound> platforms) {
    * own keys; or a local stand-in).
    */
   private static Outbound creem(ConfigReader c, CreemChannel channel) {
-    URI url = RecoveryConfig.url(c, "creem.api_base", CREEM_API);
+    URI url = RecoveryConfig.apiUrl(c, "creem.api_base", "Creem", CreemClients.HOSTS);
     String key = c.secret("creem.api_key");
-    if ("https".equals(url.getScheme()) && !CREEM_HOSTS.contains(url.getHost())) {
-      throw c.error("creem.api_base", "'" + url + "' is not Creem's API: " + CREEM_API + " (live) or"
-          + " https://test-api.creem.io (Test Mode)");
-    }
     return channel == null ? null : new CreemClients(url, key, channel);
   }
 
@@ -139,12 +128,8 @@ record OutboundConfig(List<Outbound> platforms) {
    * (or a local stand-in).
    */
   private static Outbound lemonSqueezy(ConfigReader c, LemonSqueezyChannel channel) {
-    URI url = RecoveryConfig.url(c, "lemonsqueezy.api_base", LEMONSQUEEZY_API);
+    URI url = RecoveryConfig.apiUrl(c, "lemonsqueezy.api_base", "Lemon Squeezy", LemonSqueezyClients.HOSTS);
     String key = c.secret("lemonsqueezy.api_key");
-    if ("https".equals(url.getScheme()) && !URI.create(LEMONSQUEEZY_API).getHost().equals(url.getHost())) {
-      throw c.error("lemonsqueezy.api_base", "'" + url + "' is not Lemon Squeezy's API: " + LEMONSQUEEZY_API
-          + " (the same for test mode: a test-mode key reads test-mode data)");
-    }
     return channel == null ? null : new LemonSqueezyClients(url, key, c.string("lemonsqueezy.store_id"), channel);
   }
 
@@ -186,13 +171,9 @@ record OutboundConfig(List<Outbound> platforms) {
    * fetched, not another site's on the same account.
    */
   private static PaddleClients paddle(ConfigReader c, PaddleChannel channel) {
-    URI url = RecoveryConfig.url(c, "paddle.api_base", PADDLE_API);
+    URI url = RecoveryConfig.apiUrl(c, "paddle.api_base", "Paddle", PaddleClients.HOSTS);
     String key = c.secret("paddle.api_key");
     String destination = c.string("paddle.notification_setting_id");
-    if ("https".equals(url.getScheme()) && !PADDLE_HOSTS.contains(url.getHost())) {
-      throw c.error("paddle.api_base", "'" + url + "' is not Paddle's API: " + PADDLE_API + " (live) or"
-          + " https://sandbox-api.paddle.com (sandbox)");
-    }
     if (destination != null && !destination.matches("ntfset_[a-z0-9]{26}")) {
       throw c.error("paddle.notification_setting_id", "'" + destination + "' is not a notification destination's id"
           + " (ntfset_..., Developer Tools > Notifications, the destination's ID)");

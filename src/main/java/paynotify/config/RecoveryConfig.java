@@ -33,8 +33,9 @@ import paynotify.store.OrdersTable;
  *                 service runs on
  * @param confirming the clients that confirm a bill's row before it is booked (repair book, auto_repair): the same,
  *                 and WeChat Pay v2 whatever recovery.enabled says (its channel's API key is all it needs)
- * @param missed   the platforms' undelivered events, each with a read-only API key (stripe.api_key_file,
- *                 paddle.api_key_file), how far they were read kept in the database given: those whose key is set
+ * @param missed   the platforms' lists walked (Stripe's and Paddle's undelivered events, each with a read-only API
+ *                 key; Lemon Squeezy's orders, with lemonsqueezy.api_key_file), how far they were read kept in the
+ *                 database given: those whose key is set
  * @param confirmationsPerMinute how many signed notifications a minute may ask their platform to confirm them
  *                 (confirm_before_book), a budget apart from the sweeper's
  */
@@ -128,6 +129,18 @@ public record RecoveryConfig(RecoverySettings settings, List<Function<OutboundHt
    */
   static URI url(ConfigReader c, String key, String fallback) {
     return checkedUrl(c, key, c.string(key, fallback));
+  }
+
+  /**
+   * {@code key}'s URL of {@code platform}'s API, by default its first (live) host: https to one of its {@code hosts}
+   * (an API key is sent to no other), or http on loopback (a local stand-in).
+   */
+  static URI apiUrl(ConfigReader c, String key, String platform, List<String> hosts) {
+    URI url = url(c, key, "https://" + hosts.get(0));
+    if ("https".equals(url.getScheme()) && !hosts.contains(url.getHost())) {
+      throw c.error(key, "'" + url + "' is not " + platform + "'s API: https://" + String.join(" or https://", hosts));
+    }
+    return url;
   }
 
   /** {@code text}, the value of {@code key}, as an https URL (or http on loopback); a message naming key if not. */

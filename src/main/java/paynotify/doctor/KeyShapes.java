@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import paynotify.channel.creem.CreemClients;
+import paynotify.channel.paddle.PaddleClients;
 
 /**
  * What the platforms' string keys say of themselves, against where they are used: Paddle's, Stripe's and Creem's API
@@ -22,8 +24,8 @@ final class KeyShapes {
   // characters that say nothing, with no permissions: full access to the account.
   private static final String PADDLE_LIVE_KEY = "pdl_live_apikey_";
   private static final String PADDLE_SANDBOX_KEY = "pdl_sdbx_apikey_";
-  private static final String PADDLE_LIVE_HOST = "api.paddle.com"; // config/OutboundConfig's default paddle.api_base
-  private static final String PADDLE_SANDBOX_HOST = "sandbox-api.paddle.com";
+  private static final String PADDLE_LIVE_HOST = PaddleClients.HOSTS.get(0); // the default paddle.api_base
+  private static final String PADDLE_SANDBOX_HOST = PaddleClients.HOSTS.get(1);
   // A notification setting's endpoint_secret_key is "prefixed with pdl_ntfset_" (api-reference/notification-settings),
   // then the destination's id without its ntfset_ and the secret: pdl_ntfset_<26 characters>_... is the key of
   // ntfset_<the same 26> in paddle-python-sdk's tests/Functional/Resources/NotificationSettings/_fixtures/response/.
@@ -41,8 +43,8 @@ final class KeyShapes {
   private static final String CREEM_KEY = "creem_";
   private static final String CREEM_TEST_KEY = "creem_test_";
   private static final String CREEM_SECRET = "whsec_";
-  private static final String CREEM_TEST_HOST = "test-api.creem.io";
-  private static final List<String> CREEM_HOSTS = List.of("api.creem.io", CREEM_TEST_HOST);
+  private static final String CREEM_TEST_HOST = CreemClients.HOSTS.get(1);
+  private static final List<String> CREEM_HOSTS = CreemClients.HOSTS;
   private static final String CREEM_WEBHOOKS = "Creem's dashboard > Developers > Webhooks (Test Mode has its own)";
   // Lemon Squeezy: the signing secret is the owner's, 6 to 40 characters (docs.lemonsqueezy.com/help/webhooks); an API
   // key (Settings > API) is a JWT: eyJ0eXAiOiJKV1Qi... ({"typ":"JWT",...}), a payload, a signature, base64url.

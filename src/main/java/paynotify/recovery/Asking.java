@@ -153,7 +153,7 @@ final class Asking {
    */
   private Future<List<Answered>> answers(TradeQuery query, Question q) {
     String number = orders.numbers().toPlatform(q.orderNo());
-    if (!query.asksById()) {
+    if (!(query instanceof TradeQuery.ById byId)) {
       return answered(query, query.query(number)).map(List::of);
     }
     // only a platform that confirms before booking has notifications waiting for it: others cost no read
@@ -161,7 +161,7 @@ final class Asking {
         ? found.waitingTrades(query.platform(), q.orderNo(), WAITING_TRADES_ASKED) : Future.succeededFuture(List.of());
     return waiting.compose(trades -> {
       Set<String> ids = new LinkedHashSet<>();
-      if (q.ref() != null && query.isOwnId(q.ref().strip())) { // another platform's: not a question for this one
+      if (q.ref() != null && byId.isOwnId(q.ref().strip())) { // another platform's: not a question for this one
         ids.add(q.ref().strip());
       }
       ids.addAll(trades);

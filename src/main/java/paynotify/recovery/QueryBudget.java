@@ -1,10 +1,11 @@
 package paynotify.recovery;
 
 /**
- * The questions one instance may ask the platforms (recovery.max_queries_per_minute), one budget for the
- * sweeper and {@code check}: a token bucket holding a minute's worth, refilled at that rate. A check takes a
- * token only while more than half the bucket (rounded down) is left, so checks asked by whoever reloads a
- * return page can neither spend the merchant's API quota nor what the sweeper needs to find lost payments.
+ * The questions one instance may ask the platforms: recovery.max_queries_per_minute, one budget for the sweeper and
+ * {@code check}; and, apart, recovery.max_confirmations_per_minute ({@link Confirmations}). A token bucket holding a
+ * minute's worth, refilled at that rate. A check takes a token only while more than half the bucket (rounded down) is
+ * left, so checks asked by whoever reloads a return page can neither spend the merchant's API quota nor what the
+ * sweeper needs to find lost payments.
  */
 final class QueryBudget {
   private final double capacity;

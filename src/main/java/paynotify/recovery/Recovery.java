@@ -18,11 +18,11 @@ import paynotify.store.OrdersTable;
 import paynotify.timer.Periodic;
 
 /**
- * Goes and gets what never arrived, the door the server, the admin listener and {@code paynotify check} use: the
- * {@link Sweeper} asks about the site's unpaid orders whose notification may have been lost, and fetches Stripe's
- * and Paddle's undelivered events ({@link MissedEvents}); an {@link OrderCheck} asks about one order now, for the
- * site's return page. Both ask through one {@link Asking}, which books what a platform says was paid through the same
- * booking as a notification ({@link FoundPayment}) and closes what expired ({@link OrderExpiry}), within one
+ * Goes and gets what never arrived, the door the server, the admin listener and {@code paynotify check} use: the {@link
+ * Sweeper} asks about the site's unpaid orders whose notification may have been lost, and reads Stripe's and Paddle's
+ * undelivered events and Lemon Squeezy's orders ({@link MissedEvents}); an {@link OrderCheck} asks about one order now,
+ * for the site's return page. Both ask through one {@link Asking}, which books what a platform says was paid through
+ * the same booking as a notification ({@link FoundPayment}) and closes what expired ({@link OrderExpiry}), within one
  * {@link QueryBudget}; both hold orders in order_checks through one {@link Lease}.
  */
 public final class Recovery {

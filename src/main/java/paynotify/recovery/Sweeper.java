@@ -42,8 +42,8 @@ import paynotify.timer.Periodic;
  * The sweeper: every recovery.interval, the site's unpaid orders whose notification may have been lost (between
  * min_age and max_age old, each at its own back-off, {@link Backoff}) asked about through {@link Asking}, up to the
  * budget's share, each held in order_checks while it is asked (a {@link Lease}: several instances never ask about
- * one order at once); the orders of the windows given to {@link #askFirst} first; then the platforms' undelivered
- * events (Stripe's, Paddle's).
+ * one order at once); the orders of the windows given to {@link #askFirst} first; then the platforms' lists
+ * (Stripe's and Paddle's undelivered events, Lemon Squeezy's orders).
  */
 public final class Sweeper {
   private static final Logger LOG = LoggerFactory.getLogger(Sweeper.class);

@@ -138,7 +138,7 @@ class TokenPayConfirmBeforeBookTest extends ConfirmBeforeBookTestBase<TokenPaySt
     assertThat(answer.state()).isEqualTo(CheckAnswer.State.UNPAID);
     assertThat(answer.detail()).contains("asked by its own id only").contains("order C22 has none")
         .contains("orders.columns.platform_ref is not mapped");
-    assertThat(platform.queries("C22")).isZero();
+    assertThat(platform.requests()).isZero();
   }
 
   /** A paynotify holding another ApiToken than TokenPay's: its question refused as TokenPay refuses it, none booked. */

@@ -15,6 +15,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A TokenPay server's {@code GET /Query?Id=&Signature=} (HomeController.Query), played on 127.0.0.1: the Signature
@@ -32,6 +33,7 @@ public final class TokenPayStandIn extends CountingStandIn {
   private final ExecutorService threads = Executors.newCachedThreadPool();
   /** By Id. */
   private final Map<String, Order> orders = new ConcurrentHashMap<>();
+  private final AtomicInteger requests = new AtomicInteger();
 
   private TokenPayStandIn() throws IOException {
     server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 64);
@@ -108,7 +110,13 @@ public final class TokenPayStandIn extends CountingStandIn {
         .reduce((a, b) -> b).orElse(null);
   }
 
+  /** Every request received, whatever its Id or signature. */
+  public int requests() {
+    return requests.get();
+  }
+
   private void handle(HttpExchange exchange) throws IOException {
+    requests.incrementAndGet();
     try (exchange) {
       if (inTrouble(exchange)) {
         return;

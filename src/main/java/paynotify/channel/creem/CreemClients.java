@@ -1,6 +1,7 @@
 package paynotify.channel.creem;
 
 import java.net.URI;
+import java.util.List;
 import java.util.function.Function;
 import paynotify.channel.Outbound;
 import paynotify.channel.Platform;
@@ -16,6 +17,11 @@ import paynotify.net.OutboundHttp;
  * @param apiKey the key; null when not given
  */
 public record CreemClients(URI api, String apiKey, CreemChannel channel) implements Outbound {
+  /**
+   * Creem's API hosts, live (the default) and Test Mode (another environment, its own keys): its key goes to these only.
+   */
+  public static final List<String> HOSTS = List.of("api.creem.io", "test-api.creem.io");
+
   @Override
   public Platform platform() {
     return Platform.CREEM;

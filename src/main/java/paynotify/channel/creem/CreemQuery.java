@@ -11,6 +11,7 @@ import java.net.URI;
 import java.time.DateTimeException;
 import java.time.OffsetDateTime;
 import java.util.Set;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import paynotify.channel.EventKind;
@@ -74,16 +75,18 @@ public final class CreemQuery implements TradeQuery.ById {
   }
 
   @Override
-  public boolean isOwnId(String id) {
-    return id != null && CHECKOUT.matcher(id).matches();
+  public Pattern ids() {
+    return CHECKOUT;
   }
 
   @Override
-  public Future<TradeAnswer> query(String outTradeNo, String id) {
-    if (!isOwnId(id)) {
-      return Future.failedFuture(OutboundFailure.untrusted(name() + ": '" + Ids.printable(id)
-          + "' is not a Creem checkout id (ch_...)"));
-    }
+  public String idShape() {
+    return "a Creem checkout id (ch_...)";
+  }
+
+  @Override
+  public Future<TradeAnswer> ask(String outTradeNo, Matcher checkout) {
+    String id = checkout.group();
     return get("/v1/checkouts?checkout_id=" + id).compose(reply -> answer(outTradeNo, id, reply));
   }
 

@@ -1,6 +1,7 @@
 package paynotify.channel.lemonsqueezy;
 
 import java.net.URI;
+import java.util.List;
 import java.util.function.Function;
 import paynotify.channel.Outbound;
 import paynotify.channel.Platform;
@@ -19,6 +20,9 @@ import paynotify.net.OutboundHttp;
  */
 public record LemonSqueezyClients(URI api, String apiKey, String storeId, LemonSqueezyChannel channel)
     implements Outbound {
+  /** Lemon Squeezy's API host, test mode's too (a test-mode key reads test data): a key is sent to no other. */
+  public static final List<String> HOSTS = List.of("api.lemonsqueezy.com");
+
   @Override
   public Platform platform() {
     return Platform.LEMONSQUEEZY;

@@ -68,17 +68,17 @@ public final class LemonSqueezyQuery implements TradeQuery.ById {
 
   /** Only {@code <id>:<identifier>}: a bare id, which anyone can guess, is no question (the site's order not asked). */
   @Override
-  public boolean isOwnId(String ref) {
-    return ref != null && REF.matcher(ref).matches();
+  public Pattern ids() {
+    return REF;
   }
 
   @Override
-  public Future<TradeAnswer> query(String outTradeNo, String ref) {
-    Matcher parts = ref == null ? null : REF.matcher(ref);
-    if (parts == null || !parts.matches()) {
-      return Future.failedFuture(OutboundFailure.untrusted(name() + ": '" + Ids.printable(ref) + "' is not a Lemon"
-          + " Squeezy order id and identifier (<digits>:<UUID>)"));
-    }
+  public String idShape() {
+    return "a Lemon Squeezy order id and identifier (<digits>:<UUID>)";
+  }
+
+  @Override
+  public Future<TradeAnswer> ask(String outTradeNo, Matcher parts) {
     String id = parts.group(1);
     return API.find(http, URI.create(api + id), key).map(body -> answer(outTradeNo, id, parts.group(2), body));
   }
@@ -93,8 +93,10 @@ public final class LemonSqueezyQuery implements TradeQuery.ById {
           + Ids.printable(String.valueOf(order.getValue("type"))) + " " + Ids.printable(String.valueOf(
               order.getValue("id"))) + ")");
     }
-    byte[] kept = LemonSqueezyApi.kept(order).toBuffer().getBytes();
-    JsonObject attributes = order.getValue("attributes") instanceof JsonObject a ? a : new JsonObject();
+    // what is kept of it is all that is read of it: what the channel reads, not the buyer's name, e-mail or receipt
+    JsonObject read = LemonSqueezyApi.kept(order);
+    byte[] kept = read.toBuffer().getBytes();
+    JsonObject attributes = read.getJsonObject("attributes");
     if (!(attributes.getValue("identifier") instanceof String said) || !said.equalsIgnoreCase(identifier)) {
       // the id was not handed to the buyer with the identifier kept: guessed, or mistyped
       throw OutboundFailure.untrusted(name() + " answered about another order: order " + id + "'s identifier is not"
@@ -102,7 +104,7 @@ public final class LemonSqueezyQuery implements TradeQuery.ById {
     }
     NotifyEvent payment;
     try {
-      payment = channel.payment(order, outTradeNo);
+      payment = channel.payment(read, outTradeNo);
     } catch (RejectedNotification | UnbookableNotification e) { // another store's, test money, or unreadable
       throw OutboundFailure.untrusted(name() + ": order " + id + " is not booked: " + e.getMessage());
     }

@@ -1,6 +1,7 @@
 package paynotify.channel.paddle;
 
 import java.net.URI;
+import java.util.List;
 import java.util.function.Function;
 import paynotify.channel.Outbound;
 import paynotify.channel.Platform;
@@ -16,6 +17,9 @@ import paynotify.net.OutboundHttp;
  * @param destination the notification destination's id ({@code ntfset_...}); null when the key is not given
  */
 public record PaddleClients(URI api, String apiKey, String destination, PaddleChannel channel) implements Outbound {
+  /** Paddle's API hosts, live (the default) and sandbox (another account): a key is sent to no other. */
+  public static final List<String> HOSTS = List.of("api.paddle.com", "sandbox-api.paddle.com");
+
   @Override
   public Platform platform() {
     return Platform.PADDLE;

@@ -13,6 +13,7 @@ import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.net.URI;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import paynotify.channel.EventKind;
 import paynotify.channel.Ids;
@@ -71,16 +72,18 @@ public final class TokenPayQuery implements TradeQuery.ById {
   }
 
   @Override
-  public boolean isOwnId(String id) {
-    return id != null && GUID.matcher(id).matches();
+  public Pattern ids() {
+    return GUID;
   }
 
   @Override
-  public Future<TradeAnswer> query(String outTradeNo, String tradeNo) {
-    if (!isOwnId(tradeNo)) {
-      return Future.failedFuture(OutboundFailure.untrusted(name() + ": '" + Ids.printable(tradeNo)
-          + "' is not a TokenPay Id (a lower-case GUID)"));
-    }
+  public String idShape() {
+    return "a TokenPay Id (a lower-case GUID)";
+  }
+
+  @Override
+  public Future<TradeAnswer> ask(String outTradeNo, Matcher id) {
+    String tradeNo = id.group();
     URI url = URI.create(Urls.root(base) + "/Query?Id=" + tradeNo + "&Signature=" + signature(tradeNo, apiToken));
     return http.send(HttpMethod.GET, url, MultiMap.caseInsensitiveMultiMap().add(HttpHeaders.ACCEPT,
         "application/json"), null).map(reply -> answer(outTradeNo, tradeNo, reply));

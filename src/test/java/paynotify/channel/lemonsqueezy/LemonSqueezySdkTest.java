@@ -83,7 +83,7 @@ class LemonSqueezySdkTest {
       OutboundHttp http = new OutboundHttp(vertx, Duration.ofSeconds(5), 64 * 1024);
       LemonSqueezyChannel channel = new LemonSqueezyChannel(LemonSqueezyNotifications.SECRET, STORE, "USD", false);
       LemonSqueezyClients clients = new LemonSqueezyClients(api.url(), LemonSqueezyApiStandIn.KEY, STORE, channel);
-      TradeQuery query = clients.query().apply(http);
+      TradeQuery.ById query = (TradeQuery.ById) clients.query().apply(http);
 
       TradeAnswer paid = query.query("S1", LemonSqueezyNotifications.platformRef("103")).await();
       assertThat(paid.state()).isEqualTo(TradeAnswer.State.PAID);
