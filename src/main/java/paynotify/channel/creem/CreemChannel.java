@@ -229,7 +229,7 @@ public final class CreemChannel implements NotifyChannel.JsonReplies {
    */
   private static String notTheOrdersPayment(JsonObject refund) {
     Object transaction = refund.getValue("transaction");
-    String refunded = text(transaction instanceof JsonObject t ? t.getValue("id") : transaction);
+    String refunded = transactionId(transaction);
     String first = refund.getValue("order") instanceof JsonObject order ? text(order.getValue("transaction")) : null;
     if (first != null) {
       return first.equals(refunded) ? null
@@ -246,13 +246,17 @@ public final class CreemChannel implements NotifyChannel.JsonReplies {
     String id = Ids.optional("id", text(dispute.getValue("id")));
     String trade = orderId(dispute);
     Long cents = optionalCents(dispute, "amount");
-    Object transaction = dispute.getValue("transaction");
-    String disputed = text(transaction instanceof JsonObject t ? t.getValue("id") : transaction);
+    String disputed = transactionId(dispute.getValue("transaction"));
     // the order's payment, or one of its subscription's renewals: the transaction says which
     return new UnbookableNotification(Problem.DISPUTE, Platform.CREEM, id, null, trade, cents, "dispute.created "
         + (id == null ? "(no id)" : id) + " of order " + (trade == null ? "(not named)" : trade)
         + (disputed == null ? "" : ", transaction " + Ids.printable(disputed))
         + (cents == null ? "" : ", " + Money.format(cents) + " " + printable(dispute.getValue("currency"))));
+  }
+
+  /** A refund's or dispute's transaction's id: its {@code transaction}, expanded or not; null when not named. */
+  private static String transactionId(Object transaction) {
+    return text(transaction instanceof JsonObject t ? t.getValue("id") : transaction);
   }
 
   /** The order ({@code ord_...}) a refund or dispute is of: its order, expanded or not, else its transaction's. */
@@ -313,7 +317,8 @@ public final class CreemChannel implements NotifyChannel.JsonReplies {
     }
   }
 
-  private static String printable(Object value) {
+  /** {@code value}'s text as {@link Ids#printable} writes it in a message (CreemQuery's too). */
+  static String printable(Object value) {
     return Ids.printable(value == null ? null : value.toString());
   }
 

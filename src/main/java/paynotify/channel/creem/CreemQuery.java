@@ -1,10 +1,8 @@
 package paynotify.channel.creem;
 
+import static paynotify.channel.creem.CreemChannel.printable;
+
 import io.vertx.core.Future;
-import io.vertx.core.MultiMap;
-import io.vertx.core.http.HttpHeaders;
-import io.vertx.core.http.HttpMethod;
-import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
@@ -15,7 +13,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import paynotify.channel.EventKind;
-import paynotify.channel.Ids;
 import paynotify.channel.NotifyEvent;
 import paynotify.channel.Platform;
 import paynotify.channel.RejectedNotification;
@@ -23,6 +20,7 @@ import paynotify.channel.UnbookableNotification;
 import paynotify.channel.TradeAnswer.State;
 import paynotify.channel.TradeAnswer;
 import paynotify.channel.TradeQuery;
+import paynotify.net.BearerApi;
 import paynotify.net.OutboundFailure;
 import paynotify.net.OutboundHttp;
 import paynotify.net.Urls;
@@ -47,9 +45,10 @@ public final class CreemQuery implements TradeQuery.ById {
   private static final Set<String> MONEY_BACK = Set.of("refunded", "partialRefund", "chargedBack");
   /** Transactions asked of an order: one for a one-time payment, one more for each renewal of a subscription. */
   private static final int TRANSACTIONS = 50;
-  private static final String KEY_NEEDS = "creem.api_key_file must hold this account's API key (Developers > API"
-      + " keys) of the environment creem.api_base names: a live key for api.creem.io, a Test Mode key (creem_test_...)"
-      + " for test-api.creem.io";
+  /** Creem's API: the key in {@code x-api-key}, a key refused named by its setting, Creem's own words in an error. */
+  private static final BearerApi API = new BearerApi("creem checkout", "creem.api_key_file must hold this account's API"
+      + " key (Developers > API keys) of the environment creem.api_base names: a live key for api.creem.io, a Test Mode"
+      + " key (creem_test_...) for test-api.creem.io", "x-api-key", "", "application/json", CreemQuery::words);
 
   private final OutboundHttp http;
   private final URI base;
@@ -71,7 +70,7 @@ public final class CreemQuery implements TradeQuery.ById {
 
   @Override
   public String name() {
-    return "creem checkout";
+    return API.name();
   }
 
   @Override
@@ -87,22 +86,15 @@ public final class CreemQuery implements TradeQuery.ById {
   @Override
   public Future<TradeAnswer> ask(String outTradeNo, Matcher checkout) {
     String id = checkout.group();
-    return get("/v1/checkouts?checkout_id=" + id).compose(reply -> answer(outTradeNo, id, reply));
-  }
-
-  private Future<OutboundHttp.Answer> get(String pathAndQuery) {
-    MultiMap headers = MultiMap.caseInsensitiveMultiMap().add("x-api-key", key)
-        .add(HttpHeaders.ACCEPT, "application/json");
-    return http.send(HttpMethod.GET, URI.create(Urls.root(base) + pathAndQuery), headers, null);
+    return API.find(http, Urls.at(base, "/v1/checkouts?checkout_id=" + id), key)
+        .compose(found -> found == null
+            ? Future.succeededFuture(TradeAnswer.of(State.NOT_FOUND, "checkout " + id + " not found", null))
+            : answer(outTradeNo, id, found));
   }
 
   /** What the checkout says, once it is this order's ("not your number": another's books nothing), its mode taken. */
-  private Future<TradeAnswer> answer(String outTradeNo, String id, OutboundHttp.Answer reply) {
-    byte[] body = reply.body().getBytes();
-    if (reply.status() == 404) {
-      return Future.succeededFuture(TradeAnswer.of(State.NOT_FOUND, "checkout " + id + " not found", body));
-    }
-    JsonObject checkout = json(reply);
+  private Future<TradeAnswer> answer(String outTradeNo, String id, JsonObject checkout) {
+    byte[] body = checkout.toBuffer().getBytes();
     if (!id.equals(checkout.getValue("id")) || !outTradeNo.equals(siteOrder(checkout))) {
       throw OutboundFailure.untrusted(name() + " answered about another order (checkout "
           + printable(checkout.getValue("id")) + ", request_id " + printable(checkout.getValue("request_id")) + ")");
@@ -144,8 +136,8 @@ public final class CreemQuery implements TradeQuery.ById {
     if (payment.kind() != EventKind.PAYMENT) { // its order not paid (yet)
       return Future.succeededFuture(TradeAnswer.of(State.WAITING, payment.platformStatus(), body));
     }
-    return get("/v1/transactions/search?order_id=" + Urls.encode(payment.tradeNo()) + "&page_size=" + TRANSACTIONS)
-        .map(reply -> moneyBack(payment, json(reply), body));
+    return API.get(http, Urls.at(base, "/v1/transactions/search?order_id=" + Urls.encode(payment.tradeNo())
+        + "&page_size=" + TRANSACTIONS), key).map(list -> moneyBack(payment, list, body));
   }
 
   /**
@@ -177,39 +169,16 @@ public final class CreemQuery implements TradeQuery.ById {
   }
 
   /**
-   * The answer's JSON object once it is a 200. A 401 or 403 is the key refused; another 4xx a question Creem refuses;
-   * a 429 or a 5xx Creem unavailable: each said with Creem's own words ({@code error}, {@code message}).
+   * Creem's words in an error: its {@code error} and {@code message}, a list of sentences (its docs) or one; null when
+   * it says neither.
    */
-  private JsonObject json(OutboundHttp.Answer reply) {
-    int status = reply.status();
-    JsonObject json;
-    try {
-      json = new JsonObject(reply.body());
-    } catch (DecodeException | ClassCastException e) {
-      json = null;
-    }
-    if (status == 200 && json != null) {
-      return json;
-    }
-    String said = name() + ": HTTP " + status + (json == null ? ", not a JSON object" : words(json));
-    if (status == 401 || status == 403) {
-      throw OutboundFailure.refused(said + ": " + KEY_NEEDS);
-    }
-    throw status >= 400 && status < 500 && status != 429 ? OutboundFailure.refused(said)
-        : OutboundFailure.unavailable(said);
-  }
-
-  /** Creem's words in an error: its {@code error} and {@code message}, a list of sentences (its docs) or one. */
   private static String words(JsonObject error) {
     Object message = error.getValue("message");
     String messages = message instanceof JsonArray list
-        ? list.stream().map(CreemQuery::printable).collect(Collectors.joining("; "))
+        ? list.stream().map(CreemChannel::printable).collect(Collectors.joining("; "))
         : message == null ? "" : printable(message);
-    return (error.getValue("error") == null ? "" : " " + printable(error.getValue("error")))
+    String said = (error.getValue("error") == null ? "" : printable(error.getValue("error")))
         + (messages.isEmpty() ? "" : ": " + messages);
-  }
-
-  private static String printable(Object value) {
-    return Ids.printable(value == null ? null : value.toString());
+    return said.isEmpty() ? null : said;
   }
 }
