@@ -7,7 +7,10 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.sql.Types;
 import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -203,13 +206,28 @@ public final class TestDatabase {
     awaitLogIfRead(sql);
     try (Connection c = connect(); PreparedStatement ps = prepare(c, sql, args); ResultSet rs = ps.executeQuery()) {
       List<String> values = new ArrayList<>();
+      boolean time = rs.getMetaData().getColumnType(1) == Types.TIMESTAMP;
+      int scale = rs.getMetaData().getScale(1);
       while (rs.next()) {
-        values.add(rs.getString(1));
+        values.add(time ? text(rs.getObject(1, LocalDateTime.class), scale) : rs.getString(1));
       }
       return values;
     } catch (SQLException e) {
       throw new IllegalStateException(sql, e);
     }
+  }
+
+  /**
+   * A DATETIME as the server writes it ({@code 2026-12-06 21:43:15.063} for a DATETIME(3)): Connector/J 3.5.7's
+   * getString leaves the microseconds unpadded ({@code 15.63000}), and such text compared back in SQL is later than
+   * {@code 15.557}.
+   */
+  private static String text(LocalDateTime at, int scale) {
+    if (at == null) {
+      return null;
+    }
+    String seconds = at.format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss"));
+    return scale == 0 ? seconds : seconds + String.format(".%09d", at.getNano()).substring(0, scale + 1);
   }
 
   /**
