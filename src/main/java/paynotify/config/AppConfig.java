@@ -153,8 +153,7 @@ public record AppConfig(
     // --instances 2: a fifth more CPU per first delivery, a third more per duplicate).
     int instances = c.integer("http.instances", 1, 1, 64);
     OrdersTable orders = OrdersConfig.read(c);
-    ChannelsConfig channels = ChannelsConfig.from(c, Clock.systemUTC(), orders.numbers());
-    channels.warnZeroDecimal(c, orders.unit());
+    ChannelsConfig channels = ChannelsConfig.from(c, Clock.systemUTC(), orders.numbers(), orders.unit());
     OutboundConfig outbound = OutboundConfig.read(c, channels, MerchantKeys.read(c));
     return new AppConfig(http, instances, database(c), channels, retention(c),
         booking(c, orders),

@@ -62,8 +62,11 @@ public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> di
   // The start's lines about the channels have always said "Channels": an operator's log filter keeps finding them.
   private static final Logger LOG = LoggerFactory.getLogger("paynotify.config.Channels");
 
-  /** @param numbers how the site writes its order numbers (orders.out_trade_no): the template binds a shared key */
-  static ChannelsConfig from(ConfigReader c, Clock clock, OrderNumbers numbers) {
+  /**
+   * @param numbers how the site writes its order numbers (orders.out_trade_no): the template binds a shared key
+   * @param unit    what the site's amount column counts (orders.amount_unit): a zero-decimal currency's amounts
+   */
+  static ChannelsConfig from(ConfigReader c, Clock clock, OrderNumbers numbers, AmountUnit unit) {
     List<NotifyChannel> enabled = new ArrayList<>();
     Map<String, String> disabled = new LinkedHashMap<>();
     add(enabled, disabled, AlipayChannel.PATH, alipay(c, clock),
@@ -74,7 +77,7 @@ public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> di
     add(enabled, disabled, WechatV3Channel.PATH, wechatV3(c, clock),
         "set wechat_v3.mchid, wechat_v3.appid, wechat_v3.apiv3_key_file and wechat_v3.platform_keys");
     add(enabled, disabled, EpayChannel.PATH, epay(c), "set epay.pid and epay.key_file (or PAYNOTIFY_EPAY_KEY)");
-    add(enabled, disabled, StripeChannel.PATH, stripe(c, clock),
+    add(enabled, disabled, StripeChannel.PATH, stripe(c, clock, unit),
         "set stripe.webhook_secrets_file (or PAYNOTIFY_STRIPE_WEBHOOK_SECRET) and stripe.currency");
     add(enabled, disabled, PaypalChannel.PATH, paypal(c),
         "set paypal.receiver_email (or receiver_id) and paypal.currency");
@@ -82,58 +85,30 @@ public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> di
         "set xunhupay.appid and xunhupay.appsecret_file (or PAYNOTIFY_XUNHUPAY_APPSECRET)");
     add(enabled, disabled, EpusdtChannel.PATH, epusdt(c, numbers), "set epusdt.token_file (or PAYNOTIFY_EPUSDT_TOKEN)");
     add(enabled, disabled, VmqChannel.PATH, vmq(c, numbers), "set vmq.key_file (or PAYNOTIFY_VMQ_KEY)");
-    add(enabled, disabled, PaddleChannel.PATH, paddle(c, clock), "set paddle.webhook_secret_file (or"
+    add(enabled, disabled, PaddleChannel.PATH, paddle(c, clock, numbers, unit), "set paddle.webhook_secret_file (or"
         + " paddle.webhook_secrets_file, or PAYNOTIFY_PADDLE_WEBHOOK_SECRET) and paddle.currency");
     add(enabled, disabled, TokenPayChannel.PATH, tokenpay(c, numbers),
         "set tokenpay.key_file (or PAYNOTIFY_TOKENPAY_KEY)");
-    add(enabled, disabled, LemonSqueezyChannel.PATH, lemonSqueezy(c), "set lemonsqueezy.signing_secret_file (or"
-        + " PAYNOTIFY_LEMONSQUEEZY_SIGNING_SECRET), lemonsqueezy.store_id and lemonsqueezy.currency");
-    add(enabled, disabled, CreemChannel.PATH, creem(c),
+    add(enabled, disabled, LemonSqueezyChannel.PATH, lemonSqueezy(c, numbers, unit),
+        "set lemonsqueezy.signing_secret_file (or PAYNOTIFY_LEMONSQUEEZY_SIGNING_SECRET), lemonsqueezy.store_id and"
+            + " lemonsqueezy.currency");
+    add(enabled, disabled, CreemChannel.PATH, creem(c, numbers, unit),
         "set creem.webhook_secret_file (or PAYNOTIFY_CREEM_WEBHOOK_SECRET) and creem.currency");
-    warnSharedAccounts(enabled, numbers);
     return new ChannelsConfig(List.copyOf(enabled), Map.copyOf(disabled));
   }
 
-  /** What one site's events may reach another's through: the account, or store, both sites would sell on. */
-  private static final Map<String, String> SHARED_ACCOUNTS = Map.of(
-      PaddleChannel.PATH, "Paddle account (each notification destination gets all its events)",
-      LemonSqueezyChannel.PATH, "Lemon Squeezy store", CreemChannel.PATH, "Creem store");
-
-  private static void warnSharedAccounts(List<NotifyChannel> enabled, OrderNumbers numbers) {
-    if (numbers != OrderNumbers.AS_IS) {
-      return;
-    }
-    for (NotifyChannel channel : enabled) {
-      String account = SHARED_ACCOUNTS.get(channel.path());
-      if (account != null) {
-        warnShared(channel.endpoint() + ": no orders.out_trade_no", account);
-      }
-    }
-  }
-
-  /** The currency key of each channel whose platform sends minor units as they are (Stripe, Paddle, LS, Creem). */
-  private static final Map<String, String> MINOR_UNITS = Map.of(StripeChannel.PATH, "stripe.currency",
-      PaddleChannel.PATH, "paddle.currency", LemonSqueezyChannel.PATH, "lemonsqueezy.currency",
-      CreemChannel.PATH, "creem.currency");
-
   /**
-   * Review finding 4: these platforms send a zero-decimal currency's amounts in its unit (1000 JPY is 1000), which
-   * orders.amount_unit yuan reads as 10.00: every payment of such a site would be an amount_mismatch. Warned, not
-   * refused: a site may keep its yen amounts scaled by 100 on purpose.
+   * Review finding 4: Stripe, Paddle, Lemon Squeezy and Creem send a zero-decimal currency's amounts in its unit (1000
+   * JPY is 1000), which orders.amount_unit yuan reads as 10.00: every payment of such a site would be an
+   * amount_mismatch. Warned, not refused: a site may keep its yen amounts scaled by 100 on purpose.
    */
-  void warnZeroDecimal(ConfigReader c, AmountUnit unit) {
-    if (unit != AmountUnit.YUAN) {
-      return;
-    }
-    for (NotifyChannel channel : enabled) {
-      String key = MINOR_UNITS.get(channel.path());
-      String code = key == null ? null : c.string(key);
-      if (code != null && zeroDecimal(code.toUpperCase(Locale.ROOT))) {
-        LOG.warn("{} is {}, a currency without decimals: {} sends 1000 {} as 1000, and orders.amount_unit yuan reads"
-            + " an order of 1000 as 100000, so every payment would be an amount_mismatch; keep the amounts in an"
-            + " integer column and set orders.amount_unit: cents (docs/channels.md)", key, code, channel.endpoint(),
-            code.toUpperCase(Locale.ROOT));
-      }
+  private static void warnZeroDecimal(String key, String currency, NotifyChannel channel, AmountUnit unit) {
+    String code = currency.toUpperCase(Locale.ROOT);
+    if (unit == AmountUnit.YUAN && zeroDecimal(code)) {
+      LOG.warn("{} is {}, a currency without decimals: {} sends 1000 {} as 1000, and orders.amount_unit yuan reads"
+          + " an order of 1000 as 100000, so every payment would be an amount_mismatch; keep the amounts in an"
+          + " integer column and set orders.amount_unit: cents (docs/channels.md)", key, currency, channel.endpoint(),
+          code);
     }
   }
 
@@ -381,7 +356,8 @@ public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> di
   }
 
   /**
-   * Review S2: a key that binds a message to nothing else (V免签's one per server, an epusdt token without pid)
+   * Review S2: a key that binds a message to nothing else (V免签's one per server, an epusdt token without pid, a
+   * TokenPay instance's ApiToken), or an account both sites sell on (a Paddle account, a Lemon Squeezy or Creem store),
    * lets a second site on it pay this one's order of the same number, unless the numbers are told apart.
    */
   private static void warnShared(String what, String key) {
@@ -501,7 +477,7 @@ public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> di
    * {@code PAYNOTIFY_STRIPE_WEBHOOK_SECRET} (stripe.webhook_secret; several separated by commas or
    * newlines). Two while Stripe rolls a secret.
    */
-  private static NotifyChannel stripe(ConfigReader c, Clock clock) {
+  private static NotifyChannel stripe(ConfigReader c, Clock clock, AmountUnit unit) {
     String inline = c.string("stripe.webhook_secret");
     String file = c.fileContent("stripe.webhook_secrets_file"); // inline, it is stripe.webhook_secret
     String currency = c.string("stripe.currency");
@@ -532,7 +508,9 @@ public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> di
     Duration tolerance = Duration.ofSeconds(c.number("stripe.tolerance_seconds",
         StripeSignature.DEFAULT_TOLERANCE.toSeconds(), 1, 86_400));
     boolean testMode = testMode(c, "stripe", "test-mode events (livemode false)");
-    return new StripeChannel(secrets, tolerance, currency, testMode, clock);
+    NotifyChannel stripe = new StripeChannel(secrets, tolerance, currency, testMode, clock);
+    warnZeroDecimal("stripe.currency", currency, stripe, unit);
+    return stripe;
   }
 
   /**
@@ -540,7 +518,7 @@ public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> di
    * {@code PAYNOTIFY_PADDLE_WEBHOOK_SECRET}), or {@code paddle.webhook_secrets_file}, one a line, while a secret is
    * rotated (Paddle keeps the old one valid for a while and signs with both).
    */
-  private static NotifyChannel paddle(ConfigReader c, Clock clock) {
+  private static NotifyChannel paddle(ConfigReader c, Clock clock, OrderNumbers numbers, AmountUnit unit) {
     String one = c.secret("paddle.webhook_secret");
     String several = c.fileContent("paddle.webhook_secrets_file");
     String currency = c.string("paddle.currency");
@@ -566,11 +544,17 @@ public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> di
     // 300 s, not the SDKs' 5: PaddleSignature says why; up to Paddle's 3 days of retries, which may keep their ts.
     Duration tolerance = Duration.ofSeconds(c.number("paddle.tolerance_seconds",
         PaddleSignature.DEFAULT_TOLERANCE.toSeconds(), 1, PaddleSignature.MAX_TOLERANCE.toSeconds()));
-    return new PaddleChannel(secrets, tolerance, currency, clock);
+    NotifyChannel paddle = new PaddleChannel(secrets, tolerance, currency, clock);
+    warnZeroDecimal("paddle.currency", currency, paddle, unit);
+    if (numbers == OrderNumbers.AS_IS) {
+      warnShared("paddle: no orders.out_trade_no", "Paddle account (each notification destination gets all its"
+          + " events)");
+    }
+    return paddle;
   }
 
   /** Lemon Squeezy: the webhook's signing secret, the store whose orders are booked, the site's currency. */
-  private static NotifyChannel lemonSqueezy(ConfigReader c) {
+  private static NotifyChannel lemonSqueezy(ConfigReader c, OrderNumbers numbers, AmountUnit unit) {
     String secret = c.secret("lemonsqueezy.signing_secret");
     String storeId = c.string("lemonsqueezy.store_id");
     String currency = c.string("lemonsqueezy.currency");
@@ -585,11 +569,16 @@ public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> di
     }
     currencyCode(c, "lemonsqueezy.currency", currency, "such as USD");
     boolean testMode = testMode(c, "lemonsqueezy", "test-mode orders");
-    return new LemonSqueezyChannel(secret, storeId, currency, testMode);
+    NotifyChannel lemonSqueezy = new LemonSqueezyChannel(secret, storeId, currency, testMode);
+    warnZeroDecimal("lemonsqueezy.currency", currency, lemonSqueezy, unit);
+    if (numbers == OrderNumbers.AS_IS) {
+      warnShared("lemonsqueezy: no orders.out_trade_no", "Lemon Squeezy store");
+    }
+    return lemonSqueezy;
   }
 
   /** Creem's webhook secret (Developers → Webhooks; Test Mode has its own) and the site's currency. */
-  private static NotifyChannel creem(ConfigReader c) {
+  private static NotifyChannel creem(ConfigReader c, OrderNumbers numbers, AmountUnit unit) {
     String secret = c.secret("creem.webhook_secret");
     String currency = c.string("creem.currency");
     if (unset(secret, currency)) {
@@ -599,7 +588,12 @@ public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> di
     require(c, "creem.currency", currency);
     currencyCode(c, "creem.currency", currency, "such as USD");
     boolean testMode = testMode(c, "creem", "events not in prod mode (Creem's Test Mode)");
-    return new CreemChannel(secret, currency, testMode);
+    NotifyChannel creem = new CreemChannel(secret, currency, testMode);
+    warnZeroDecimal("creem.currency", currency, creem, unit);
+    if (numbers == OrderNumbers.AS_IS) {
+      warnShared("creem: no orders.out_trade_no", "Creem store");
+    }
+    return creem;
   }
 
   private static PublicKey rsaKey(ConfigReader c, String key, String text, String what) {

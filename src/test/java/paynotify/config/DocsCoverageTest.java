@@ -151,7 +151,7 @@ class DocsCoverageTest {
   /** Every path the two servers route, with every channel (off, so each path is routed to its hint). */
   private static Set<String> routes() {
     ChannelsConfig off = ChannelsConfig.from(new ConfigReader(new JsonObject(), "none"), java.time.Clock.systemUTC(),
-        paynotify.store.OrderNumbers.AS_IS);
+        paynotify.store.OrderNumbers.AS_IS, paynotify.store.OrdersTable.AmountUnit.CENTS);
     NotifyVerticle notify = new NotifyVerticle(AppConfig.from(new JsonObject(), "none", Map.of()).http(),
         off.enabled(), off.disabled(), null, null, null, null, null, null, null, null);
     notify.init(vertx, vertx.getOrCreateContext());
