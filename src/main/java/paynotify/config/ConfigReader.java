@@ -224,11 +224,11 @@ final class ConfigReader {
     if (value == null) {
       return fallback;
     }
-    return switch (value.toLowerCase(Locale.ROOT)) {
-      case "true", "yes", "on" -> true;
-      case "false", "no", "off" -> false;
-      default -> throw error(key, "'" + value + "' is not true or false");
-    };
+    Boolean said = YesNo.of(value);
+    if (said == null) {
+      throw error(key, "'" + value + "' is not true or false");
+    }
+    return said;
   }
 
   /**

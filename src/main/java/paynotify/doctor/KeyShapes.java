@@ -4,11 +4,11 @@ import io.vertx.core.json.JsonObject;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import paynotify.channel.creem.CreemClients;
 import paynotify.channel.paddle.PaddleClients;
+import paynotify.config.YesNo;
 
 /**
  * What the platforms' string keys say of themselves, against where they are used: Paddle's, Stripe's and Creem's API
@@ -112,24 +112,30 @@ final class KeyShapes {
       checkup.found(key.where(), "holds no Paddle API key (" + PADDLE_LIVE_KEY + "... or " + PADDLE_SANDBOX_KEY
           + "...)", change);
     } else {
-      String host = host(apiBase == null ? "https://" + PADDLE_LIVE_HOST : apiBase);
-      String environment = sandboxKey ? "a sandbox key (" + PADDLE_SANDBOX_KEY + "...)" : "a live key ("
-          + PADDLE_LIVE_KEY + "...)";
-      if (host == null) {
-        return; // no URL: the start says so
-      } else if (!PADDLE_LIVE_HOST.equals(host) && !PADDLE_SANDBOX_HOST.equals(host)) {
-        checkup.checked(key.where() + ": " + environment + ", asked at a host of your own (" + apiBase + ")");
-      } else if (sandboxKey == PADDLE_SANDBOX_HOST.equals(host)) {
-        checkup.checked(key.where() + ": " + environment + ", for " + host);
-      } else {
-        checkup.found(key.where(), environment + ", while paddle.api_base is " + (apiBase == null ? "https://"
-            + PADDLE_LIVE_HOST + " (the default)" : apiBase) + ": Paddle refuses a key of the other"
-            + " environment, so recovery never fetches a failed delivery", sandboxKey ? "for the live account: a live"
-            + " key (" + PADDLE_LIVE_KEY + "...) from the live dashboard's Developer tools > Authentication; for the"
-            + " sandbox: paddle.api_base: https://" + PADDLE_SANDBOX_HOST : "for the sandbox: a sandbox key ("
-            + PADDLE_SANDBOX_KEY + "...) from the sandbox dashboard; for the live account: paddle.api_base: https://"
-            + PADDLE_LIVE_HOST + " (or none)");
-      }
+      paddleKeyAgainstItsApi(key, sandboxKey, apiBase);
+    }
+  }
+
+  /** A sandbox or live key ({@code sandboxKey}) against the API paddle.api_base names (null: the live one). */
+  private void paddleKeyAgainstItsApi(Given key, boolean sandboxKey, String apiBase) {
+    String host = host(apiBase == null ? "https://" + PADDLE_LIVE_HOST : apiBase);
+    String environment = sandboxKey ? "a sandbox key (" + PADDLE_SANDBOX_KEY + "...)" : "a live key ("
+        + PADDLE_LIVE_KEY + "...)";
+    if (host == null) {
+      return; // no URL: the start says so
+    }
+    if (!PADDLE_LIVE_HOST.equals(host) && !PADDLE_SANDBOX_HOST.equals(host)) {
+      checkup.checked(key.where() + ": " + environment + ", asked at a host of your own (" + apiBase + ")");
+    } else if (sandboxKey == PADDLE_SANDBOX_HOST.equals(host)) {
+      checkup.checked(key.where() + ": " + environment + ", for " + host);
+    } else {
+      checkup.found(key.where(), environment + ", while paddle.api_base is " + (apiBase == null ? "https://"
+          + PADDLE_LIVE_HOST + " (the default)" : apiBase) + ": Paddle refuses a key of the other"
+          + " environment, so recovery never fetches a failed delivery", sandboxKey ? "for the live account: a live"
+          + " key (" + PADDLE_LIVE_KEY + "...) from the live dashboard's Developer tools > Authentication; for the"
+          + " sandbox: paddle.api_base: https://" + PADDLE_SANDBOX_HOST : "for the sandbox: a sandbox key ("
+          + PADDLE_SANDBOX_KEY + "...) from the sandbox dashboard; for the live account: paddle.api_base: https://"
+          + PADDLE_LIVE_HOST + " (or none)");
     }
   }
 
@@ -288,7 +294,7 @@ final class KeyShapes {
   /** {@code <section>.test_mode} as the start reads it: true, yes or on. */
   private boolean testMode(String section) {
     String value = SecretFiles.string(SecretFiles.section(settings, section), "test_mode");
-    return value != null && List.of("true", "yes", "on").contains(value.toLowerCase(Locale.ROOT));
+    return Boolean.TRUE.equals(YesNo.of(value));
   }
 
   /** The host of {@code url}; null when it is no URL (the start says so). */

@@ -3,12 +3,10 @@ package paynotify.channel.lemonsqueezy;
 import static paynotify.net.Urls.encode;
 
 import io.vertx.core.Future;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
 import java.time.DateTimeException;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import paynotify.channel.Ids;
 import paynotify.channel.NotifyEvent;
@@ -129,18 +127,16 @@ public final class LemonSqueezyOrders implements Outbound.Undelivered {
   /** The page's orders, each with when it was made and what is kept of it. */
   private static List<Missed> orders(JsonObject body) {
     try {
-      JsonArray data = body.getJsonArray("data");
-      List<Missed> orders = new ArrayList<>(data.size());
-      for (Object item : data) {
-        JsonObject order = (JsonObject) item;
-        JsonObject attributes = order.getJsonObject("attributes");
-        orders.add(new Missed(order.getString("id"), "order " + Ids.printable(attributes.getString("status")),
-            Instant.parse(attributes.getString("created_at")).getEpochSecond(), LemonSqueezyApi.kept(order)));
-      }
-      return orders;
+      return body.getJsonArray("data").stream().map(item -> missed((JsonObject) item)).toList();
     } catch (ClassCastException | NullPointerException | DateTimeException e) {
       throw OutboundFailure.unavailable(SOURCE + ": the answer is not a list of orders");
     }
+  }
+
+  private static Missed missed(JsonObject order) {
+    JsonObject attributes = order.getJsonObject("attributes");
+    return new Missed(order.getString("id"), "order " + Ids.printable(attributes.getString("status")),
+        Instant.parse(attributes.getString("created_at")).getEpochSecond(), LemonSqueezyApi.kept(order));
   }
 
   /** Whether the list goes on after this page ({@code meta.page}: its currentPage before its lastPage). */

@@ -8,7 +8,6 @@ import io.vertx.core.json.JsonObject;
 import java.net.URI;
 import java.time.DateTimeException;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import paynotify.channel.Ids;
 import paynotify.channel.NotifyEvent;
@@ -43,7 +42,7 @@ public final class PaddleEvents implements Outbound.Undelivered {
   static final int PAGE = 30;
   /** Every status but delivered (Paddle's NotificationStatus). */
   private static final String UNDELIVERED = "failed,needs_retry,not_attempted";
-  private static final BearerApi API = new BearerApi("paddle notifications", "paddle.api_key_file must hold an API"
+  private static final BearerApi API = new BearerApi("paddle events", "paddle.api_key_file must hold an API"
       + " key of this account (live or sandbox, as paddle.api_base) with the permission Notifications: read",
       e -> Ids.printable(e.getString("code", "")) + " " + Ids.printable(e.getString("detail", "")));
 
@@ -92,15 +91,12 @@ public final class PaddleEvents implements Outbound.Undelivered {
   private static Page page(JsonObject body) {
     try {
       JsonArray data = body.getJsonArray("data");
-      List<Missed> events = new ArrayList<>(data.size());
-      for (Object item : data) {
-        events.add(missed((JsonObject) item));
-      }
+      List<Missed> events = data.stream().map(item -> missed((JsonObject) item)).toList();
       String last = events.isEmpty() ? null : ((JsonObject) data.getValue(data.size() - 1)).getString("id");
       JsonObject pagination = body.getJsonObject("meta").getJsonObject("pagination");
       return new Page(events, Boolean.TRUE.equals(pagination.getBoolean("has_more")), last);
     } catch (ClassCastException | NullPointerException e) {
-      throw OutboundFailure.unavailable("paddle notifications: the answer is not a list of notifications");
+      throw OutboundFailure.unavailable("paddle events: the answer is not a list of notifications");
     }
   }
 

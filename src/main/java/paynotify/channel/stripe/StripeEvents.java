@@ -6,7 +6,6 @@ import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
-import java.util.ArrayList;
 import java.util.List;
 import paynotify.channel.Ids;
 import paynotify.channel.NotifyEvent;
@@ -71,16 +70,16 @@ public final class StripeEvents implements Outbound.Undelivered {
   private static Page page(JsonObject body) {
     try {
       JsonArray data = body.getJsonArray("data");
-      List<Missed> events = new ArrayList<>(data.size());
-      for (Object item : data) {
-        JsonObject event = (JsonObject) item;
-        events.add(new Missed(event.getString("id"), event.getValue("type") instanceof String t ? t : "no type",
-            event.getValue("created") instanceof Number n ? n.longValue() : null, event));
-      }
+      List<Missed> events = data.stream().map(item -> missed((JsonObject) item)).toList();
       String last = events.isEmpty() ? null : events.get(events.size() - 1).id();
       return new Page(events, Boolean.TRUE.equals(body.getBoolean("has_more")), last);
     } catch (ClassCastException | NullPointerException e) {
       throw OutboundFailure.unavailable("stripe events: the answer is not a list of events");
     }
+  }
+
+  private static Missed missed(JsonObject event) {
+    return new Missed(event.getString("id"), event.getValue("type") instanceof String t ? t : "no type",
+        event.getValue("created") instanceof Number n ? n.longValue() : null, event);
   }
 }
