@@ -236,18 +236,17 @@ final class Asking {
     TradeAnswer answer = a.answer();
     String said = a.query().name() + " says " + answer.platformStatus();
     boolean signed = a.query().books();
+    boolean confirming = settings.confirming().contains(a.query().platform());
     return switch (answer.state()) {
       case PAID -> {
         // asked again at its back-off: an unsigned answer ends nothing (its anomaly is recorded once), unless it
         // confirms the signed notification of its trade that waits for it (confirm_before_book)
         if (!signed) {
-          boolean confirming = settings.confirming().contains(a.query().platform());
           yield found.unsigned(a.query(), answer, confirming).map(result -> result != null
               ? booked(answer, said, result) : new Asked(State.UNPAID, answer.platformStatus(), said
                   + ", but its answer is not signed: not booked, recorded as an anomaly to check", false));
         }
-        yield found.book(a.query().name(), answer.payment(), answer.body(), q.evidence())
-            .map(result -> booked(answer, said, result));
+        yield found.signed(a.query(), answer, confirming, q.evidence()).map(result -> booked(answer, said, result));
       }
       // whatever its age: never booked, one anomaly; the platform will say no more of it
       case REFUNDED -> found.refunded(a.query(), answer).map(new Asked(State.UNPAID, answer.platformStatus(), said

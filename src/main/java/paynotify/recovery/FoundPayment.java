@@ -79,6 +79,20 @@ public final class FoundPayment {
   }
 
   /**
+   * A payment a signed (or trusted: epay.query_books) answer reported, booked as {@link #book} books it. Where its
+   * trade's signed notification waits for a confirmation (confirm_before_book), the wait is resolved with the booking,
+   * and the notification having come, the booking is no evidence of callbacks missing. {@code confirming}: as for
+   * {@link #unsigned}.
+   */
+  Future<BookingResult> signed(TradeQuery query, TradeAnswer answer, boolean confirming, boolean evidence) {
+    NotifyEvent payment = answer.payment();
+    Trace trace = trace(query.name(), answer.body());
+    Future<Waiting> waits = confirming ? receipt.waiting(payment) : Future.succeededFuture();
+    return waits.compose(waiting -> waiting != null ? receipt.bookWaited(trace, payment)
+        : receipt.book(trace, payment, evidence));
+  }
+
+  /**
    * A payment an unsigned answer reported (epay's query). Where its trade's signed notification waits for this
    * confirmation (confirm_before_book) for the same order and amount, the two together are the evidence: booked as
    * that notification would have been, the wait resolved. Otherwise not booked (null): an anomaly for a human, once

@@ -4,16 +4,18 @@ import io.vertx.core.Vertx;
 import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import paynotify.booking.check.BookedWaitCheck;
 import paynotify.booking.check.OrderlessPaymentCheck;
 import paynotify.booking.check.PendingRefundCheck;
 import paynotify.store.KeyPurge;
 import paynotify.timer.Periodic;
 
 /**
- * The periodic work: the purge, the check of refunds still pending (settled, or flagged), then of
- * payments that named no order (resolved, or told).
+ * The periodic work: the purge, the check of refunds still pending (settled, or flagged), of payments that named no
+ * order (resolved, or told), then of waits for a confirmation whose trade was booked (resolved).
  */
-record Housekeeping(KeyPurge purge, PendingRefundCheck pendingRefunds, OrderlessPaymentCheck orderlessPayments) {
+record Housekeeping(KeyPurge purge, PendingRefundCheck pendingRefunds, OrderlessPaymentCheck orderlessPayments,
+    BookedWaitCheck bookedWaits) {
   private static final Logger LOG = LoggerFactory.getLogger(Housekeeping.class);
 
   /** Runs every {@code period} until the clock returned is stopped, never two runs at once. */
@@ -28,6 +30,7 @@ record Housekeeping(KeyPurge purge, PendingRefundCheck pendingRefunds, Orderless
           }
         })
         .compose(r -> orderlessPayments.runOnce())
+        .compose(r -> bookedWaits.runOnce())
         .onFailure(err -> LOG.warn("housekeeping failed, will try again next period: {}", err.getMessage())));
   }
 }

@@ -21,6 +21,7 @@ import paynotify.admin.StatusReport;
 import paynotify.alert.RefusalAlerts;
 import paynotify.booking.EventBooking;
 import paynotify.booking.SiteEvents;
+import paynotify.booking.check.BookedWaitCheck;
 import paynotify.booking.check.OrderlessPaymentCheck;
 import paynotify.booking.check.PendingRefundCheck;
 import paynotify.channel.NotifyChannel;
@@ -83,6 +84,7 @@ public final class PayNotifyServer {
   private final KeyPurge purge;
   private final PendingRefundCheck pendingRefunds;
   private final OrderlessPaymentCheck orderlessPayments;
+  private final BookedWaitCheck bookedWaits;
   private final ForwardRelay relay;
   private final AdminVerticle admin;
   private final Recovery recovery;
@@ -96,7 +98,7 @@ public final class PayNotifyServer {
 
   private PayNotifyServer(Vertx vertx, Stores stores, String deploymentId, int port, Readiness readiness,
       Duration purgeInterval, KeyPurge purge, PendingRefundCheck pendingRefunds,
-      OrderlessPaymentCheck orderlessPayments, ForwardRelay relay, AdminVerticle admin, Recovery recovery,
+      OrderlessPaymentCheck orderlessPayments, BookedWaitCheck bookedWaits, ForwardRelay relay, AdminVerticle admin, Recovery recovery,
       Runnable closeRecovery, DailyClose dailyClose, Alerting alerting, WriteRefusals refusals,
       WechatV3CertificateKeeper certificates) {
     this.vertx = vertx;
@@ -109,6 +111,7 @@ public final class PayNotifyServer {
     this.purge = purge;
     this.pendingRefunds = pendingRefunds;
     this.orderlessPayments = orderlessPayments;
+    this.bookedWaits = bookedWaits;
     this.relay = relay;
     this.admin = admin;
     this.recovery = recovery;
@@ -250,7 +253,8 @@ public final class PayNotifyServer {
         .map(id -> new PayNotifyServer(vertx, stores, id, first.get().actualPort(), readiness, r.purgeInterval(),
             new KeyPurge(vertx, database, r.keys(), r.notifyLog(), r.rejected(), r.deliveredEvents(), r.batchSize()),
             new PendingRefundCheck(database, config.orders(), outbox, r.keys()),
-            new OrderlessPaymentCheck(database, outbox, ORDERLESS_PAYMENT_WAIT), relay, admin, recovery,
+            new OrderlessPaymentCheck(database, outbox, ORDERLESS_PAYMENT_WAIT), new BookedWaitCheck(database), relay,
+            admin, recovery,
             closeRecovery, dailyClose, alerting, refusals, certificates))
         .onFailure(err -> {
           closeRecovery.run();
@@ -271,7 +275,8 @@ public final class PayNotifyServer {
   public Future<PayNotifyServer> open() {
     return db.ping().map(ping -> {
       readiness.markReady();
-      housekeepingTimer = new Housekeeping(purge, pendingRefunds, orderlessPayments).schedule(vertx, purgeInterval);
+      housekeepingTimer = new Housekeeping(purge, pendingRefunds, orderlessPayments, bookedWaits)
+          .schedule(vertx, purgeInterval);
       if (relay != null) {
         relay.start(RELAY_PERIOD_MS);
       }
@@ -326,6 +331,10 @@ public final class PayNotifyServer {
 
   public OrderlessPaymentCheck orderlessPayments() {
     return orderlessPayments;
+  }
+
+  public BookedWaitCheck bookedWaits() {
+    return bookedWaits;
   }
 
   /** The notify_log rows queued so far, written: verified notifications' and refused requests'. */

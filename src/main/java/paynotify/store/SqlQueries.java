@@ -178,9 +178,9 @@ public final class SqlQueries {
       "UPDATE anomalies SET resolved_at = NOW(3), resolution_note = 'its trade was booked since, by a notification"
           + " naming the order' WHERE dedupe_key IN (?, ?) AND resolved_at IS NULL";
 
-  // ... resolved once a notification naming the order booked its trade; so is a signed payment's wait for its
-  // confirmation (awaiting_confirmation) whose trade was booked where nothing resolved it (a booking on another Galera
-  // node certified beside the wait's insert; a signed answer of the sweeper). Binds: the note, the kind.
+  // ... resolved once a notification naming the order booked its trade (OrderlessPaymentCheck); so is a signed
+  // payment's wait for its confirmation (awaiting_confirmation) whose trade was booked where nothing resolved it, a
+  // booking on another Galera node certified beside the wait's insert (BookedWaitCheck). Binds: the note, the kind.
   public static final String RESOLVE_BOOKED_OF_KIND =
       "UPDATE anomalies SET resolved_at = NOW(3), resolution_note = ?"
           + " WHERE kind = ? AND resolved_at IS NULL AND EXISTS (SELECT 1 FROM payments p"

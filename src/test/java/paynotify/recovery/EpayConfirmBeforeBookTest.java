@@ -82,8 +82,8 @@ class EpayConfirmBeforeBookTest extends ConfirmBeforeBookTestBase<EpayStandIn> {
   }
 
   /**
-   * A wait left open beside its booked trade (a booking on another Galera node certified beside the wait's insert, or
-   * the sweeper's signed answer): resolved by the periodic check, not left to tell the owner to change the key.
+   * A wait left open beside its booked trade (a booking on another Galera node certified beside the wait's insert):
+   * resolved by the periodic check, not left to tell the owner to change the key.
    */
   @Test
   void aWaitWhoseTradeWasBookedElsewhereIsResolvedByThePeriodicCheck() {
@@ -93,9 +93,33 @@ class EpayConfirmBeforeBookTest extends ConfirmBeforeBookTestBase<EpayStandIn> {
     db.update("INSERT INTO payments (channel, trade_no, order_no, amount_cents, paid_at)"
         + " VALUES ('epay', ?, 'C15', 8888, NOW(3))", trade(15));
 
-    service.server().orderlessPayments().runOnce().await();
+    assertThat(service.server().bookedWaits().runOnce().await()).isEqualTo(1);
 
     assertThat(waiting("C15")).startsWith(trade(15) + " 8888 resolved: ");
+  }
+
+  /**
+   * epay.query_books: the sweeper books from the aggregator's answer as from a signed one, and resolves the wait of the
+   * trade it booked then, not the periodic check minutes later (which would tell the owner of a wait for nothing).
+   */
+  @Test
+  void aWaitTheSweepersTrustedAnswerBooksIsResolvedWithTheBooking() {
+    service.close();
+    service = start(new JsonObject().put("epay", new JsonObject().put("query_books", true)));
+    order("C16");
+    platform.waiting("C16");
+    unconfirmed("C16", trade(16));
+    platform.paid("C16", trade(16), "88.88");
+
+    assertThat(service.server().recovery().sweepOnce().await().paid()).isEqualTo(1);
+
+    assertThat(db.orderStatus("C16")).isEqualTo("paid");
+    assertThat(db.payments(trade(16))).isEqualTo(1);
+    assertThat(waiting("C16")).startsWith(trade(16) + " 8888 resolved: ");
+    assertThat(db.string("SELECT resolution_note FROM anomalies WHERE order_no = 'C16'"))
+        .isEqualTo("confirmed by its platform's order query, and booked");
+    // its notification came: the booking is no evidence of callbacks missing
+    assertThat(db.count("SELECT COUNT(*) FROM anomalies WHERE kind <> 'awaiting_confirmation'")).isZero();
   }
 
   /** recovery.timeout_ms 5 s, beyond http.request_timeout_ms 3 s. */
