@@ -541,7 +541,7 @@ public record ChannelsConfig(List<NotifyChannel> enabled, Map<String, String> di
     }
     require(c, "paddle.currency", currency);
     currencyCode(c, "paddle.currency", currency, "such as USD");
-    // 300 s, not the SDKs' 5: PaddleSignature says why; up to Paddle's 3 days of retries, which may keep their ts.
+    // 300 s, not the SDKs' 5: PaddleSignature says why; at most Paddle's 3 days of retries.
     Duration tolerance = Duration.ofSeconds(c.number("paddle.tolerance_seconds",
         PaddleSignature.DEFAULT_TOLERANCE.toSeconds(), 1, PaddleSignature.MAX_TOLERANCE.toSeconds()));
     NotifyChannel paddle = new PaddleChannel(secrets, tolerance, currency, clock);

@@ -68,7 +68,8 @@ public final class CreemChannel implements NotifyChannel.JsonReplies {
 
   private NotifyEvent verified(NotifyRequest request) throws RejectedNotification {
     byte[] body = request.body().getBytes();
-    signature.verify(request.headers().get(CreemSignature.HEADER), body);
+    signature.verify(request.headers().get(CreemSignature.HEADER),
+        request.headers().contains(CreemSignature.STANDARD_WEBHOOKS), body);
     // Signed, so Creem's: from here on, what cannot be read is an anomaly for a human, not a refusal.
     JsonObject event;
     try {

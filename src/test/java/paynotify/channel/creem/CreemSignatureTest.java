@@ -16,7 +16,7 @@ class CreemSignatureTest {
 
   @Test
   void theSdkTestsEventVerifies() throws Exception {
-    SDK.verify(CreemNotifications.SDK_SIGNATURE, BODY);
+    SDK.verify(CreemNotifications.SDK_SIGNATURE, false, BODY);
     assertThat(CreemSignature.sign(CreemNotifications.SDK_SECRET, BODY)).isEqualTo(CreemNotifications.SDK_SIGNATURE);
   }
 
@@ -40,7 +40,7 @@ class CreemSignatureTest {
   }
 
   private static void assertRefused(CreemSignature signature, String header, byte[] body, Reason reason) {
-    assertThatThrownBy(() -> signature.verify(header, body)).isInstanceOf(RejectedNotification.class)
+    assertThatThrownBy(() -> signature.verify(header, false, body)).isInstanceOf(RejectedNotification.class)
         .extracting(e -> ((RejectedNotification) e).reason()).isEqualTo(reason);
   }
 }

@@ -50,6 +50,26 @@ class CreemWebhookTest extends ServiceTestBase {
     assertThat(db.outcomes("creem:pay:ord_C1")).isEqualTo("processed,duplicate");
   }
 
+  /**
+   * Creem's SDK (npm creem 1.13) also verifies Standard Webhooks headers: should Creem send those alone, the owner is
+   * told what changed, not only that a header is missing.
+   */
+  @Test
+  void aDeliverySignedOnlyByStandardWebhooksHeadersIsRefusedSayingSo() {
+    db.insertOrder("C9", 2500);
+    byte[] body = CreemNotifications.event("evt_C9", "checkout.completed", checkout("C9", "ord_C9", 2500)).encode()
+        .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    Reply reply = service.send(new Notification("POST", CreemNotifications.PATH, java.util.Map.of("Content-Type",
+        "application/json", "webhook-id", "msg_C9", "webhook-timestamp", Long.toString(System.currentTimeMillis()
+            / 1000), "webhook-signature", "v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4="), body, null));
+
+    assertThat(reply.status()).isEqualTo(401);
+    assertThat(db.orderStatus("C9")).isEqualTo("unpaid");
+    service.awaitLogRecorded();
+    assertThat(db.string("SELECT detail FROM notify_log WHERE outcome = 'rejected'"))
+        .contains("no creem-signature header", "webhook-signature", "Standard Webhooks");
+  }
+
   @Test
   void theOrderIsTheRequestIdElseMetadataOrderNo() {
     db.insertOrder("C2", 700);
