@@ -48,7 +48,7 @@ record OutboundConfig(List<Outbound> platforms) {
   /** What makes a platform asked, for the message when none can be: every opt-in key, and WeChat Pay v2's channel. */
   static final String ASKING_NEEDS = "set alipay.app_private_key_file, or wechat_v3.merchant_private_key_file with"
       + " wechat_v3.merchant_serial_no, or epay.gateway_url, or stripe.api_key_file, or paddle.api_key_file, or"
-      + " creem.api_key_file, or lemonsqueezy.api_key_file, or turn on wechat_v2";
+      + " creem.api_key_file, or lemonsqueezy.api_key_file, or tokenpay.api_base, or turn on wechat_v2";
 
   /** What asking a platform whose channel may confirm before booking (confirm_before_book) needs. */
   static final Map<Platform, String> QUERY_NEEDS = Map.of(

@@ -107,7 +107,7 @@ class OutboundConfigTest {
         .hasMessageContaining("recovery.enabled: true, but no platform can be asked: set alipay.app_private_key_file,"
             + " or wechat_v3.merchant_private_key_file with wechat_v3.merchant_serial_no, or epay.gateway_url, or"
             + " stripe.api_key_file, or paddle.api_key_file, or creem.api_key_file, or lemonsqueezy.api_key_file, or"
-            + " turn on wechat_v2");
+            + " tokenpay.api_base, or turn on wechat_v2");
     assertThatThrownBy(() -> config(noV2.copy().put("reconcile", new JsonObject()
             .put("daily", new JsonObject().put("enabled", true)))))
         .hasMessageContaining("reconcile.daily.enabled: true, but no channel's bill can be fetched: set"

@@ -20,7 +20,10 @@ public enum AnomalyKind {
    * or none written) nor our payments say by which trade: perhaps this one, perhaps a second payment.
    */
   ALREADY_PAID("check whether this trade is the one that paid the order; if not, refund it"),
-  /** Paid in another currency than the site's (Stripe, PayPal): the payment is kept, the order left unpaid. */
+  /**
+   * Paid in another currency than the site's (Stripe, PayPal, Paddle, Lemon Squeezy, Creem, TokenPay): the payment is
+   * kept, never converted, the order left unpaid.
+   */
   CURRENCY_MISMATCH("check the order: accept the payment by hand, or refund it"),
   /**
    * A trade number longer than the site's trade column (orders.columns.trade_no): the payment is
@@ -44,7 +47,11 @@ public enum AnomalyKind {
    */
   UNREADABLE_NOTIFICATION("read the notification's body in notify_log and the transaction on the platform's"
       + " website; book a payment it carries with paynotify repair book, or by hand"),
-  /** A payment that names no order (Stripe: no client_reference_id/metadata.order_no; PayPal: no invoice/custom). */
+  /**
+   * A payment that names no order (Stripe: no client_reference_id/metadata.order_no; PayPal: no invoice/custom; Paddle:
+   * no custom_data.order_no; Creem: no request_id/metadata.order_no; Lemon Squeezy: no meta.custom_data.order_no, or
+   * a paid order of the store's list that no payment holds).
+   */
   PAYMENT_WITHOUT_ORDER("find the order from the payment on the platform's website (buyer, amount, time) and"
       + " fulfil it, or refund the payment; then name the order in every payment (docs/channels.md: Stripe, PayPal)"),
   /**
@@ -62,7 +69,10 @@ public enum AnomalyKind {
    */
   AMBIGUOUS_PAYMENT("look the payId up in V免签's admin (its order list shows the param and price it was paid"
       + " for): mark that one of the two orders paid by hand and fulfil it; the other was not paid by it"),
-  /** A completed payment for an order, of a type paynotify does not book (PayPal: subscr_payment, merch_pmt, ...). */
+  /**
+   * A completed payment for an order, of a type paynotify does not book (PayPal: subscr_payment, merch_pmt, ...;
+   * Paddle: a transaction of origin other than web or api, a subscription's charge).
+   */
   UNBOOKED_PAYMENT("check the payment on the platform's website: fulfil the order by hand if it pays for it,"
       + " or refund it"),
   /** A refund made (or failed) at the platform, which paynotify does not book (虎皮椒's RD and UD). */
@@ -71,10 +81,19 @@ public enum AnomalyKind {
   /** PayPal Canceled_Reversal: a chargeback decided for the merchant, after its reversal was booked as a refund. */
   CHARGEBACK_REVERSED("the money is back with you: the order still says refunded; deliver it again if the"
       + " buyer should have it, then resolve this"),
-  /** A buyer disputes a payment (Stripe charge.dispute.*): money held or taken back by the bank. */
-  DISPUTE("answer the dispute on the platform's website before its deadline (the order, the delivery, the"
-      + " notifications in notify_log are the evidence)"),
-  /** A refund that failed or was canceled: the buyer did not get the money back, the order says refunded. */
+  /**
+   * A buyer disputes a payment (Stripe charge.dispute.*, Creem dispute.created, Paddle's chargeback adjustments):
+   * money held or taken back by the bank. Paddle, the merchant of record, answers the bank itself; its reversal (decided
+   * for you) is one too, saying so.
+   */
+  DISPUTE("where you answer disputes (Stripe, Creem), answer it on the platform's website before its deadline (the"
+      + " order, the delivery, the notifications in notify_log are the evidence); where the platform answers them"
+      + " (Paddle, the detail says so), decide whether to stop what the order delivers; a chargeback reversed for you"
+      + " needs nothing more"),
+  /**
+   * A refund that failed or was canceled (Stripe), or reversed after its approval (Paddle): the buyer did not get the
+   * money back, the order says refunded.
+   */
   REFUND_FAILED("the buyer has not got the money back: refund again another way, or reopen the order"),
   /**
    * A payment found by asking the platform (recovery) whose notification never came: callbacks are not

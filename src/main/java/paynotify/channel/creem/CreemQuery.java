@@ -29,7 +29,7 @@ import paynotify.net.Urls;
  * Creem's checkout, asked by its id: {@code GET {api_base}/v1/checkouts?checkout_id=ch_...} with the account's key in
  * {@code x-api-key}. The site gets that id creating the checkout ({@code POST /v1/checkouts}, its order's number in
  * {@code request_id}) and keeps it in orders.columns.platform_ref, as Creem cannot be asked by the site's number
- * ({@link #asksById()}). A completed checkout whose order is paid is read by the channel as the
+ * ({@link TradeQuery.ById}). A completed checkout whose order is paid is read by the channel as the
  * {@code checkout.completed} it would have been sent, so that its late webhook is a duplicate of what was booked. The
  * checkout does not say whether its order was refunded since (an order is {@code pending} or {@code paid}, nothing
  * else): so before it is booked the order's transactions are asked ({@code GET /v1/transactions/search?order_id=}),

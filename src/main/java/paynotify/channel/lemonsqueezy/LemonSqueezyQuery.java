@@ -22,7 +22,7 @@ import paynotify.net.Urls;
 /**
  * Lemon Squeezy's Order, asked by its id ({@code GET {api_base}/v1/orders/{id}}, docs /api/orders/retrieve-order)
  * about the Order the site keeps in orders.columns.platform_ref as {@code <id>:<identifier>}, as Lemon Squeezy cannot
- * be asked by the site's order number ({@link #asksById()}). The id alone proves nothing: Lemon Squeezy numbers its
+ * be asked by the site's order number ({@link TradeQuery.ById}). The id alone proves nothing: Lemon Squeezy numbers its
  * Orders in sequence, and the site has it from the buyer's browser (Lemon.js's Checkout.Success, a button link's
  * {@code [order_id]}), so a buyer could name another buyer's Order of the same price on an order of theirs. Its
  * identifier, a random UUID given with the id to the buyer who paid and to no one else, is the proof: the answer
