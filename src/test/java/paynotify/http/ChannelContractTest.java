@@ -9,6 +9,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import paynotify.channel.RejectedNotification.Reason;
 import paynotify.testsupport.ChannelFixture;
 import paynotify.testsupport.Http.Reply;
 import paynotify.testsupport.Http;
@@ -36,6 +37,26 @@ class ChannelContractTest extends ServiceTestBase {
 
   static Stream<ChannelFixture> channelsNotifyingOtherStatuses() {
     return channels().filter(ChannelFixture::notifiesOtherStatuses);
+  }
+
+  static Stream<ChannelFixture> channelsNamingTheCurrency() {
+    return channels().filter(ChannelFixture::namesCurrency);
+  }
+
+  static Stream<ChannelFixture> channelsSigningATimestamp() {
+    return channels().filter(ChannelFixture::signsATimestamp);
+  }
+
+  static Stream<ChannelFixture> channelsMarkingTestMoney() {
+    return channels().filter(ChannelFixture::marksTestMoney);
+  }
+
+  static Stream<ChannelFixture> channelsSigningTwiceWhileRotating() {
+    return channels().filter(ChannelFixture::signsTwiceWhileRotating);
+  }
+
+  static Stream<ChannelFixture> channelsNotifyingCumulativeRefunds() {
+    return channels().filter(ChannelFixture::notifiesCumulativeRefunds);
   }
 
   // The same notification delivered again, as is or re-signed as real retries are.
@@ -163,6 +184,68 @@ class ChannelContractTest extends ServiceTestBase {
     assertBookedWithAnomaly(ch, "T-C7k", "conflict", "processed,conflict");
   }
 
+  // Of the order's very amount, in another currency: real money, kept as it was paid, never the order's payment.
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("channelsNamingTheCurrency")
+  void anotherCurrencyIsKeptAsACurrencyMismatchAndTheOrderStaysUnpaid(ChannelFixture ch) throws Exception {
+    db.insertOrder("C7m", 2000);
+    Notification eur = ch.paymentInCurrency("C7m", "T-C7m", 2000, "EUR");
+    assertThat(service.send(eur)).matches(ch.success());
+    assertThat(service.send(eur)).matches(ch.success());
+
+    assertThat(db.orderStatus("C7m")).isEqualTo("unpaid");
+    assertThat(db.string("SELECT CONCAT(channel, ' ', order_no, ' ', amount_cents) FROM payments"))
+        .isEqualTo(ch.platform() + " C7m 2000");
+    assertBookedWithAnomaly(ch, "T-C7m", "currency_mismatch", "anomaly,duplicate");
+    assertThat(db.string("SELECT detail FROM anomalies")).containsIgnoringCase("paid 2000 in EUR");
+  }
+
+  // Refunded totals that carry no refund id, each booked under its total: the larger arrives first, the smaller late,
+  // each again at once. The larger total is refunded, once; their sum, more than was paid, never.
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("channelsNotifyingCumulativeRefunds")
+  void cumulativeRefundsInReverseOrderRefundTheLargerTotalOnce(ChannelFixture ch) throws Exception {
+    List<CompletableFuture<Reply>> replies = new ArrayList<>();
+    db.insertOrder("C9", 10000);
+    assertThat(service.send(ch.payment("C9", "T-C9", 10000, 0))).matches(ch.success());
+    assertThat(service.send(ch.cumulativeRefund("C9", "T-C9", 10000, 8000, 0))).matches(ch.success());
+    for (int i = 1; i <= 8; i++) {
+      replies.add(service.sendAsync(ch.cumulativeRefund("C9", "T-C9", 10000, i % 2 == 0 ? 8000 : 6000, i)));
+    }
+    assertThat(replies).allSatisfy(r -> assertThat(r.join()).matches(ch.success()));
+
+    String larger = ch.cumulativeRefundNo("T-C9", 8000);
+    String smaller = ch.cumulativeRefundNo("T-C9", 6000);
+    assertThat(db.column("SELECT CONCAT(refund_no, ' ', amount_cents, ' ', status) FROM refunds ORDER BY id"))
+        .containsExactly(larger + " 8000 settled", smaller + " 6000 settled");
+    assertThat(db.orderStatus("C9")).isEqualTo("partially_refunded");
+    assertThat(db.count("SELECT COUNT(*) FROM anomalies")).isZero();
+    assertThat(outcomesByKind(ch.refundKey("T-C9", larger))).isEqualTo("duplicate,".repeat(4) + "processed");
+    assertThat(outcomesByKind(ch.refundKey("T-C9", smaller))).isEqualTo("duplicate,".repeat(3) + "processed");
+    assertThat(db.string("SELECT detail FROM notify_log WHERE idem_key = ? AND outcome = 'processed'",
+        ch.refundKey("T-C9", smaller))).contains("refunded 80.00 of 100.00");
+  }
+
+  /**
+   * While a secret is rotated the platform signs with both. A site that still holds the one secret, and one that holds
+   * both (the configured one listed last), each finds its own signature: one payment.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("channelsSigningTwiceWhileRotating")
+  void twoSignaturesDuringARotationBookOnce(ChannelFixture ch) throws Exception {
+    db.insertOrder("C8", 700);
+    assertThat(service.send(ch.paymentSignedTwice("C8", "T-C8", 700, 0))).matches(ch.success());
+    service.awaitLogRecorded(); // its notify_log row before the other service's: each writes its rows in batches
+    try (TestService both = TestService.start(db.settings(), ch.rotationConfiguration())) {
+      assertThat(both.send(ch.paymentSignedTwice("C8", "T-C8", 700, 1))).matches(ch.success());
+      assertThat(both.send(ch.payment("C8", "T-C8", 700, 2))).matches(ch.success());
+    }
+    assertThat(db.payments("T-C8")).isEqualTo(1);
+    assertThat(db.string("SELECT CONCAT(status, ' ', channel, ' ', trade_no) FROM orders WHERE order_no = 'C8'"))
+        .isEqualTo("paid " + ch.platform() + " T-C8");
+    assertThat(db.outcomes(ch.platform() + ":pay:T-C8")).isEqualTo("processed,duplicate,duplicate");
+  }
+
   // Forged or foreign notifications.
   @ParameterizedTest(name = "{0}")
   @MethodSource("channels")
@@ -180,6 +263,20 @@ class ChannelContractTest extends ServiceTestBase {
   @MethodSource("channelsCarryingASignature")
   void missingSignatureIsRejected(ChannelFixture ch) throws Exception {
     assertRefusedAndNothingBooked(ch, ch.missingSignature("C4", "T-C4", 100), 401);
+  }
+
+  // Genuine, but signed too long ago: a replay as far as anyone can tell.
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("channelsSigningATimestamp")
+  void staleTimestampIsRejected(ChannelFixture ch) throws Exception {
+    assertRefusedFor(ch, ch.stalePayment("C4", "T-C4", 100), Reason.STALE_TIMESTAMP);
+  }
+
+  // Genuine test money (a test endpoint's secret left in a live configuration) never pays a live order.
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("channelsMarkingTestMoney")
+  void testModePaymentIsRejectedByALiveInstance(ChannelFixture ch) throws Exception {
+    assertRefusedFor(ch, ch.testModePayment("C4", "T-C4", 100), Reason.WRONG_MERCHANT);
   }
 
   // Genuine, and no payment: acknowledged so that the platform stops sending it, and only logged.
@@ -242,6 +339,17 @@ class ChannelContractTest extends ServiceTestBase {
 
   private static String anomalyKinds(String tradeNo) {
     return db.string("SELECT GROUP_CONCAT(kind ORDER BY id) FROM anomalies WHERE trade_no = ?", tradeNo);
+  }
+
+  /** Outcomes for a key sorted, not in arrival order: concurrent copies log in any order. */
+  private static String outcomesByKind(String idemKey) {
+    return db.string("SELECT GROUP_CONCAT(outcome ORDER BY outcome) FROM notify_log WHERE idem_key = ?", idemKey);
+  }
+
+  /** Refused for {@code reason}, as its notify_log row says, and nothing booked. */
+  private static void assertRefusedFor(ChannelFixture ch, Notification n, Reason reason) {
+    assertRefusedAndNothingBooked(ch, n, reason.status);
+    assertThat(db.string("SELECT detail FROM notify_log")).startsWith(reason + ":");
   }
 
   private static void assertRefusedAndNothingBooked(ChannelFixture ch, Notification n, int status) {

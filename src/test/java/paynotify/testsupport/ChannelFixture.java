@@ -1,13 +1,19 @@
 package paynotify.testsupport;
 
 import io.vertx.core.json.JsonObject;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.KeyPairGenerator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Predicate;
 import paynotify.channel.Money;
+import paynotify.channel.paddle.PaddleSignature;
+import paynotify.channel.stripe.StripeSignature;
 import paynotify.channel.wechat.WechatV2Signature;
 import paynotify.channel.wechat.WechatV3Signature;
 
@@ -71,6 +77,54 @@ public interface ChannelFixture {
     throw new UnsupportedOperationException(name() + " notifies payments only");
   }
 
+  /** Whether a payment names its currency, so that {@link #paymentInCurrency} can pay in another than the site's. */
+  default boolean namesCurrency() {
+    return false;
+  }
+
+  /** Genuinely signed, of {@code cents} in {@code currency} (an ISO code, written as the platform writes it). */
+  default Notification paymentInCurrency(String orderNo, String tradeNo, long cents, String currency) throws Exception {
+    throw new UnsupportedOperationException(name() + " names no currency");
+  }
+
+  /** Whether its signature covers a timestamp that is refused once old, as {@link #stalePayment} makes it. */
+  default boolean signsATimestamp() {
+    return false;
+  }
+
+  /** A payment genuinely signed at a time just beyond the channel's default tolerance. */
+  default Notification stalePayment(String orderNo, String tradeNo, long cents) throws Exception {
+    throw new UnsupportedOperationException(name() + " signs no timestamp");
+  }
+
+  /** Whether a notification says it is the platform's test money, as {@link #testModePayment} says it. */
+  default boolean marksTestMoney() {
+    return false;
+  }
+
+  /** Genuinely signed, a payment of the platform's test mode (sandbox), which a live instance must refuse. */
+  default Notification testModePayment(String orderNo, String tradeNo, long cents) throws Exception {
+    throw new UnsupportedOperationException(name() + " marks no test money");
+  }
+
+  /**
+   * Whether the platform signs with the old and the new secret while one is rotated: {@link #paymentSignedTwice}
+   * is such a notification, {@link #rotationConfiguration} a site that holds both.
+   */
+  default boolean signsTwiceWhileRotating() {
+    return false;
+  }
+
+  /** A payment signed with another secret first and the configured one second, as during a rotation. */
+  default Notification paymentSignedTwice(String orderNo, String tradeNo, long cents, int attempt) throws Exception {
+    throw new UnsupportedOperationException(name() + " has no secret rotation");
+  }
+
+  /** Overrides of the test configuration that hold both secrets of {@link #paymentSignedTwice}, ours listed last. */
+  default JsonObject rotationConfiguration() throws Exception {
+    throw new UnsupportedOperationException(name() + " has no secret rotation");
+  }
+
   /**
    * Whether its signature binds the amount to the order, so that a payment of another amount, or of an unknown order,
    * is kept (real money, with an anomaly). V免签's does not: an amount that is not the order's, or no order, keeps no
@@ -86,7 +140,8 @@ public interface ChannelFixture {
   /**
    * Whether the platform notifies refunds, made by {@link #refund}. A channel says false only where its
    * platform sends none, or sends them without an id of their own (Lemon Squeezy: the suites name each refund;
-   * its own test books them): otherwise the refund suites run it, and a refund it cannot make fails them.
+   * the contract suite books its {@link #cumulativeRefund}s): otherwise the refund suites run it, and a refund it
+   * cannot make fails them.
    */
   default boolean notifiesRefunds() {
     return true;
@@ -100,6 +155,25 @@ public interface ChannelFixture {
   default Notification refund(String orderNo, String tradeNo, long paidCents, String refundNo, long refundCents,
       long refundedSoFar, int attempt) throws Exception {
     throw new UnsupportedOperationException(name() + " sends no refund notifications");
+  }
+
+  /**
+   * Whether a refund may come as the trade's refunded total with no id of its own ({@link #cumulativeRefund}), keyed
+   * by that total: Lemon Squeezy's always, Stripe's Charge without its refunds list (API versions from 2022-11-15).
+   */
+  default boolean notifiesCumulativeRefunds() {
+    return false;
+  }
+
+  /** The trade that paid {@code paidCents} refunded {@code refundedSoFar} in all, naming no refund; attempts retry. */
+  default Notification cumulativeRefund(String orderNo, String tradeNo, long paidCents, long refundedSoFar,
+      int attempt) throws Exception {
+    throw new UnsupportedOperationException(name() + " sends no refunded totals");
+  }
+
+  /** The refund_no that the channel books a {@link #cumulativeRefund} under. */
+  default String cumulativeRefundNo(String tradeNo, long refundedSoFar) {
+    throw new UnsupportedOperationException(name() + " sends no refunded totals");
   }
 
   /**
@@ -361,22 +435,71 @@ public interface ChannelFixture {
        * with metadata.order_no. Both are the one payment of the PaymentIntent, as on a real site.
        */
       public Notification payment(String orderNo, String tradeNo, long cents, int attempt) {
-        JsonObject event = attempt % 2 == 0
-            ? StripeNotifications.event("evt_cs_" + tradeNo, "checkout.session.completed",
-                StripeNotifications.session(orderNo, tradeNo, cents, StripeNotifications.CURRENCY))
-            : StripeNotifications.event("evt_pi_" + tradeNo, "payment_intent.succeeded",
-                StripeNotifications.paymentIntent(orderNo, tradeNo, cents, StripeNotifications.CURRENCY));
-        // a retry is the same event, signed again at its own time
-        return StripeNotifications.signed(event.encode(), System.currentTimeMillis() / 1000 - attempt,
-            StripeNotifications.SECRET);
+        return payment(orderNo, tradeNo, cents, attempt, StripeNotifications.SECRET);
       }
 
       public Notification refund(String orderNo, String tradeNo, long paidCents, String refundNo, long refundCents,
           long refundedSoFar, int attempt) {
-        JsonObject event = StripeNotifications.event("evt_" + refundNo, "charge.refunded", StripeNotifications
-            .refundedCharge(tradeNo, paidCents, refundNo, refundCents, refundedSoFar, StripeNotifications.CURRENCY));
-        return StripeNotifications.signed(event.encode(), System.currentTimeMillis() / 1000 - attempt,
+        return signedAt(attempt, StripeNotifications.event("evt_" + refundNo, "charge.refunded", StripeNotifications
+            .refundedCharge(tradeNo, paidCents, refundNo, refundCents, refundedSoFar, StripeNotifications.CURRENCY)),
             StripeNotifications.SECRET);
+      }
+
+      public boolean notifiesCumulativeRefunds() {
+        return true;
+      }
+
+      public Notification cumulativeRefund(String orderNo, String tradeNo, long paidCents, long refundedSoFar,
+          int attempt) {
+        return signedAt(attempt, StripeNotifications.event("evt_" + tradeNo + "_" + refundedSoFar, "charge.refunded",
+            StripeNotifications.refundedCharge(tradeNo, paidCents, refundedSoFar, StripeNotifications.CURRENCY)),
+            StripeNotifications.SECRET);
+      }
+
+      public String cumulativeRefundNo(String tradeNo, long refundedSoFar) {
+        return "ch_" + tradeNo + "@" + refundedSoFar;
+      }
+
+      public boolean namesCurrency() {
+        return true;
+      }
+
+      public Notification paymentInCurrency(String orderNo, String tradeNo, long cents, String currency) {
+        return StripeNotifications.signed(sessionEvent(orderNo, tradeNo, cents, currency.toLowerCase(Locale.ROOT)));
+      }
+
+      public boolean signsATimestamp() {
+        return true;
+      }
+
+      public Notification stalePayment(String orderNo, String tradeNo, long cents) {
+        return signedAt((int) StripeSignature.DEFAULT_TOLERANCE.toSeconds() + 1, sessionEvent(orderNo, tradeNo, cents),
+            StripeNotifications.SECRET);
+      }
+
+      public boolean marksTestMoney() {
+        return true;
+      }
+
+      /** Paid in test mode (livemode false): what a test endpoint's secret left in the live configuration lets in. */
+      public Notification testModePayment(String orderNo, String tradeNo, long cents) {
+        JsonObject event = sessionEvent(orderNo, tradeNo, cents).put("livemode", false);
+        event.getJsonObject("data").getJsonObject("object").put("livemode", false);
+        return StripeNotifications.signed(event);
+      }
+
+      public boolean signsTwiceWhileRotating() {
+        return true;
+      }
+
+      /** Signed with the rolled secret and this one, as Stripe signs until the rolled one expires. */
+      public Notification paymentSignedTwice(String orderNo, String tradeNo, long cents, int attempt) {
+        return payment(orderNo, tradeNo, cents, attempt, StripeNotifications.OTHER_SECRET, StripeNotifications.SECRET);
+      }
+
+      public JsonObject rotationConfiguration() {
+        return new JsonObject().put("stripe", new JsonObject().put("webhook_secret",
+            StripeNotifications.OTHER_SECRET + "," + StripeNotifications.SECRET));
       }
 
       public Notification signedByAnotherKey(String orderNo, String tradeNo, long cents) {
@@ -407,9 +530,25 @@ public interface ChannelFixture {
                 .put("payment_status", "unpaid")));
       }
 
+      /** {@link #payment} signed with {@code secrets}: a retry is the same event, signed again at its own time. */
+      private Notification payment(String orderNo, String tradeNo, long cents, int attempt, String... secrets) {
+        return signedAt(attempt, attempt % 2 == 0 ? sessionEvent(orderNo, tradeNo, cents)
+            : StripeNotifications.event("evt_pi_" + tradeNo, "payment_intent.succeeded",
+                StripeNotifications.paymentIntent(orderNo, tradeNo, cents, StripeNotifications.CURRENCY)), secrets);
+      }
+
+      /** Signed {@code secondsAgo} seconds ago. */
+      private Notification signedAt(int secondsAgo, JsonObject event, String... secrets) {
+        return StripeNotifications.signed(event.encode(), System.currentTimeMillis() / 1000 - secondsAgo, secrets);
+      }
+
       private JsonObject sessionEvent(String orderNo, String tradeNo, long cents) {
+        return sessionEvent(orderNo, tradeNo, cents, StripeNotifications.CURRENCY);
+      }
+
+      private JsonObject sessionEvent(String orderNo, String tradeNo, long cents, String currency) {
         return StripeNotifications.event("evt_cs_" + tradeNo, "checkout.session.completed",
-            StripeNotifications.session(orderNo, tradeNo, cents, StripeNotifications.CURRENCY));
+            StripeNotifications.session(orderNo, tradeNo, cents, currency));
       }
     };
   }
@@ -456,6 +595,27 @@ public interface ChannelFixture {
 
       public boolean carriesSignature() {
         return false; // PayPal answers whether it sent the IPN; its verify_sign is not ours to check
+      }
+
+      public boolean namesCurrency() {
+        return true;
+      }
+
+      public Notification paymentInCurrency(String orderNo, String tradeNo, long cents, String currency) {
+        Map<String, String> p = PaypalNotifications.payment(orderNo, tradeNo, cents);
+        p.put("mc_currency", currency);
+        return PaypalNotifications.genuine(p);
+      }
+
+      public boolean marksTestMoney() {
+        return true;
+      }
+
+      /** A sandbox IPN (test_ipn=1), which anyone can have the IPN Simulator send with this receiver. */
+      public Notification testModePayment(String orderNo, String tradeNo, long cents) {
+        Map<String, String> p = PaypalNotifications.payment(orderNo, tradeNo, cents);
+        p.put("test_ipn", "1");
+        return PaypalNotifications.genuine(p);
       }
 
       public Notification notFinal(String orderNo, String tradeNo, long cents) {
@@ -623,9 +783,43 @@ public interface ChannelFixture {
       }
 
       public Notification payment(String orderNo, String tradeNo, long cents, int attempt) {
-        String status = attempt % 2 == 0 ? "completed" : "paid";
-        return PaddleNotifications.signed(event(orderNo, tradeNo, cents, status).encode(),
-            System.currentTimeMillis() / 1000 - attempt, PaddleNotifications.SECRET);
+        return payment(orderNo, tradeNo, cents, attempt, PaddleNotifications.SECRET);
+      }
+
+      public boolean namesCurrency() {
+        return true;
+      }
+
+      /** Paddle localises prices: a buyer in another country may pay in its currency. */
+      public Notification paymentInCurrency(String orderNo, String tradeNo, long cents, String currency) {
+        return PaddleNotifications.signed(event(orderNo, tradeNo, cents, "completed", currency));
+      }
+
+      public boolean signsATimestamp() {
+        return true;
+      }
+
+      public Notification stalePayment(String orderNo, String tradeNo, long cents) {
+        return payment(orderNo, tradeNo, cents, (int) PaddleSignature.DEFAULT_TOLERANCE.toSeconds() + 1,
+            PaddleNotifications.SECRET);
+      }
+
+      public boolean signsTwiceWhileRotating() {
+        return true;
+      }
+
+      /** One h1 with each active secret of the destination, as Paddle signs while one is rotated. */
+      public Notification paymentSignedTwice(String orderNo, String tradeNo, long cents, int attempt) {
+        return payment(orderNo, tradeNo, cents, attempt, PaddleNotifications.OTHER_SECRET, PaddleNotifications.SECRET);
+      }
+
+      /** Both secrets in paddle.webhook_secrets_file, one a line, as a site holds them during a rotation. */
+      public JsonObject rotationConfiguration() throws IOException {
+        Path file = Files.createTempFile("paddle_secrets", "");
+        file.toFile().deleteOnExit();
+        PrivateFile.write(file, PaddleNotifications.OTHER_SECRET + "\n" + PaddleNotifications.SECRET + "\n");
+        return new JsonObject().put("paddle", new JsonObject().put("webhook_secret", "")
+            .put("webhook_secrets_file", file.toString()));
       }
 
       /** An approved refund adjustment: its total is this refund's own, keyed by its adj_ id. */
@@ -658,9 +852,20 @@ public interface ChannelFixture {
             PaddleNotifications.transaction(orderNo, tradeNo, cents, PaddleNotifications.CURRENCY, "billed", "web")));
       }
 
+      /** Even attempts transaction.completed, odd ones transaction.paid, signed {@code attempt} s ago. */
+      private Notification payment(String orderNo, String tradeNo, long cents, int attempt, String... secrets) {
+        String status = attempt % 2 == 0 ? "completed" : "paid";
+        return PaddleNotifications.signed(event(orderNo, tradeNo, cents, status).encode(),
+            System.currentTimeMillis() / 1000 - attempt, secrets);
+      }
+
       private JsonObject event(String orderNo, String tradeNo, long cents, String status) {
+        return event(orderNo, tradeNo, cents, status, PaddleNotifications.CURRENCY);
+      }
+
+      private JsonObject event(String orderNo, String tradeNo, long cents, String status, String currency) {
         return PaddleNotifications.event("evt_" + status + "_" + tradeNo, "transaction." + status,
-            PaddleNotifications.transaction(orderNo, tradeNo, cents, PaddleNotifications.CURRENCY, status, "web"));
+            PaddleNotifications.transaction(orderNo, tradeNo, cents, currency, status, "web"));
       }
     };
   }
@@ -681,6 +886,17 @@ public interface ChannelFixture {
 
       public Notification payment(String orderNo, String tradeNo, long cents, int attempt) {
         return TokenPayNotifications.signed(TokenPayNotifications.paid(orderNo, tradeNo, cents));
+      }
+
+      public boolean namesCurrency() {
+        return true;
+      }
+
+      /** BaseCurrency, the fiat the order was priced in, other than tokenpay.currency (CNY): the coins are real. */
+      public Notification paymentInCurrency(String orderNo, String tradeNo, long cents, String currency) {
+        Map<String, Object> f = TokenPayNotifications.paid(orderNo, tradeNo, cents);
+        f.put("BaseCurrency", currency);
+        return TokenPayNotifications.signed(f);
       }
 
       public Notification signedByAnotherKey(String orderNo, String tradeNo, long cents) {
@@ -711,8 +927,8 @@ public interface ChannelFixture {
   /**
    * Lemon Squeezy: order_created of a paid Order, the trade its data.id. Lemon Squeezy signs no timestamp, so a retry
    * is the same request. Its refunds carry the order's refunded total and no refund id of their own, keyed by that
-   * total: the refund suites, which name each refund, cannot run it; LemonSqueezyWebhookTest books its cumulative
-   * refunds over HTTP.
+   * total: the refund suites, which name each refund, cannot run it; the contract suite runs its
+   * {@link #cumulativeRefund}s.
    */
   static ChannelFixture lemonSqueezy() {
     return new Base("lemonsqueezy", "lemonsqueezy", r -> r.status() == 200,
@@ -723,6 +939,42 @@ public interface ChannelFixture {
 
       public Notification payment(String orderNo, String tradeNo, long cents, int attempt) {
         return LemonSqueezyNotifications.signed(LemonSqueezyNotifications.paid(orderNo, tradeNo, cents));
+      }
+
+      public boolean notifiesCumulativeRefunds() {
+        return true;
+      }
+
+      public Notification cumulativeRefund(String orderNo, String tradeNo, long paidCents, long refundedSoFar,
+          int attempt) {
+        return LemonSqueezyNotifications.signed(LemonSqueezyNotifications.refunded(orderNo, tradeNo, paidCents,
+            refundedSoFar));
+      }
+
+      public String cumulativeRefundNo(String tradeNo, long refundedSoFar) {
+        return tradeNo + "@" + refundedSoFar;
+      }
+
+      public boolean namesCurrency() {
+        return true;
+      }
+
+      /** Lemon Squeezy charges buyers in their own currency. */
+      public Notification paymentInCurrency(String orderNo, String tradeNo, long cents, String currency) {
+        return LemonSqueezyNotifications.signed(LemonSqueezyNotifications.event("order_created", orderNo,
+            LemonSqueezyNotifications.order(tradeNo, cents, currency)));
+      }
+
+      public boolean marksTestMoney() {
+        return true;
+      }
+
+      /** An order of the store's test mode (meta.test_mode, and the Order's own test_mode). */
+      public Notification testModePayment(String orderNo, String tradeNo, long cents) {
+        JsonObject event = LemonSqueezyNotifications.paid(orderNo, tradeNo, cents);
+        event.getJsonObject("meta").put("test_mode", true);
+        event.getJsonObject("data").getJsonObject("attributes").put("test_mode", true);
+        return LemonSqueezyNotifications.signed(event);
       }
 
       public Notification signedByAnotherKey(String orderNo, String tradeNo, long cents) {
@@ -759,7 +1011,7 @@ public interface ChannelFixture {
   /**
    * Creem: a checkout.completed whose request_id names the order, the trade its order (ord_...). Creem retries with
    * the same request; a refund.created is one refund, booked by its id. No merchant id: a Test Mode event is the
-   * genuinely signed one that is not this site's money (403).
+   * genuinely signed one that is not this site's money (403, {@link #testModePayment}).
    */
   static ChannelFixture creem() {
     return new Base("creem", "creem", r -> r.status() == 200,
@@ -782,7 +1034,23 @@ public interface ChannelFixture {
         return CreemNotifications.signed(paid(orderNo, tradeNo, cents).encode(), CreemNotifications.OTHER_SECRET);
       }
 
-      public Notification forAnotherMerchant(String orderNo, String tradeNo, long cents) {
+      public boolean namesMerchant() {
+        return false;
+      }
+
+      public boolean namesCurrency() {
+        return true;
+      }
+
+      public Notification paymentInCurrency(String orderNo, String tradeNo, long cents, String currency) {
+        return CreemNotifications.signed(paid(orderNo, tradeNo, cents, currency));
+      }
+
+      public boolean marksTestMoney() {
+        return true;
+      }
+
+      public Notification testModePayment(String orderNo, String tradeNo, long cents) {
         JsonObject event = paid(orderNo, tradeNo, cents);
         event.getJsonObject("object").put("mode", "test");
         return CreemNotifications.signed(event);
@@ -806,8 +1074,12 @@ public interface ChannelFixture {
       }
 
       private JsonObject paid(String orderNo, String tradeNo, long cents) {
+        return paid(orderNo, tradeNo, cents, CreemNotifications.CURRENCY);
+      }
+
+      private JsonObject paid(String orderNo, String tradeNo, long cents, String currency) {
         return CreemNotifications.event("evt_" + tradeNo, "checkout.completed",
-            CreemNotifications.checkout(orderNo, tradeNo, cents, CreemNotifications.CURRENCY));
+            CreemNotifications.checkout(orderNo, tradeNo, cents, currency));
       }
     };
   }

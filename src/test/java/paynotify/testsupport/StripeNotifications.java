@@ -46,11 +46,16 @@ public final class StripeNotifications {
     JsonObject refund = new JsonObject().put("id", refundId).put("object", "refund").put("amount", refundAmount)
         .put("currency", currency).put("payment_intent", paymentIntent).put("status", "succeeded")
         .put("created", CREATED + 3600);
-    return new JsonObject().put("id", "ch_" + paymentIntent).put("object", "charge").put("amount", paid)
-        .put("amount_captured", paid).put("amount_refunded", refundedSoFar).put("refunded", refundedSoFar >= paid)
-        .put("currency", currency).put("payment_intent", paymentIntent).put("created", CREATED - 60)
+    return refundedCharge(paymentIntent, paid, refundedSoFar, currency)
         .put("refunds", new JsonObject().put("object", "list").put("has_more", false)
             .put("data", new JsonArray().add(refund)));
+  }
+
+  /** That Charge as API versions from 2022-11-15 send it: without its refunds list, so naming no refund. */
+  public static JsonObject refundedCharge(String paymentIntent, long paid, long refundedSoFar, String currency) {
+    return new JsonObject().put("id", "ch_" + paymentIntent).put("object", "charge").put("amount", paid)
+        .put("amount_captured", paid).put("amount_refunded", refundedSoFar).put("refunded", refundedSoFar >= paid)
+        .put("currency", currency).put("payment_intent", paymentIntent).put("created", CREATED - 60);
   }
 
   /** Signed now with the test secret. */
