@@ -80,16 +80,18 @@ public final class FoundPayment {
 
   /**
    * A payment a signed (or trusted: epay.query_books) answer reported, booked as {@link #book} books it. Where its
-   * trade's signed notification waits for a confirmation (confirm_before_book), the wait is resolved with the booking,
-   * and the notification having come, the booking is no evidence of callbacks missing. {@code confirming}: as for
-   * {@link #unsigned}.
+   * trade's signed notification waits for a confirmation (confirm_before_book), the notification came, so the booking
+   * is no evidence of callbacks missing; the wait is resolved with it when the answer is for the same order and
+   * amount, and left open for a human when it contradicts the notification (the signal confirm_before_book is for).
+   * {@code confirming}: as for {@link #unsigned}.
    */
   Future<BookingResult> signed(TradeQuery query, TradeAnswer answer, boolean confirming, boolean evidence) {
     NotifyEvent payment = answer.payment();
     Trace trace = trace(query.name(), answer.body());
     Future<Waiting> waits = confirming ? receipt.waiting(payment) : Future.succeededFuture();
-    return waits.compose(waiting -> waiting != null ? receipt.bookWaited(trace, payment)
-        : receipt.book(trace, payment, evidence));
+    return waits.compose(waiting -> waiting == null ? receipt.book(trace, payment, evidence)
+        : waiting.sameAs(booking.siteOrderNo(payment.orderNo()), payment) ? receipt.bookWaited(trace, payment)
+        : receipt.book(trace, payment, false));
   }
 
   /**

@@ -98,8 +98,8 @@ public final class PayNotifyServer {
 
   private PayNotifyServer(Vertx vertx, Stores stores, String deploymentId, int port, Readiness readiness,
       Duration purgeInterval, KeyPurge purge, PendingRefundCheck pendingRefunds,
-      OrderlessPaymentCheck orderlessPayments, BookedWaitCheck bookedWaits, ForwardRelay relay, AdminVerticle admin, Recovery recovery,
-      Runnable closeRecovery, DailyClose dailyClose, Alerting alerting, WriteRefusals refusals,
+      OrderlessPaymentCheck orderlessPayments, BookedWaitCheck bookedWaits, ForwardRelay relay, AdminVerticle admin,
+      Recovery recovery, Runnable closeRecovery, DailyClose dailyClose, Alerting alerting, WriteRefusals refusals,
       WechatV3CertificateKeeper certificates) {
     this.vertx = vertx;
     this.stores = stores;

@@ -178,13 +178,21 @@ public final class SqlQueries {
       "UPDATE anomalies SET resolved_at = NOW(3), resolution_note = 'its trade was booked since, by a notification"
           + " naming the order' WHERE dedupe_key IN (?, ?) AND resolved_at IS NULL";
 
-  // ... resolved once a notification naming the order booked its trade (OrderlessPaymentCheck); so is a signed
-  // payment's wait for its confirmation (awaiting_confirmation) whose trade was booked where nothing resolved it, a
-  // booking on another Galera node certified beside the wait's insert (BookedWaitCheck). Binds: the note, the kind.
+  // ... resolved once a notification naming the order booked its trade (OrderlessPaymentCheck). Binds: the note, the
+  // kind.
   public static final String RESOLVE_BOOKED_OF_KIND =
       "UPDATE anomalies SET resolved_at = NOW(3), resolution_note = ?"
           + " WHERE kind = ? AND resolved_at IS NULL AND EXISTS (SELECT 1 FROM payments p"
           + "   WHERE p.channel = anomalies.channel AND p.trade_no = anomalies.trade_no)";
+
+  // A signed payment's wait for its confirmation whose trade was booked, for the same order and amount, where nothing
+  // resolved it: a booking on another Galera node certified beside the wait's insert (BookedWaitCheck). A trade booked
+  // otherwise than the notification said stays open for a human. Binds: the note, the kind.
+  public static final String RESOLVE_CONFIRMED_WAITS =
+      "UPDATE anomalies SET resolved_at = NOW(3), resolution_note = ?"
+          + " WHERE kind = ? AND resolved_at IS NULL AND EXISTS (SELECT 1 FROM payments p"
+          + "   WHERE p.channel = anomalies.channel AND p.trade_no = anomalies.trade_no"
+          + "   AND p.order_no = anomalies.order_no AND p.amount_cents = anomalies.amount_cents)";
 
   // A signed payment its platform's order query did not confirm (confirm_before_book), kept while it waits: only while
   // no payment of its trade is booked, so that a redelivery of a booked one is taken as the repeat it is, not as a

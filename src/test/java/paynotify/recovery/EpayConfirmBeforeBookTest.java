@@ -122,6 +122,30 @@ class EpayConfirmBeforeBookTest extends ConfirmBeforeBookTestBase<EpayStandIn> {
     assertThat(db.count("SELECT COUNT(*) FROM anomalies WHERE kind <> 'awaiting_confirmation'")).isZero();
   }
 
+  /**
+   * The trusted answer books the trade as it says (here another amount: an amount_mismatch), but it contradicts the
+   * signed notification that waits: that is what confirm_before_book is for, so the wait stays open for a human, now
+   * and at the periodic check, never resolved as confirmed.
+   */
+  @Test
+  void aTrustedAnswerContradictingTheWaitBooksItsOwnAndLeavesTheWaitOpen() {
+    service.close();
+    service = start(new JsonObject().put("epay", new JsonObject().put("query_books", true)));
+    order("C17");
+    platform.waiting("C17");
+    unconfirmed("C17", trade(17));
+    platform.paid("C17", trade(17), "77.77");
+
+    service.server().recovery().sweepOnce().await();
+    assertThat(service.server().bookedWaits().runOnce().await()).isZero();
+
+    assertThat(db.string("SELECT CONCAT(order_no, ' ', amount_cents) FROM payments")).isEqualTo("C17 7777");
+    assertThat(db.orderStatus("C17")).isEqualTo("unpaid");
+    assertThat(waiting("C17")).startsWith(trade(17) + " 8888 open: ");
+    assertThat(db.column("SELECT kind FROM anomalies WHERE resolved_at IS NULL ORDER BY kind"))
+        .containsExactly("amount_mismatch", "awaiting_confirmation");
+  }
+
   /** recovery.timeout_ms 5 s, beyond http.request_timeout_ms 3 s. */
   void restartWithAQuestionLongerThanARequest() {
     service.close();

@@ -13,6 +13,7 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArraySet;
 import paynotify.config.AppConfig.DatabaseSettings;
@@ -227,7 +228,7 @@ public final class TestDatabase {
       return null;
     }
     String seconds = at.format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss"));
-    return scale == 0 ? seconds : seconds + String.format(".%09d", at.getNano()).substring(0, scale + 1);
+    return scale == 0 ? seconds : seconds + String.format(Locale.ROOT, ".%09d", at.getNano()).substring(0, scale + 1);
   }
 
   /**

@@ -53,7 +53,8 @@ public enum AnomalyKind {
    * a paid order of the store's list that no payment holds).
    */
   PAYMENT_WITHOUT_ORDER("find the order from the payment on the platform's website (buyer, amount, time) and"
-      + " fulfil it, or refund the payment; then name the order in every payment (docs/channels.md: Stripe, PayPal)"),
+      + " fulfil it, or refund the payment; then name the order in every payment (docs/channels.md, the platform's"
+      + " section)"),
   /**
    * V免签: the buyer paid {@code reallyPrice}, further from the order's {@code price} than vmq.max_price_shift (a
    * busy V免签 shifting many cents, or a notification whose prices were re-split under the same sign), or a

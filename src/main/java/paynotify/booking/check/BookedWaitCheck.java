@@ -1,6 +1,6 @@
 package paynotify.booking.check;
 
-import static paynotify.store.SqlQueries.RESOLVE_BOOKED_OF_KIND;
+import static paynotify.store.SqlQueries.RESOLVE_CONFIRMED_WAITS;
 
 import io.vertx.core.Future;
 import io.vertx.sqlclient.RowSet;
@@ -12,7 +12,8 @@ import paynotify.store.Database;
  * The periodic look at signed payments that wait for their platform's confirmation (awaiting_confirmation,
  * confirm_before_book) whose trade is booked: the booking that books a waiting trade resolves its wait as it commits,
  * but not a booking certified on another Galera node beside the wait's insert, nor one whose resolving failed after
- * its commit (logged). Such a wait is resolved here, not left to tell the owner to change a key for nothing.
+ * its commit (logged). Such a wait is resolved here, not left to tell the owner to change a key for nothing; one whose
+ * trade was booked for another order or amount than its notification said stays open: that is for a human.
  */
 public final class BookedWaitCheck {
   private final Database db;
@@ -23,7 +24,7 @@ public final class BookedWaitCheck {
 
   /** The number of waits resolved. */
   public Future<Integer> runOnce() {
-    return db.inTransaction(conn -> conn.preparedQuery(RESOLVE_BOOKED_OF_KIND)
+    return db.inTransaction(conn -> conn.preparedQuery(RESOLVE_CONFIRMED_WAITS)
         .execute(Tuple.of("its trade was booked: nothing is waiting", AnomalyKind.AWAITING_CONFIRMATION.code()))
         .map(RowSet::rowCount));
   }
