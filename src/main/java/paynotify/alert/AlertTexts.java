@@ -30,7 +30,7 @@ public final class AlertTexts {
       zh("unbooked_payment", "未记账的付款类型", "在平台网站上核对：若是为订单付款，手动发货，否则退款"),
       zh("unbooked_refund", "平台上的退款未记账", "到平台后台查这笔退款：买家已收到退款就在网站上手动标记已退款（不要发货）；退款失败则订单仍是已付"),
       zh("chargeback_reversed", "拒付已撤销", "钱已回到你这边：订单仍显示已退款，如需要请重新发货"),
-      zh("dispute", "买家发起争议", "由你应诉的平台（Stripe、Creem）：在截止日期前到平台网站上回应争议；由平台应诉的（Paddle，详情会说明）：决定是否停止该订单的交付；拒付已判你胜诉则无需再做什么"),
+      zh("dispute", "买家发起争议", "由你应诉的（Stripe、Creem）：在截止日期前到平台网站上回应争议；由平台应诉的（Paddle，详情会说明）：决定是否停止该订单的交付；拒付已判你胜诉则无需再做什么"),
       zh("refund_failed", "退款失败", "买家没有收到退款：换一种方式退款，或重新打开订单"),
       zh("callback_missing", "回调没有到达", "检查平台上设置的通知地址、nginx 的 location、前面的 CDN/WAF（不能拦截或质询平台的 POST）和 TLS 证书"),
       zh("booking_failed", "记账一再失败", "没有记账：按详情里的错误修好原因（日志里有每次的尝试），再让平台重新发送这个事件（Stripe：Workbench → Webhooks → 你的接收地址 → 该事件 → Resend），它会被记账（本条随之关闭）。Stripe 自己也会重试数天：手动发货前，先确认订单此时仍未支付"),

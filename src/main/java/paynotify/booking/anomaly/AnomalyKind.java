@@ -84,8 +84,8 @@ public enum AnomalyKind {
       + " buyer should have it, then resolve this"),
   /**
    * A buyer disputes a payment (Stripe charge.dispute.*, Creem dispute.created, Paddle's chargeback adjustments):
-   * money held or taken back by the bank. Paddle, the merchant of record, answers the bank itself; its reversal (decided
-   * for you) is one too, saying so.
+   * money held or taken back by the bank. Paddle, the merchant of record, answers the bank itself; its reversal
+   * (decided for you) is one too, saying so.
    */
   DISPUTE("where you answer disputes (Stripe, Creem), answer it on the platform's website before its deadline (the"
       + " order, the delivery, the notifications in notify_log are the evidence); where the platform answers them"

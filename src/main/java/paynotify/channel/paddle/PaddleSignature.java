@@ -22,9 +22,9 @@ import paynotify.crypto.Digests;
  * Whether Paddle signs a retry anew is not documented: its SDKs' fixed 5 s (node {@code webhooks-validator.ts},
  * Python {@code Verifier.py}, PHP {@code Verifier.php}) and its docs' advice that hand-written checks do the same
  * imply that each attempt is signed when it is sent; one third-party report says retries keep their first ts. And a
- * service whose clock runs a little ahead would refuse genuine events (a fresh ts looks old to it); a replay books nothing twice (the idempotency key is the
- * transaction's or the adjustment's). So 300 s, as Stripe's default and the issue ask, either way: a ts that far
- * ahead is no clock's skew. If retries do keep their ts, every retry after an outage of more than the window is
+ * service whose clock runs a little ahead would refuse genuine events (a fresh ts looks old to it); a replay books
+ * nothing twice (the idempotency key is the transaction's or the adjustment's). So 300 s, as Stripe's default and the
+ * issue ask, either way: a ts that far ahead is no clock's skew. If retries do keep their ts, every retry after an outage of more than the window is
  * refused: the refusal says so (the site owner may allow up to Paddle's 3 days of retries).
  */
 public final class PaddleSignature {
