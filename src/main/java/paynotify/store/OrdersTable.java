@@ -360,13 +360,13 @@ public final class OrdersTable {
   }
 
   /**
-   * The recovery sweeper's work: unpaid orders created {@code youngest} to {@code oldest} (exclusive) seconds
-   * ago (the session's clock, the site's zone) whose check is due and held by no instance, the longest overdue
-   * first (one never asked about is due min_age after its creation; its check's next_check_at otherwise), with
-   * the platform the site noted (the channel column, else NULL), whether the order is old enough to be
-   * closed, and the platform's id of it the site keeps (platform_ref, else NULL). Read by status and creation
-   * time (the index docs/operations.md advises), only that age range sorted. order_checks is paynotify's (utf8mb4_bin): the site's number is compared as text in that
-   * collation whatever its column's type. Binds: close after, unpaid, youngest, oldest, min age (seconds), limit.
+   * The recovery sweeper's work: unpaid orders created {@code youngest} to {@code oldest} (exclusive) seconds ago (the
+   * session's clock, the site's zone) whose check is due and held by no instance, the longest overdue first (one never
+   * asked about is due min_age after its creation; its check's next_check_at otherwise), with the platform the site
+   * noted (the channel column, else NULL), whether the order is old enough to be closed, and the platform's id of it
+   * the site keeps (platform_ref, else NULL). Read by status and creation time (the index docs/operations.md advises),
+   * only that age range sorted. order_checks is paynotify's (utf8mb4_bin): the site's number is compared as text in
+   * that collation whatever its column's type. Binds: close after, unpaid, youngest, oldest, min age (seconds), limit.
    */
   public String dueForCheck(String createdAt) {
     return sql("SELECT CAST(o.{order_no} AS CHAR), " + (columns.channel() == null ? "NULL" : "o.{channel}")
@@ -384,11 +384,11 @@ public final class OrdersTable {
 
   /**
    * The recovery sweeper's first work after the database refused writes ({@code Recovery.askFirst}): unpaid orders
-   * created in a window (UTC, converted to the session's zone, the site's), younger than max_age, not asked about
-   * since the window was given and held by no instance, newest first, with the platform the site noted, whether
-   * the order is old enough to be closed and its platform_ref (as {@link #dueForCheck}). {@code unqueryable}: how
-   * many channel values name a platform that cannot be asked (their orders are left out). Binds: close after, unpaid, from, to, max age
-   * (seconds), the unqueryable values, when the window was given (UTC), limit.
+   * created in a window (UTC, converted to the session's zone, the site's), younger than max_age, not asked about since
+   * the window was given and held by no instance, newest first, with the platform the site noted, whether the order is
+   * old enough to be closed and its platform_ref (as {@link #dueForCheck}). {@code unqueryable}: how many channel
+   * values name a platform that cannot be asked (their orders are left out). Binds: close after, unpaid, from, to, max
+   * age (seconds), the unqueryable values, when the window was given (UTC), limit.
    */
   public String inWindowForCheck(String createdAt, int unqueryable) {
     return sql("SELECT CAST(o.{order_no} AS CHAR), " + (columns.channel() == null ? "NULL" : "o.{channel}")

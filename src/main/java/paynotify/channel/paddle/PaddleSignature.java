@@ -18,14 +18,14 @@ import paynotify.crypto.Digests;
  * keeps only the last h1. Other keys of the header are ignored (the node SDK's way; Python and PHP throw), so a
  * scheme Paddle adds later does not refuse its events, but one h1 is required.
  *
- * <p>The window departs from the SDKs on purpose: they accept a ts at most 5 s old and any ts in the future.
- * Whether Paddle signs a retry anew is not documented: its SDKs' fixed 5 s (node {@code webhooks-validator.ts},
- * Python {@code Verifier.py}, PHP {@code Verifier.php}) and its docs' advice that hand-written checks do the same
- * imply that each attempt is signed when it is sent; one third-party report says retries keep their first ts. And a
- * service whose clock runs a little ahead would refuse genuine events (a fresh ts looks old to it); a replay books
- * nothing twice (the idempotency key is the transaction's or the adjustment's). So 300 s, as Stripe's default and the
- * issue ask, either way: a ts that far ahead is no clock's skew. If retries do keep their ts, every retry after an outage of more than the window is
- * refused: the refusal says so (the site owner may allow up to Paddle's 3 days of retries).
+ * <p>The window departs from the SDKs on purpose: they accept a ts at most 5 s old and any ts in the future. Whether
+ * Paddle signs a retry anew is not documented: its SDKs' fixed 5 s (node {@code webhooks-validator.ts}, Python {@code
+ * Verifier.py}, PHP {@code Verifier.php}) and its docs' advice that hand-written checks do the same imply that each
+ * attempt is signed when it is sent; one third-party report says retries keep their first ts. And a service whose clock
+ * runs a little ahead would refuse genuine events (a fresh ts looks old to it); a replay books nothing twice (the
+ * idempotency key is the transaction's or the adjustment's). So 300 s, as Stripe's default and the issue ask, either
+ * way: a ts that far ahead is no clock's skew. If retries do keep their ts, every retry after an outage of more than
+ * the window is refused: the refusal says so (the site owner may allow up to Paddle's 3 days of retries).
  */
 public final class PaddleSignature {
   /** The header that carries the timestamp and the signatures. */

@@ -31,10 +31,10 @@ import paynotify.net.OutboundHttp;
 import paynotify.net.Urls;
 
 /**
- * TokenPay's order query (HomeController.Query): {@code GET {api_base}/Query?Id=<its Id>&Signature=<MD5 of "Id=" + Id
- * + ApiToken>}, asked about the trade a signed notification named (tokenpay.confirm_before_book) and the Id the site
- * kept in orders.columns.platform_ref, as TokenPay has no query by the site's order number
- * ({@link TradeQuery.ById}). Its answer, {@code {"success", "message", "data"}} with the whole order in camelCase and its status as the enum's name
+ * TokenPay's order query (HomeController.Query): {@code GET {api_base}/Query?Id=<its Id>&Signature=<MD5 of "Id=" + Id +
+ * ApiToken>}, asked about the trade a signed notification named (tokenpay.confirm_before_book) and the Id the site kept
+ * in orders.columns.platform_ref, as TokenPay has no query by the site's order number ({@link TradeQuery.ById}). Its
+ * answer, {@code {"success", "message", "data"}} with the whole order in camelCase and its status as the enum's name
  * (Program.cs' JSON options), is not signed
  * ({@link #books()} false): a "Paid" proves what the TokenPay server's database says, as far as the transport can be
  * trusted (the configuration takes https, or http on this machine only). It has no API to close an order.
