@@ -17,7 +17,7 @@ import paynotify.net.OutboundHttp;
  * @param apiKey the key; null when not given
  */
 public record CreemClients(URI api, String apiKey, CreemChannel channel) implements Outbound {
-  /** Creem's API hosts, live (the default) and Test Mode (another environment, its own keys): its key goes only here. */
+  /** Creem's API hosts, live (the default) and Test Mode (another environment, own keys): its key goes only here. */
   public static final List<String> HOSTS = List.of("api.creem.io", "test-api.creem.io");
 
   @Override
