@@ -78,6 +78,11 @@ public final class Ids {
     }
   }
 
+  /** {@link #printable(String)} of a JSON value, whatever its type (a number, a string, an object, absent). */
+  public static String printable(Object value) {
+    return printable(value == null ? null : value.toString());
+  }
+
   /** A short, log-safe rendering of untrusted input. */
   public static String printable(String value) {
     if (value == null) {

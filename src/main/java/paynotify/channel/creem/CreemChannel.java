@@ -78,7 +78,7 @@ public final class CreemChannel implements NotifyChannel.JsonReplies {
       throw unreadable(null, "the body is not a JSON object");
     }
     if (event.getValue("object") instanceof JsonObject object && !takes(object.getValue("mode"))) {
-      throw new RejectedNotification(Reason.WRONG_MERCHANT, "object.mode '" + printable(object.getValue("mode"))
+      throw new RejectedNotification(Reason.WRONG_MERCHANT, "object.mode '" + Ids.printable(object.getValue("mode"))
           + "' is not prod, and this instance books live money (creem.test_mode: false): creem.webhook_secret_file"
           + " holds a Test Mode webhook's secret");
     }
@@ -146,7 +146,7 @@ public final class CreemChannel implements NotifyChannel.JsonReplies {
     String orderNo = siteOrder(checkout);
     if (orderNo == null) {
       throw new UnbookableNotification(Problem.PAYMENT_WITHOUT_ORDER, Platform.CREEM, trade, null, trade, cents,
-          "Creem order " + trade + " of " + Money.format(cents) + " " + printable(order.getValue("currency"))
+          "Creem order " + trade + " of " + Money.format(cents) + " " + Ids.printable(order.getValue("currency"))
               + " names no order (neither request_id nor metadata.order_no)");
     }
     ids.put("object.request_id (or metadata.order_no)", orderNo);
@@ -234,11 +234,11 @@ public final class CreemChannel implements NotifyChannel.JsonReplies {
     String first = refund.getValue("order") instanceof JsonObject order ? text(order.getValue("transaction")) : null;
     if (first != null) {
       return first.equals(refunded) ? null
-          : "its transaction " + printable(refunded) + " is not the order's own, " + Ids.printable(first);
+          : "its transaction " + Ids.printable(refunded) + " is not the order's own, " + Ids.printable(first);
     }
     boolean subscription = refund.getValue("subscription") != null
         || transaction instanceof JsonObject t && t.getValue("subscription") != null;
-    return subscription ? "its transaction " + printable(refunded) + " is a subscription's, and Creem does not say"
+    return subscription ? "its transaction " + Ids.printable(refunded) + " is a subscription's, and Creem does not say"
         + " whether it is the order's first payment or a renewal" : null;
   }
 
@@ -252,7 +252,7 @@ public final class CreemChannel implements NotifyChannel.JsonReplies {
     return new UnbookableNotification(Problem.DISPUTE, Platform.CREEM, id, null, trade, cents, "dispute.created "
         + (id == null ? "(no id)" : id) + " of order " + (trade == null ? "(not named)" : trade)
         + (disputed == null ? "" : ", transaction " + Ids.printable(disputed))
-        + (cents == null ? "" : ", " + Money.format(cents) + " " + printable(dispute.getValue("currency"))));
+        + (cents == null ? "" : ", " + Money.format(cents) + " " + Ids.printable(dispute.getValue("currency"))));
   }
 
   /** A refund's or dispute's transaction's id: its {@code transaction}, expanded or not; null when not named. */
@@ -316,11 +316,6 @@ public final class CreemChannel implements NotifyChannel.JsonReplies {
     } catch (DateTimeException e) {
       return otherwise;
     }
-  }
-
-  /** {@code value}'s text as {@link Ids#printable} writes it in a message (CreemQuery's too). */
-  static String printable(Object value) {
-    return Ids.printable(value == null ? null : value.toString());
   }
 
   /** A signed event that cannot be read: recorded once per event (its evt_ id), with the order it names if any. */

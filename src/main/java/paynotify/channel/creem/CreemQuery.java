@@ -1,7 +1,5 @@
 package paynotify.channel.creem;
 
-import static paynotify.channel.creem.CreemChannel.printable;
-
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -13,6 +11,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import paynotify.channel.EventKind;
+import paynotify.channel.Ids;
 import paynotify.channel.NotifyEvent;
 import paynotify.channel.Platform;
 import paynotify.channel.RejectedNotification;
@@ -97,14 +96,14 @@ public final class CreemQuery implements TradeQuery.ById {
     byte[] body = checkout.toBuffer().getBytes();
     if (!id.equals(checkout.getValue("id")) || !outTradeNo.equals(siteOrder(checkout))) {
       throw OutboundFailure.untrusted(name() + " answered about another order (checkout "
-          + printable(checkout.getValue("id")) + ", request_id " + printable(checkout.getValue("request_id")) + ")");
+          + Ids.printable(checkout.getValue("id")) + ", request_id " + Ids.printable(checkout.getValue("request_id")) + ")");
     }
     if (!channel.takes(checkout.getValue("mode"))) {
-      throw OutboundFailure.refused(name() + ": checkout " + id + " is in mode '" + printable(checkout.getValue("mode"))
+      throw OutboundFailure.refused(name() + ": checkout " + id + " is in mode '" + Ids.printable(checkout.getValue("mode"))
           + "', not prod, and this instance books live money (creem.test_mode: false): creem.api_key_file holds a"
           + " Test Mode key");
     }
-    String status = printable(checkout.getValue("status"));
+    String status = Ids.printable(checkout.getValue("status"));
     return switch (status) {
       case "completed" -> paid(checkout, body);
       case "expired" -> Future.succeededFuture(TradeAnswer.of(State.CLOSED, status, body));
@@ -151,8 +150,8 @@ public final class CreemQuery implements TradeQuery.ById {
     for (Object item : items) {
       if (item instanceof JsonObject t && (t.getValue("order") == null || payment.tradeNo().equals(t.getValue("order")))
           && MONEY_BACK.contains(t.getValue("status"))) {
-        return TradeAnswer.refunded(payment, "completed, transaction " + printable(t.getValue("id")) + " "
-            + printable(t.getValue("status")), body);
+        return TradeAnswer.refunded(payment, "completed, transaction " + Ids.printable(t.getValue("id")) + " "
+            + Ids.printable(t.getValue("status")), body);
       }
     }
     return TradeAnswer.paid(payment, body);
@@ -175,9 +174,9 @@ public final class CreemQuery implements TradeQuery.ById {
   private static String words(JsonObject error) {
     Object message = error.getValue("message");
     String messages = message instanceof JsonArray list
-        ? list.stream().map(CreemChannel::printable).collect(Collectors.joining("; "))
-        : message == null ? "" : printable(message);
-    String said = (error.getValue("error") == null ? "" : printable(error.getValue("error")))
+        ? list.stream().map(Ids::printable).collect(Collectors.joining("; "))
+        : message == null ? "" : Ids.printable(message);
+    String said = (error.getValue("error") == null ? "" : Ids.printable(error.getValue("error")))
         + (messages.isEmpty() ? "" : ": " + messages);
     return said.isEmpty() ? null : said;
   }

@@ -97,7 +97,7 @@ public final class EpayGateway implements TradeQuery {
       throw OutboundFailure.unavailable(name() + " answered something that is not JSON (a login page, a WAF?)");
     }
     int code = number(json.getValue("code"));
-    String msg = Ids.printable(String.valueOf(json.getValue("msg", "")));
+    String msg = Ids.printable(json.getValue("msg", ""));
     if (code == NO_SUCH_ORDER) {
       return TradeAnswer.of(State.NOT_FOUND, "code=-1 " + msg, body);
     }
@@ -106,7 +106,7 @@ public final class EpayGateway implements TradeQuery {
     }
     if (!pid.equals(String.valueOf(json.getValue("pid"))) || !outTradeNo.equals(json.getString("out_trade_no"))) {
       throw OutboundFailure.untrusted(name() + " answered about another merchant or order (pid "
-          + Ids.printable(String.valueOf(json.getValue("pid"))) + ", order " + Ids.printable(json.getString("out_trade_no"))
+          + Ids.printable(json.getValue("pid")) + ", order " + Ids.printable(json.getString("out_trade_no"))
           + ")");
     }
     int status = number(json.getValue("status"));

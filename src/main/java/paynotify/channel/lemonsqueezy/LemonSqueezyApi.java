@@ -45,7 +45,7 @@ final class LemonSqueezyApi {
         || !(errors.getValue(0) instanceof JsonObject e)) {
       return null;
     }
-    return Ids.printable(String.valueOf(e.getValue("title", ""))) + " " + Ids.printable(String.valueOf(
-        e.getValue("detail", "")));
+    return Ids.printable(e.getValue("title", "")) + " " + Ids.printable(
+        e.getValue("detail", ""));
   }
 }

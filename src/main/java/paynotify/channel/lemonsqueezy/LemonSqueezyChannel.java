@@ -154,8 +154,8 @@ public final class LemonSqueezyChannel implements NotifyChannel.JsonReplies {
         : "<its identifier>";
     throw new UnbookableNotification(Problem.LISTED_WITHOUT_ORDER, Platform.LEMONSQUEEZY, trade, null, trade, total,
         "Lemon Squeezy order " + (number instanceof Number n ? "#" + n + " " : "") + "(id " + trade + ", "
-            + Money.format(total) + " " + Ids.printable(String.valueOf(attributes.getValue("currency"))) + ", made "
-            + Ids.printable(String.valueOf(attributes.getValue("created_at"))) + ") took the buyer's money (" + status
+            + Money.format(total) + " " + Ids.printable(attributes.getValue("currency")) + ", made "
+            + Ids.printable(attributes.getValue("created_at")) + ") took the buyer's money (" + status
             + "), and Lemon Squeezy's list of orders names no order of yours: if its order_created webhook never"
             + " reached paynotify, resend it (Settings → Webhooks, the webhook's recent deliveries), which books it, or"
             + " keep " + trade + ":" + identifier + " in orders.columns.platform_ref of the order it paid, and recovery"

@@ -90,8 +90,8 @@ public final class LemonSqueezyQuery implements TradeQuery.ById {
     JsonObject order = body.getValue("data") instanceof JsonObject d ? d : new JsonObject();
     if (!"orders".equals(order.getValue("type")) || !id.equals(order.getValue("id"))) {
       throw OutboundFailure.untrusted(name() + " answered about another object than order " + id + " ("
-          + Ids.printable(String.valueOf(order.getValue("type"))) + " " + Ids.printable(String.valueOf(
-              order.getValue("id"))) + ")");
+          + Ids.printable(order.getValue("type")) + " " + Ids.printable(
+              order.getValue("id")) + ")");
     }
     // what is kept of it is all that is read of it: what the channel reads, not the buyer's name, e-mail or receipt
     JsonObject read = LemonSqueezyApi.kept(order);

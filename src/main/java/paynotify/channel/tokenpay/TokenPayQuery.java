@@ -105,7 +105,7 @@ public final class TokenPayQuery implements TradeQuery.ById {
     } catch (DecodeException | ClassCastException e) {
       throw OutboundFailure.unavailable(name() + " answered something that is not JSON (a login page, a proxy?)");
     }
-    String message = Ids.printable(String.valueOf(json.getValue("message", "")));
+    String message = Ids.printable(json.getValue("message", ""));
     if (!Boolean.TRUE.equals(json.getValue("success"))) {
       if (NOT_FOUND.equals(json.getValue("message"))) {
         return TradeAnswer.of(State.NOT_FOUND, message, body);
@@ -116,10 +116,10 @@ public final class TokenPayQuery implements TradeQuery.ById {
     JsonObject data = json.getValue("data") instanceof JsonObject d ? d : new JsonObject();
     if (!tradeNo.equals(data.getValue("id")) || !outTradeNo.equals(data.getValue("outOrderId"))) {
       throw OutboundFailure.untrusted(name() + " answered about another order (Id "
-          + Ids.printable(String.valueOf(data.getValue("id"))) + ", OutOrderId "
-          + Ids.printable(String.valueOf(data.getValue("outOrderId"))) + ")");
+          + Ids.printable(data.getValue("id")) + ", OutOrderId "
+          + Ids.printable(data.getValue("outOrderId")) + ")");
     }
-    String status = Ids.printable(String.valueOf(data.getValue("status")));
+    String status = Ids.printable(data.getValue("status"));
     return switch (status) {
       case "Paid" -> new TradeAnswer(State.PAID, status, payment(outTradeNo, tradeNo, body), body);
       case "Expired" -> TradeAnswer.of(State.CLOSED, status, body);
