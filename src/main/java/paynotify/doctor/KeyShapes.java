@@ -43,8 +43,8 @@ final class KeyShapes {
   private static final String CREEM_KEY = "creem_";
   private static final String CREEM_TEST_KEY = "creem_test_";
   private static final String CREEM_SECRET = "whsec_";
+  private static final String CREEM_LIVE_HOST = CreemClients.HOSTS.get(0); // the default creem.api_base
   private static final String CREEM_TEST_HOST = CreemClients.HOSTS.get(1);
-  private static final List<String> CREEM_HOSTS = CreemClients.HOSTS;
   private static final String CREEM_WEBHOOKS = "Creem's dashboard > Developers > Webhooks (Test Mode has its own)";
   // Lemon Squeezy: the signing secret is the owner's, 6 to 40 characters (docs.lemonsqueezy.com/help/webhooks); an API
   // key (Settings > API) is a JWT: eyJ0eXAiOiJKV1Qi... ({"typ":"JWT",...}), a payload, a signature, base64url.
@@ -229,7 +229,7 @@ final class KeyShapes {
     boolean testKey = text.startsWith(CREEM_TEST_KEY);
     List<String> against = new ArrayList<>();
     String host = apiBase == null ? null : host(apiBase);
-    if (CREEM_HOSTS.contains(host) && testKey != CREEM_TEST_HOST.equals(host)) {
+    if (CreemClients.HOSTS.contains(host) && testKey != CREEM_TEST_HOST.equals(host)) {
       against.add("creem.api_base is " + apiBase + ", where Creem refuses a key of the other mode");
     }
     if (testKey != testMode("creem")) {
@@ -242,7 +242,7 @@ final class KeyShapes {
     } else {
       checkup.found(key.where(), environment + ", while " + String.join(", and ", against), change
           + "; and creem.api_base and creem.test_mode to match: https://" + CREEM_TEST_HOST + " and true for Test"
-          + " Mode, https://" + CREEM_HOSTS.get(0) + " and false for live");
+          + " Mode, https://" + CREEM_LIVE_HOST + " and false for live");
     }
   }
 

@@ -67,10 +67,14 @@ final class Asking {
   /**
    * One question about an order (one within max_age: a payment found may be booked): its number, the platform
    * its channel column names (null: not said), the platform's id of it the site keeps (orders.columns.platform_ref,
-   * null: none), whether it is unpaid past close_after, and whether a payment found is evidence that its
-   * notification went missing (the order is older than min_age).
+   * null: none, as is a blank one; kept without the spaces around it), whether it is unpaid past close_after, and
+   * whether a payment found is evidence that its notification went missing (the order is older than min_age).
    */
-  record Question(String orderNo, Platform platform, String ref, boolean closeDue, boolean evidence) {}
+  record Question(String orderNo, Platform platform, String ref, boolean closeDue, boolean evidence) {
+    Question {
+      ref = ref == null || ref.isBlank() ? null : ref.strip();
+    }
+  }
 
   /** A platform's answer, or why it gave none. */
   record Answered(TradeQuery query, TradeAnswer answer, Throwable failure) {
@@ -161,8 +165,8 @@ final class Asking {
         ? found.waitingTrades(query.platform(), q.orderNo(), WAITING_TRADES_ASKED) : Future.succeededFuture(List.of());
     return waiting.compose(trades -> {
       Set<String> ids = new LinkedHashSet<>();
-      if (q.ref() != null && byId.isOwnId(q.ref().strip())) { // another platform's: not a question for this one
-        ids.add(q.ref().strip());
+      if (byId.isOwnId(q.ref())) { // another platform's: not a question for this one
+        ids.add(q.ref());
       }
       ids.addAll(trades);
       Future<List<Answered>> all = Future.succeededFuture(List.of());
@@ -236,9 +240,9 @@ final class Asking {
     TradeAnswer answer = a.answer();
     String said = a.query().name() + " says " + answer.platformStatus();
     boolean signed = a.query().books();
-    boolean confirming = settings.confirming().contains(a.query().platform());
     return switch (answer.state()) {
       case PAID -> {
+        boolean confirming = settings.confirming().contains(a.query().platform());
         // asked again at its back-off: an unsigned answer ends nothing (its anomaly is recorded once), unless it
         // confirms the signed notification of its trade that waits for it (confirm_before_book)
         if (!signed) {

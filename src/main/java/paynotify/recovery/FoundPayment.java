@@ -88,8 +88,7 @@ public final class FoundPayment {
   Future<BookingResult> signed(TradeQuery query, TradeAnswer answer, boolean confirming, boolean evidence) {
     NotifyEvent payment = answer.payment();
     Trace trace = trace(query.name(), answer.body());
-    Future<Waiting> waits = confirming ? receipt.waiting(payment) : Future.succeededFuture();
-    return waits.compose(waiting -> waiting == null ? receipt.book(trace, payment, evidence)
+    return waitOf(payment, confirming).compose(waiting -> waiting == null ? receipt.book(trace, payment, evidence)
         : waiting.sameAs(booking.siteOrderNo(payment.orderNo()), payment) ? receipt.bookWaited(trace, payment)
         : receipt.book(trace, payment, false));
   }
@@ -105,14 +104,18 @@ public final class FoundPayment {
     NotifyEvent payment = answer.payment();
     String orderNo = booking.siteOrderNo(payment.orderNo());
     Trace trace = trace(query.name(), answer.body());
-    Future<Waiting> waits = confirming ? receipt.waiting(payment) : Future.succeededFuture();
-    return waits.compose(waiting -> waiting != null && waiting.sameAs(orderNo, payment)
+    return waitOf(payment, confirming).compose(waiting -> waiting != null && waiting.sameAs(orderNo, payment)
         ? receipt.bookWaited(trace, payment)
         : receipt.hold(trace, payment, AnomalyKind.QUERY_SAYS_PAID, query.name() + " says order " + orderNo
             + " is paid (trade " + payment.tradeNo() + (waiting == null ? "" : ", "
             + Money.format(payment.amountCents()) + ", where its signed notification said order " + waiting.orderNo()
             + ", " + Money.format(waiting.amountCents())) + "), but its answers are not signed: not booked", false)
             .map((BookingResult) null));
+  }
+
+  /** The signed notification of {@code payment}'s trade that waits, if its channel is {@code confirming}: else none. */
+  private Future<Waiting> waitOf(NotifyEvent payment, boolean confirming) {
+    return confirming ? receipt.waiting(payment) : Future.succeededFuture();
   }
 
   /**

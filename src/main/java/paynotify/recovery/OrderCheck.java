@@ -50,9 +50,14 @@ final class OrderCheck {
    */
   Future<CheckAnswer> check(String orderNo) {
     return db.inTransaction(conn -> conn.preparedQuery(ageOf).execute(Tuple.of(orderNo, orderNo))
-            .compose(age -> age.size() == 0 ? Future.succeededFuture(null)
-                : orders.find(conn, orderNo, false).map(order -> new Found(order.status(),
-                    order.paidByChannel(), age.iterator().next().getLong(0), age.iterator().next().getString(1)))))
+            .compose(rows -> {
+              if (rows.size() == 0) {
+                return Future.succeededFuture(null);
+              }
+              Row age = rows.iterator().next();
+              return orders.find(conn, orderNo, false).map(order -> new Found(order.status(), order.paidByChannel(),
+                  age.getLong(0), age.getString(1)));
+            }))
         .compose(order -> {
           if (order == null) {
             return Future.succeededFuture(new CheckAnswer(orderNo, State.UNKNOWN, null, "no such order"));

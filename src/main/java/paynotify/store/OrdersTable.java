@@ -55,12 +55,7 @@ public final class OrdersTable {
    * the site's order number.
    */
   public record Columns(String orderNo, String amount, String status, String paidAt, String channel, String tradeNo,
-      String createdAt, String platformRef) {
-    public Columns(String orderNo, String amount, String status, String paidAt, String channel, String tradeNo,
-        String createdAt) {
-      this(orderNo, amount, status, paidAt, channel, tradeNo, createdAt, null);
-    }
-  }
+      String createdAt, String platformRef) {}
 
   /** The status values as the site stores them; partiallyRefunded and refunded null: left alone. */
   public record StatusValues(String unpaid, String paid, String closed, String partiallyRefunded, String refunded) {
@@ -111,7 +106,7 @@ public final class OrdersTable {
    */
   public static OrdersTable byDefault() {
     return new OrdersTable("orders",
-        new Columns("order_no", "amount_cents", "status", "paid_at", "channel", "trade_no", "created_at"),
+        new Columns("order_no", "amount_cents", "status", "paid_at", "channel", "trade_no", "created_at", null),
         AmountUnit.CENTS,
         new StatusValues("unpaid", "paid", "closed", "partially_refunded", "refunded"));
   }

@@ -39,7 +39,7 @@ class OrdersConfigTest {
           "status_values": {"unpaid": 1, "paid": 2, "closed": -1, "partially_refunded": "", "refunded": ""}}}""",
         Map.of());
     assertThat(orders.columns()).isEqualTo(new Columns("order_sn", "actual_price", "status", null, null, "trade_no",
-        "created_at"));
+        "created_at", null));
     assertThat(orders.values()).isEqualTo(new StatusValues("1", "2", "-1", null, null));
     assertThat(orders.unit()).isEqualTo(AmountUnit.YUAN);
     assertThat(orders.values().of((byte) 2)).isEqualTo(OrderStatus.PAID);

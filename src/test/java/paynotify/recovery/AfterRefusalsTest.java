@@ -149,7 +149,7 @@ class AfterRefusalsTest extends DatabaseTestBase {
   void aTableWithoutACreationColumnSaysTheWindowsOrdersCannotBeListed() {
     OrdersTable d = OrdersTable.byDefault();
     OrdersTable noCreatedAt = new OrdersTable(d.table(), new OrdersTable.Columns("order_no", "amount_cents", "status",
-        "paid_at", "channel", "trade_no", null), d.unit(), d.values());
+        "paid_at", "channel", "trade_no", null, null), d.unit(), d.values());
     episodes.record(episode()).await();
 
     assertThat(after(noCreatedAt, ENDPOINTS).attention().await()).singleElement().asString()

@@ -282,6 +282,7 @@ class CreemRecoveryTest extends DatabaseTestBase {
 
       assertThat(answer.detail()).startsWith("creem checkout says ");
       assertThat(creem.asked(checkout(20))).isEqualTo(1);
+      assertThat(tokenpay.requests()).as("TokenPay asked about a Creem checkout id").isZero();
     } finally {
       tokenpay.close();
     }

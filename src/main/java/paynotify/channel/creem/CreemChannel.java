@@ -89,7 +89,7 @@ public final class CreemChannel implements NotifyChannel.JsonReplies {
    * Whether an object in {@code mode} is booked here: live money ({@code prod}) always, any other mode (Creem's Test
    * Mode) only with creem.test_mode, as test money.
    */
-  public boolean takes(Object mode) {
+  boolean takes(Object mode) {
     return LIVE.equals(mode) || testMode;
   }
 
@@ -98,7 +98,7 @@ public final class CreemChannel implements NotifyChannel.JsonReplies {
    * for, or a checkout paynotify read from Creem's API itself with the account's key over TLS ({@code CreemQuery},
    * as the {@code checkout.completed} it would have been sent). What cannot be read is an anomaly for a human.
    */
-  public NotifyEvent read(JsonObject event) throws RejectedNotification {
+  NotifyEvent read(JsonObject event) throws RejectedNotification {
     if (!(event.getValue("object") instanceof JsonObject object)) {
       throw unreadable(event, "object is not a JSON object");
     }

@@ -96,12 +96,13 @@ public final class CreemQuery implements TradeQuery.ById {
     byte[] body = checkout.toBuffer().getBytes();
     if (!id.equals(checkout.getValue("id")) || !outTradeNo.equals(siteOrder(checkout))) {
       throw OutboundFailure.untrusted(name() + " answered about another order (checkout "
-          + Ids.printable(checkout.getValue("id")) + ", request_id " + Ids.printable(checkout.getValue("request_id")) + ")");
+          + Ids.printable(checkout.getValue("id")) + ", request_id " + Ids.printable(checkout.getValue("request_id"))
+          + ")");
     }
     if (!channel.takes(checkout.getValue("mode"))) {
-      throw OutboundFailure.refused(name() + ": checkout " + id + " is in mode '" + Ids.printable(checkout.getValue("mode"))
-          + "', not prod, and this instance books live money (creem.test_mode: false): creem.api_key_file holds a"
-          + " Test Mode key");
+      throw OutboundFailure.refused(name() + ": checkout " + id + " is in mode '"
+          + Ids.printable(checkout.getValue("mode")) + "', not prod, and this instance books live money"
+          + " (creem.test_mode: false): creem.api_key_file holds a Test Mode key");
     }
     String status = Ids.printable(checkout.getValue("status"));
     return switch (status) {

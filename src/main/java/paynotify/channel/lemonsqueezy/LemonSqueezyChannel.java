@@ -45,11 +45,13 @@ public final class LemonSqueezyChannel implements NotifyChannel.JsonReplies {
   /** An Order refunded in full. */
   static final String REFUNDED = "refunded";
   /**
-   * The statuses an Order refunded in part or in full is sent with: lmsqueezy/laravel's OrderStatus has
-   * partial_refund, but the docs' "Issue a refund" example keeps {@code paid} after a partial refund. So also the
-   * statuses of every Order that took the buyer's money.
+   * The statuses of an Order that took the buyer's money, and so those an Order refunded in part or in full is sent
+   * with: lmsqueezy/laravel's OrderStatus has partial_refund, but the docs' "Issue a refund" example keeps {@code paid}
+   * after a partial refund.
    */
-  static final Set<String> REFUNDED_STATUSES = Set.of(PAID, PARTIAL_REFUND, REFUNDED);
+  static final Set<String> TOOK_MONEY = Set.of(PAID, PARTIAL_REFUND, REFUNDED);
+  /** The statuses of an Order that took the buyer's money and still holds some of it. */
+  private static final Set<String> HOLDS_MONEY = Set.of(PAID, PARTIAL_REFUND);
 
   private static final Logger LOG = LoggerFactory.getLogger(LemonSqueezyChannel.class);
   // "Return a 200": anything else, 204 included, is a failed delivery retried (docs /help/webhooks/webhook-requests).
@@ -120,7 +122,7 @@ public final class LemonSqueezyChannel implements NotifyChannel.JsonReplies {
     if (!(paid.getValue("attributes") instanceof JsonObject attributes)) {
       throw RejectedNotification.malformed("data.attributes is missing");
     }
-    if (REFUNDED_STATUSES.contains(attributes.getValue("status"))) {
+    if (TOOK_MONEY.contains(attributes.getValue("status"))) {
       attributes.put("status", PAID);
     }
     JsonObject event = new JsonObject().put("meta", new JsonObject().put("event_name", ORDER_CREATED)
@@ -140,11 +142,11 @@ public final class LemonSqueezyChannel implements NotifyChannel.JsonReplies {
    *
    * @throws RejectedNotification WRONG_MERCHANT for another store's Order, or test money on a live instance
    */
-  public NotifyEvent listed(JsonObject order) throws RejectedNotification {
+  NotifyEvent listed(JsonObject order) throws RejectedNotification {
     JsonObject attributes = order.getValue("attributes") instanceof JsonObject a ? a : new JsonObject();
     signature.requireOurs(new JsonObject(), attributes, true);
     String status = attributes.getValue("status") instanceof String s ? s : "";
-    if (!status.equals(PAID) && !status.equals(PARTIAL_REFUND)) {
+    if (!HOLDS_MONEY.contains(status)) {
       return ignored("listed order status " + Ids.printable(status));
     }
     String trade = id("data.id", order.getValue("id") instanceof String i ? i : null);
@@ -209,7 +211,7 @@ public final class LemonSqueezyChannel implements NotifyChannel.JsonReplies {
    */
   private NotifyEvent refund(JsonObject meta, JsonObject data, JsonObject attributes) throws RejectedNotification {
     String status = attributes.getString("status", "");
-    if (!REFUNDED_STATUSES.contains(status)) {
+    if (!TOOK_MONEY.contains(status)) {
       return ignored(ORDER_REFUNDED + " status " + Ids.printable(status));
     }
     String trade = id("data.id", data.getString("id"));

@@ -28,7 +28,7 @@ import paynotify.net.Urls;
  * ({@link LemonSqueezyChannel#listed}), which the booking records for a human, one that took money, only while no
  * payment holds its trade. Nor can it be asked for a window of times: the pages of orders newer than the window are
  * passed over, and where a walk got to is remembered ({@link Mark}), so that the next sweep does not start from the
- * top. What is kept of each is {@link LemonSqueezyClients#kept}'s.
+ * top. What is kept of each is {@link LemonSqueezyApi#kept}'s.
  */
 public final class LemonSqueezyOrders implements Outbound.Undelivered {
   /**

@@ -80,18 +80,15 @@ public final class LemonSqueezyQuery implements TradeQuery.ById {
   @Override
   public Future<TradeAnswer> ask(String outTradeNo, Matcher parts) {
     String id = parts.group(1);
-    return API.find(http, URI.create(api + id), key).map(body -> answer(outTradeNo, id, parts.group(2), body));
+    return API.find(http, URI.create(api + id), key).map(body -> body == null
+        ? TradeAnswer.of(State.NOT_FOUND, "no such order (404)", null) : answer(outTradeNo, id, parts.group(2), body));
   }
 
   private TradeAnswer answer(String outTradeNo, String id, String identifier, JsonObject body) {
-    if (body == null) {
-      return TradeAnswer.of(State.NOT_FOUND, "no such order (404)", null);
-    }
     JsonObject order = body.getValue("data") instanceof JsonObject d ? d : new JsonObject();
     if (!"orders".equals(order.getValue("type")) || !id.equals(order.getValue("id"))) {
       throw OutboundFailure.untrusted(name() + " answered about another object than order " + id + " ("
-          + Ids.printable(order.getValue("type")) + " " + Ids.printable(
-              order.getValue("id")) + ")");
+          + Ids.printable(order.getValue("type")) + " " + Ids.printable(order.getValue("id")) + ")");
     }
     // what is kept of it is all that is read of it: what the channel reads, not the buyer's name, e-mail or receipt
     JsonObject read = LemonSqueezyApi.kept(order);
